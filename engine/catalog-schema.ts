@@ -1,0 +1,129 @@
+// JSON schema of a catalog/<category>.yaml file. The loader (engine/catalog.ts) validates every file
+// against it at boot, so a broken catalog stops the service with the file, endpoint and field named.
+
+const param = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'description'],
+  properties: {
+    type: { enum: ['string', 'integer', 'number', 'boolean', 'file'] },
+    description: { type: 'string', minLength: 3 },
+    required: { type: 'boolean' },
+    /** Required when every listed param has the given value, e.g. { action: search }. */
+    requiredWhen: { type: 'object', minProperties: 1, additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    enum: { type: 'array', minItems: 1, items: { type: ['string', 'number', 'boolean'] } },
+    /** Values named in the spec as examples only: documentation, never a closed list. */
+    examples: { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    minLength: { type: 'integer', minimum: 0 },
+    maxLength: { type: 'integer', minimum: 1 },
+    pattern: { type: 'string' },
+    /** What `pattern` means, in words, for the 400 message. */
+    patternHint: { type: 'string' },
+    format: { enum: ['url', 'ip', 'domain'] },
+    /** For url params: allowed hosts; `example.com` also allows its subdomains. */
+    hosts: { type: 'array', minItems: 1, items: { type: 'string' } },
+    /** For file params: the value may also come as a text field (base64 data or a URL). */
+    orText: { type: 'boolean' },
+    default: { type: ['string', 'number', 'boolean'] },
+  },
+};
+
+const endpoint = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'method', 'summary', 'adapter', 'upstream', 'params', 'response'],
+  properties: {
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
+    method: { enum: ['GET', 'POST'] },
+    summary: { type: 'string', minLength: 3 },
+    /** Registry key: the adapter file's path below adapters/, without extension (`tools/ccgen`). */
+    adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' },
+    /** An id of catalog/upstreams.yaml, or `embedded`. */
+    upstream: { type: 'string' },
+    /** Response cache TTL such as 30s, 10m, 6h, 30d. */
+    cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
+    /** Time budget of one call, such as 30s (default 30s). */
+    timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
+    /** Passed to the adapter as ctx.options (e.g. the model a gen-models endpoint is bound to). */
+    options: { type: 'object' },
+    /** At least one of these params must be given. */
+    requireOneOf: { type: 'array', minItems: 2, items: { type: 'string' } },
+    params: { type: 'object', additionalProperties: param },
+    /** JSON schema of `data`. */
+    response: { type: 'object' },
+  },
+};
+
+export const categorySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['category', 'endpoints'],
+  properties: {
+    category: { type: 'string', pattern: '^[a-z0-9-]+$' },
+    endpoints: { type: 'array', minItems: 1, items: endpoint },
+  },
+} as const;
+
+export const plansSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plans'],
+  properties: {
+    plans: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['limit', 'window', 'keyedBy', 'description'],
+        properties: {
+          limit: { type: 'integer', minimum: 1 },
+          window: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
+          /** key: one counter per key; key+ip: per key and client IP; shared: one counter for all. */
+          keyedBy: { enum: ['key', 'key+ip', 'shared'] },
+          description: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const upstreamsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['upstreams'],
+  properties: {
+    upstreams: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'docs'],
+        properties: {
+          name: { type: 'string' },
+          /** Public base URL; absent means the operator must set UPSTREAM_<ID>_URL (503 until then). */
+          url: { type: 'string' },
+          docs: { type: 'string' },
+          timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
+          retries: { type: 'integer', minimum: 0, maximum: 5 },
+          /** How a pooled server key is sent. */
+          auth: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['in'],
+            properties: {
+              in: { enum: ['bearer', 'header', 'query'] },
+              name: { type: 'string' },
+              /** true: the upstream refuses calls without a key (503 until UPSTREAM_<ID>_KEYS is set). */
+              required: { type: 'boolean' },
+            },
+          },
+          selfHost: { type: 'string' },
+          /** Anything else the adapter needs that drifts (paths, models, selectors). */
+          settings: { type: 'object' },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,60 @@
+// The small error vocabulary of the service. Every failure is one of these; the error handler in
+// engine/respond.ts is the only place that turns them into HTTP (status, body, headers).
+
+export type ErrorCode =
+  | 'bad_input'
+  | 'missing_key'
+  | 'invalid_key'
+  | 'quota'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'not_implemented'
+  | 'upstream_failed'
+  | 'upstream_timeout'
+  | 'not_configured'
+  | 'upstream_busy'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_input: 400,
+  missing_key: 401,
+  invalid_key: 401,
+  quota: 429,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  not_implemented: 501,
+  upstream_failed: 502,
+  upstream_timeout: 504,
+  not_configured: 503,
+  upstream_busy: 503,
+  internal: 500,
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers (Allow, Retry-After). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = STATUS[code];
+    this.headers = headers;
+  }
+}
+
+export const badInput = (message: string) => new ApiError('bad_input', message);
+export const missingParam = (name: string) => new ApiError('bad_input', `Missing required parameter: ${name}`);
+export const invalidParam = (name: string, rule: string) =>
+  new ApiError('bad_input', `Invalid value for ${name}: ${rule}`);
+export const notFound = (message: string) => new ApiError('not_found', message);
+export const upstreamFailed = (message = 'The upstream service failed') => new ApiError('upstream_failed', message);
+export const upstreamTimeout = (message = 'The upstream service timed out') => new ApiError('upstream_timeout', message);
+export const notConfigured = (message: string) => new ApiError('not_configured', message);
+export const upstreamBusy = (message: string, retryAfterSeconds?: number) =>
+  new ApiError('upstream_busy', message, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+export const payloadTooLarge = (message: string) => new ApiError('payload_too_large', message);

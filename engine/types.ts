@@ -1,0 +1,142 @@
+// The adapter contract: validated params in, a data object (or a Reply) out.
+// Adapters never see req/res; everything they may use comes through AdapterContext.
+import type { Logger } from 'pino';
+
+export type Params = Record<string, unknown>;
+
+/** An uploaded file, already streamed to disk by the engine. */
+export interface UploadedFile {
+  field: string;
+  path: string;
+  originalName: string;
+  size: number;
+  /** Content-Type claimed by the client: never trust it, sniff the bytes. */
+  claimedType: string;
+}
+
+export interface AdapterContext {
+  /** `category/endpoint`, e.g. `tools/ccgen`. */
+  endpoint: string;
+  /** The catalog's `options:` for this endpoint (e.g. a bound model id). */
+  options: Record<string, unknown>;
+  /** Files of multipart `file` params, by param name. */
+  files: Record<string, UploadedFile>;
+  /** Caller's address (honours TRUST_PROXY), without `::ffff:`. */
+  clientIp: string;
+  /** Base of URLs the service hands out, without a trailing slash. */
+  publicUrl: string;
+  /** Aborted when the client disconnects or the endpoint's time is up. */
+  signal: AbortSignal;
+  log: Logger;
+  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream.ts). */
+  upstream(id: string): UpstreamClient;
+  /** Fetch a caller-supplied URL through the SSRF guard (engine/guarded-fetch.ts). */
+  fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;
+  /** Files, images, pastes and generated media hosted by the service (engine/blobs.ts). */
+  blobs: BlobStore;
+}
+
+// ---- upstream client (engine/upstream.ts) ----
+
+export interface UpstreamRequest {
+  /** Path below the upstream's base URL ('' or '/x'); an absolute http(s) URL is allowed only for redirects the adapter follows itself. */
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  searchParams?: Record<string, string | number | boolean | undefined> | URLSearchParams;
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: Buffer | string;
+  /** How to read the answer (default json). */
+  responseType?: 'json' | 'text' | 'buffer';
+  /** Statuses the adapter handles itself: returned, not thrown. */
+  allowStatus?: number[];
+  /** Message of the 404 sent to our caller when the upstream answers 404. */
+  notFoundMessage?: string;
+  /** The caller's own upstream key (gen-models `upstream_key`), used when no pooled key is free. */
+  callerKey?: string;
+  /** Overrides the upstream's timeout, in ms. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  followRedirect?: boolean;
+}
+
+export interface UpstreamResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  url: string;
+}
+
+export interface UpstreamClient {
+  readonly id: string;
+  /** Resolved base URL, or undefined when the operator has not configured one. */
+  readonly baseUrl: string | undefined;
+  /** True when a pooled server key is configured. */
+  readonly hasKeys: boolean;
+  /** The upstream's `settings:` from catalog/upstreams.yaml. */
+  readonly settings: Record<string, unknown>;
+  request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
+}
+
+// ---- guarded fetch of caller URLs (engine/guarded-fetch.ts) ----
+
+export interface FetchUrlOptions {
+  /** Largest body accepted, in bytes (default 32 MiB): more is a 413. */
+  maxBytes?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchedUrl {
+  bytes: Buffer;
+  contentType: string | undefined;
+  finalUrl: string;
+}
+
+// ---- hosted blobs (engine/blobs.ts) ----
+
+export interface BlobMeta {
+  id: string;
+  kind: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+  /** ISO time, or null for never. */
+  expiresAt: string | null;
+  [extra: string]: unknown;
+}
+
+export interface BlobStore {
+  /** Store bytes (or move a file already on disk) with metadata; returns the meta with its id. */
+  put(input: { bytes?: Buffer; fromPath?: string; kind: string; contentType: string; ttlSeconds?: number | null; extra?: Record<string, unknown> }): Promise<BlobMeta>;
+  get(id: string): Promise<{ meta: BlobMeta; path: string } | undefined>;
+  /** Absolute URL at which the service serves the blob. */
+  url(meta: BlobMeta, suffix?: string): string;
+}
+
+export type AdapterData = Record<string, unknown>;
+
+export type Adapter = (params: Params, ctx: AdapterContext) => Promise<AdapterData | Reply>;
+
+const REPLY = Symbol.for('uua.reply');
+
+/** A richer answer than plain data: another `source`, raw media bytes for `Accept`, no caching. */
+export interface Reply {
+  [REPLY]: true;
+  data: AdapterData;
+  /** Provider id shown in the envelope's `source` (defaults to the catalog's `upstream`). */
+  source?: string;
+  /** Raw bytes, sent instead of JSON when the client's Accept header matches `contentType`. */
+  media?: { bytes: Buffer; contentType: string };
+  /** false: never cache this answer (random results, secrets). */
+  cacheable?: boolean;
+}
+
+export function reply(r: Omit<Reply, typeof REPLY>): Reply {
+  return { ...r, [REPLY]: true };
+}
+
+export function isReply(x: unknown): x is Reply {
+  return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[REPLY] === true;
+}
