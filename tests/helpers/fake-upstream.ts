@@ -55,7 +55,16 @@ export async function fakeUpstream(handler: FakeHandler): Promise<FakeUpstream> 
       Promise.resolve()
         .then(() => handler(fr))
         .then(async (r) => {
-          if (r.delayMs) await new Promise((ok) => setTimeout(ok, r.delayMs));
+          // A client that gave up (timeout tests) ends the wait, so no timer outlives the test.
+          if (r.delayMs) {
+            await new Promise<void>((ok) => {
+              const t = setTimeout(ok, r.delayMs);
+              res.once('close', () => {
+                clearTimeout(t);
+                ok();
+              });
+            });
+          }
           if (res.destroyed) return;
           const headers: Record<string, string | string[]> = { ...(r.headers ?? {}) };
           const has = (h: string) => Object.keys(headers).some((k) => k.toLowerCase() === h);

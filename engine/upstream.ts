@@ -1,0 +1,322 @@
+// The clients of catalog/upstreams.yaml: one got instance per upstream, with its base URL, timeout,
+// retries on idempotent calls, a rotating pool of server keys, and one mapping from what the provider
+// answered to the error vocabulary of engine/errors.ts. Adapters only see UpstreamClient.request().
+//
+// Nothing of the provider leaks to our caller: messages are fixed sentences that never carry a key, an
+// upstream URL, an upstream body or a stack. Logs carry the upstream id, path, status and time, with
+// every key scrubbed.
+import got, { type Got, type OptionsInit, type Response } from 'got';
+import type { Logger } from 'pino';
+import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from './errors.js';
+import { parseDuration } from './duration.js';
+import { KeyPool } from './key-pool.js';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
+
+/** One entry of catalog/upstreams.yaml (see upstreamsSchema in engine/catalog-schema.ts). */
+export interface UpstreamConfig {
+  name: string;
+  url?: string;
+  docs: string;
+  timeout?: string;
+  retries?: number;
+  auth?: { in: 'bearer' | 'header' | 'query'; name?: string; required?: boolean };
+  selfHost?: string;
+  settings?: Record<string, unknown>;
+}
+
+export interface UpstreamsOptions {
+  userAgent: string;
+  log: Logger;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 1;
+/** A key the provider refuses (bad, unpaid, forbidden) is unlikely to work again soon. */
+const REFUSED_KEY_COOLDOWN_MS = 10 * 60_000;
+/** A throttled key without Retry-After. */
+const THROTTLED_KEY_COOLDOWN_MS = 60_000;
+/** Longest Retry-After we honour: a daily quota, not a typo of a year. */
+const MAX_RETRY_AFTER_S = 24 * 3600;
+const KEY_REFUSED = new Set([401, 402, 403]);
+/** Connection-level failures: worth one more try on an idempotent call, else "unreachable". */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED',
+]);
+
+/** `pokemon-tcg` → `POKEMON_TCG`, the infix of UPSTREAM_<ID>_URL / UPSTREAM_<ID>_KEYS. */
+export function envId(id: string): string {
+  return id.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+export function createUpstreams(
+  configs: Record<string, UpstreamConfig>,
+  env: NodeJS.ProcessEnv,
+  opts: UpstreamsOptions,
+): (id: string) => UpstreamClient {
+  const clients = new Map<string, UpstreamClient>();
+  for (const [id, cfg] of Object.entries(configs)) clients.set(id, createClient(id, cfg, env, opts));
+  return (id) => {
+    const client = clients.get(id);
+    // An adapter naming an upstream the catalog lacks is a bug, not a caller error.
+    if (!client) throw new Error(`Unknown upstream "${id}": not in catalog/upstreams.yaml`);
+    return client;
+  };
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  const t = v?.trim();
+  return t ? t : undefined;
+}
+
+function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, opts: UpstreamsOptions): UpstreamClient {
+  const ENV = envId(id);
+  const baseUrl = nonEmpty(env[`UPSTREAM_${ENV}_URL`]) ?? nonEmpty(cfg.url);
+  let base: URL | undefined;
+  if (baseUrl) {
+    try {
+      base = new URL(baseUrl);
+    } catch {
+      base = undefined;
+    }
+    // Fail at boot, naming the variable but not echoing its value.
+    if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+      throw new Error(`Upstream ${id}: the base URL (config url or UPSTREAM_${ENV}_URL) is not an http(s) URL`);
+    }
+  }
+  const auth = cfg.auth;
+  if (auth && auth.in !== 'bearer' && !auth.name) {
+    throw new Error(`Upstream ${id}: auth.in "${auth.in}" needs auth.name`);
+  }
+  const rawKeys = (env[`UPSTREAM_${ENV}_KEYS`] ?? '').split(',');
+  const pool = new KeyPool(auth ? rawKeys : []);
+  const log = opts.log.child({ upstream: id });
+  if (!auth && rawKeys.some((k) => k.trim())) {
+    log.warn(`UPSTREAM_${ENV}_KEYS is set but upstream ${id} has no auth section: the keys are not used`);
+  }
+  const timeoutMs = cfg.timeout ? parseDuration(cfg.timeout) : DEFAULT_TIMEOUT_MS;
+  const retries = cfg.retries ?? DEFAULT_RETRIES;
+  const keyHeader = auth?.in === 'header' ? auth.name!.toLowerCase() : auth?.in === 'bearer' ? 'authorization' : undefined;
+
+  const http: Got = got.extend({
+    timeout: { request: timeoutMs },
+    // got retries 429 and POST-less 5xx on its own by default; our loop below decides instead.
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    responseType: 'buffer',
+    maxRedirects: 5,
+    headers: { 'user-agent': opts.userAgent },
+    hooks: {
+      beforeRedirect: [
+        (options) => {
+          // got drops Authorization on a cross-origin redirect, but not a custom key header.
+          const to = options.url instanceof URL ? options.url : undefined;
+          if (keyHeader && base && to && to.origin !== base.origin) delete options.headers[keyHeader];
+        },
+      ],
+    },
+  });
+
+  const scrub = (text: string, callerKey?: string): string => {
+    let out = text;
+    for (const k of [...pool.secrets(), ...(callerKey ? [callerKey] : [])]) out = out.split(k).join('***');
+    return out;
+  };
+
+  const withKey = (url: URL, headers: Record<string, string>, key: string | undefined): void => {
+    if (!key || !auth) return;
+    if (auth.in === 'bearer') headers.authorization = `Bearer ${key}`;
+    else if (auth.in === 'header') headers[keyHeader!] = key;
+    else url.searchParams.set(auth.name!, key);
+  };
+
+  /** One call, retried on network errors and 5xx when it is idempotent. */
+  async function send(url: URL, init: OptionsInit, idempotent: boolean, callerKey?: string): Promise<Response<Buffer>> {
+    const path = scrub(url.pathname, callerKey);
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const ms = () => Math.round(performance.now() - started);
+      try {
+        const res = (await http(url, init)) as Response<Buffer>;
+        const status = res.statusCode;
+        if (status >= 500) log.warn({ path, status, ms: ms(), attempt }, 'upstream answered 5xx');
+        else log.debug({ path, status, ms: ms() }, 'upstream call');
+        if (status >= 500 && idempotent && attempt < retries) {
+          await pause(backoff(attempt), init.signal as AbortSignal | undefined);
+          continue;
+        }
+        return res;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        const name = (err as Error).name;
+        log.warn({ path, err: code ?? name, ms: ms(), attempt }, 'upstream call failed');
+        if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries) {
+          await pause(backoff(attempt), init.signal as AbortSignal | undefined);
+          continue;
+        }
+        throw mapError(err, init.signal as AbortSignal | undefined);
+      }
+    }
+  }
+
+  function decode(res: Response<Buffer>, type: UpstreamRequest['responseType'], strict: boolean): unknown {
+    if (type === 'buffer') return res.body;
+    const text = res.body.toString('utf8');
+    if (type === 'text') return text;
+    if (text.trim() === '') return null;
+    try {
+      return JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch {
+      if (strict) throw upstreamFailed('The upstream service answered with malformed data');
+      return text;
+    }
+  }
+
+  function mapStatus(res: Response<Buffer>, req: UpstreamRequest): ApiError {
+    const status = res.statusCode;
+    if (status === 404) return notFound(req.notFoundMessage ?? 'Not found upstream');
+    if (status === 429) {
+      return upstreamBusy(`Upstream ${id} is rate limited; try again later`, retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000);
+    }
+    // Refused although no key was sent: the operator has to configure one.
+    if (KEY_REFUSED.has(status)) {
+      return auth ? notConfigured(`Upstream ${id} needs a key: set UPSTREAM_${ENV}_KEYS`) : upstreamFailed('The upstream service refused the request');
+    }
+    if (status === 408) return upstreamTimeout();
+    if (status >= 400 && status < 500) return badInput('The upstream service rejected the request');
+    return upstreamFailed();
+  }
+
+  async function request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    if (!base) throw notConfigured(`Upstream ${id} is not configured: set UPSTREAM_${ENV}_URL`);
+    const method = req.method ?? 'GET';
+    const target = buildUrl(base, req);
+    // Keys only ever go to the configured origin, never to a URL an adapter follows elsewhere.
+    const ownOrigin = target.origin === base.origin;
+    const follow = req.followRedirect ?? method === 'GET';
+    const tried = new Set<string>();
+    let callerTried = false;
+
+    for (;;) {
+      let key: string | undefined;
+      let source: 'pool' | 'caller' | 'none' = 'none';
+      const pooled = ownOrigin && auth ? pool.take(tried) : undefined;
+      if (pooled) {
+        key = pooled;
+        source = 'pool';
+        tried.add(pooled);
+      } else if (ownOrigin && auth && req.callerKey && !callerTried) {
+        key = req.callerKey;
+        source = 'caller';
+        callerTried = true;
+      } else if (ownOrigin && pool.size > 0) {
+        throw upstreamBusy(`Upstream ${id} is rate limited; try again later`, pool.retryAfterSeconds());
+      } else if (ownOrigin && auth?.required) {
+        throw notConfigured(`Upstream ${id} needs a key: set UPSTREAM_${ENV}_KEYS`);
+      }
+
+      const url = new URL(target);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+      withKey(url, headers, key);
+      const init: OptionsInit = { method, headers, followRedirect: follow };
+      if (req.json !== undefined) init.json = req.json;
+      else if (req.form !== undefined) init.form = req.form;
+      else if (req.body !== undefined) init.body = req.body;
+      if (req.timeoutMs) init.timeout = { request: req.timeoutMs };
+      if (req.signal) init.signal = req.signal;
+
+      const res = await send(url, init, method === 'GET', req.callerKey);
+      const status = res.statusCode;
+
+      if (source === 'pool' && (KEY_REFUSED.has(status) || status === 429)) {
+        const coolMs = status === 429 ? (retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000 : REFUSED_KEY_COOLDOWN_MS;
+        pool.coolDown(key!, coolMs);
+        log.warn({ path: scrub(url.pathname, req.callerKey), status, coolDownS: Math.round(coolMs / 1000) }, 'upstream key cooling down');
+        continue;
+      }
+      if (source === 'caller' && KEY_REFUSED.has(status)) {
+        throw badInput('Invalid value for upstream_key: rejected by the upstream provider');
+      }
+
+      const allowed = req.allowStatus?.includes(status) ?? false;
+      const ok = status >= 200 && status < 300;
+      const redirectKept = status >= 300 && status < 400 && req.followRedirect === false;
+      if (!ok && !allowed && !redirectKept) throw mapStatus(res, req);
+
+      const finalUrl = new URL(res.url);
+      if (auth?.in === 'query') finalUrl.searchParams.delete(auth.name!);
+      return {
+        status,
+        headers: res.headers,
+        body: decode(res, req.responseType ?? 'json', ok) as T,
+        url: finalUrl.toString(),
+      };
+    }
+  }
+
+  return {
+    id,
+    baseUrl: base ? baseUrl : undefined,
+    hasKeys: pool.size > 0,
+    settings: cfg.settings ?? {},
+    request,
+  };
+}
+
+/** Base URL + path (or an absolute http(s) URL) + search params, skipping undefined values. */
+function buildUrl(base: URL, req: UpstreamRequest): URL {
+  let url: URL;
+  if (/^https?:\/\//i.test(req.path)) url = new URL(req.path);
+  else {
+    const root = base.toString().replace(/\/+$/, '');
+    const path = req.path === '' || req.path.startsWith('/') || req.path.startsWith('?') ? req.path : `/${req.path}`;
+    url = new URL(root + path);
+  }
+  const sp = req.searchParams;
+  if (sp instanceof URLSearchParams) sp.forEach((v, k) => url.searchParams.append(k, v));
+  else if (sp) for (const [k, v] of Object.entries(sp)) if (v !== undefined) url.searchParams.append(k, String(v));
+  return url;
+}
+
+/** Retry-After as seconds (delta or HTTP date), bounded; undefined when absent or unreadable. */
+function retryAfter(res: Response<Buffer>): number | undefined {
+  const raw = res.headers['retry-after'];
+  if (!raw) return undefined;
+  const secs = /^\d+$/.test(raw.trim()) ? Number(raw) : (Date.parse(raw) - Date.now()) / 1000;
+  if (!Number.isFinite(secs)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(secs)));
+}
+
+function backoff(attempt: number): number {
+  return Math.min(1000, 100 * 2 ** attempt);
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function abortError(signal: AbortSignal): ApiError {
+  return signal.reason instanceof ApiError ? signal.reason : upstreamTimeout();
+}
+
+function mapError(err: unknown, signal?: AbortSignal): ApiError {
+  if (err instanceof ApiError) return err;
+  const code = (err as { code?: string }).code;
+  const name = (err as Error).name;
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') return upstreamTimeout();
+  // Cancelled by our side (client gone, endpoint budget spent): the engine's reason wins if it has one.
+  if (name === 'AbortError' || code === 'ERR_ABORTED') return signal ? abortError(signal) : upstreamTimeout();
+  if (code && NETWORK_CODES.has(code)) return upstreamFailed('The upstream service is unreachable');
+  return upstreamFailed();
+}
