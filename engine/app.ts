@@ -1,0 +1,212 @@
+// Wires the request lifecycle, in this order, for every catalog endpoint:
+//   match route → read params → identify key → meter (429; headers on every response) → authorize (401)
+//   → validate (400) → cache → adapter → envelope → error handler.
+// The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
+import crypto from 'node:crypto';
+import path from 'node:path';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import type { Logger } from 'pino';
+import { loadConfig, type Config } from './config.js';
+import { loadCatalog, type EndpointSpec } from './catalog.js';
+import { compileValidator } from './validate.js';
+import { createBodyReader, inputOf } from './body.js';
+import { createIdentifier, presentedKey } from './identify.js';
+import { createMeter, identityOf } from './meter.js';
+import { FileKeyStore, RedisKeyStore, record, type KeyStore } from './keystore.js';
+import { loadAdapters } from './registry.js';
+import { ApiError, upstreamTimeout } from './errors.js';
+import { errorHandler, sendData, sendMedia, wantsMedia, type Meta } from './respond.js';
+import { createLogger } from './logger.js';
+import { connectRedis, type RedisHandle } from './redis.js';
+import { createMetrics } from './metrics.js';
+import { createBlobStore, type HostedBlobs } from './blobs.js';
+import { createHostingRouter } from './hosting-routes.js';
+import { createUpstreams } from './upstream.js';
+import { createResponseCache, cacheKey } from './response-cache.js';
+import { fetchUrl } from './guarded-fetch.js';
+import { parseDuration } from './duration.js';
+import { loadKeysFile } from './keys-file.js';
+import { isReply, type Adapter, type AdapterContext, type AdapterData } from './types.js';
+
+export const VERSION = '0.1.0';
+
+export interface App {
+  app: express.Express;
+  config: Config;
+  endpoints: EndpointSpec[];
+  adapters: Map<string, Adapter>;
+  keys: KeyStore;
+  blobs: HostedBlobs;
+  log: Logger;
+  redis?: RedisHandle;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger } = {}): Promise<App> {
+  const config = loadConfig(env);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const catalog = loadCatalog(config.catalogDir);
+  const adapters = await loadAdapters(config.adaptersDir, catalog.endpoints);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const prefix = env.REDIS_PREFIX ?? 'uua:';
+  const keys: KeyStore = redis ? new RedisKeyStore(redis.client, `${prefix}keys`) : new FileKeyStore(path.join(config.dataDir, 'keys.json'));
+  if (config.apiKeysFile) {
+    for (const k of loadKeysFile(config.apiKeysFile, catalog.plans)) await keys.save(record(k.key, k.plan, k.name)).catch((err) => log.warn({ err: err.message }, 'could not store a key of API_KEYS_FILE'));
+  }
+  const identify = createIdentifier(config, keys);
+  const { meter, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
+  const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
+  const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
+  const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log });
+  const blobs = createBlobStore(config.dataDir, config.publicUrl, log);
+  const metrics = createMetrics();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+
+  const start = (endpoint: string) => (req: Request, res: Response, next: NextFunction) => {
+    const given = req.get('x-request-id');
+    res.locals.requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    res.locals.startedAt = process.hrtime.bigint();
+    res.setHeader('X-Request-Id', res.locals.requestId);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e9;
+      metrics.observe(endpoint, res.statusCode, seconds);
+      const id = res.locals.identity as { keyId?: string } | undefined;
+      log.info({ requestId: res.locals.requestId, endpoint, method: req.method, status: res.statusCode, ms: Math.round(seconds * 1000), keyId: id?.keyId }, 'request');
+    });
+    next();
+  };
+  const identifyStep = (req: Request, res: Response, next: NextFunction) => {
+    identify(presentedKey(req, req.body as Record<string, unknown> | undefined)).then((identity) => {
+      res.locals.identity = identity;
+      next();
+    }, next);
+  };
+  const authorize = (_req: Request, res: Response, next: NextFunction) => {
+    const id = identityOf(res);
+    if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
+    if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
+    next();
+  };
+
+  app.get('/', (_req, res) => {
+    res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
+  });
+  app.get('/health', (_req, res) => {
+    const redisState = redis ? (redis.ready() ? 'ready' : 'down') : 'disabled';
+    res.status(200).json({
+      status: redisState === 'down' ? 'degraded' : 'ok',
+      version: VERSION,
+      uptimeSeconds: Math.round(process.uptime()),
+      redis: redisState,
+      ...(redisState === 'down' ? { redisError: 'unreachable; counting and caching in process until it returns' } : {}),
+      endpoints: catalog.endpoints.length,
+      adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
+    });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.use(createHostingRouter(blobs));
+
+  for (const spec of catalog.endpoints) {
+    const validate = compileValidator(spec);
+    const adapter = adapters.get(spec.adapter);
+    const timeoutMs = parseDuration(spec.timeout ?? '30s');
+    const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
+    const source = spec.upstream;
+    const body = createBodyReader(spec, { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes });
+
+    const run = async (req: Request, res: Response) => {
+      const input = inputOf(res);
+      if (input.error) throw input.error;
+      const params = validate(input.raw, input.files);
+      if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
+      const abort = new AbortController();
+      const onClose = () => { if (!res.writableFinished) abort.abort(new Error('client disconnected')); };
+      res.on('close', onClose);
+      const ctx: AdapterContext = {
+        endpoint: spec.id,
+        options: spec.options ?? {},
+        files: input.files,
+        clientIp: (req.ip ?? '').replace(/^::ffff:/i, ''),
+        publicUrl: config.publicUrl,
+        signal: abort.signal,
+        log: log.child({ requestId: res.locals.requestId, endpoint: spec.id }),
+        upstream,
+        fetchUrl: (url, o) => fetchUrl(url, { ...o, signal: o?.signal ?? abort.signal, userAgent, allowPrivate: config.allowPrivateFetch }),
+        blobs,
+      };
+      const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, abort), source);
+      const result = ttlMs && !Object.keys(input.files).length
+        ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
+            const out = await call();
+            return { value: out, cacheable: out.cacheable && !out.media };
+          }).then(({ value, cached }) => ({ ...value, cached }))
+        : { ...(await call()), cached: false };
+      res.off('close', onClose);
+      if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
+      const meta: Meta = { endpoint: spec.id, requestId: res.locals.requestId, startedAt: res.locals.startedAt, cached: result.cached };
+      sendData(res, config.serviceName, result.source, result.data, meta);
+    };
+
+    app[spec.method === 'GET' ? 'get' : 'post'](`/api/v1/${spec.id}`, start(spec.id), ...body, identifyStep, meter, authorize, (req: Request, res: Response, next: NextFunction) => {
+      run(req, res).catch(next);
+    });
+  }
+
+  // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
+  const methods = new Map<string, string>(catalog.endpoints.map((e) => [`/api/v1/${e.id}`, e.method]));
+  app.use(start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
+    const allowed = methods.get(req.path.replace(/\/+$/, ''));
+    if (allowed) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${allowed}`, { Allow: allowed }));
+    next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler(log));
+
+  return {
+    app, config, endpoints: catalog.endpoints, adapters, keys, blobs, log, redis,
+    async close() {
+      closeMeter();
+      blobs.close();
+      await redis?.close();
+    },
+  };
+}
+
+function applyOverrides(plans: ReturnType<typeof loadCatalog>['plans'], config: Config) {
+  const out = { ...plans };
+  for (const [id, o] of Object.entries(config.planOverrides)) {
+    if (!out[id]) throw new Error(`PLAN_${id.toUpperCase()}_*: no plan "${id}" in catalog/plans.yaml`);
+    out[id] = { ...out[id], ...(o.limit !== undefined ? { limit: o.limit } : {}), ...(o.window ? { window: o.window } : {}) };
+  }
+  return out;
+}
+
+interface Outcome { data: AdapterData; source: string; media?: { bytes: Buffer; contentType: string }; cacheable: boolean }
+
+function normalise(out: AdapterData | ReturnType<typeof Object>, source: string): Outcome {
+  if (isReply(out)) return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false };
+  return { data: out as AdapterData, source, cacheable: true };
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, abort: AbortController): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort(new Error('deadline'));
+      reject(upstreamTimeout('The endpoint did not answer in time'));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,116 @@
+// Reads the parameters a caller sent: the query string, plus for POST a JSON body, a urlencoded form or
+// multipart fields and files (files streamed to disk with limits). Body errors are kept and raised only
+// after metering, so even a malformed request carries the rate-limit headers.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import multer from 'multer';
+import type { EndpointSpec } from './catalog.js';
+import { ApiError, badInput, invalidParam, payloadTooLarge } from './errors.js';
+import type { UploadedFile } from './types.js';
+
+export interface ParsedInput {
+  /** Merged raw values, body over query; only string values or hostile shapes kept as they came. */
+  raw: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+  /** A body error, raised after metering. */
+  error?: ApiError;
+}
+
+export function inputOf(res: Response): ParsedInput {
+  return res.locals.input as ParsedInput;
+}
+
+function bodyError(err: unknown, maxUploadBytes: number): ApiError {
+  const e = err as { type?: string; code?: string; field?: string; status?: number };
+  if (e.type === 'entity.parse.failed') return badInput('Malformed JSON body');
+  if (e.type === 'entity.too.large') return payloadTooLarge('Request body is too large');
+  if (e.code === 'LIMIT_FILE_SIZE') return payloadTooLarge(`File is too large: the limit is ${Math.round(maxUploadBytes / 1048576)} MB`);
+  if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
+  if (e.code?.startsWith('LIMIT_')) return badInput(`Multipart body exceeds a limit (${e.code.toLowerCase().replace(/_/g, ' ')})`);
+  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new ApiError('bad_input', 'Unsupported body encoding');
+  return badInput('Malformed request body');
+}
+
+/** Values as they should reach the validator: strings stay, JSON scalars become strings, the rest is hostile. */
+function normalise(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value;
+}
+
+export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }): RequestHandler[] {
+  const names = Object.keys(spec.params);
+  const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
+  const parsers: RequestHandler[] = [];
+  if (spec.method === 'POST') {
+    parsers.push(express.json({ limit: opts.maxBodyBytes, strict: true }));
+    parsers.push(express.urlencoded({ extended: false, limit: opts.maxBodyBytes, parameterLimit: 100 }));
+    const upload = multer({
+      storage: multer.diskStorage({
+        destination: (_req, _file, cb) => {
+          fs.mkdirSync(opts.uploadDir, { recursive: true });
+          cb(null, opts.uploadDir);
+        },
+        filename: (_req, _file, cb) => cb(null, `up-${crypto.randomBytes(12).toString('hex')}`),
+      }),
+      limits: { fileSize: opts.maxUploadBytes, files: Math.max(1, fileFields.length), fields: 50, fieldSize: opts.maxBodyBytes, parts: 60, fieldNameSize: 100 },
+    });
+    parsers.push(fileFields.length ? upload.fields(fileFields) : upload.none());
+  }
+
+  // Runs the parsers one by one, keeping the first error instead of failing the request now.
+  return [
+    (req: Request, res: Response, next: NextFunction) => {
+      let i = 0;
+      const step = (err?: unknown) => {
+        if (err) {
+          res.locals.bodyError = bodyError(err, opts.maxUploadBytes);
+          // Drain what is left so the connection stays usable and the client gets our answer.
+          req.resume();
+          return next();
+        }
+        const parser = parsers[i++];
+        if (!parser) return next();
+        parser(req, res, step);
+      };
+      step();
+    },
+    (req: Request, res: Response, next: NextFunction) => {
+      const query = req.query as Record<string, unknown>;
+      const body = (res.locals.bodyError ? undefined : req.body) as unknown;
+      let error = res.locals.bodyError as ApiError | undefined;
+      if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+        error = badInput('Request body must be a JSON object');
+      }
+      const b = (error ? {} : body ?? {}) as Record<string, unknown>;
+      const raw: Record<string, unknown> = Object.create(null);
+      for (const name of names) {
+        const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
+        raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);
+      }
+      // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
+      if (!error) {
+        for (const key of [...Object.keys(query), ...Object.keys(b)]) {
+          const base = key.split('[')[0];
+          if (base !== key && names.includes(base)) {
+            error = invalidParam(base, 'must be a single value');
+            break;
+          }
+        }
+      }
+      const files: Record<string, UploadedFile> = {};
+      const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+      for (const [field, list] of Object.entries(uploaded)) {
+        const f = list[0];
+        files[field] = { field, path: f.path, originalName: path.basename(f.originalname || 'upload'), size: f.size, claimedType: f.mimetype };
+      }
+      // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
+      if (Object.keys(files).length) {
+        res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
+      }
+      res.locals.input = { raw, files, error } satisfies ParsedInput;
+      next();
+    },
+  ];
+}

@@ -1,0 +1,138 @@
+// Loads catalog/*.yaml, validates each file against its JSON schema and stops the boot with the file,
+// endpoint and field named when something is wrong.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { Ajv, type ErrorObject } from 'ajv';
+import { categorySchema, plansSchema, upstreamsSchema } from './catalog-schema.js';
+
+export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'file';
+
+export interface ParamSpec {
+  type: ParamType;
+  description: string;
+  required?: boolean;
+  requiredWhen?: Record<string, string | number | boolean>;
+  enum?: Array<string | number | boolean>;
+  examples?: Array<string | number | boolean>;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  patternHint?: string;
+  format?: 'url' | 'ip' | 'domain';
+  hosts?: string[];
+  orText?: boolean;
+  default?: string | number | boolean;
+}
+
+export interface EndpointSpec {
+  category: string;
+  name: string;
+  /** `category/name` */
+  id: string;
+  method: 'GET' | 'POST';
+  summary: string;
+  adapter: string;
+  upstream: string;
+  cache?: string;
+  timeout?: string;
+  options?: Record<string, unknown>;
+  requireOneOf?: string[];
+  params: Record<string, ParamSpec>;
+  response: Record<string, unknown>;
+}
+
+export interface PlanSpec {
+  id: string;
+  limit: number;
+  window: string;
+  keyedBy: 'key' | 'key+ip' | 'shared';
+  description: string;
+}
+
+export interface UpstreamSpec {
+  name: string;
+  url?: string;
+  docs: string;
+  timeout?: string;
+  retries?: number;
+  auth?: { in: 'bearer' | 'header' | 'query'; name?: string; required?: boolean };
+  selfHost?: string;
+  settings?: Record<string, unknown>;
+}
+
+export interface Catalog {
+  endpoints: EndpointSpec[];
+  plans: Record<string, PlanSpec>;
+  upstreams: Record<string, UpstreamSpec>;
+}
+
+export class CatalogError extends Error {}
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const checkCategory = ajv.compile(categorySchema);
+const checkPlans = ajv.compile(plansSchema);
+const checkUpstreams = ajv.compile(upstreamsSchema);
+
+function readYaml(file: string): unknown {
+  try {
+    return YAML.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CatalogError(`${file}: not valid YAML: ${(err as Error).message}`);
+  }
+}
+
+/** "endpoints/3/params/amount/minimum" → "endpoint anime-images-b, field params.amount.minimum" */
+function describe(file: string, doc: unknown, error: ErrorObject): string {
+  const parts = error.instancePath.split('/').filter(Boolean);
+  let where = '';
+  if (parts[0] === 'endpoints' && parts[1] !== undefined) {
+    const ep = (doc as { endpoints?: Array<{ name?: string }> }).endpoints?.[Number(parts[1])];
+    where = `endpoint ${ep?.name ?? `#${parts[1]}`}, `;
+    parts.splice(0, 2);
+  }
+  const field = [...parts, error.params?.missingProperty ?? error.params?.additionalProperty ?? ''].filter(Boolean).join('.');
+  return `${file}: ${where}field ${field || '(top level)'}: ${error.message}`;
+}
+
+function validated<T>(file: string, check: ReturnType<typeof ajv.compile>): T {
+  const doc = readYaml(file);
+  if (!check(doc)) throw new CatalogError(describe(file, doc, check.errors![0]));
+  return doc as T;
+}
+
+export function loadCatalog(dir: string): Catalog {
+  const plansDoc = validated<{ plans: Record<string, Omit<PlanSpec, 'id'>> }>(path.join(dir, 'plans.yaml'), checkPlans);
+  const upstreamsDoc = validated<{ upstreams: Record<string, UpstreamSpec> }>(path.join(dir, 'upstreams.yaml'), checkUpstreams);
+  const endpoints: EndpointSpec[] = [];
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml').sort();
+  for (const f of files) {
+    const file = path.join(dir, f);
+    const doc = validated<{ category: string; endpoints: Array<Omit<EndpointSpec, 'category' | 'id'>> }>(file, checkCategory);
+    for (const ep of doc.endpoints) {
+      const where = `${file}: endpoint ${ep.name}`;
+      if (ep.upstream !== 'embedded' && !upstreamsDoc.upstreams[ep.upstream]) {
+        throw new CatalogError(`${where}, field upstream: unknown upstream "${ep.upstream}" (not in upstreams.yaml)`);
+      }
+      for (const [name, p] of Object.entries(ep.params)) {
+        for (const other of Object.keys(p.requiredWhen ?? {})) {
+          if (!ep.params[other]) throw new CatalogError(`${where}, field params.${name}.requiredWhen: unknown param "${other}"`);
+        }
+        if (p.pattern) {
+          try { new RegExp(p.pattern); } catch { throw new CatalogError(`${where}, field params.${name}.pattern: not a valid regular expression`); }
+        }
+      }
+      for (const name of ep.requireOneOf ?? []) {
+        if (!ep.params[name]) throw new CatalogError(`${where}, field requireOneOf: unknown param "${name}"`);
+      }
+      const id = `${doc.category}/${ep.name}`;
+      if (endpoints.some((e) => e.id === id)) throw new CatalogError(`${where}: defined twice`);
+      endpoints.push({ ...ep, category: doc.category, id });
+    }
+  }
+  const plans: Record<string, PlanSpec> = {};
+  for (const [id, p] of Object.entries(plansDoc.plans)) plans[id] = { ...p, id };
+  return { endpoints, plans, upstreams: upstreamsDoc.upstreams };
+}

@@ -1,0 +1,83 @@
+// Per-plan allowances with express-rate-limit: one limiter (own store, own prefix) per plan, plus one for
+// invalid or missing keys counted per client IP. Every response carries the limit headers; 5xx are refunded.
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import type { RedisClientType } from 'redis';
+import type { Logger } from 'pino';
+import type { PlanSpec } from './catalog.js';
+import { ApiError } from './errors.js';
+import { parseDuration } from './duration.js';
+import { FallbackStore, type RedisHealth } from './fallback-store.js';
+import type { Identity } from './identify.js';
+
+export const AUTH_FAIL_PLAN = 'auth-fail';
+
+export interface MeterDeps {
+  plans: Record<string, PlanSpec>;
+  authFailLimit: number;
+  redis?: RedisClientType;
+  redisHealth?: RedisHealth;
+  log: Logger;
+  prefix: string;
+}
+
+export function identityOf(res: Response): Identity {
+  return res.locals.identity as Identity;
+}
+
+function counterKey(plan: PlanSpec, req: Request, res: Response): string {
+  const id = identityOf(res);
+  const keyId = id.status === 'ok' ? id.keyId : '-';
+  const ip = ipKeyGenerator(req.ip ?? '0.0.0.0');
+  switch (plan.keyedBy) {
+    case 'shared': return 'all';
+    case 'key': return keyId;
+    default: return `${keyId}:${ip}`;
+  }
+}
+
+export function createMeter(deps: MeterDeps) {
+  const stores: FallbackStore[] = [];
+  const makeStore = (planId: string): Store => {
+    const prefix = `${deps.prefix}rl:${planId}:`;
+    const redisStore = deps.redis
+      ? new RedisStore({ prefix, sendCommand: (...args: string[]) => deps.redis!.sendCommand(args) })
+      : undefined;
+    const store = new FallbackStore(redisStore, deps.redisHealth, deps.log, prefix);
+    stores.push(store);
+    return store;
+  };
+
+  const plans: Record<string, PlanSpec> = {
+    ...deps.plans,
+    [AUTH_FAIL_PLAN]: { id: AUTH_FAIL_PLAN, limit: deps.authFailLimit, window: '15m', keyedBy: 'key+ip', description: 'invalid or missing keys, per client IP' },
+  };
+
+  const limiters: Record<string, RequestHandler> = {};
+  for (const plan of Object.values(plans)) {
+    limiters[plan.id] = rateLimit({
+      windowMs: parseDuration(plan.window),
+      limit: plan.limit,
+      identifier: plan.id,
+      standardHeaders: 'draft-8',
+      legacyHeaders: true,
+      store: makeStore(plan.id),
+      keyGenerator: (req, res) => counterKey(plan, req, res),
+      // Refund our own and the upstream's failures, never the caller's.
+      skipFailedRequests: true,
+      requestWasSuccessful: (_req, res) => res.statusCode < 500,
+      handler: (_req, _res, next) => next(new ApiError('quota', 'Rate limit exceeded. Try again later.')),
+      validate: { trustProxy: false, xForwardedForHeader: false },
+    });
+  }
+
+  const meter = (req: Request, res: Response, next: NextFunction) => {
+    const id = identityOf(res);
+    const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
+    const limiter = limiters[planId];
+    if (!limiter) return next(new ApiError('internal', `Unknown plan ${planId}`));
+    return limiter(req, res, next);
+  };
+  return { meter, close: () => stores.forEach((s) => s.shutdown()) };
+}

@@ -1,0 +1,16 @@
+// Prometheus metrics at /metrics: requests by endpoint and status, and latency.
+import client from 'prom-client';
+
+export function createMetrics() {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({ name: 'uua_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers: [registry] });
+  const latency = new client.Histogram({ name: 'uua_request_seconds', help: 'Request latency by endpoint', labelNames: ['endpoint'], buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60], registers: [registry] });
+  return {
+    registry,
+    observe(endpoint: string, status: number, seconds: number) {
+      requests.inc({ endpoint, status: String(status) });
+      latency.observe({ endpoint }, seconds);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The shared Redis client. Commands fail fast while disconnected (no offline queue), so an outage never
+// makes requests hang; the client reconnects by itself and /health reports the state.
+import { createClient, type RedisClientType } from 'redis';
+import type { Logger } from 'pino';
+import type { RedisHealth } from './fallback-store.js';
+
+export interface RedisHandle extends RedisHealth {
+  client: RedisClientType;
+  lastError(): string | undefined;
+  close(): Promise<void>;
+}
+
+export function connectRedis(url: string, log: Logger): RedisHandle {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
+  }) as RedisClientType;
+  let last: string | undefined;
+  let down = false;
+  client.on('error', (err: Error) => {
+    last = err.message;
+    if (!down) log.warn({ err: err.message }, 'redis unavailable: serving with in-process counters and cache');
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) log.info('redis connection restored');
+    down = false;
+    last = undefined;
+  });
+  client.connect().catch((err: Error) => {
+    last = err.message;
+  });
+  return {
+    client,
+    ready: () => client.isReady,
+    failed: (err) => {
+      last = (err as Error)?.message ?? String(err);
+    },
+    lastError: () => last,
+    async close() {
+      try {
+        if (client.isOpen) await client.close();
+      } catch {
+        client.destroy();
+      }
+    },
+  };
+}

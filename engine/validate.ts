@@ -1,0 +1,149 @@
+// One validator per endpoint, compiled once at boot. Raw values (strings from a query string or form, or
+// JSON scalars) are coerced strictly by type, then checked by ajv; the first error becomes the message.
+// This is the only file that turns validation failures into words.
+import net from 'node:net';
+import { Ajv, type ErrorObject } from 'ajv';
+import { ApiError, invalidParam, missingParam } from './errors.js';
+import type { EndpointSpec, ParamSpec } from './catalog.js';
+import type { Params, UploadedFile } from './types.js';
+
+export const DEFAULT_MAX_LENGTH = 2048;
+
+const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: false });
+
+function hostOf(value: string): string | undefined {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
+
+ajv.addFormat('url', { type: 'string', validate: (v: string) => hostOf(v) !== undefined });
+ajv.addFormat('ip', { type: 'string', validate: (v: string) => net.isIP(v.replace(/^::ffff:/i, '')) !== 0 });
+// A domain may come with a scheme, www., a path or a port: adapters normalise it; here we only check the host.
+ajv.addFormat('domain', {
+  type: 'string',
+  validate: (v: string) => {
+    const host = (hostOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `http://${v}`) ?? '').replace(/\.$/, '');
+    return HOSTNAME.test(host) || HOSTNAME.test(safeToAscii(host));
+  },
+});
+ajv.addKeyword({
+  keyword: 'hosts',
+  type: 'string',
+  schemaType: 'array',
+  validate: (hosts: string[], value: string) => {
+    const host = hostOf(value);
+    return host !== undefined && hosts.some((h) => host === h || host.endsWith(`.${h}`));
+  },
+});
+
+function safeToAscii(host: string): string {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return host;
+  }
+}
+
+function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
+  if (typeof raw !== 'string') throw invalidParam(name, 'must be a single value');
+  if (raw.includes('\u0000')) throw invalidParam(name, 'must not contain NUL bytes');
+  switch (p.type) {
+    case 'integer':
+      if (!/^[+-]?\d{1,15}$/.test(raw.trim())) throw invalidParam(name, 'must be an integer');
+      return Number(raw.trim());
+    case 'number':
+      if (!/^[+-]?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/.test(raw.trim())) throw invalidParam(name, 'must be a number');
+      return Number(raw.trim());
+    case 'boolean': {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      throw invalidParam(name, 'must be true or false');
+    }
+    default:
+      return raw;
+  }
+}
+
+function schemaOf(spec: EndpointSpec): object {
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  const allOf: object[] = [];
+  for (const [name, p] of Object.entries(spec.params)) {
+    if (p.required) required.push(name);
+    if (p.requiredWhen) {
+      const cond = Object.fromEntries(Object.entries(p.requiredWhen).map(([k, v]) => [k, { const: v }]));
+      allOf.push({ if: { properties: cond, required: Object.keys(cond) }, then: { required: [name] } });
+    }
+    if (p.type === 'file') continue;
+    const s: Record<string, unknown> = { type: p.type };
+    for (const k of ['enum', 'minimum', 'maximum', 'minLength', 'pattern', 'format', 'hosts', 'default'] as const) {
+      if (p[k] !== undefined) s[k] = p[k];
+    }
+    if (p.type === 'string') s.maxLength = p.maxLength ?? DEFAULT_MAX_LENGTH;
+    if (p.orText) delete s.type; // a file param given as text: a string, checked by the adapter
+    properties[name] = s;
+  }
+  return { type: 'object', properties, required, allOf };
+}
+
+/** Turns the first ajv error into the spec's words. */
+export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
+  if (e.keyword === 'required') return missingParam(String(e.params.missingProperty));
+  const name = e.instancePath.replace(/^\//, '').split('/')[0];
+  const p = spec.params[name];
+  switch (e.keyword) {
+    case 'enum':
+      return invalidParam(name, `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
+    case 'minimum':
+    case 'maximum':
+      if (p?.minimum !== undefined && p.maximum !== undefined) return invalidParam(name, `must be between ${p.minimum} and ${p.maximum}`);
+      return invalidParam(name, e.keyword === 'minimum' ? `must be at least ${p?.minimum}` : `must be at most ${p?.maximum}`);
+    case 'maxLength':
+      return invalidParam(name, `must be at most ${e.params.limit} characters`);
+    case 'minLength':
+      return invalidParam(name, `must be at least ${e.params.limit} characters`);
+    case 'pattern':
+      return invalidParam(name, `must be ${p?.patternHint ?? `in the form ${p?.pattern}`}`);
+    case 'format':
+      return invalidParam(name, { url: 'must be an http(s) URL', ip: 'must be an IPv4 or IPv6 address', domain: 'must be a domain name such as example.com' }[String(e.params.format)] ?? 'has the wrong format');
+    case 'hosts':
+      return invalidParam(name, `must be an http(s) URL on ${p?.hosts?.join(', ')}`);
+    case 'type':
+      return invalidParam(name, `must be a ${e.params.type}`);
+    default:
+      return invalidParam(name, e.message ?? 'is not valid');
+  }
+}
+
+export type EndpointValidator = (raw: Record<string, unknown>, files: Record<string, UploadedFile>) => Params;
+
+export function compileValidator(spec: EndpointSpec): EndpointValidator {
+  const check = ajv.compile(schemaOf(spec));
+  const names = Object.keys(spec.params);
+  return (raw, files) => {
+    const params: Params = {};
+    for (const name of names) {
+      const p = spec.params[name];
+      if (p.type === 'file' && files[name]) {
+        params[name] = files[name];
+        continue;
+      }
+      const value = raw[name];
+      if (value === undefined || value === '') continue; // empty means absent: defaults apply, required fails
+      if (p.type === 'file' && !p.orText) throw invalidParam(name, 'must be a multipart file upload');
+      params[name] = coerce(name, p, value);
+    }
+    if (spec.requireOneOf && !spec.requireOneOf.some((n) => params[n] !== undefined)) {
+      throw missingParam(spec.requireOneOf.join(' or '));
+    }
+    if (!check(params)) throw messageOf(spec, check.errors![0]);
+    return params;
+  };
+}

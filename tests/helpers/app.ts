@@ -1,0 +1,71 @@
+// Builds a real app for a test: its own DATA_DIR, a premium and an enterprise key, no Redis unless asked,
+// silent logs, and guarded fetches allowed to reach loopback fakes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type App } from '../../engine/app.js';
+
+export const KEYS = {
+  premium: 'test-premium-key-0001',
+  enterprise: 'test-enterprise-key-0001',
+  free: 'test-free-shared-key',
+  anonymous: 'test-anonymous-key',
+};
+
+export interface TestApp {
+  app: App['app'];
+  api: App;
+  key: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
+  const keysFile = path.join(dataDir, 'test-keys.yaml');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: test premium }\n- { key: ${KEYS.enterprise}, plan: enterprise, name: test enterprise }\n`);
+  const api = await createApp({
+    DATA_DIR: dataDir,
+    API_KEYS_FILE: keysFile,
+    FREE_KEY: KEYS.free,
+    ANONYMOUS_KEY: KEYS.anonymous,
+    LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_FETCH: 'true',
+    PUBLIC_URL: 'http://127.0.0.1:3999',
+    ...env,
+  });
+  return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
+}
+
+/** Listens on a loopback port, for tests that need a real socket (disconnects, restarts, load). */
+export async function listen(app: App['app']): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Whether Redis at REDIS_URL (default 127.0.0.1:6379) answers; under CI=true its absence is a failure. */
+export async function redisAvailable(): Promise<string | undefined> {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const { createClient } = await import('redis');
+  const c = createClient({ url, socket: { connectTimeout: 500, reconnectStrategy: false } });
+  c.on('error', () => {});
+  try {
+    await c.connect();
+    await c.ping();
+    await c.close();
+    return url;
+  } catch {
+    if (process.env.CI === 'true') throw new Error(`Redis is required under CI=true but ${url} does not answer`);
+    console.warn(`Redis at ${url} does not answer: Redis tests skipped`);
+    return undefined;
+  }
+}
