@@ -1,0 +1,185 @@
+// The response cache of endpoints with a `cache:` TTL. In process always (a bounded Map kept in
+// recently-used order), in Redis too when a ready client is given, so instances share answers.
+// Concurrent identical misses share one call of the producer. Redis is an optimisation only: its
+// errors are logged and ignored, and a read never waits on it for more than REDIS_WAIT_MS.
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+
+/** The few node-redis v5 client members used here (a RedisClientType fits). */
+export interface CacheRedis {
+  readonly isReady: boolean;
+  get(key: string): Promise<unknown>;
+  set(key: string, value: string, options?: { expiration: { type: 'PX'; value: number } }): Promise<unknown>;
+}
+
+export interface CacheProduce<T> {
+  value: T;
+  /** false: hand the value back but never store it (random results, secrets). */
+  cacheable: boolean;
+}
+
+export interface ResponseCache {
+  wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<{ value: T; cached: boolean }>;
+  /** Entries currently held in process (tests, metrics). */
+  readonly size: number;
+  clear(): void;
+}
+
+export interface ResponseCacheOptions {
+  redis?: CacheRedis;
+  /** Prefix of Redis keys, e.g. `uua:cache:`. */
+  prefix: string;
+  maxEntries: number;
+  log: Logger;
+}
+
+const REDIS_WAIT_MS = 50;
+const REDIS_WARN_EVERY_MS = 30_000;
+
+interface Entry {
+  json: string;
+  expires: number;
+}
+
+/** What the caller of wrap() that did the work tells the ones that waited for it. */
+interface Outcome {
+  value: unknown;
+  /** The stored JSON, when the value may be shared; waiting callers get their own copy of it. */
+  json?: string;
+  cached: boolean;
+}
+
+export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
+  const { redis, prefix, log } = opts;
+  const maxEntries = Math.max(1, opts.maxEntries);
+  const mem = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<Outcome>>();
+  let lastWarn = 0;
+
+  const warn = (err: unknown, op: string) => {
+    const now = Date.now();
+    if (now - lastWarn < REDIS_WARN_EVERY_MS) return;
+    lastWarn = now;
+    log.warn({ err: (err as Error)?.message ?? String(err), op }, 'response cache: redis unavailable, using memory only');
+  };
+
+  function memGet(key: string): Entry | undefined {
+    const e = mem.get(key);
+    if (!e) return undefined;
+    mem.delete(key);
+    if (e.expires <= Date.now()) return undefined;
+    mem.set(key, e); // most recently used goes last
+    return e;
+  }
+
+  function memSet(key: string, e: Entry): void {
+    mem.delete(key);
+    mem.set(key, e);
+    while (mem.size > maxEntries) mem.delete(mem.keys().next().value as string);
+  }
+
+  async function redisGet(key: string): Promise<(Entry & { value: unknown }) | undefined> {
+    if (!redis?.isReady) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const raw = await Promise.race([
+        redis.get(prefix + key),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`redis GET took longer than ${REDIS_WAIT_MS} ms`)), REDIS_WAIT_MS);
+        }),
+      ]);
+      if (typeof raw !== 'string') return undefined;
+      // Stored as {"e":<expiry epoch ms>,"v":<value>} so the memory copy expires with the Redis one.
+      const m = /^\{"e":(\d+),"v":/.exec(raw);
+      if (!m || Number(m[1]) <= Date.now()) return undefined;
+      const json = raw.slice(m[0].length, -1);
+      return { json, expires: Number(m[1]), value: JSON.parse(json) };
+    } catch (err) {
+      warn(err, 'get');
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function redisSet(key: string, e: Entry, ttlMs: number): void {
+    if (!redis?.isReady) return;
+    const raw = `{"e":${e.expires},"v":${e.json}}`;
+    // Not awaited: the answer never waits for a write.
+    redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).catch((err) => warn(err, 'set'));
+  }
+
+  async function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<Outcome> {
+    const shared = await redisGet(key);
+    if (shared) {
+      memSet(key, { json: shared.json, expires: shared.expires });
+      return { value: shared.value, json: shared.json, cached: true };
+    }
+    const res = await fn();
+    if (!res.cacheable) return { value: res.value, cached: false };
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(res.value);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, key }, 'response cache: value is not JSON, not cached');
+    }
+    if (json === undefined) return { value: res.value, cached: false };
+    const e = { json, expires: Date.now() + ttlMs };
+    memSet(key, e);
+    redisSet(key, e, ttlMs);
+    return { value: res.value, json, cached: false };
+  }
+
+  async function wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<{ value: T; cached: boolean }> {
+    if (!(ttlMs > 0)) return { value: (await fn()).value, cached: false };
+    const hit = memGet(key);
+    if (hit) return { value: JSON.parse(hit.json) as T, cached: true };
+
+    const pending = inflight.get(key);
+    if (pending) {
+      // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
+      const out = await pending;
+      if (out.json !== undefined) return { value: JSON.parse(out.json) as T, cached: out.cached };
+      // The answer was not cacheable (random, secret): this caller gets its own.
+      return { value: (await fn()).value, cached: false };
+    }
+
+    const p = produce(key, ttlMs, fn);
+    inflight.set(key, p);
+    try {
+      const out = await p;
+      return { value: out.value as T, cached: out.cached };
+    } finally {
+      inflight.delete(key);
+    }
+  }
+
+  return {
+    wrap,
+    get size() {
+      return mem.size;
+    },
+    clear: () => mem.clear(),
+  };
+}
+
+const NOT_IN_KEY = new Set(['apikey', 'upstream_key']);
+
+/**
+ * A stable cache key for an endpoint and its validated params: sorted names, stringified values,
+ * without the caller's keys, hashed so long texts do not make long Redis keys.
+ */
+export function cacheKey(endpoint: string, params: Record<string, unknown>): string {
+  const pairs = Object.keys(params)
+    .filter((k) => !NOT_IN_KEY.has(k.toLowerCase()) && params[k] !== undefined)
+    .sort()
+    .map((k) => [k, stringify(params[k])]);
+  return `${endpoint}:${createHash('sha256').update(JSON.stringify(pairs)).digest('base64url')}`;
+}
+
+function stringify(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return `bytes:${createHash('sha256').update(v).digest('hex')}`;
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}
