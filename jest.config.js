@@ -5,9 +5,10 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/tests/**/*.test.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/tests/helpers/summary-reporter.js'],
 };

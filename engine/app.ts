@@ -23,9 +23,9 @@ import { createBlobStore, type HostedBlobs } from './blobs.js';
 import { createHostingRouter } from './hosting-routes.js';
 import { createUpstreams } from './upstream.js';
 import { createResponseCache, cacheKey } from './response-cache.js';
-import { fetchUrl } from './guarded-fetch.js';
 import { parseDuration } from './duration.js';
 import { loadKeysFile } from './keys-file.js';
+import { openApiDocument } from './openapi.js';
 import { isReply, type Adapter, type AdapterContext, type AdapterData } from './types.js';
 
 export const VERSION = '0.1.0';
@@ -110,6 +110,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
+  const openapi = openApiDocument(catalog.endpoints, { title: config.serviceName, version: VERSION, url: config.publicUrl });
+  app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -140,7 +142,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         signal: abort.signal,
         log: log.child({ requestId: res.locals.requestId, endpoint: spec.id }),
         upstream,
-        fetchUrl: (url, o) => fetchUrl(url, { ...o, signal: o?.signal ?? abort.signal, userAgent, allowPrivate: config.allowPrivateFetch }),
+        // Loaded on first use: most requests never fetch a caller's URL.
+        fetchUrl: async (url, o) => (await import('./guarded-fetch.js')).fetchUrl(url, { ...o, signal: o?.signal ?? abort.signal, userAgent, allowPrivate: config.allowPrivateFetch }),
         blobs,
       };
       const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, abort), source);

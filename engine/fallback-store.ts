@@ -16,6 +16,10 @@ export class FallbackStore implements Store {
   localKeys = false;
   prefix: string;
   private readonly memory = new MemoryStore();
+  private options: Options | undefined;
+  // rate-limit-redis loads its Lua scripts in init(); a load that failed (Redis down at boot or restarted)
+  // would poison every later call, so the store is initialised again on the first call after a failure.
+  private redisInit: Promise<void> | undefined;
 
   constructor(private readonly redis: Store | undefined, private readonly health: RedisHealth | undefined, private readonly log: Logger, prefix: string) {
     this.prefix = prefix;
@@ -23,20 +27,29 @@ export class FallbackStore implements Store {
 
   init(options: Options) {
     this.memory.init(options);
-    this.redis?.init?.(options);
+    this.options = options;
   }
 
-  private useRedis(): boolean {
-    return this.redis !== undefined && this.health !== undefined && this.health.ready();
+  private async useRedis(): Promise<boolean> {
+    if (!this.redis || !this.health?.ready()) return false;
+    this.redisInit ??= Promise.resolve(this.redis.init?.(this.options!));
+    try {
+      await this.redisInit;
+      return true;
+    } catch (err) {
+      this.fallback('init', err);
+      return false;
+    }
   }
 
   private fallback(op: string, err: unknown) {
+    this.redisInit = undefined;
     this.health?.failed(err);
     this.log.warn({ op, err: (err as Error).message }, 'rate-limit store: Redis failed, counting in process');
   }
 
   async increment(key: string): Promise<IncrementResponse> {
-    if (this.useRedis()) {
+    if (await this.useRedis()) {
       try {
         return await this.redis!.increment(key);
       } catch (err) {
@@ -47,7 +60,7 @@ export class FallbackStore implements Store {
   }
 
   async decrement(key: string) {
-    if (this.useRedis()) {
+    if (await this.useRedis()) {
       try {
         return await this.redis!.decrement(key);
       } catch (err) {
@@ -59,11 +72,11 @@ export class FallbackStore implements Store {
 
   async resetKey(key: string) {
     await this.memory.resetKey(key);
-    if (this.useRedis()) await Promise.resolve(this.redis!.resetKey(key)).catch((err) => this.fallback('resetKey', err));
+    if (await this.useRedis()) await Promise.resolve(this.redis!.resetKey(key)).catch((err) => this.fallback('resetKey', err));
   }
 
   async get(key: string) {
-    if (this.useRedis() && this.redis!.get) {
+    if ((await this.useRedis()) && this.redis!.get) {
       try {
         return await this.redis!.get(key);
       } catch (err) {

@@ -90,7 +90,7 @@ function schemaOf(spec: EndpointSpec): object {
     if (p.orText) delete s.type; // a file param given as text: a string, checked by the adapter
     properties[name] = s;
   }
-  return { type: 'object', properties, required, allOf };
+  return { type: 'object', properties, required, ...(allOf.length ? { allOf } : {}) };
 }
 
 /** Turns the first ajv error into the spec's words. */

@@ -9,7 +9,7 @@ import { sampleValue } from './helpers/samples.js';
 
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints;
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
+beforeAll(async () => { t = await testApp({ AUTH_FAIL_LIMIT: '100000' }); });
 afterAll(async () => { await t.close(); });
 
 function send(method: string, path: string, params: Record<string, string>, form: 'query' | 'json' = 'query') {
@@ -48,7 +48,8 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, spec) => {
     expectLimitHeaders(res);
   });
 
-  test.each(required.map(([n]) => n))('400 Missing required parameter: %s', async (name) => {
+  const requiredNames = required.map(([n]) => n);
+  (requiredNames.length ? test.each(requiredNames) : test.skip.each(['(none)']))('400 Missing required parameter: %s', async (name) => {
     for (const form of spec.method === 'POST' ? (['query', 'json'] as const) : (['query'] as const)) {
       const res = await send(spec.method, path, { ...filled(name), apikey: t.key }, form);
       expect(res.status).toBe(400);
