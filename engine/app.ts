@@ -52,10 +52,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = env.REDIS_PREFIX ?? 'uua:';
   const keys: KeyStore = redis ? new RedisKeyStore(redis.client, `${prefix}keys`) : new FileKeyStore(path.join(config.dataDir, 'keys.json'));
-  if (config.apiKeysFile) {
-    for (const k of loadKeysFile(config.apiKeysFile, catalog.plans)) await keys.save(record(k.key, k.plan, k.name)).catch((err) => log.warn({ err: err.message }, 'could not store a key of API_KEYS_FILE'));
-  }
-  const identify = createIdentifier(config, keys);
+  const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
+  const identify = createIdentifier(config, keys, configuredKeys);
+  if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const { meter, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;

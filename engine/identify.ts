@@ -2,7 +2,7 @@
 // Looks are cached briefly in process so a request costs no extra Redis round trip.
 import type { Request } from 'express';
 import type { Config } from './config.js';
-import { hashKey, sameHash, type KeyStore } from './keystore.js';
+import { hashKey, sameHash, type KeyRecord, type KeyStore } from './keystore.js';
 
 export type Identity =
   | { status: 'ok'; plan: string; keyId: string }
@@ -11,7 +11,9 @@ export type Identity =
 
 const LOOKUP_TTL_MS = 30_000;
 
-export function createIdentifier(config: Config, store: KeyStore) {
+/** `configured`: keys of API_KEYS_FILE, held in memory so they work whatever the state of the store. */
+export function createIdentifier(config: Config, store: KeyStore, configured: KeyRecord[] = []) {
+  const fixed = new Map(configured.map((r) => [r.hash, r]));
   const anonymous = hashKey(config.anonymousKey);
   const free = hashKey(config.freeKey);
   const recent = new Map<string, { identity: Identity; until: number }>();
@@ -22,6 +24,8 @@ export function createIdentifier(config: Config, store: KeyStore) {
     const hash = hashKey(presented);
     if (sameHash(hash, anonymous)) return { status: 'ok', plan: 'anonymous', keyId: 'anonymous' };
     if (sameHash(hash, free)) return { status: 'ok', plan: 'free', keyId: 'free' };
+    const own = fixed.get(hash);
+    if (own && sameHash(own.hash, hash)) return { status: 'ok', plan: own.plan, keyId: own.id };
     const hit = recent.get(hash);
     if (hit && hit.until > Date.now()) return hit.identity;
     let identity: Identity = { status: 'invalid' };

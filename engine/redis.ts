@@ -7,6 +7,8 @@ import type { RedisHealth } from './fallback-store.js';
 export interface RedisHandle extends RedisHealth {
   client: RedisClientType;
   lastError(): string | undefined;
+  /** Resolves when connected, or after `ms` whatever the state. */
+  whenReady(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ export function connectRedis(url: string, log: Logger): RedisHandle {
       last = (err as Error)?.message ?? String(err);
     },
     lastError: () => last,
+    whenReady: (ms) => new Promise<void>((resolve) => {
+      if (client.isReady) return resolve();
+      const timer = setTimeout(resolve, ms);
+      client.once('ready', () => { clearTimeout(timer); resolve(); });
+    }),
     async close() {
       try {
         if (client.isOpen) await client.close();

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { testApp, KEYS, redisAvailable, type TestApp } from './helpers/app.js';
 import { tcpProxy } from './helpers/tcp-proxy.js';
+import { newKey, record } from '../engine/keystore.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let redisUrl: string | undefined;
@@ -76,11 +77,21 @@ test('keys live in Redis when REDIS_URL is set, hashed', async () => {
   const t = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
   try {
     await waitFor(() => t.api.redis!.ready());
-    const list = await t.api.keys.list();
-    expect(list.map((k) => k.plan).sort()).toEqual(['enterprise', 'premium']);
+    const key = newKey();
+    await t.api.keys.save(record(key, 'enterprise', 'redis test'));
+    expect((await t.api.keys.list()).map((k) => k.plan)).toEqual(['enterprise']);
     const raw = JSON.stringify(await t.api.redis!.client.hGetAll(`${prefix}keys`));
-    expect(raw).not.toContain(KEYS.premium);
-    expect((await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' })).status).toBe(200);
+    expect(raw).not.toContain(key);
+    const res = await request(t.app).get(ccgen).query({ apikey: key, bin: '457173' });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('50000');
+    // A second instance on the same Redis knows the key too.
+    const other = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
+    try {
+      expect((await request(other.app).get(ccgen).query({ apikey: key, bin: '457173' })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   } finally {
     await t.close();
   }
