@@ -1,0 +1,54 @@
+// A file, hosted by the service in gofile's answer shape: a download page, a short code, the file's id,
+// name, size and MD5. Any file is taken (it is only ever served back as an application/octet-stream
+// attachment, see engine/hosting-routes.ts) and kept for a retention period: catalog option
+// `retentionDays`, 30 days by default (gofile keeps guest files while they are downloaded; a self-hosted
+// service needs a bound on its disk).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { fileTypeFromFile } from 'file-type';
+import { invalidParam, missingParam } from '../../engine/errors.js';
+import { reply, type Adapter, type UploadedFile } from '../../engine/types.js';
+import { cleanFileName } from './_names.js';
+
+export const DEFAULT_RETENTION_DAYS = 30;
+
+async function md5Of(file: string): Promise<string> {
+  const hash = crypto.createHash('md5');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+const fileHost: Adapter = async (params, ctx) => {
+  const file = params.file as UploadedFile | undefined;
+  if (!file || typeof file !== 'object') throw missingParam('file');
+  if (file.size === 0) throw invalidParam('file', 'must not be empty');
+  const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
+  const fileName = cleanFileName(file.originalName) || 'file';
+  const [md5, type] = await Promise.all([md5Of(file.path), fileTypeFromFile(file.path).catch(() => undefined)]);
+  const fileId = crypto.randomUUID();
+
+  const meta = await ctx.blobs.put({
+    fromPath: file.path,
+    kind: 'file',
+    contentType: type?.mime ?? 'application/octet-stream',
+    ttlSeconds: days > 0 ? days * 86_400 : null,
+    extra: { fileName, fileId, md5 },
+  });
+  return reply({
+    data: {
+      downloadPage: ctx.blobs.url(meta),
+      code: meta.id,
+      fileId,
+      fileName,
+      size: meta.size,
+      md5,
+      mimetype: meta.contentType,
+      directLink: ctx.blobs.url(meta, `/${encodeURIComponent(fileName)}`),
+      expiresAt: meta.expiresAt,
+    },
+    cacheable: false,
+  });
+};
+
+export default fileHost;

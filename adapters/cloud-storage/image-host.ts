@@ -1,0 +1,63 @@
+// An image, hosted by the service in imgbb's answer shape (numbers as strings, as imgbb sends them).
+// The type is sniffed from the bytes, never taken from the name or the claimed Content-Type, and only
+// raster formats a browser can show are kept. SVG is refused: it is XML that can carry script, and an
+// image host serving it inline would host active content (file-host takes any file, as an attachment).
+// Without `expiration` an image is kept until deleted (imgbb's rule); delete_url deletes it.
+import crypto from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import { invalidParam } from '../../engine/errors.js';
+import { reply, type Adapter } from '../../engine/types.js';
+import { readImageInput } from './_image-input.js';
+import { imageSize } from './_image-size.js';
+import { cleanFileName } from './_names.js';
+
+/** file-type's extensions of the formats accepted. */
+const ACCEPTED = new Set(['png', 'apng', 'jpg', 'gif', 'webp', 'bmp', 'avif', 'tif', 'ico', 'cur', 'heic', 'jxl']);
+
+const imageHost: Adapter = async (params, ctx) => {
+  const input = await readImageInput(params.image, ctx);
+  const type = await fileTypeFromBuffer(input.bytes);
+  if (!type || !ACCEPTED.has(type.ext)) throw invalidParam('image', 'not an image');
+  const size = imageSize(input.bytes, type.ext);
+
+  const given = cleanFileName(params.name ?? input.originalName ?? '', 200).replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const title = given || 'image';
+  const filename = `${title}.${type.ext}`;
+  const expiration = params.expiration === undefined ? 0 : Number(params.expiration);
+  const deleteToken = crypto.randomBytes(16).toString('hex');
+
+  const meta = await ctx.blobs.put({
+    ...(input.fromPath ? { fromPath: input.fromPath } : { bytes: input.bytes }),
+    kind: 'image',
+    contentType: type.mime,
+    ttlSeconds: expiration || null,
+    extra: {
+      filename,
+      ext: type.ext,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      deleteHash: crypto.createHash('sha256').update(deleteToken).digest('hex'),
+    },
+  });
+  const url = ctx.blobs.url(meta, `.${type.ext}`);
+  return reply({
+    data: {
+      id: meta.id,
+      title,
+      url_viewer: ctx.blobs.url(meta),
+      url,
+      display_url: url,
+      width: String(size?.width ?? 0),
+      height: String(size?.height ?? 0),
+      size: String(meta.size),
+      time: String(Math.floor(Date.parse(meta.createdAt) / 1000)),
+      expiration: String(expiration),
+      expires_at: meta.expiresAt,
+      image: { filename, name: title, mime: type.mime, extension: type.ext, url },
+      delete_url: ctx.blobs.url(meta, `/delete/${deleteToken}`),
+    },
+    cacheable: false,
+  });
+};
+
+export default imageHost;
