@@ -1,0 +1,97 @@
+// The offline speech engine: eSpeak NG compiled to WebAssembly (@echogarden/espeak-ng-emscripten,
+// GPL-3.0). This is the only file that touches it: an operator who cannot ship GPL code replaces this
+// module with one exporting the same four names (ENGINE, SAMPLE_RATE, voiceTags, synthesize) around
+// another engine, and nothing else changes.
+//
+// One instance, created on first use and kept: loading it reads a 24 MB voice archive and compiles the
+// wasm (about half a second here), then a sentence takes milliseconds. The instance is single-threaded
+// and its voice is global state, so callers run one synthesis at a time (see _serial-queue.ts).
+import type { Logger } from 'pino';
+import type { ESpeakNGWorker, EspeakVoice } from '@echogarden/espeak-ng-emscripten';
+
+export const ENGINE = 'espeak-ng';
+export const SAMPLE_RATE = 22050;
+
+interface Instance {
+  worker: ESpeakNGWorker;
+  /** Language tag (`en-gb`, `pt`) → identifier of the voice that reads it best (`gmw/en`, `roa/pt`). */
+  identifiers: Map<string, string>;
+}
+
+let instance: Promise<Instance> | undefined;
+/** Where eSpeak's own stderr lines go: the logger of the request being served. */
+let messages: Logger | undefined;
+
+/**
+ * set_voice() finds a voice by name or identifier, not by language tag: `en-gb`, `fr-fr` and `es-mx`
+ * are languages of voices (gmw/en, roa/fr, roa/es-419) without being any voice's name. So map each tag
+ * to the voice listing it with the best (lowest) priority, the first listed on a tie.
+ */
+function identifiersByTag(voices: EspeakVoice[]): Map<string, string> {
+  const best = new Map<string, { id: string; priority: number }>();
+  for (const v of voices) {
+    for (const l of v.languages) {
+      const seen = best.get(l.name);
+      if (!seen || l.priority < seen.priority) best.set(l.name, { id: v.identifier, priority: l.priority });
+    }
+  }
+  return new Map([...best].map(([tag, { id }]) => [tag, id]));
+}
+
+async function load(log: Logger): Promise<Instance> {
+  const started = performance.now();
+  const { default: createModule } = await import('@echogarden/espeak-ng-emscripten');
+  const module = await createModule({
+    print: () => {},
+    printErr: (line) => messages?.debug({ espeak: line }, 'espeak-ng message'),
+  });
+  const worker = new module.eSpeakNGWorker();
+  if (worker.get_samplerate() !== SAMPLE_RATE) throw new Error(`eSpeak NG runs at ${worker.get_samplerate()} Hz, expected ${SAMPLE_RATE}`);
+  const identifiers = identifiersByTag(worker.list_voices());
+  log.info({ ms: Math.round(performance.now() - started), voices: identifiers.size }, 'eSpeak NG loaded');
+  return { worker, identifiers };
+}
+
+function ready(log: Logger): Promise<Instance> {
+  messages = log;
+  instance ??= load(log).catch((err: unknown) => {
+    instance = undefined; // let the next request try again
+    throw err;
+  });
+  return instance;
+}
+
+/** Every language tag some voice reads (loads the engine on first call). */
+export async function voiceTags(log: Logger): Promise<Set<string>> {
+  return new Set((await ready(log)).identifiers.keys());
+}
+
+/** SSML is on in this build (marks, voice switches): the caller's text is text, never markup. */
+function escapeSsml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Speaks one piece of text (a sentence or a few) in a voice; returns 16-bit mono PCM at SAMPLE_RATE. */
+export async function synthesize(text: string, voiceTag: string, log: Logger): Promise<Int16Array> {
+  const { worker, identifiers } = await ready(log);
+  const id = identifiers.get(voiceTag);
+  if (!id || worker.set_voice(id) !== 0) throw new Error(`eSpeak NG has no voice for ${voiceTag}`);
+  const parts: Int16Array[] = [];
+  let total = 0;
+  worker.synthesize(escapeSsml(text), (samples) => {
+    if (samples?.length) {
+      // This build hands Int16 samples; others hand Float32 in the int16 range: round and clamp those.
+      const pcm = samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
+      parts.push(pcm);
+      total += pcm.length;
+    }
+    return false; // keep going
+  });
+  const out = new Int16Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

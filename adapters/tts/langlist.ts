@@ -1,0 +1,9 @@
+// The 69 speech languages and the eSpeak voice reading each (static: see _languages.ts).
+import type { Adapter } from '../../engine/types.js';
+import { LANGUAGES } from './_languages.js';
+
+const languages = LANGUAGES.map(({ code, name, voice, approximate }) => ({ code, name, voice, approximate }));
+
+const langlist: Adapter = async () => ({ total: languages.length, languages });
+
+export default langlist;
