@@ -4,7 +4,7 @@
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import express, { type Request, type Response, type NextFunction } from 'express';
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { loadCatalog, type EndpointSpec } from './catalog.js';
@@ -26,6 +26,7 @@ import { createResponseCache, cacheKey } from './response-cache.js';
 import { parseDuration } from './duration.js';
 import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
+import { chain } from './chain.js';
 import { isReply, type Adapter, type AdapterContext, type AdapterData } from './types.js';
 
 export const VERSION = '0.1.0';
@@ -114,8 +115,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  app.use(createHostingRouter(blobs));
-
+  const routes = new Map<string, { method: string; handle: RequestHandler }>();
   for (const spec of catalog.endpoints) {
     const validate = compileValidator(spec);
     const adapter = adapters.get(spec.adapter);
@@ -130,6 +130,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       const params = validate(input.raw, input.files);
       if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
       const abort = new AbortController();
+      let childLog: Logger | undefined;
       const onClose = () => { if (!res.writableFinished) abort.abort(new Error('client disconnected')); };
       res.on('close', onClose);
       const ctx: AdapterContext = {
@@ -139,7 +140,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         clientIp: (req.ip ?? '').replace(/^::ffff:/i, ''),
         publicUrl: config.publicUrl,
         signal: abort.signal,
-        log: log.child({ requestId: res.locals.requestId, endpoint: spec.id }),
+        get log() { return (childLog ??= log.child({ requestId: res.locals.requestId, endpoint: spec.id })); },
         upstream,
         // Loaded on first use: most requests never fetch a caller's URL.
         fetchUrl: async (url, o) => (await import('./guarded-fetch.js')).fetchUrl(url, { ...o, signal: o?.signal ?? abort.signal, userAgent, allowPrivate: config.allowPrivateFetch }),
@@ -158,18 +159,26 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       sendData(res, config.serviceName, result.source, result.data, meta);
     };
 
-    app[spec.method === 'GET' ? 'get' : 'post'](`/api/v1/${spec.id}`, start(spec.id), ...body, identifyStep, meter, authorize, (req: Request, res: Response, next: NextFunction) => {
-      run(req, res).catch(next);
+    routes.set(`/api/v1/${spec.id}`, {
+      method: spec.method,
+      handle: chain([start(spec.id), ...body, identifyStep, meter, authorize, (req, res, next) => { run(req, res).catch(next); }]),
     });
   }
 
   // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
-  const methods = new Map<string, string>(catalog.endpoints.map((e) => [`/api/v1/${e.id}`, e.method]));
-  app.use(start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
-    const allowed = methods.get(req.path.replace(/\/+$/, ''));
-    if (allowed) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${allowed}`, { Allow: allowed }));
+  const unmatched = chain([start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
+    const route = routes.get(req.path.replace(/\/+$/, ''));
+    if (route) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${route.method}`, { Allow: route.method }));
     next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
+  }]);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!req.path.startsWith('/api/')) return next();
+    const route = routes.get(req.path);
+    if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
+    unmatched(req, res, next);
   });
+  app.use(createHostingRouter(blobs));
+  app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));
   app.use(errorHandler(log));
 
   return {

@@ -1,0 +1,55 @@
+// The servers `npm run bench` measures, one per child process: the baselines (bare node:http, bare
+// Express 5, Fastify with a JSON schema), our engine, and a loopback fake upstream for data-set endpoints.
+// Prints `READY <port>` once listening.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import Fastify from 'fastify';
+import { createApp } from '../engine/app.js';
+
+const target = process.argv[2];
+const ready = (port: number) => console.log(`READY ${port}`);
+const listen = (server: http.Server) => server.listen(0, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
+
+switch (target) {
+  case 'node-http':
+    listen(http.createServer((_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"hello":"world"}');
+    }));
+    break;
+  case 'express': {
+    const app = express();
+    app.get('/', (_req, res) => { res.json({ hello: 'world' }); });
+    listen(http.createServer(app));
+    break;
+  }
+  case 'fastify': {
+    const app = Fastify();
+    app.get('/', {
+      schema: {
+        querystring: { type: 'object', properties: { bin: { type: 'string', pattern: '^[0-9]{6,8}$' } }, required: ['bin'] },
+        response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } },
+      },
+    }, async () => ({ hello: 'world' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    ready((app.server.address() as AddressInfo).port);
+    break;
+  }
+  case 'fake-upstream': {
+    // A PokéAPI-shaped upstream answering in ~1 ms.
+    listen(http.createServer((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ id: 25, name: req.url?.split('/').filter(Boolean).pop() ?? 'pikachu', height: 4, weight: 60, base_experience: 112, types: [{ slot: 1, type: { name: 'electric' } }] }));
+    }));
+    break;
+  }
+  case 'engine': {
+    const { app } = await createApp(process.env);
+    listen(http.createServer(app));
+    break;
+  }
+  default:
+    console.error(`unknown target ${target}`);
+    process.exit(2);
+}

@@ -1,0 +1,94 @@
+// `npm run bench`: autocannon on loopback against the baselines and our engine, side by side, in one go.
+// Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency and
+// the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const here = import.meta.dirname;
+const KEY = 'bench-enterprise-key-0001';
+
+function start(target: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(here, 'bench-targets.js'), target], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\d+)/.exec(out);
+      if (m) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume(); // discard the logs from here on
+        resolve({ port: Number(m[1]), child });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${target} exited with ${code}`)));
+  });
+}
+
+async function measure(url: string) {
+  await autocannon({ url, connections, duration: 1 }); // warm-up
+  const r = await autocannon({ url, connections, duration: seconds });
+  const non2xx = r.non2xx + r.errors;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx };
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-bench-'));
+const keysFile = path.join(dataDir, 'keys.yaml');
+fs.writeFileSync(keysFile, `- { key: ${KEY}, plan: enterprise, name: bench }\n`);
+const upstream = await start('fake-upstream');
+const engineEnv = {
+  DATA_DIR: dataDir, API_KEYS_FILE: keysFile, PLAN_ENTERPRISE_LIMIT: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstream.port}`,
+};
+const ccgen = `/api/v1/tools/ccgen?apikey=${KEY}&bin=457173`;
+const cases: Array<{ name: string; target: string; env?: Record<string, string>; path: string }> = [
+  { name: 'bare node:http hello', target: 'node-http', path: '/' },
+  { name: 'bare Express 5 hello', target: 'express', path: '/' },
+  { name: 'Fastify route + JSON schema', target: 'fastify', path: '/?bin=457173' },
+  { name: 'ours: tools/ccgen, in-process store', target: 'engine', env: engineEnv, path: ccgen },
+  { name: 'ours: tools/ccgen, Redis store', target: 'engine', env: { ...engineEnv, REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${Date.now()}:` }, path: ccgen },
+  { name: 'ours: creature-data cached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu` },
+  { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
+];
+
+const rows: Array<{ name: string; rps: number; p50: number; p99: number; non2xx: number }> = [];
+for (const c of cases) {
+  const server = await start(c.target, c.env);
+  try {
+    let url = `http://127.0.0.1:${server.port}${c.path}`;
+    // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
+    if (url.includes('nocache=RANDOM')) {
+      const r = await measureDistinct(`http://127.0.0.1:${server.port}`, c.path.replace('&nocache=RANDOM', ''));
+      rows.push({ name: c.name, ...r });
+      continue;
+    }
+    rows.push({ name: c.name, ...(await measure(url)) });
+  } finally {
+    server.child.kill();
+  }
+}
+upstream.child.kill();
+
+async function measureDistinct(base: string, pathTemplate: string) {
+  let i = 0;
+  const opts = {
+    url: base, connections, duration: seconds,
+    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: pathTemplate.replace('id=pikachu', `id=p${i++}`) }) }],
+  };
+  await autocannon({ ...opts, duration: 1 } as never);
+  const r = await autocannon(opts as never);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
+console.log(`\nautocannon: ${connections} connections, ${seconds} s per case, loopback, Node ${process.version}, ${os.cpus().length} cores\n`);
+console.log('| case | req/s | p50 ms | p99 ms | vs bare Express | non-2xx |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round((r.rps / express) * 100)}% | ${r.non2xx} |`);
+}
