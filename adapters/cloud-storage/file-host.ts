@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import { invalidParam, missingParam } from '../../engine/errors.js';
 import { reply, type Adapter, type UploadedFile } from '../../engine/types.js';
-import { cleanFileName } from './_names.js';
+import { cleanFileName, utf8Name } from './_names.js';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 
@@ -24,7 +24,7 @@ const fileHost: Adapter = async (params, ctx) => {
   if (!file || typeof file !== 'object') throw missingParam('file');
   if (file.size === 0) throw invalidParam('file', 'must not be empty');
   const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
-  const fileName = cleanFileName(file.originalName) || 'file';
+  const fileName = cleanFileName(utf8Name(file.originalName)) || 'file';
   const [md5, type] = await Promise.all([md5Of(file.path), fileTypeFromFile(file.path).catch(() => undefined)]);
   const fileId = crypto.randomUUID();
 
