@@ -1,0 +1,48 @@
+// nekos.best: random images of a category, a search, or the category list. The upstream demands a
+// User-Agent (the engine sends ours). Categories are checked against its own /endpoints list, so a typo
+// is a 400 naming the valid ones instead of an upstream 404. Random answers are never cached.
+import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
+import { invalidParam, missingParam, upstreamBusy } from '../../engine/errors.js';
+import { nekosCategories } from './_nekos-categories.js';
+import { isRecord, malformed, records } from './_shape.js';
+
+async function checkedCategory(api: UpstreamClient, category: string): Promise<string> {
+  const known = await nekosCategories(api);
+  if (!known.has(category)) throw invalidParam('category', `must be one of ${[...known.keys()].sort().join(', ')}`);
+  return category;
+}
+
+/** nekos.best answers 429 with x-rate-limit-reset (an ISO time) rather than Retry-After. */
+async function images(api: UpstreamClient, path: string, searchParams: Record<string, string | number | undefined>, signal: AbortSignal) {
+  const res = await api.request({ path, searchParams, allowStatus: [429], notFoundMessage: 'No such image category', signal });
+  if (res.status === 429) {
+    const reset = Date.parse(String(res.headers['x-rate-limit-reset'] ?? ''));
+    const wait = Number.isFinite(reset) ? Math.min(3600, Math.max(1, Math.ceil((reset - Date.now()) / 1000))) : 5;
+    throw upstreamBusy('The image service is rate limited; try again shortly', wait);
+  }
+  if (!isRecord(res.body)) throw malformed();
+  const items = records(res.body.results).filter((r) => typeof r.url === 'string');
+  return reply({ data: { items }, cacheable: false });
+}
+
+const animeImagesA: Adapter = async (params, ctx) => {
+  const api = ctx.upstream('nekos-best');
+  const action = params.action as string | undefined;
+  if (action !== 'search' && params.type !== undefined) throw invalidParam('type', 'is only used with action=search');
+
+  if (action === 'endpoints') {
+    const known = await nekosCategories(api);
+    return { categories: [...known].sort(([a], [b]) => a.localeCompare(b)).map(([name, format]) => ({ name, format })) };
+  }
+  if (action === 'search') {
+    if (params.query === undefined) throw missingParam('query');
+    const category = params.category === undefined ? undefined : await checkedCategory(api, String(params.category));
+    // `type` is required upstream: 1 = images, 2 = GIFs.
+    return images(api, '/search', { query: String(params.query), type: (params.type as number | undefined) ?? 1, category, amount: params.amount as number }, ctx.signal);
+  }
+  if (params.category === undefined) throw missingParam('category');
+  const category = await checkedCategory(api, String(params.category));
+  return images(api, `/${category}`, { amount: params.amount as number }, ctx.signal);
+};
+
+export default animeImagesA;

@@ -1,0 +1,85 @@
+// Nekosia: random images of a category, the tag list, or one image by id.
+// - `id` means two things upstream: the session id (4-128 chars, with session=id) and, for image-by-id,
+//   a 24-hex image id; each action checks it by its own rule.
+// - session=ip would make the upstream track OUR address, shared by every caller; we send session=id
+//   with a salted hash of the caller's IP instead, so duplicate avoidance stays per caller and the
+//   caller's address never leaves this service.
+// - A random answer comes as one image at the top level, or (older shape) as `images:[…]`.
+import crypto from 'node:crypto';
+import { reply, type Adapter } from '../../engine/types.js';
+import { badInput, invalidParam, missingParam, notFound, upstreamFailed } from '../../engine/errors.js';
+import { isRecord, malformed, num, record, records, type Rec } from './_shape.js';
+
+const IP_SALT = crypto.randomBytes(16);
+const IMAGE_ID = /^[0-9a-f]{24}$/i;
+const rejected = 'The image service rejected the request: check the category and tags';
+
+function image(x: Rec): Rec {
+  const { success: _s, status: _st, key: _k, count: _c, images: _i, ...rest } = x;
+  const original = isRecord(rest.image) && isRecord(rest.image.original) ? rest.image.original : {};
+  if (typeof rest.id !== 'string' || typeof original.url !== 'string') throw malformed();
+  return { ...rest, id: rest.id, url: original.url };
+}
+
+const tagList = (x: unknown): string[] =>
+  Array.isArray(x) ? x.map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
+
+const csv = (x: unknown): string | undefined => {
+  const tags = String(x ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return tags.length ? tags.join(',') : undefined;
+};
+
+const animeImagesB: Adapter = async (params, ctx) => {
+  const api = ctx.upstream('nekosia');
+  const action = (params.action as string | undefined) ?? 'random';
+  const id = params.id as string | undefined;
+
+  if (action === 'tags') {
+    const body = record((await api.request({ path: '/tags', signal: ctx.signal })).body);
+    if (!Array.isArray(body.tags)) throw malformed();
+    const extra = Object.fromEntries(['anime', 'characters'].filter((k) => Array.isArray(body[k])).map((k) => [k, tagList(body[k])]));
+    return { items: tagList(body.tags), ...extra };
+  }
+
+  if (action === 'image-by-id') {
+    if (id === undefined) throw missingParam('id');
+    if (!IMAGE_ID.test(id)) throw invalidParam('id', 'must be a 24-character hexadecimal image id for action=image-by-id');
+    const { body } = await api.request({ path: `/getImageById/${id.toLowerCase()}`, notFoundMessage: `No image with id ${id}`, signal: ctx.signal });
+    return image(record(body));
+  }
+
+  const category = (params.category as string | undefined) ?? 'random';
+  const additionalTags = csv(params.additionalTags);
+  if (category === 'nothing' && !additionalTags) throw missingParam('additionalTags');
+  const session = (params.session as string | undefined) ?? (id !== undefined ? 'id' : undefined);
+  if (session === 'id' && id === undefined) throw missingParam('id');
+  if (session === 'ip' && id !== undefined) throw invalidParam('id', 'is only used with session=id');
+  const sessionId = session === 'ip' ? crypto.createHmac('sha256', IP_SALT).update(ctx.clientIp).digest('hex').slice(0, 32) : id;
+
+  const res = await api.request({
+    path: `/images/${encodeURIComponent(category)}`,
+    searchParams: {
+      count: params.count as number,
+      additionalTags,
+      blacklistedTags: csv(params.blacklistedTags),
+      rating: params.rating as string | undefined,
+      session: session ? 'id' : undefined,
+      id: sessionId,
+    },
+    allowStatus: [400],
+    notFoundMessage: `No images in category ${category}`,
+    signal: ctx.signal,
+  });
+  if (res.status === 400) throw badInput(rejected);
+  const body = record(res.body);
+  // An error may also come inside a 200: {"success":false,"status":404,"message":"…"}.
+  if (body.success === false) {
+    if (body.status === 404) throw notFound(`No images in category ${category}`);
+    if (body.status === 400) throw badInput(rejected);
+    throw upstreamFailed();
+  }
+  const items = Array.isArray(body.images) ? records(body.images).map(image) : [image(body)];
+  return reply({ data: { items, count: num(body.count) ?? items.length }, cacheable: false });
+};
+
+export default animeImagesB;

@@ -1,0 +1,69 @@
+// Dragon Ball API. Without a filter a list is paged upstream (`{items, meta, links}`); with any filter
+// the upstream answers a bare array of every match and ignores page and limit, so we page it here.
+// Filters are per resource: one given for the other resource is a 400, not silently ignored.
+import type { Adapter, Params } from '../../engine/types.js';
+import { invalidParam, notFound } from '../../engine/errors.js';
+import { isRecord, malformed, num, record, records } from './_shape.js';
+
+const FILTERS: Record<string, string[]> = {
+  characters: ['name', 'gender', 'race', 'affiliation'],
+  planets: ['name', 'isDestroyed'],
+};
+
+function filtersOf(resource: string, params: Params): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [res, names] of Object.entries(FILTERS)) {
+    for (const n of names) {
+      if (params[n] === undefined || out[n] !== undefined) continue;
+      if (!FILTERS[resource].includes(n)) throw invalidParam(n, `is a filter of resource=${res} only`);
+      out[n] = String(params[n]);
+    }
+  }
+  return out;
+}
+
+const fighterSeriesData: Adapter = async (params, ctx) => {
+  const resource = String(params.resource);
+  const api = ctx.upstream('dragonball');
+  const filters = filtersOf(resource, params);
+
+  if (params.id !== undefined) {
+    const { body } = await api.request({ path: `/${resource}/${params.id}`, notFoundMessage: `No ${resource} with id ${params.id}`, signal: ctx.signal });
+    const item = record(body);
+    if (item.id === undefined) throw notFound(`No ${resource} with id ${params.id}`);
+    return item;
+  }
+
+  const page = params.page as number;
+  const limit = params.limit as number;
+  const filtered = Object.keys(filters).length > 0;
+  const { body } = await api.request({
+    path: `/${resource}`,
+    searchParams: filtered ? filters : { page, limit },
+    signal: ctx.signal,
+  });
+
+  if (Array.isArray(body)) {
+    const all = records(body);
+    return {
+      items: all.slice((page - 1) * limit, page * limit),
+      page,
+      limit,
+      total: all.length,
+      totalPages: Math.ceil(all.length / limit),
+    };
+  }
+  if (!isRecord(body)) throw malformed();
+  const meta = isRecord(body.meta) ? body.meta : {};
+  const items = records(body.items);
+  const total = num(meta.totalItems) ?? items.length;
+  return {
+    items,
+    page: num(meta.currentPage) ?? page,
+    limit,
+    total,
+    totalPages: num(meta.totalPages) ?? Math.ceil(total / limit),
+  };
+};
+
+export default fighterSeriesData;

@@ -1,0 +1,39 @@
+// Dattebayo (a ninja-series data set). Quirks absorbed here:
+// - ids go in the path, comma-separated (`/clans/1,2,3`): one id answers a bare object, several an array;
+// - a list is keyed by its collection name, hyphen included (`{"kekkei-genkai":[…],"currentPage":1,…}`);
+// - with `name`, the upstream's `total` is the length of the page, not the number of matches: we say null
+//   (unknown) rather than pass on a wrong count.
+import type { Adapter } from '../../engine/types.js';
+import { notFound } from '../../engine/errors.js';
+import { isRecord, malformed, num, record, records } from './_shape.js';
+
+const ninjaSeriesData: Adapter = async (params, ctx) => {
+  const resource = String(params.resource);
+  const api = ctx.upstream('dattebayo');
+
+  if (params.ids !== undefined) {
+    const { body } = await api.request({
+      path: `/${resource}/${params.ids}`,
+      notFoundMessage: `No ${resource} found with id ${params.ids}`,
+      signal: ctx.signal,
+    });
+    if (!Array.isArray(body) && !isRecord(body)) throw malformed();
+    const items = Array.isArray(body) ? records(body) : [body];
+    if (items.length === 0) throw notFound(`No ${resource} found with ids ${params.ids}`);
+    return { items };
+  }
+
+  const page = params.page as number;
+  const limit = params.limit as number;
+  const name = params.name as string | undefined;
+  const { body } = await api.request({ path: `/${resource}`, searchParams: { page, limit, name }, signal: ctx.signal });
+  const list = record(body);
+  return {
+    items: records(list[resource]),
+    page: num(list.currentPage) ?? page,
+    limit,
+    total: name === undefined ? (num(list.total) ?? null) : null,
+  };
+};
+
+export default ninjaSeriesData;
