@@ -1,0 +1,76 @@
+// Where an IP address is, in ipinfo.io's shape. The embedded GeoLite-derived data of geoip-lite answers
+// offline (region as a code, no org, no hostname); with an ipinfo key configured ipinfo.io answers, and
+// any failure there falls back to the embedded answer.
+import net from 'node:net';
+import { ApiError, badInput } from '../../engine/errors.js';
+import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { isBogon, normaliseIp } from './_ip-address.js';
+import { geoip } from './_geoip.js';
+
+const IPINFO_TIMEOUT_MS = 5000;
+
+interface IpinfoAnswer {
+  ip?: string;
+  bogon?: boolean;
+  hostname?: string;
+  city?: string;
+  region?: string;
+  country?: string;
+  loc?: string;
+  timezone?: string;
+  org?: string;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+async function embedded(ip: string) {
+  const rec = (await geoip()).lookup(ip);
+  const [lat, lon] = rec?.ll ?? [null, null];
+  return {
+    ip,
+    hostname: null,
+    city: str(rec?.city),
+    region: str(rec?.region),
+    country: str(rec?.country),
+    loc: lat !== null && lon !== null ? `${lat.toFixed(4)},${lon.toFixed(4)}` : null,
+    timezone: str(rec?.timezone),
+    org: null,
+  };
+}
+
+async function fromIpinfo(ip: string, ctx: AdapterContext) {
+  try {
+    const res = await ctx.upstream('ipinfo').request<IpinfoAnswer>({ path: `/${ip}/json`, timeoutMs: IPINFO_TIMEOUT_MS, signal: ctx.signal });
+    const b = res.body;
+    if (!b || typeof b !== 'object') return undefined;
+    if (b.bogon === true) return { ip, bogon: true };
+    return {
+      ip,
+      hostname: str(b.hostname),
+      city: str(b.city),
+      region: str(b.region),
+      country: str(b.country),
+      loc: str(b.loc),
+      timezone: str(b.timezone),
+      org: str(b.org),
+    };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    ctx.log.info({ code: err.code }, 'ipinfo.io failed; answering from the embedded data');
+    return undefined;
+  }
+}
+
+const ipinfo: Adapter = async (params, ctx) => {
+  const ip = normaliseIp(String(params.ip ?? ctx.clientIp ?? ''));
+  // The catalog checks a given ip; only the caller's own address can be missing (no socket address).
+  if (!net.isIP(ip)) throw badInput('Could not tell your IP address: pass the ip parameter');
+  if (isBogon(ip)) return reply({ data: { ip, bogon: true }, source: 'embedded' });
+  if (ctx.upstream('ipinfo').hasKeys) {
+    const remote = await fromIpinfo(ip, ctx);
+    if (remote) return reply({ data: remote, source: 'ipinfo' });
+  }
+  return reply({ data: await embedded(ip), source: 'embedded' });
+};
+
+export default ipinfo;
