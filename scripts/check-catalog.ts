@@ -1,0 +1,261 @@
+// Compares the catalog with the customer's spec (docs/spec.md): every endpoint (and no other), its
+// method, each parameter (and no other), the required flag, conditional requirements, flags, the lists
+// the spec closes, the examples it leaves open, and the bounds and defaults it gives. Bounds the spec
+// does not give are ours and are not compared. Also validates every YAML file against the catalog's
+// schemas. Prints one line per difference and exits 1 if there is any.
+//
+//   npm run check-catalog        (builds, then runs dist/scripts/check-catalog.js from the project root)
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import YAML from 'yaml';
+import { Ajv, type ErrorObject } from 'ajv';
+import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog-schema.js';
+import { parseSpec, type SpecEndpoint, type SpecParam } from '../engine/spec-tables.js';
+import type { ParamSpec } from '../engine/catalog.js';
+
+export interface CheckResult {
+  differences: string[];
+  /** Endpoints of the spec. */
+  endpoints: number;
+  /** Parameters of the spec's endpoints, apikey left out. */
+  params: number;
+  /** `category/name` of catalog endpoints whose adapter file does not exist yet. */
+  missingAdapters: string[];
+  /** The listed exceptions the catalog uses, with their reasons. */
+  exceptions: string[];
+  /** Listed exceptions the catalog no longer needs (harmless: it then follows the spec's letter). */
+  unusedExceptions: string[];
+}
+
+// The only two ways the catalog may depart from the letter of the spec, each listed here with its reason
+// and printed on every run, as is a listed exception the catalog no longer needs.
+
+/** Parameters added where the spec leaves a gap (`category/name param`). Nothing else may be added. */
+export const EXTENSIONS: Record<string, string> = {
+  'anime/anime-images-c id': 'the spec names action image-by-id but gives no parameter to carry the id',
+};
+
+/** Spec defaults applied by the adapter instead of the catalog; the param's description must state them. */
+export const ADAPTER_DEFAULTS: Record<string, string> = {
+  'tts/generate accent':
+    'default US holds for en and es only; as a catalog default it could not be told from an explicit accent, which the other languages refuse',
+};
+
+interface CatalogEndpoint {
+  name: string;
+  method: string;
+  adapter: string;
+  upstream: string;
+  requireOneOf?: string[];
+  params: Record<string, ParamSpec>;
+}
+
+// Our own files: report every schema error, not just the first.
+const ajv = new Ajv({ allErrors: true, strict: false });
+const checkCategory = ajv.compile(categorySchema);
+const checkPlans = ajv.compile(plansSchema);
+const checkUpstreams = ajv.compile(upstreamsSchema);
+
+function schemaErrors(file: string, doc: unknown, errors: ErrorObject[]): string[] {
+  return errors.map((e) => {
+    const parts = e.instancePath.split('/').filter(Boolean);
+    let where = '';
+    if (parts[0] === 'endpoints' && parts[1] !== undefined) {
+      const ep = (doc as { endpoints?: Array<{ name?: string }> }).endpoints?.[Number(parts[1])];
+      where = `endpoint ${ep?.name ?? `#${parts[1]}`}, `;
+      parts.splice(0, 2);
+    }
+    const extra = e.params?.missingProperty ?? e.params?.additionalProperty ?? '';
+    return `${file}: ${where}field ${[...parts, extra].filter(Boolean).join('.') || '(top level)'}: ${e.message}`;
+  });
+}
+
+function readYaml(file: string, differences: string[]): unknown {
+  try {
+    return YAML.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    differences.push(`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+const show = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v));
+const sameSet = (a: unknown[], b: unknown[]) => a.length === b.length && a.map(String).sort().join('\n') === b.map(String).sort().join('\n');
+
+/** Differences between one spec parameter and its catalog entry. */
+function compareParam(id: string, s: SpecParam, c: ParamSpec, used: Set<string>): string[] {
+  const out: string[] = [];
+  const at = `${id} ${s.name}`;
+  if (s.required !== (c.required === true)) out.push(`${at}: required is ${c.required === true}, spec says ${s.required ? 'R' : 'O'}`);
+  if (s.requiredWhen && JSON.stringify(Object.entries(c.requiredWhen ?? {}).map(([k, v]) => [k, String(v)])) !== JSON.stringify(Object.entries(s.requiredWhen))) {
+    out.push(`${at}: requiredWhen is ${JSON.stringify(c.requiredWhen ?? null)}, spec says required when ${JSON.stringify(s.requiredWhen)}`);
+  }
+  if (s.flag && c.type !== 'boolean') out.push(`${at}: type is ${c.type}, spec says a true/false flag (boolean)`);
+  if (s.enum) {
+    const templated = s.enum.some((v) => v.includes('{'));
+    if (c.enum) {
+      if (!sameSet(c.enum, s.enum)) out.push(`${at}: enum is [${show(c.enum)}], spec closes the list [${show(s.enum)}]`);
+    } else if (templated && c.pattern) {
+      // "house/{house}": a closed list with a free part, so a pattern, not an enum.
+      const re = new RegExp(c.pattern, 'u');
+      const samples = s.enum.map((v) => v.replace(/\{[^}]+\}/g, 'abc'));
+      const refused = samples.filter((v) => !re.test(v));
+      if (refused.length) out.push(`${at}: pattern refuses ${show(refused)}, which the spec lists`);
+      if (re.test('zz-not-listed')) out.push(`${at}: pattern accepts values the spec does not list`);
+    } else {
+      out.push(`${at}: no enum, spec closes the list [${show(s.enum)}]`);
+    }
+  }
+  if (s.examples) {
+    if (c.enum) out.push(`${at}: enum [${show(c.enum)}] closes a list the spec gives as examples only`);
+    const missing = s.examples.filter((v) => !(c.examples ?? []).map(String).includes(v));
+    if (missing.length) out.push(`${at}: examples lack ${show(missing)}, which the spec names`);
+  }
+  if (s.default !== undefined && String(c.default) !== s.default) {
+    const statesIt = c.description.toLowerCase().includes(`default ${s.default.toLowerCase()}`);
+    if (at in ADAPTER_DEFAULTS && c.default === undefined) {
+      used.add(at);
+      if (!statesIt) out.push(`${at}: the adapter applies default ${s.default}, but the description does not say so`);
+    } else out.push(`${at}: default is ${c.default ?? 'absent'}, spec says ${s.default}`);
+  }
+  for (const k of ['minimum', 'maximum'] as const) {
+    if (s[k] !== undefined && c[k] !== s[k]) out.push(`${at}: ${k} is ${c[k] ?? 'absent'}, spec says ${s[k]}`);
+  }
+  if ((s.minimum !== undefined || s.maximum !== undefined) && c.type !== 'integer' && c.type !== 'number') {
+    out.push(`${at}: type is ${c.type}, spec gives a numeric range`);
+  }
+  return out;
+}
+
+function compareEndpoint(s: SpecEndpoint, c: CatalogEndpoint, used: Set<string>): string[] {
+  const id = `${s.category}/${s.name}`;
+  const out: string[] = [];
+  if (c.method !== s.method) out.push(`${id}: method is ${c.method}, spec says ${s.method}`);
+  for (const p of s.params) {
+    const cp = c.params[p.name];
+    if (!cp) out.push(`${id}: missing parameter ${p.name}`);
+    else out.push(...compareParam(id, p, cp, used));
+  }
+  for (const name of Object.keys(c.params)) {
+    if (!s.params.some((p) => p.name === name)) {
+      if (`${id} ${name}` in EXTENSIONS) used.add(`${id} ${name}`);
+      else out.push(name === 'apikey' ? `${id}: parameter apikey is implicit and must not be listed` : `${id}: parameter ${name} is not in the spec`);
+    }
+  }
+  return out;
+}
+
+/** A param's own examples and default must pass its own rules, or the docs would show refused values. */
+function selfCheck(at: string, p: ParamSpec): string[] {
+  const out: string[] = [];
+  const values: Array<[string, unknown]> = (p.examples ?? []).map((v) => ['example', v]);
+  if (p.default !== undefined) values.push(['default', p.default]);
+  let re: RegExp | undefined;
+  try {
+    re = p.pattern ? new RegExp(p.pattern, 'u') : undefined;
+  } catch {
+    return [`${at}: pattern is not a valid regular expression`];
+  }
+  for (const [kind, v] of values) {
+    const problem =
+      (p.type === 'integer' && !Number.isInteger(v)) || (p.type === 'number' && typeof v !== 'number') ? `is not of type ${p.type}`
+      : p.type === 'boolean' && typeof v !== 'boolean' ? 'is not a boolean'
+      : re && !re.test(String(v)) ? 'does not match the pattern'
+      : kind === 'default' && p.enum && !p.enum.map(String).includes(String(v)) ? 'is not in the enum'
+      : typeof v === 'number' && ((p.minimum !== undefined && v < p.minimum) || (p.maximum !== undefined && v > p.maximum)) ? 'is out of bounds'
+      : typeof v === 'string' && p.maxLength !== undefined && v.length > p.maxLength ? 'is longer than maxLength'
+      : undefined;
+    if (problem) out.push(`${at}: ${kind} ${JSON.stringify(v)} ${problem}`);
+  }
+  return out;
+}
+
+function hasAdapter(adapter: string, adaptersDirs: string[]): boolean {
+  return adaptersDirs.some((dir) => fs.existsSync(path.join(dir, `${adapter}.ts`)) || fs.existsSync(path.join(dir, `${adapter}.js`)));
+}
+
+export function checkCatalog(specText: string, catalogDir: string, adaptersDir: string | string[]): CheckResult {
+  const differences: string[] = [];
+  const spec = parseSpec(specText);
+  differences.push(...spec.problems.map((p) => `spec: ${p}`));
+
+  const plansFile = path.join(catalogDir, 'plans.yaml');
+  const plans = readYaml(plansFile, differences);
+  if (plans !== undefined && !checkPlans(plans)) differences.push(...schemaErrors(plansFile, plans, checkPlans.errors!));
+  const upstreamsFile = path.join(catalogDir, 'upstreams.yaml');
+  const upstreamsDoc = readYaml(upstreamsFile, differences) as { upstreams?: Record<string, unknown> } | undefined;
+  if (upstreamsDoc !== undefined && !checkUpstreams(upstreamsDoc)) differences.push(...schemaErrors(upstreamsFile, upstreamsDoc, checkUpstreams.errors!));
+  const upstreams = upstreamsDoc?.upstreams ?? {};
+
+  const catalog = new Map<string, CatalogEndpoint>();
+  const files = fs.readdirSync(catalogDir).filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml').sort();
+  for (const f of files) {
+    const file = path.join(catalogDir, f);
+    const doc = readYaml(file, differences) as { category?: string; endpoints?: CatalogEndpoint[] } | undefined;
+    if (doc === undefined) continue;
+    const raw: unknown = doc; // checked through a copy, so the guard does not narrow doc to the schema's type
+    if (!checkCategory(raw)) {
+      differences.push(...schemaErrors(file, doc, checkCategory.errors!));
+      continue;
+    }
+    if (`${doc.category}.yaml` !== f) differences.push(`${file}: holds category ${doc.category}; the file should be named ${doc.category}.yaml`);
+    for (const ep of doc.endpoints!) {
+      const id = `${doc.category}/${ep.name}`;
+      if (catalog.has(id)) differences.push(`${file}: endpoint ${ep.name} is defined twice`);
+      catalog.set(id, ep);
+      if (ep.upstream !== 'embedded' && !(ep.upstream in upstreams)) differences.push(`${id}: upstream ${ep.upstream} is not in upstreams.yaml`);
+      for (const [name, p] of Object.entries(ep.params)) {
+        for (const other of Object.keys(p.requiredWhen ?? {})) {
+          if (!ep.params[other]) differences.push(`${id} ${name}: requiredWhen names unknown parameter ${other}`);
+        }
+        differences.push(...selfCheck(`${id} ${name}`, p));
+      }
+      for (const name of ep.requireOneOf ?? []) {
+        if (!ep.params[name]) differences.push(`${id}: requireOneOf names unknown parameter ${name}`);
+      }
+    }
+  }
+
+  let params = 0;
+  const used = new Set<string>();
+  for (const s of spec.endpoints) {
+    const id = `${s.category}/${s.name}`;
+    params += s.params.length;
+    const c = catalog.get(id);
+    if (!c) differences.push(`missing endpoint ${id}`);
+    else differences.push(...compareEndpoint(s, c, used));
+  }
+  for (const id of catalog.keys()) {
+    if (!spec.endpoints.some((s) => `${s.category}/${s.name}` === id)) differences.push(`extra endpoint ${id} (not in the spec)`);
+  }
+
+  const unusedExceptions = [...Object.keys(EXTENSIONS), ...Object.keys(ADAPTER_DEFAULTS)].filter((at) => !used.has(at));
+  const exceptions = [...used].map((at) => `${at}: ${EXTENSIONS[at] ?? ADAPTER_DEFAULTS[at]}`);
+
+  const dirs = Array.isArray(adaptersDir) ? adaptersDir : [adaptersDir];
+  const missingAdapters = [...catalog].filter(([, ep]) => !hasAdapter(ep.adapter, dirs)).map(([id]) => id);
+  return { differences, endpoints: spec.endpoints.length, params, missingAdapters, exceptions, unusedExceptions };
+}
+
+function main(): void {
+  const root = process.cwd();
+  const result = checkCatalog(
+    fs.readFileSync(path.join(root, 'docs', 'spec.md'), 'utf8'),
+    path.join(root, 'catalog'),
+    [path.join(root, 'adapters'), path.join(root, 'dist', 'adapters')],
+  );
+  if (result.differences.length) {
+    for (const d of result.differences) console.log(d);
+    console.log(`catalog differs from spec: ${result.differences.length} difference(s)`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`catalog matches spec: ${result.endpoints} endpoints, ${result.params} parameters`);
+  for (const e of result.exceptions) console.log(`  exception: ${e}`);
+  for (const e of result.unusedExceptions) console.log(`  unused exception (remove it from scripts/check-catalog.ts): ${e}`);
+  const k = result.missingAdapters.length;
+  console.log(`endpoints without an adapter: ${k}${k ? ` (${result.missingAdapters.join(', ')})` : ''}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();
