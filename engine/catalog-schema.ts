@@ -113,7 +113,7 @@ export const upstreamsSchema = {
             additionalProperties: false,
             required: ['in'],
             properties: {
-              in: { enum: ['bearer', 'header', 'query'] },
+              in: { enum: ['bearer', 'header', 'query', 'json', 'form'] },
               name: { type: 'string' },
               /** true: the upstream refuses calls without a key (503 until UPSTREAM_<ID>_KEYS is set). */
               required: { type: 'boolean' },

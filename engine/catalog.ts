@@ -58,7 +58,7 @@ export interface UpstreamSpec {
   docs: string;
   timeout?: string;
   retries?: number;
-  auth?: { in: 'bearer' | 'header' | 'query'; name?: string; required?: boolean };
+  auth?: { in: 'bearer' | 'header' | 'query' | 'json' | 'form'; name?: string; required?: boolean };
   selfHost?: string;
   settings?: Record<string, unknown>;
 }

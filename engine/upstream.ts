@@ -19,7 +19,7 @@ export interface UpstreamConfig {
   docs: string;
   timeout?: string;
   retries?: number;
-  auth?: { in: 'bearer' | 'header' | 'query'; name?: string; required?: boolean };
+  auth?: { in: 'bearer' | 'header' | 'query' | 'json' | 'form'; name?: string; required?: boolean };
   selfHost?: string;
   settings?: Record<string, unknown>;
 }
@@ -126,7 +126,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     if (!key || !auth) return;
     if (auth.in === 'bearer') headers.authorization = `Bearer ${key}`;
     else if (auth.in === 'header') headers[keyHeader!] = key;
-    else url.searchParams.set(auth.name!, key);
+    else if (auth.in === 'query') url.searchParams.set(auth.name!, key);
   };
 
   /** One call, retried on network errors and 5xx when it is idempotent. */
@@ -219,8 +219,12 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
       withKey(url, headers, key);
       const init: OptionsInit = { method, headers, followRedirect: follow };
-      if (req.json !== undefined) init.json = req.json;
-      else if (req.form !== undefined) init.form = req.form;
+      // Some upstreams (LibreTranslate, pastebin) read the key from the body.
+      const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : {};
+      if (req.json !== undefined) init.json = auth?.in === 'json' && isPlainObject(req.json) ? { ...req.json, ...bodyKey } : req.json;
+      else if (req.form !== undefined) init.form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
+      else if (auth?.in === 'json' && key) init.json = bodyKey;
+      else if (auth?.in === 'form' && key) init.form = bodyKey;
       else if (req.body !== undefined) init.body = req.body;
       if (req.timeoutMs) init.timeout = { request: req.timeoutMs };
       if (req.signal) init.signal = req.signal;
@@ -319,4 +323,8 @@ function mapError(err: unknown, signal?: AbortSignal): ApiError {
   if (name === 'AbortError' || code === 'ERR_ABORTED') return signal ? abortError(signal) : upstreamTimeout();
   if (code && NETWORK_CODES.has(code)) return upstreamFailed('The upstream service is unreachable');
   return upstreamFailed();
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x);
 }

@@ -148,6 +148,19 @@ describe('key pool', () => {
     expect(q.url).toContain('a=1');
   });
 
+  test('keys can go in the body: json (LibreTranslate api_key) and form (pastebin api_dev_key)', async () => {
+    const f = await fake((req) => ({ json: { body: req.body.toString('utf8'), type: req.headers['content-type'] } }));
+    const get = upstreams(
+      { j: { url: f.url, auth: { in: 'json', name: 'api_key' } }, fm: { url: f.url, auth: { in: 'form', name: 'api_dev_key' } } },
+      { UPSTREAM_J_KEYS: 'kj', UPSTREAM_FM_KEYS: 'kf' },
+    );
+    const j = (await get('j').request<{ body: string }>({ path: '/translate', method: 'POST', json: { q: 'hi' } })).body;
+    expect(JSON.parse(j.body)).toEqual({ q: 'hi', api_key: 'kj' });
+    const fm = (await get('fm').request<{ body: string }>({ path: '/api', method: 'POST', form: { api_paste_code: 'x' } })).body;
+    expect(new URLSearchParams(fm.body).get('api_dev_key')).toBe('kf');
+    expect(new URLSearchParams(fm.body).get('api_paste_code')).toBe('x');
+  });
+
   test('round-robin rotation; a key answered 401 cools down and the request moves on to the next key', async () => {
     const f = await fake((req) => (req.headers.authorization === `Bearer ${KEYS[0]}` ? { status: 401, json: { error: 'bad key' } } : { json: { key: req.headers.authorization } }));
     const c = upstreams({ rot: { url: f.url, auth: { in: 'bearer' } } }, { UPSTREAM_ROT_KEYS: ` ${KEYS.join(' , ')} ` })('rot');
