@@ -1,0 +1,15 @@
+// Random quotes of the devil series (Lucifer Quotes). `lang` is checked by the catalog because the
+// upstream silently answers in English for any unknown language.
+import { reply, type Adapter } from '../../engine/types.js';
+import { quoteItems } from './_quotes.js';
+
+const devilSeries: Adapter = async (params, ctx) => {
+  const count = Number(params.count);
+  const path = params.lang === 'fr' ? `/fr/quotes/${count}` : `/quotes/${count}`;
+  const res = await ctx.upstream('lucifer-quotes').request({ path, signal: ctx.signal });
+  const items = quoteItems(res.body, 'author');
+  // Random draws: never cached.
+  return reply({ data: { items, count: items.length, lang: params.lang ?? 'en' }, cacheable: false });
+};
+
+export default devilSeries;

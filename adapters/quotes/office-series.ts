@@ -1,0 +1,110 @@
+// Quotes, characters and episodes of the office sitcom (The Office API).
+//   quotes:     random (default) → /quote/random; id N → /quote/N; search → the index
+//   episodes:   season S → /season/S; id S/E → /season/S/episode/E; random, search, list → the index
+//   characters: list, random, search, id (= a name) → the index (distinct speakers)
+// The upstream answers HTTP 400 for ids that do not exist ("ID does not exists... yet!"): mapped to 404.
+import { badInput, invalidParam, missingParam, notFound } from '../../engine/errors.js';
+import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { officeCorpus, type OfficeCorpus, type OfficeRecord } from './_office-corpus.js';
+import { isRecord, unexpectedShape } from './_quotes.js';
+
+const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
+const random = (data: OfficeRecord) => reply({ data, cacheable: false });
+const has = (text: unknown, term: string) => typeof text === 'string' && text.toLowerCase().includes(term);
+
+async function lookup(ctx: AdapterContext, path: string, missing: string): Promise<unknown> {
+  const res = await ctx.upstream('office-api').request({ path, allowStatus: [400], signal: ctx.signal });
+  if (res.status === 400) {
+    const message = isRecord(res.body) ? String(res.body.message ?? '') : '';
+    if (/does not exist|no episodes? found/i.test(message)) throw notFound(missing);
+    throw badInput('The upstream service rejected the request');
+  }
+  return res.body;
+}
+
+function record(body: unknown): OfficeRecord {
+  if (!isRecord(body)) throw unexpectedShape();
+  return body;
+}
+
+/** `value` is optional in the spec but needed by id, season and search. */
+function need(value: unknown): string {
+  if (typeof value !== 'string' || !value.trim()) throw missingParam('value');
+  return value.trim();
+}
+
+function characters(corpus: OfficeCorpus) {
+  const byName = new Map<string, { name: string; avatar_url: string | null; quote_count: number }>();
+  for (const q of corpus.quotes) {
+    const name = typeof q.character === 'string' ? q.character : 'Unknown';
+    const c = byName.get(name) ?? { name, avatar_url: typeof q.character_avatar_url === 'string' ? q.character_avatar_url : null, quote_count: 0 };
+    c.quote_count++;
+    byName.set(name, c);
+  }
+  return [...byName.values()].sort((a, b) => b.quote_count - a.quote_count || a.name.localeCompare(b.name));
+}
+
+const officeSeries: Adapter = async (params, ctx) => {
+  const resource = String(params.resource ?? 'quotes');
+  const action = params.action as string | undefined;
+  const index = () => officeCorpus(ctx.upstream('office-api'), ctx.log);
+
+  if (resource === 'quotes') {
+    if (!action || action === 'random') return random(record((await ctx.upstream('office-api').request({ path: '/quote/random', signal: ctx.signal })).body));
+    if (action === 'id') {
+      const id = need(params.value);
+      if (!/^\d{1,6}$/.test(id)) throw invalidParam('value', 'must be a quote id (a whole number) with action=id');
+      return record(await lookup(ctx, `/quote/${Number(id)}`, `No quote with id ${Number(id)}`));
+    }
+    if (action === 'search') {
+      const term = need(params.value).toLowerCase();
+      const items = index().quotes.filter((q) => has(q.quote, term) || has(q.character, term));
+      return { items, count: items.length, search: term };
+    }
+    throw invalidParam('action', 'season applies to resource episodes only');
+  }
+
+  if (resource === 'episodes') {
+    if (action === 'season') {
+      const s = need(params.value);
+      if (!/^\d{1,2}$/.test(s) || Number(s) < 1) throw invalidParam('value', 'must be a season number with action=season');
+      const body = await lookup(ctx, `/season/${Number(s)}`, `No episodes in season ${Number(s)}`);
+      if (!Array.isArray(body)) throw unexpectedShape();
+      const items = body.filter(isRecord);
+      return { season: Number(s), items, count: items.length };
+    }
+    if (action === 'id') {
+      const m = /^(\d{1,2})\s*[/xX.-]\s*(\d{1,3})$/.exec(need(params.value));
+      if (!m) throw invalidParam('value', 'must be season/episode, such as 2/1, with action=id');
+      return record(await lookup(ctx, `/season/${Number(m[1])}/episode/${Number(m[2])}`, `No episode ${Number(m[1])}/${Number(m[2])}`));
+    }
+    const episodes = index().episodes;
+    if (action === 'random') return random(pick(episodes));
+    if (action === 'search') {
+      const term = need(params.value).toLowerCase();
+      const items = episodes.filter((e) => has(e.title, term) || has(e.description, term));
+      return { items, count: items.length, search: term };
+    }
+    return { items: episodes, count: episodes.length };
+  }
+
+  // characters: derived from the speakers of the quotes.
+  if (action === 'season') throw invalidParam('action', 'season applies to resource episodes only');
+  const all = characters(index());
+  if (action === 'random') return random(pick(all));
+  if (action === 'search') {
+    const term = need(params.value).toLowerCase();
+    const items = all.filter((c) => c.name.toLowerCase().includes(term));
+    return { items, count: items.length, search: term };
+  }
+  if (action === 'id') {
+    const name = need(params.value).toLowerCase();
+    const found = all.find((c) => c.name.toLowerCase() === name);
+    if (!found) throw notFound(`No character named ${params.value}`);
+    const quotes = index().quotes.filter((q) => typeof q.character === 'string' && q.character.toLowerCase() === name);
+    return { ...found, quotes };
+  }
+  return { items: all, count: all.length };
+};
+
+export default officeSeries;

@@ -1,0 +1,13 @@
+// Random quotes of the teen sci-fi series (Stranger Things Quotes). The upstream does not parse the count
+// (`/quotes/abc` answers junk), so only the catalog-validated integer ever reaches the path.
+import { reply, type Adapter } from '../../engine/types.js';
+import { quoteItems } from './_quotes.js';
+
+const teenScifiSeries: Adapter = async (params, ctx) => {
+  const count = Number(params.count);
+  const res = await ctx.upstream('strangerthings-quotes').request({ path: `/quotes/${count}`, signal: ctx.signal });
+  const items = quoteItems(res.body, 'author');
+  return reply({ data: { items, count: items.length }, cacheable: false });
+};
+
+export default teenScifiSeries;
