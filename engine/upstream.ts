@@ -11,18 +11,10 @@ import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFail
 import { parseDuration } from './duration.js';
 import { KeyPool } from './key-pool.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
+import type { UpstreamSpec } from './catalog.js';
 
 /** One entry of catalog/upstreams.yaml (see upstreamsSchema in engine/catalog-schema.ts). */
-export interface UpstreamConfig {
-  name: string;
-  url?: string;
-  docs: string;
-  timeout?: string;
-  retries?: number;
-  auth?: { in: 'bearer' | 'header' | 'query' | 'json' | 'form'; name?: string; required?: boolean };
-  selfHost?: string;
-  settings?: Record<string, unknown>;
-}
+export type UpstreamConfig = UpstreamSpec;
 
 export interface UpstreamsOptions {
   userAgent: string;
