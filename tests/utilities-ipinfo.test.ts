@@ -162,4 +162,3 @@ describe('with an ipinfo key', () => {
     expect(ms).toBeLessThan(8000);
   });
 });
-});
