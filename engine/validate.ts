@@ -23,7 +23,7 @@ function hostOf(value: string): string | undefined {
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
 
 ajv.addFormat('url', { type: 'string', validate: (v: string) => hostOf(v) !== undefined });
-ajv.addFormat('ip', { type: 'string', validate: (v: string) => net.isIP(v.replace(/^::ffff:/i, '')) !== 0 });
+ajv.addFormat('ip', { type: 'string', validate: (v: string) => net.isIP(v) !== 0 });
 // A domain may come with a scheme, www., a path or a port: adapters normalise it; here we only check the host.
 ajv.addFormat('domain', {
   type: 'string',
