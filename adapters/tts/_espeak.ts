@@ -78,15 +78,21 @@ export async function synthesize(text: string, voiceTag: string, log: Logger): P
   if (!id || worker.set_voice(id) !== 0) throw new Error(`eSpeak NG has no voice for ${voiceTag}`);
   const parts: Int16Array[] = [];
   let total = 0;
-  worker.synthesize(escapeSsml(text), (samples) => {
-    if (samples?.length) {
-      // This build hands Int16 samples; others hand Float32 in the int16 range: round and clamp those.
-      const pcm = samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
-      parts.push(pcm);
-      total += pcm.length;
-    }
-    return false; // keep going
-  });
+  try {
+    worker.synthesize(escapeSsml(text), (samples) => {
+      if (samples?.length) {
+        // This build hands Int16 samples; others hand Float32 in the int16 range: round and clamp those.
+        const pcm = samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
+        parts.push(pcm);
+        total += pcm.length;
+      }
+      return false; // keep going
+    });
+  } catch (err) {
+    // A wasm trap leaves the instance unusable: the next request loads a fresh one.
+    instance = undefined;
+    throw err;
+  }
   const out = new Int16Array(total);
   let at = 0;
   for (const p of parts) {

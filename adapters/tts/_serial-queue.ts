@@ -18,7 +18,7 @@ export class SerialQueue {
   /** A job whose caller went away (signal aborted) while it waited is skipped. */
   run<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.waiting >= this.maxWaiting) {
-      throw upstreamBusy('Speech synthesis is busy; try again in a few seconds', 5);
+      return Promise.reject(upstreamBusy('Speech synthesis is busy; try again in a few seconds', 5));
     }
     this.waiting++;
     const result = this.tail.then(() => {
