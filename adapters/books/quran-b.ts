@@ -1,0 +1,76 @@
+// Quran editions, chapters, verses and segments in fawazahmed0/quran-api's shapes: a list keyed by what it
+// holds (`quran`, `chapter`, and the PLURAL segment name: `juzs`, `rukus`, `pages`, `manzils`, `maqras`)
+// of {chapter, verse, text}; a single verse is that object itself; editions are its map keyed by name
+// with '_'. Cleared editions (_quran-editions.ts) come from quran-json with segment bounds from quran-meta;
+// others from the upstream (`quran-api`). `mode` defaults from what is given: segment → segment,
+// verse → verse, chapter → chapter, edition → edition, nothing → editions.
+import { ApiError, missingParam, upstreamFailed } from '../../engine/errors.js';
+import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { globalNumber, segmentRange, versesOf, type Segment, type Verse } from './_quran.js';
+import { EMBEDDED, embeddedByQuranApiName, type EditionRow } from './_quran-editions.js';
+
+const DEFAULT_EDITION = 'ara-quranuthmanienc';
+
+const row = (v: Verse) => ({ chapter: v.surah, verse: v.ayah, text: v.text });
+
+function editionsMap(base: string | undefined) {
+  return Object.fromEntries(EMBEDDED.map((e: EditionRow) => [e.quranApi!.replace(/-/g, '_'), {
+    name: e.quranApi!, author: e.author, language: e.languageName, direction: e.direction, source: e.source,
+    comments: 'Served from the embedded quran-json text', link: `${base ?? ''}/editions/${e.quranApi}.json`, linkmin: `${base ?? ''}/editions/${e.quranApi}.min.json`,
+  }]));
+}
+
+/** A JSON object from the upstream holding `key` (an array unless `key` is '' for any object). */
+async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, key: string): Promise<Record<string, unknown>> {
+  const res = await client.request<Record<string, unknown>>({ path: `${path}.min.json`, signal: ctx.signal, notFoundMessage: 'No such edition, chapter, verse or segment at quran-api' });
+  const body = res.body;
+  const ok = body && typeof body === 'object' && !Array.isArray(body) && (key === '' || Array.isArray(body[key]) || (key === 'text' && typeof body.text === 'string'));
+  if (!ok) throw upstreamFailed('quran-api answered with an unexpected shape');
+  return body;
+}
+
+const quranB: Adapter = async (params, ctx) => {
+  const mode = String(params.mode ?? (params.segment !== undefined ? 'segment' : params.verse !== undefined ? 'verse' : params.chapter !== undefined ? 'chapter' : params.edition !== undefined ? 'edition' : 'editions'));
+  const client = ctx.upstream('quran-api');
+  const name = String(params.edition ?? DEFAULT_EDITION);
+  const local = embeddedByQuranApiName(name);
+  const path = `/editions/${encodeURIComponent(name.replace(/_/g, '-'))}`;
+  const answer = (data: Record<string, unknown>) => reply({ data, source: 'quran-api' });
+  const embedded = (data: Record<string, unknown>) => reply({ data, source: 'embedded', cacheable: false });
+
+  switch (mode) {
+    case 'editions':
+      try {
+        return answer(await fromUpstream(client, ctx, '/editions', ''));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status < 500) throw err;
+        ctx.log.warn({ err: err.message }, 'quran-api editions unavailable; listing the embedded ones');
+        return embedded(editionsMap(client.baseUrl));
+      }
+    case 'edition':
+      if (params.edition === undefined) throw missingParam('edition');
+      return local ? embedded({ quran: versesOf(local).map(row) }) : answer(await fromUpstream(client, ctx, path, 'quran'));
+    case 'chapter': {
+      if (params.chapter === undefined) throw missingParam('chapter');
+      const c = Number(params.chapter);
+      return local ? embedded({ chapter: versesOf(local).filter((v) => v.surah === c).map(row) }) : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
+    }
+    case 'verse': {
+      if (params.chapter === undefined) throw missingParam('chapter');
+      if (params.verse === undefined) throw missingParam('verse');
+      const n = globalNumber(Number(params.chapter), Number(params.verse));
+      return local ? embedded(row(versesOf(local)[n - 1])) : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
+    }
+    default: {
+      if (params.segment === undefined) throw missingParam('segment');
+      if (params.segment_no === undefined) throw missingParam('segment_no');
+      const segment = String(params.segment) as Segment;
+      const [first, last] = segmentRange(segment, Number(params.segment_no));
+      const key = `${segment}s`;
+      if (local) return embedded({ [key]: versesOf(local).slice(first - 1, last).map(row) });
+      return answer(await fromUpstream(client, ctx, `${path}/${key}/${params.segment_no}`, key));
+    }
+  }
+};
+
+export default quranB;
