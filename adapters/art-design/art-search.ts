@@ -43,7 +43,8 @@ async function fromUpstream(q: string, ctx: AdapterContext): Promise<Palette[] |
     if (!items) ctx.log.warn('colormagic answered an unexpected shape; using embedded palettes');
     return items;
   } catch (err) {
-    skipUntil.set(base, Date.now() + SKIP_AFTER_FAILURE_MS);
+    // Our caller leaving is not the upstream's fault.
+    if (!ctx.signal.aborted) skipUntil.set(base, Date.now() + SKIP_AFTER_FAILURE_MS);
     ctx.log.warn({ err: (err as Error).message }, 'colormagic failed; using embedded palettes');
     return undefined;
   }
