@@ -5,7 +5,9 @@ import path from 'node:path';
 import { splitText } from '../adapters/tts/_chunks.js';
 import { mp3Info } from '../adapters/tts/_mp3-frames.js';
 import { SerialQueue } from '../adapters/tts/_serial-queue.js';
-import { chooseVoice } from '../adapters/tts/_languages.js';
+import { ACCENTS, LANGUAGES, chooseVoice } from '../adapters/tts/_languages.js';
+import { voiceTags } from '../adapters/tts/_espeak.js';
+import { pino } from 'pino';
 import { ApiError } from '../engine/errors.js';
 
 const TONE = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'google-tts', 'tone-0.6s.mp3'));
@@ -120,4 +122,12 @@ describe('chooseVoice', () => {
   test('km has no voice', () => {
     expect(chooseVoice('km', undefined)).toMatchObject({ voice: null, language: { foreign: true } });
   });
+});
+
+describe('the eSpeak NG build', () => {
+  test('has every voice the tables name', async () => {
+    const tags = await voiceTags(pino({ level: 'silent' }));
+    const wanted = [...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null);
+    expect(wanted.filter((v) => !tags.has(v))).toEqual([]);
+  }, 30_000);
 });
