@@ -27,7 +27,7 @@ beforeAll(async () => {
       'GET /characters': (r) => {
         const page = Number(r.query.get('page'));
         const size = Number(r.query.get('pageSize'));
-        const rels = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
+        const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
         return { json: fixture('characters-page.json'), headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) }, delayMs: page === 9 ? 200 : 0 };
       },
       'GET /books': () => ({ json: [{ url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }] }),
