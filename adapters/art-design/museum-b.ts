@@ -1,0 +1,91 @@
+// Objects of the Metropolitan Museum: a search (q), one object (id), or the departments (embedded).
+// Quirks absorbed here: search answers ids only (or `objectIDs: null`), so the first few objects are
+// fetched one by one at a gentle pace (see _museum-b-pace.ts); `q` goes last in the query string
+// because parameter order changes the results; a 410 on /v1/search means the API moved search to
+// /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
+import { invalidParam, missingParam, upstreamFailed } from '../../engine/errors.js';
+import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { MET_DEPARTMENTS } from './_museum-b-departments.js';
+import { paced } from './_museum-b-pace.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const malformed = () => upstreamFailed('The upstream service answered with an unexpected shape');
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+const TEXT_FIELDS = [
+  'title', 'artistDisplayName', 'artistDisplayBio', 'artistNationality', 'objectDate', 'objectName', 'department',
+  'culture', 'period', 'medium', 'dimensions', 'classification', 'creditLine', 'primaryImage', 'primaryImageSmall', 'objectURL',
+] as const;
+/** Base URLs whose /v1/search answered 410 Gone. */
+const movedToV11 = new Set<string>();
+
+function metObject(o: Obj) {
+  const out: Obj = { objectID: o.objectID };
+  for (const f of TEXT_FIELDS) out[f] = text(o[f]);
+  out.isPublicDomain = o.isPublicDomain === true;
+  out.additionalImages = Array.isArray(o.additionalImages) ? o.additionalImages.filter((u) => typeof u === 'string' && u) : [];
+  out.tags = Array.isArray(o.tags) ? o.tags.map((t) => (isObj(t) ? text(t.term) : null)).filter(Boolean) : [];
+  return out;
+}
+
+async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string, max: number): Promise<Obj> {
+  const base = client.baseUrl ?? '';
+  const pace = () => paced(base, Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
+  if (!movedToV11.has(base)) {
+    await pace();
+    const params = new URLSearchParams({ hasImages: 'true' });
+    params.append('q', q); // last, on purpose
+    const res = await client.request({ path: String(client.settings.searchPath ?? '/search'), searchParams: params, allowStatus: [410], signal: ctx.signal });
+    if (res.status !== 410) {
+      if (!isObj(res.body)) throw malformed();
+      return res.body;
+    }
+    ctx.log.warn('met: /v1/search answered 410; using /v1.1/search from now on');
+    movedToV11.add(base);
+  }
+  const v11 = base.replace(/\/v1\/?$/, '/v1.1');
+  if (v11 === base) throw upstreamFailed('The upstream moved its search API to a version this base URL cannot reach');
+  await pace();
+  const params = new URLSearchParams({ hasImages: 'true', offset: '0', limit: String(max) });
+  params.append('q', q);
+  const res = await client.request({ path: `${v11}/search`, searchParams: params, signal: ctx.signal });
+  if (!isObj(res.body)) throw malformed();
+  return res.body;
+}
+
+const museumB: Adapter = async (params, ctx) => {
+  const q = typeof params.q === 'string' ? params.q.trim() : '';
+  const given = [params.mode !== undefined && 'mode', q && 'q', params.id !== undefined && 'id'].filter(Boolean);
+  if (given.length > 1) throw invalidParam(String(given[1]), `cannot be combined with ${given[0]}; give one of mode, q or id`);
+  if (params.mode === 'departments') {
+    return reply({ data: { total: MET_DEPARTMENTS.length, items: MET_DEPARTMENTS.map((d) => ({ ...d })) }, source: 'embedded' });
+  }
+
+  const client = ctx.upstream('met');
+  const getObject = async (id: number, allowMissing: boolean) => {
+    await paced(client.baseUrl ?? '', Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
+    const res = await client.request({ path: `/objects/${id}`, allowStatus: allowMissing ? [404] : [], signal: ctx.signal, notFoundMessage: `No object with id ${id}` });
+    if (res.status === 404) return undefined;
+    if (!isObj(res.body) || res.body.objectID === undefined) throw malformed();
+    return metObject(res.body);
+  };
+
+  if (params.id !== undefined) return (await getObject(Number(params.id), false))!;
+  if (!q) throw missingParam('q');
+
+  const max = Math.max(1, Math.min(20, Number(client.settings.maxObjects ?? 10)));
+  const found = await searchIds(client, ctx, q, max);
+  const ids = found.objectIDs === null || found.objectIDs === undefined ? [] : found.objectIDs;
+  if (!Array.isArray(ids)) throw malformed();
+  const items: Obj[] = [];
+  // One by one, never in parallel: the WAF counts bursts. Ids the index still lists but whose object
+  // is gone (404) are skipped.
+  for (const id of ids.slice(0, max)) {
+    const o = await getObject(Number(id), true);
+    if (o) items.push(o);
+  }
+  return { query: q, total: typeof found.total === 'number' ? found.total : ids.length, items };
+};
+
+export default museumB;
