@@ -1,10 +1,11 @@
 // cloud-storage/image-host: an image from a multipart file, base64 (bare or data: URI) or a URL through the
 // SSRF guard; sniffed from its bytes, measured from its header, answered in imgbb's shape, served back
 // with safe headers, deletable by its delete_url, kept across a restart and gone after its expiration.
+import fs from 'node:fs';
 import { PNG } from 'pngjs';
 import request from 'supertest';
 import { testApp, type TestApp } from './helpers/app.js';
-import { fakeUpstream, routes, type FakeUpstream } from './helpers/fake-upstream.js';
+import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 
 const PATH = '/api/v1/cloud-storage/image-host';
@@ -218,4 +219,70 @@ test('an image survives a restart, and is gone after its expiration', async () =
   } finally {
     await second.close();
   }
+});
+
+describe('forwarding to imgbb when the operator configured a key', () => {
+  const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/imgbb/${name}`, import.meta.url), 'utf8'));
+  let imgbb: FakeUpstream;
+  let answer: FakeResponse;
+  let fwd: TestApp;
+  beforeAll(async () => {
+    imgbb = await fakeUpstream(routes({ 'POST /1/upload': () => answer }));
+    fwd = await testApp({ UPSTREAM_IMGBB_URL: imgbb.url, UPSTREAM_IMGBB_KEYS: 'imgbb-test-key' });
+  });
+  afterAll(async () => {
+    await fwd.close();
+    await imgbb.close();
+  });
+  beforeEach(() => {
+    imgbb.calls.length = 0;
+    answer = { json: fixture('upload.json') };
+  });
+
+  test('the image goes to imgbb with the key, name and expiration; the answer keeps our shape', async () => {
+    const bytes = png(64, 48);
+    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).field('name', 'holiday').field('expiration', '600').attach('image', bytes, 'a.png');
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('imgbb');
+    expectMatchesSchema('cloud-storage/image-host', res.body.data);
+    expect(res.body.data).toMatchObject({ id: '2ndCYJK', url: 'https://i.ibb.co/w04Prt6/holiday.png', expiration: '600', expires_at: '2023-11-14T22:23:20.000Z' });
+    expect(res.body.data.thumb).toBeUndefined();
+    expect(imgbb.calls).toHaveLength(1);
+    const call = imgbb.calls[0];
+    expect(call.query.get('key')).toBe('imgbb-test-key');
+    expect(call.query.get('expiration')).toBe('600');
+    const form = new URLSearchParams(call.body.toString());
+    expect(form.get('name')).toBe('holiday');
+    expect(Buffer.compare(Buffer.from(form.get('image')!, 'base64'), bytes)).toBe(0);
+    expect(JSON.stringify(res.body)).not.toContain('imgbb-test-key');
+  });
+
+  test('a non-image never reaches imgbb', async () => {
+    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: Buffer.from('plain text').toString('base64') });
+    expect(res.status).toBe(400);
+    expect(imgbb.calls).toHaveLength(0);
+  });
+
+  test('imgbb down: the service hosts the image itself', async () => {
+    answer = { status: 502, json: { status_code: 502 } };
+    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('embedded');
+    expect(res.body.data.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/i\//);
+  });
+
+  test('imgbb refusing the request is a 4xx, not hidden', async () => {
+    answer = { status: 400, json: fixture('error-invalid-key.json') };
+    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    expect(res.status).toBe(400);
+    expect(res.body.error).not.toContain('imgbb-test-key');
+  });
+
+  test('an imgbb answer without image data counts as a failure: hosted here too', async () => {
+    answer = { json: { success: true, status: 200, data: {} } };
+    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('embedded');
+    expectMatchesSchema('cloud-storage/image-host', res.body.data);
+  });
 });

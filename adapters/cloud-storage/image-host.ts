@@ -3,12 +3,14 @@
 // raster formats a browser can show are kept. SVG is refused: it is XML that can carry script, and an
 // image host serving it inline would host active content (file-host takes any file, as an attachment).
 // Without `expiration` an image is kept until deleted (imgbb's rule); delete_url deletes it.
+// With UPSTREAM_IMGBB_KEYS set, the image is forwarded to imgbb instead (_imgbb.ts), same answer shape.
 import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import { invalidParam } from '../../engine/errors.js';
+import { ApiError, invalidParam } from '../../engine/errors.js';
 import { reply, type Adapter } from '../../engine/types.js';
 import { readImageInput } from './_image-input.js';
 import { imageSize } from './_image-size.js';
+import { uploadToImgbb } from './_imgbb.js';
 import { cleanFileName } from './_names.js';
 
 /** file-type's extensions of the formats accepted. */
@@ -24,6 +26,18 @@ const imageHost: Adapter = async (params, ctx) => {
   const title = given || 'image';
   const filename = `${title}.${type.ext}`;
   const expiration = params.expiration === undefined ? 0 : Number(params.expiration);
+
+  // With an operator's imgbb key the image goes there; if imgbb fails, the service hosts it itself.
+  if (ctx.upstream('imgbb').hasKeys) {
+    try {
+      const data = await uploadToImgbb(ctx, input.bytes, { name: title, mime: type.mime, ext: type.ext }, expiration);
+      return reply({ data, source: 'imgbb', cacheable: false });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status < 500) throw err;
+      ctx.log.warn({ err: err.message }, 'imgbb upload failed; hosting the image here');
+    }
+  }
+
   const deleteToken = crypto.randomBytes(16).toString('hex');
 
   const meta = await ctx.blobs.put({
