@@ -1,0 +1,107 @@
+// cobalt (imputnet/cobalt, docs/api.md), the self-hosted provider of every downloader. One POST / per
+// link; its four answers become the shared Download shape:
+//   tunnel | redirect  {url, filename}                 → one media; title, quality and type from the filename
+//   picker             {picker:[{type,url,thumb}], audio?, audioFilename?} → one media per item (+ the audio)
+//   error              {error:{code}}                 → error.api.link.* 400, *.content.* 404, *rate* 503,
+//                                                        *.auth.* 503 (the instance wants a key), else 502
+// Errors come with HTTP 400/401/403/429 and the same body, so those statuses are read here, not mapped.
+import { ApiError, invalidParam, notConfigured, notFound, upstreamBusy, upstreamFailed } from '../../engine/errors.js';
+import type { AdapterContext, UpstreamResponse } from '../../engine/types.js';
+import { extensionOf, qualityOf, typeOfExtension, type Download, type DownloadMedia, type MediaType } from './_media.js';
+
+export const COBALT = 'cobalt';
+
+interface CobaltAnswer {
+  status?: unknown;
+  url?: unknown;
+  filename?: unknown;
+  picker?: unknown;
+  audio?: unknown;
+  audioFilename?: unknown;
+  error?: { code?: unknown };
+}
+
+const PICKER_TYPE: Record<string, MediaType> = { photo: 'image', video: 'video', gif: 'gif' };
+
+export function cobaltConfigured(ctx: AdapterContext): boolean {
+  return ctx.upstream(COBALT).baseUrl !== undefined;
+}
+
+/** Asks cobalt for `url` (at `videoQuality`, else the configured one). */
+export async function cobalt(ctx: AdapterContext, url: string, videoQuality?: string): Promise<Download> {
+  const client = ctx.upstream(COBALT);
+  const s = client.settings;
+  const style = String(s.filenameStyle ?? 'classic');
+  const res = await client.request<CobaltAnswer>({
+    path: '/',
+    method: 'POST',
+    headers: { accept: 'application/json' },
+    json: {
+      url,
+      videoQuality: videoQuality ?? String(s.videoQuality ?? '1080'),
+      downloadMode: String(s.downloadMode ?? 'auto'),
+      filenameStyle: style,
+    },
+    allowStatus: [400, 401, 403, 404, 429],
+    signal: ctx.signal,
+  });
+  return readAnswer(res, style);
+}
+
+function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Download {
+  const b = typeof res.body === 'object' && res.body !== null ? res.body : ({} as CobaltAnswer);
+  if (b.status === 'error' || res.status >= 400) throw errorOf(res.status, b, res.headers['retry-after']);
+  if ((b.status === 'tunnel' || b.status === 'redirect') && typeof b.url === 'string') {
+    const filename = typeof b.filename === 'string' ? b.filename : undefined;
+    const ext = extensionOf(filename) ?? extensionOf(b.url);
+    return {
+      ...namesOf(filename, style),
+      thumbnail: null,
+      medias: [{ url: b.url, type: typeOfExtension(ext, 'video'), quality: qualityOf(filename), extension: ext }],
+    };
+  }
+  if (b.status === 'picker' && Array.isArray(b.picker)) {
+    const items = b.picker.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null && typeof p.url === 'string');
+    const medias: DownloadMedia[] = items.map((p) => {
+      const type = PICKER_TYPE[String(p.type)] ?? 'image';
+      const ext = extensionOf(p.url as string);
+      return { url: p.url as string, type: ext === 'gif' ? 'gif' : type, quality: null, extension: ext };
+    });
+    if (typeof b.audio === 'string') {
+      const audioName = typeof b.audioFilename === 'string' ? b.audioFilename : undefined;
+      medias.push({ url: b.audio, type: 'audio', quality: null, extension: extensionOf(audioName) ?? extensionOf(b.audio) });
+    }
+    if (!medias.length) throw notFound('The post has no downloadable media');
+    const thumb = items.find((p) => typeof p.thumb === 'string')?.thumb as string | undefined;
+    return { title: null, author: null, thumbnail: thumb ?? null, medias };
+  }
+  throw upstreamFailed('The downloader answered in an unexpected shape');
+}
+
+/**
+ * A title (and, in the non-classic styles, the author) from cobalt's filename: classic names are
+ * `youtube_dQw4w9WgXcQ_1920x1080_h264.mp4`, the others `Title - Author (1080p, h264, youtube).mp4`.
+ */
+function namesOf(filename: string | undefined, style: string): { title: string | null; author: string | null } {
+  if (!filename) return { title: null, author: null };
+  const base = filename.replace(/\.[A-Za-z0-9]{2,5}$/, '');
+  if (style !== 'classic') {
+    const m = /^(.*) - (.*?)(?: \([^()]*\))?$/.exec(base);
+    if (m) return { title: m[1] || null, author: m[2] || null };
+  }
+  return { title: base || null, author: null };
+}
+
+function errorOf(status: number, b: CobaltAnswer, retryAfter: string | string[] | undefined): ApiError {
+  const code = typeof b.error?.code === 'string' ? b.error.code : '';
+  if (/(^|\.)link\./.test(code)) return invalidParam('url', `the downloader cannot use this link (${code})`);
+  if (/(^|\.)content\./.test(code)) return notFound(`The post is not available (${code})`);
+  if (/rate/.test(code) || status === 429) {
+    const secs = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    return upstreamBusy('The downloader is rate limited; try again later', Number.isFinite(secs) && secs > 0 ? Math.ceil(secs) : 60);
+  }
+  if (/(^|\.)auth\./.test(code) || status === 401 || status === 403) {
+    return notConfigured('The cobalt instance wants an API key: set UPSTREAM_COBALT_KEYS');
+  }
+  return upstreamFailed(code ? `The downloader failed (${code})` : 'The downloader failed');
+}

@@ -1,0 +1,47 @@
+// tikwm (https://www.tikwm.com/api/), the keyless TikTok fallback of dl-d: GET /api/?url=…&hd=1.
+// Errors come inside HTTP 200 as `code` ≠ 0 with a `msg`. Media paths are sometimes relative to tikwm's own
+// host. Order: HD and standard no-watermark video, the sound, slideshow photos; never the watermarked copy.
+import { notFound, upstreamBusy, upstreamFailed } from '../../engine/errors.js';
+import type { AdapterContext } from '../../engine/types.js';
+import { absolute, dedupe, extensionOf, type Download, type DownloadMedia } from './_media.js';
+
+export const TIKWM = 'tikwm';
+
+interface TikwmAnswer {
+  code?: unknown;
+  msg?: unknown;
+  data?: Record<string, unknown>;
+}
+
+export async function tikwm(ctx: AdapterContext, url: string): Promise<Download> {
+  const client = ctx.upstream(TIKWM);
+  const res = await client.request<TikwmAnswer>({ path: '/api/', searchParams: { url, hd: 1 }, signal: ctx.signal });
+  const b = typeof res.body === 'object' && res.body !== null ? res.body : ({} as TikwmAnswer);
+  if (b.code !== 0) {
+    const msg = typeof b.msg === 'string' ? b.msg : '';
+    if (/limit/i.test(msg)) throw upstreamBusy('The TikTok fallback is rate limited; try again later', 1);
+    if (typeof b.code === 'number') throw notFound('The TikTok post was not found or is not available');
+    throw upstreamFailed('The TikTok fallback answered in an unexpected shape');
+  }
+  const d = b.data;
+  if (!d || typeof d !== 'object') throw upstreamFailed('The TikTok fallback answered in an unexpected shape');
+  const base = client.baseUrl;
+  const medias: DownloadMedia[] = [];
+  const add = (raw: unknown, type: DownloadMedia['type'], quality: string | null, fallbackExt: string) => {
+    const u = absolute(raw, base);
+    if (u) medias.push({ url: u, type, quality, extension: extensionOf(u) ?? fallbackExt });
+  };
+  add(d.hdplay, 'video', 'hd', 'mp4');
+  add(d.play, 'video', 'sd', 'mp4');
+  add(d.music, 'audio', null, 'mp3');
+  if (Array.isArray(d.images)) for (const img of d.images) add(img, 'image', null, 'jpg');
+  if (!medias.length) throw notFound('The TikTok post has no downloadable media');
+  const author = (d.author ?? {}) as Record<string, unknown>;
+  const name = [author.nickname, author.unique_id].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  return {
+    title: typeof d.title === 'string' && d.title.trim() ? d.title : null,
+    author: name ?? null,
+    thumbnail: absolute(d.cover, base) ?? absolute(d.origin_cover, base) ?? null,
+    medias: dedupe(medias),
+  };
+}

@@ -1,0 +1,29 @@
+// Text-to-image: GET /image/{prompt}?model=flux&width=1024&height=1024&nologo=true (path, model and size
+// in catalog/upstreams.yaml, pollinations → settings.image). The image is hosted for a day.
+import type { Adapter } from '../../engine/types.js';
+import { fetchMedia, hostMedia } from './_media.js';
+import { pollinations, promptOf, promptPath, setting } from './_pollinations.js';
+
+// Below the endpoint's 120 s budget, so a slow provider is reported as the upstream's timeout.
+const TIMEOUT_MS = 115_000;
+
+const image01: Adapter = async (params, ctx) => {
+  const q = promptOf(params);
+  const { client, callerKey } = pollinations(params, ctx);
+  const model = setting(client, ['image', 'model'], 'flux');
+  const media = await fetchMedia(client, {
+    path: promptPath(setting(client, ['image', 'path'], '/image/{prompt}'), q),
+    searchParams: {
+      model,
+      width: setting(client, ['image', 'width'], 1024),
+      height: setting(client, ['image', 'height'], 1024),
+      nologo: true,
+    },
+    callerKey,
+    timeoutMs: TIMEOUT_MS,
+    signal: ctx.signal,
+  }, 'image');
+  return hostMedia(ctx, media, { model });
+};
+
+export default image01;
