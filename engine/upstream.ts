@@ -85,7 +85,9 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   if (!auth && rawKeys.some((k) => k.trim())) {
     log.warn(`UPSTREAM_${ENV}_KEYS is set but upstream ${id} has no auth section: the keys are not used`);
   }
-  const timeoutMs = cfg.timeout ? parseDuration(cfg.timeout) : DEFAULT_TIMEOUT_MS;
+  // UPSTREAM_<ID>_TIMEOUT (e.g. 5s) lets an operator, or a test, shorten or lengthen the configured wait.
+  const timeout = env[`UPSTREAM_${ENV}_TIMEOUT`] || cfg.timeout;
+  const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_TIMEOUT_MS;
   const retries = cfg.retries ?? DEFAULT_RETRIES;
   const keyHeader = auth?.in === 'header' ? auth.name!.toLowerCase() : auth?.in === 'bearer' ? 'authorization' : undefined;
 

@@ -36,12 +36,6 @@ export const EXTENSIONS: Record<string, string> = {
   'anime/anime-images-c id': 'the spec names action image-by-id but gives no parameter to carry the id',
 };
 
-/** Spec defaults applied by the adapter instead of the catalog; the param's description must state them. */
-export const ADAPTER_DEFAULTS: Record<string, string> = {
-  'tts/generate accent':
-    'default US holds for en and es only; as a catalog default it could not be told from an explicit accent, which the other languages refuse',
-};
-
 interface CatalogEndpoint {
   name: string;
   method: string;
@@ -113,11 +107,7 @@ function compareParam(id: string, s: SpecParam, c: ParamSpec, used: Set<string>)
     if (missing.length) out.push(`${at}: examples lack ${show(missing)}, which the spec names`);
   }
   if (s.default !== undefined && String(c.default) !== s.default) {
-    const statesIt = c.description.toLowerCase().includes(`default ${s.default.toLowerCase()}`);
-    if (at in ADAPTER_DEFAULTS && c.default === undefined) {
-      used.add(at);
-      if (!statesIt) out.push(`${at}: the adapter applies default ${s.default}, but the description does not say so`);
-    } else out.push(`${at}: default is ${c.default ?? 'absent'}, spec says ${s.default}`);
+    out.push(`${at}: default is ${c.default ?? 'absent'}, spec says ${s.default}`);
   }
   for (const k of ['minimum', 'maximum'] as const) {
     if (s[k] !== undefined && c[k] !== s[k]) out.push(`${at}: ${k} is ${c[k] ?? 'absent'}, spec says ${s[k]}`);
@@ -230,8 +220,8 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
     if (!spec.endpoints.some((s) => `${s.category}/${s.name}` === id)) differences.push(`extra endpoint ${id} (not in the spec)`);
   }
 
-  const unusedExceptions = [...Object.keys(EXTENSIONS), ...Object.keys(ADAPTER_DEFAULTS)].filter((at) => !used.has(at));
-  const exceptions = [...used].map((at) => `${at}: ${EXTENSIONS[at] ?? ADAPTER_DEFAULTS[at]}`);
+  const unusedExceptions = Object.keys(EXTENSIONS).filter((at) => !used.has(at));
+  const exceptions = [...used].map((at) => `${at}: ${EXTENSIONS[at]}`);
 
   const dirs = Array.isArray(adaptersDir) ? adaptersDir : [adaptersDir];
   const missingAdapters = [...catalog].filter(([, ep]) => !hasAdapter(ep.adapter, dirs)).map(([id]) => id);

@@ -202,9 +202,15 @@ describe('tts/generate with eSpeak NG', () => {
     });
 
     test('an accent on a language without accents → 400', async () => {
-      const res = await generate(t, { text: 'Hallo.', lang: 'de', accent: 'US' });
+      const res = await generate(t, { text: 'Hallo.', lang: 'de', accent: 'GB' });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("Language 'de' does not support accents");
+    });
+
+    test("the catalog's default accent US means no accent for a language without accents", async () => {
+      const res = await generate(t, { text: 'Hallo.', lang: 'de', accent: 'US' });
+      expect(res.status).toBe(200);
+      expect(res.body.data.accent).toBeNull();
     });
 
     test('Khmer without google-tts → 503', async () => {

@@ -148,6 +148,14 @@ describe('key pool', () => {
     expect(q.url).toContain('a=1');
   });
 
+  test('UPSTREAM_<ID>_TIMEOUT overrides the configured timeout', async () => {
+    const f = await fake(() => ({ json: { ok: true }, delayMs: 400 }));
+    const c = upstreams({ slow: { url: f.url, timeout: '30s', retries: 0 } }, { UPSTREAM_SLOW_TIMEOUT: '150ms' })('slow');
+    const started = Date.now();
+    expect((await apiError(c.request({ path: '/' }))).code).toBe('upstream_timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   test('keys can go in the body: json (LibreTranslate api_key) and form (pastebin api_dev_key)', async () => {
     const f = await fake((req) => ({ json: { body: req.body.toString('utf8'), type: req.headers['content-type'] } }));
     const get = upstreams(

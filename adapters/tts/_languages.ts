@@ -113,7 +113,9 @@ export interface VoiceChoice {
 export function chooseVoice(langCode: string, accent: string | undefined): VoiceChoice {
   const language = languageOrFail(langCode);
   const accents = accentsOf(language);
-  const asked = accent?.trim() || (DEFAULTED.has(language.code) ? DEFAULT_ACCENT : undefined);
+  // The catalog's default US reaches every language; it names an accent for en and es only.
+  const given = accent?.trim() === DEFAULT_ACCENT && !DEFAULTED.has(language.code) ? undefined : accent?.trim();
+  const asked = given || (DEFAULTED.has(language.code) ? DEFAULT_ACCENT : undefined);
   if (asked === undefined) return { language, accent: null, voice: language.voice, approximate: language.approximate };
   if (!accents.length) throw badInput(`Language '${language.code}' does not support accents`);
   const want = asked.toLowerCase();
