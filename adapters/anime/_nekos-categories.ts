@@ -2,7 +2,7 @@
 // memory for a few hours per upstream base URL: it changes rarely, and every category call is checked
 // against it. Concurrent callers share one fetch; a failed fetch is forgotten so the next call retries.
 import type { UpstreamClient } from '../../engine/types.js';
-import { isRecord, malformed } from './_shape.js';
+import { isRecord, malformed } from '../../engine/shape.js';
 
 const TTL_MS = 6 * 3600_000;
 const memo = new Map<string, { expires: number; list: Promise<Map<string, string>> }>();

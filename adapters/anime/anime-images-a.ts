@@ -4,7 +4,7 @@
 import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
 import { invalidParam, missingParam, upstreamBusy } from '../../engine/errors.js';
 import { nekosCategories } from './_nekos-categories.js';
-import { isRecord, malformed, records } from './_shape.js';
+import { isRecord, malformed, records } from '../../engine/shape.js';
 
 async function checkedCategory(api: UpstreamClient, category: string): Promise<string> {
   const known = await nekosCategories(api);

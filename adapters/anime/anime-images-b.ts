@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { reply, type Adapter } from '../../engine/types.js';
 import { badInput, invalidParam, missingParam, notFound, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records, type Rec } from './_shape.js';
+import { isRecord, malformed, num, record, records, type Rec } from '../../engine/shape.js';
 
 const IP_SALT = crypto.randomBytes(16);
 const IMAGE_ID = /^[0-9a-f]{24}$/i;

@@ -4,7 +4,7 @@
 // addition, recorded there). Search answers random images and is never cached.
 import { reply, type Adapter } from '../../engine/types.js';
 import { missingParam, notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records, type Rec } from './_shape.js';
+import { isRecord, malformed, num, record, records, type Rec } from '../../engine/shape.js';
 
 const NSFW: Record<string, string> = { true: 'True', false: 'False', All: 'All' };
 

@@ -3,7 +3,7 @@
 // A list answers {count, next, previous, results}; `next`/`previous` are full URLs whose offsets we pass on.
 import type { Adapter } from '../../engine/types.js';
 import { invalidParam } from '../../engine/errors.js';
-import { num, record, records } from './_shape.js';
+import { num, record, records } from '../../engine/shape.js';
 
 const RESOURCES = [
   'ability', 'berry', 'berry-firmness', 'berry-flavor', 'characteristic', 'contest-effect', 'contest-type', 'egg-group',

@@ -3,7 +3,7 @@
 // Filters are per resource: one given for the other resource is a 400, not silently ignored.
 import type { Adapter, Params } from '../../engine/types.js';
 import { invalidParam, notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records } from './_shape.js';
+import { isRecord, malformed, num, record, records } from '../../engine/shape.js';
 
 const FILTERS: Record<string, string[]> = {
   characters: ['name', 'gender', 'race', 'affiliation'],

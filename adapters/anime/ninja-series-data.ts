@@ -5,7 +5,7 @@
 //   (unknown) rather than pass on a wrong count.
 import type { Adapter } from '../../engine/types.js';
 import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records } from './_shape.js';
+import { isRecord, malformed, num, record, records } from '../../engine/shape.js';
 
 const ninjaSeriesData: Adapter = async (params, ctx) => {
   const resource = String(params.resource);

@@ -10,7 +10,7 @@ import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js'
 import { badInput, missingParam, upstreamBusy, upstreamFailed, upstreamTimeout } from '../../engine/errors.js';
 import { oneAtATime } from './_one-at-a-time.js';
 import { assertPublicUrl } from './_public-url.js';
-import { isRecord, num, record, records, type Rec } from './_shape.js';
+import { isRecord, num, record, records, type Rec } from '../../engine/shape.js';
 
 const PREVIEW_TTL_MS = 300_000;
 const BUSY = 'The scene search service is busy; try again shortly';

@@ -7,7 +7,7 @@
 // - every error is HTTP 500 with {"error":"…"}: a 404 when ids were given, else a 502.
 import type { Adapter, Params, UpstreamClient } from '../../engine/types.js';
 import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, records, type Rec } from './_shape.js';
+import { isRecord, malformed, records, type Rec } from '../../engine/shape.js';
 
 async function list(api: UpstreamClient, resource: string, query: Record<string, string | number | undefined>, signal: AbortSignal): Promise<Rec[]> {
   const { body } = await api.request({ path: `/${resource}`, searchParams: query, signal });

@@ -6,7 +6,7 @@
 //   while (re-probing hourly) instead of burning more of the day.
 import type { Adapter } from '../../engine/types.js';
 import { upstreamBusy } from '../../engine/errors.js';
-import { record, records, type Rec } from './_shape.js';
+import { record, records, type Rec } from '../../engine/shape.js';
 
 const BLOCK_MS = 3600_000;
 const BUSY = 'The saga data service has blocked this server for today; try again later';

@@ -1,6 +1,6 @@
 // Checks of upstream bodies before they are reshaped: a body of the wrong shape is the provider's
 // failure (502 upstream_failed), never a TypeError of ours (500).
-import { upstreamFailed, type ApiError } from '../../engine/errors.js';
+import { upstreamFailed, type ApiError } from './errors.js';
 
 export type Rec = Record<string, unknown>;
 
