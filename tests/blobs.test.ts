@@ -69,6 +69,21 @@ test('an expired blob is hidden at once and removed by the sweeper', async () =>
   }
 });
 
+test('the sweeper runs by itself: a one-second blob is gone from disk shortly after', async () => {
+  const quick = createBlobStore(dir, 'https://files.example.org', log, 100);
+  try {
+    const m = await quick.put({ bytes: Buffer.from('brief'), kind: 'media', contentType: 'audio/mpeg', ttlSeconds: 1 });
+    const file = path.join(dir, 'blobs', m.id);
+    expect(fs.existsSync(file)).toBe(true);
+    const deadline = Date.now() + 5000;
+    while (fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(`${file}.json`)).toBe(false);
+  } finally {
+    quick.close();
+  }
+});
+
 test('get of an expired blob removes it even before a sweep', async () => {
   const m = await blobs.put({ bytes: Buffer.from('x'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
   const realNow = Date.now;

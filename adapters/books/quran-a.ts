@@ -52,7 +52,7 @@ const quranA: Adapter = async (params, ctx) => {
       return reply({ data: { items: list }, source: 'alquran' });
     } catch (err) {
       // The embedded editions still answer when AlQuran Cloud cannot.
-      if (!(err instanceof ApiError) || err.status < 500) throw err;
+      if (!(err instanceof ApiError)) throw err; // any upstream failure: the list is never the caller's fault
       ctx.log.warn({ err: err.message }, 'AlQuran Cloud editions unavailable; listing the embedded ones');
       return reply({ data: { items: EMBEDDED.map(editionObject) }, source: 'embedded', cacheable: false });
     }

@@ -43,7 +43,7 @@ const quranB: Adapter = async (params, ctx) => {
       try {
         return answer(await fromUpstream(client, ctx, '/editions', ''));
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status < 500) throw err;
+        if (!(err instanceof ApiError)) throw err; // any upstream failure: the list is never the caller's fault
         ctx.log.warn({ err: err.message }, 'quran-api editions unavailable; listing the embedded ones');
         return embedded(editionsMap(client.baseUrl));
       }
