@@ -1,9 +1,11 @@
 // cloud-storage/file-host: any file, answered in gofile's shape, served back only as an attachment (never
 // as active content), kept for the retention period across restarts, and gone after it.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import request from 'supertest';
 import { testApp, type TestApp } from './helpers/app.js';
 import { expectMatchesSchema } from './helpers/schema.js';
+import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 
 const PATH = '/api/v1/cloud-storage/file-host';
 const local = (url: string) => new URL(url).pathname;
@@ -113,4 +115,49 @@ test('a file survives a restart, and is gone after its retention period', async 
   } finally {
     await second.close();
   }
+});
+
+describe('forwarding to gofile when the operator configured a token', () => {
+  const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/gofile/${name}`, import.meta.url), 'utf8'));
+  let gofile: FakeUpstream;
+  let answer: FakeResponse;
+  let fwd: TestApp;
+  beforeAll(async () => {
+    gofile = await fakeUpstream(routes({ 'POST /uploadfile': () => answer }));
+    fwd = await testApp({ UPSTREAM_GOFILE_URL: gofile.url, UPSTREAM_GOFILE_KEYS: 'gofile-test-token' });
+  });
+  afterAll(async () => {
+    await fwd.close();
+    await gofile.close();
+  });
+  beforeEach(() => {
+    gofile.calls.length = 0;
+    answer = { json: fixture('uploadfile.json') };
+  });
+
+  test('the file goes to gofile as multipart with the bearer token; the answer keeps our shape', async () => {
+    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).attach('file', Buffer.from('test'), 'notes.txt');
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('gofile');
+    expectMatchesSchema('cloud-storage/file-host', res.body.data);
+    expect(res.body.data).toMatchObject({ downloadPage: 'https://gofile.io/d/Abc123', code: 'Abc123', fileName: 'notes.txt', size: 4, md5: md5(Buffer.from('test')), expiresAt: null });
+    const call = gofile.calls[0];
+    expect(call.headers.authorization).toBe('Bearer gofile-test-token');
+    expect(call.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const body = call.body.toString('latin1');
+    expect(body).toContain('Content-Disposition: form-data; name="file"; filename="notes.txt"');
+    expect(body).toContain('\r\n\r\ntest\r\n--');
+    expect(JSON.stringify(res.body)).not.toContain('gofile-test-token');
+  });
+
+  test.each([
+    ['an error inside a 200', { json: { status: 'error-notPremium', data: {} } }],
+    ['a 500', { status: 500, json: { status: 'error' } }],
+  ])('gofile failing (%s): the service hosts the file itself', async (_what, failure) => {
+    answer = failure as FakeResponse;
+    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).attach('file', Buffer.from('kept here'), 'here.txt');
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('embedded');
+    expect(res.body.data.downloadPage).toMatch(/^http:\/\/127\.0\.0\.1:3999\/f\//);
+  });
 });

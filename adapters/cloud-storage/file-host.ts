@@ -2,14 +2,15 @@
 // name, size and MD5. Any file is taken (it is only ever served back as an application/octet-stream
 // attachment, see engine/hosting-routes.ts) and kept for a retention period: catalog option
 // `retentionDays`, 30 days by default (gofile keeps guest files while they are downloaded; a self-hosted
-// service needs a bound on its disk).
+// service needs a bound on its disk). With UPSTREAM_GOFILE_KEYS set, files go to gofile (_gofile.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
-import { invalidParam, missingParam } from '../../engine/errors.js';
+import { ApiError, invalidParam, missingParam } from '../../engine/errors.js';
 import { reply, type Adapter, type UploadedFile } from '../../engine/types.js';
 import { cleanFileName, utf8Name } from './_names.js';
+import { uploadToGofile } from './_gofile.js';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 
@@ -26,6 +27,18 @@ const fileHost: Adapter = async (params, ctx) => {
   const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   const fileName = cleanFileName(utf8Name(file.originalName)) || 'file';
   const [md5, type] = await Promise.all([md5Of(file.path), fileTypeFromFile(file.path).catch(() => undefined)]);
+
+  // With an operator's gofile token the file goes there; if gofile fails, the service hosts it itself.
+  if (ctx.upstream('gofile').hasKeys) {
+    try {
+      const data = await uploadToGofile(ctx, { path: file.path, fileName, size: file.size, md5, mimetype: type?.mime ?? 'application/octet-stream' });
+      return reply({ data, source: 'gofile', cacheable: false });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status < 500) throw err;
+      ctx.log.warn({ err: err.message }, 'gofile upload failed; hosting the file here');
+    }
+  }
+
   const fileId = crypto.randomUUID();
 
   const meta = await ctx.blobs.put({
