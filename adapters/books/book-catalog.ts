@@ -1,0 +1,55 @@
+// Public-domain e-books of Project Gutenberg, through Gutendex: a search (every word must match an
+// author or a title), one book by id, or the catalog's pages (most downloaded first). 32 per page.
+import { invalidParam } from '../../engine/errors.js';
+import type { Adapter } from '../../engine/types.js';
+import { isObj, malformed, pageOf, text, type Obj } from './_shape.js';
+
+function book(b: Obj) {
+  const people = (v: unknown) =>
+    (Array.isArray(v) ? v.filter(isObj) : []).map((p) => ({ name: text(p.name), birth_year: p.birth_year ?? null, death_year: p.death_year ?? null }));
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    id: b.id,
+    title: text(b.title),
+    authors: people(b.authors),
+    translators: people(b.translators),
+    subjects: strings(b.subjects),
+    bookshelves: strings(b.bookshelves),
+    languages: strings(b.languages),
+    summaries: strings(b.summaries),
+    copyright: typeof b.copyright === 'boolean' ? b.copyright : null,
+    media_type: text(b.media_type),
+    formats: isObj(b.formats) ? b.formats : {},
+    download_count: typeof b.download_count === 'number' ? b.download_count : null,
+  };
+}
+
+const bookCatalog: Adapter = async (params, ctx) => {
+  const client = ctx.upstream('gutendex');
+  const q = typeof params.q === 'string' ? params.q.trim() : '';
+  if (params.id !== undefined) {
+    if (q) throw invalidParam('id', 'give either q (search) or id (one book), not both');
+    const res = await client.request({ path: `/books/${params.id}`, signal: ctx.signal, notFoundMessage: `No book with id ${params.id}` });
+    if (!isObj(res.body) || typeof res.body.id !== 'number') throw malformed();
+    return book(res.body);
+  }
+  const page = Number(params.page ?? 1);
+  // Gutendex answers 404 {"detail":"Invalid page."} past the last page.
+  const res = await client.request({
+    path: '/books',
+    searchParams: { ...(q ? { search: q } : {}), ...(page > 1 ? { page } : {}) },
+    signal: ctx.signal,
+    notFoundMessage: `No page ${page} for this search`,
+  });
+  const body = res.body;
+  if (!isObj(body) || !Array.isArray(body.results)) throw malformed();
+  return {
+    ...(q ? { query: q } : {}),
+    count: typeof body.count === 'number' ? body.count : body.results.length,
+    page,
+    next_page: pageOf(body.next),
+    items: body.results.filter(isObj).map(book),
+  };
+};
+
+export default bookCatalog;

@@ -1,0 +1,125 @@
+// books/book-catalog against a loopback Gutendex: search with paging, one book, the catalog's pages,
+// DRF 404s ("No Book matches", "Invalid page."), errors, cache and coalescing.
+import fs from 'node:fs';
+import request from 'supertest';
+import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
+import { testApp, type TestApp } from './helpers/app.js';
+import { expectMatchesSchema } from './helpers/schema.js';
+import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
+import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { shortTimeoutCtx } from './helpers/short-timeout.js';
+import bookCatalog from '../adapters/books/book-catalog.js';
+
+const PATH = '/api/v1/books/book-catalog';
+const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/gutendex/${name}`, import.meta.url), 'utf8'));
+
+let failWith: FakeResponse | undefined;
+let fake: FakeUpstream;
+let t: TestApp;
+beforeAll(async () => {
+  fake = await fakeUpstream((req) =>
+    failWith ??
+    routes({
+      'GET /books': (r) =>
+        r.query.get('page') === '99' ? { status: 404, json: { detail: 'Invalid page.' } } : { json: fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
+      'GET /books/1400': () => ({ json: fixture('book-1400.json') }),
+      'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
+    })(req),
+  );
+  t = await testApp({ UPSTREAM_GUTENDEX_URL: fake.url });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => {
+  failWith = undefined;
+  fake.calls.length = 0;
+});
+const freshApp = async () => {
+  await t.close();
+  t = await testApp({ UPSTREAM_GUTENDEX_URL: fake.url });
+};
+
+const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+
+describe('modes', () => {
+  test('q → /books?search=, with count, page and the next page read from `next`', async () => {
+    const res = await get({ q: 'dickens great' });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('gutendex');
+    expect(res.body.data).toMatchObject({ query: 'dickens great', count: 5, page: 1, next_page: 2 });
+    expect(res.body.data.items[0]).toMatchObject({ id: 1400, title: 'Great Expectations', authors: [{ name: 'Dickens, Charles', birth_year: 1812, death_year: 1870 }], download_count: 31245 });
+    expectMatchesSchema('books/book-catalog', res.body.data);
+    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ search: 'dickens great' });
+  });
+
+  test('page is passed on; without q the catalog is listed', async () => {
+    const res = await get({ page: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.page).toBe(3);
+    expect(res.body.data.query).toBeUndefined();
+    expectMatchesSchema('books/book-catalog', res.body.data);
+    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '3' });
+  });
+
+  test('id → /books/{id}, the book itself', async () => {
+    const res = await get({ id: 1400 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: 1400, languages: ['en'], copyright: false, media_type: 'Text' });
+    expect(res.body.data.formats['application/epub+zip']).toMatch(/1400/);
+    expectMatchesSchema('books/book-catalog', res.body.data);
+  });
+
+  test('an unknown id and a page past the end → 404', async () => {
+    const book = await get({ id: 77 });
+    expectFailure(book, { status: 404, code: 'not_found' });
+    expect(book.body.error).toBe('No book with id 77');
+    const page = await get({ q: 'dickens', page: 99 });
+    expectFailure(page, { status: 404, code: 'not_found' });
+    expect(page.body.error).toBe('No page 99 for this search');
+  });
+});
+
+describe('bad input', () => {
+  test.each([
+    [{ q: 'x', id: 1 }, 'Invalid value for id: give either q (search) or id (one book), not both'],
+    [{ id: 0 }, 'Invalid value for id: must be between 1 and 10000000'],
+    [{ page: 'two' }, 'Invalid value for page: must be an integer'],
+    [{ page: 0 }, 'Invalid value for page: must be between 1 and 100000'],
+  ])('%j → 400', async (query, message) => {
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe('upstream failures', () => {
+  beforeEach(freshApp);
+  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+    failWith = f.answer;
+    expectFailure(await get({ q: 'austen' }), f);
+  });
+
+  test('a body without results → 502', async () => {
+    failWith = { json: { count: 1 } };
+    expectFailure(await get({ q: 'austen' }), { status: 502, code: 'upstream_failed' });
+  });
+
+  test('slower than the upstream timeout → 504', async () => {
+    failWith = { json: fixture('books-search.json'), delayMs: 2000 };
+    await expect(bookCatalog({ q: 'austen' }, shortTimeoutCtx('gutendex', fake.url))).rejects.toMatchObject({ status: 504 });
+  });
+});
+
+describe('cache', () => {
+  beforeEach(freshApp);
+  test('an identical second call is served from the cache', async () => {
+    await expectCacheHit({ t, path: PATH, query: { q: 'twain' }, upstreamCalls: () => fake.calls.length });
+  });
+
+  test('concurrent identical calls share one upstream call', async () => {
+    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+  });
+});

@@ -1,0 +1,104 @@
+// books/scholarly-search against a loopback Crossref: rows and select sent, titles and container titles
+// unwrapped from arrays, dates from date-parts, organisation authors; 400 validation failures; errors,
+// cache and coalescing.
+import fs from 'node:fs';
+import request from 'supertest';
+import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
+import { testApp, type TestApp } from './helpers/app.js';
+import { expectMatchesSchema } from './helpers/schema.js';
+import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
+import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { shortTimeoutCtx } from './helpers/short-timeout.js';
+import scholarlySearch from '../adapters/books/scholarly-search.js';
+
+const PATH = '/api/v1/books/scholarly-search';
+const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/crossref/${name}`, import.meta.url), 'utf8'));
+
+let failWith: FakeResponse | undefined;
+let fake: FakeUpstream;
+let t: TestApp;
+beforeAll(async () => {
+  fake = await fakeUpstream((req) =>
+    failWith ?? routes({ 'GET /works': (r) => ({ json: fixture('works.json'), delayMs: r.query.get('query') === 'slow' ? 150 : 0 }) })(req),
+  );
+  t = await testApp({ UPSTREAM_CROSSREF_URL: fake.url });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => {
+  failWith = undefined;
+  fake.calls.length = 0;
+});
+const freshApp = async () => {
+  await t.close();
+  t = await testApp({ UPSTREAM_CROSSREF_URL: fake.url });
+};
+
+const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+
+test('a search: arrays unwrapped, dates joined, authors named', async () => {
+  const res = await get({ q: 'graph neural network' });
+  expect(res.status).toBe(200);
+  expect(res.body.source).toBe('crossref');
+  expect(res.body.data).toEqual({
+    query: 'graph neural network',
+    total: 12873,
+    items: [
+      {
+        doi: '10.1109/tnn.2008.2005605',
+        title: 'The Graph Neural Network Model',
+        authors: ['F. Scarselli', 'M. Gori'],
+        issued: '2009-01',
+        container_title: 'IEEE Transactions on Neural Networks',
+        type: 'journal-article',
+        url: 'https://doi.org/10.1109/tnn.2008.2005605',
+      },
+      { doi: '10.5555/org-report', title: null, authors: ['Example Consortium'], issued: null, container_title: null, type: 'report', url: 'https://doi.org/10.5555/org-report' },
+    ],
+  });
+  expectMatchesSchema('books/scholarly-search', res.body.data);
+  const q = Object.fromEntries(fake.calls[0].query);
+  expect(q).toEqual({ query: 'graph neural network', rows: '20', select: 'DOI,title,author,issued,container-title,type,URL' });
+});
+
+test('q is required and bounded', async () => {
+  expect((await get({})).body.error).toBe('Missing required parameter: q');
+  expect((await get({ q: 'x'.repeat(301) })).body.error).toBe('Invalid value for q: must be at most 300 characters');
+  expect(fake.calls).toHaveLength(0);
+});
+
+describe('upstream failures', () => {
+  beforeEach(freshApp);
+  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+    failWith = f.answer;
+    expectFailure(await get({ q: 'transformers' }), f);
+  });
+
+  test('a validation failure (400) → 400', async () => {
+    failWith = { status: 400, json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] } };
+    expectFailure(await get({ q: 'transformers' }), { status: 400, code: 'bad_input' });
+  });
+
+  test('status other than ok, or no items → 502', async () => {
+    failWith = { json: { status: 'error', message: {} } };
+    expectFailure(await get({ q: 'transformers' }), { status: 502, code: 'upstream_failed' });
+  });
+
+  test('slower than the upstream timeout → 504', async () => {
+    failWith = { json: fixture('works.json'), delayMs: 2000 };
+    await expect(scholarlySearch({ q: 'transformers' }, shortTimeoutCtx('crossref', fake.url))).rejects.toMatchObject({ status: 504 });
+  });
+});
+
+describe('cache', () => {
+  beforeEach(freshApp);
+  test('an identical second call is served from the cache', async () => {
+    await expectCacheHit({ t, path: PATH, query: { q: 'attention' }, upstreamCalls: () => fake.calls.length });
+  });
+
+  test('concurrent identical calls share one upstream call', async () => {
+    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+  });
+});
