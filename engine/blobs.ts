@@ -117,7 +117,10 @@ export function createBlobStore(dataDir: string, publicUrl: string, log: Logger,
           }
         } else if (name.endsWith('.tmp') || name.endsWith('.part') || (BLOB_ID.test(name) && !metas.has(name))) {
           const { mtimeMs } = await fsp.stat(path.join(dir, name));
-          if (now - mtimeMs > STALE_MS) await fsp.rm(path.join(dir, name), { force: true });
+          if (now - mtimeMs <= STALE_MS) continue;
+          // The listing may predate a put that has since written its metadata: look again before removing.
+          if (BLOB_ID.test(name) && (await fsp.access(metaFile(name)).then(() => true, () => false))) continue;
+          await fsp.rm(path.join(dir, name), { force: true });
         }
       } catch (err) {
         log.warn({ err: (err as Error).message, name }, 'blob sweep: could not handle an entry');
