@@ -86,3 +86,15 @@ export function officeCorpus(client: UpstreamClient, log: Logger): OfficeCorpus 
   if (slot.corpus) return slot.corpus;
   throw upstreamBusy('The office-series index is being built from the upstream; try again in a minute', 30);
 }
+
+/** The distinct speakers of the quotes, most quoted first. */
+export function officeCharacters(corpus: OfficeCorpus) {
+  const byName = new Map<string, { name: string; avatar_url: string | null; quote_count: number }>();
+  for (const q of corpus.quotes) {
+    const name = typeof q.character === 'string' ? q.character : 'Unknown';
+    const c = byName.get(name) ?? { name, avatar_url: typeof q.character_avatar_url === 'string' ? q.character_avatar_url : null, quote_count: 0 };
+    c.quote_count++;
+    byName.set(name, c);
+  }
+  return [...byName.values()].sort((a, b) => b.quote_count - a.quote_count || a.name.localeCompare(b.name));
+}

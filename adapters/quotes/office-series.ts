@@ -5,7 +5,7 @@
 // The upstream answers HTTP 400 for ids that do not exist ("ID does not exists... yet!"): mapped to 404.
 import { badInput, invalidParam, missingParam, notFound } from '../../engine/errors.js';
 import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
-import { officeCorpus, type OfficeCorpus, type OfficeRecord } from './_office-corpus.js';
+import { officeCharacters, officeCorpus, type OfficeRecord } from './_office-corpus.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
@@ -31,17 +31,6 @@ function record(body: unknown): OfficeRecord {
 function need(value: unknown): string {
   if (typeof value !== 'string' || !value.trim()) throw missingParam('value');
   return value.trim();
-}
-
-function characters(corpus: OfficeCorpus) {
-  const byName = new Map<string, { name: string; avatar_url: string | null; quote_count: number }>();
-  for (const q of corpus.quotes) {
-    const name = typeof q.character === 'string' ? q.character : 'Unknown';
-    const c = byName.get(name) ?? { name, avatar_url: typeof q.character_avatar_url === 'string' ? q.character_avatar_url : null, quote_count: 0 };
-    c.quote_count++;
-    byName.set(name, c);
-  }
-  return [...byName.values()].sort((a, b) => b.quote_count - a.quote_count || a.name.localeCompare(b.name));
 }
 
 const officeSeries: Adapter = async (params, ctx) => {
@@ -90,7 +79,7 @@ const officeSeries: Adapter = async (params, ctx) => {
 
   // characters: derived from the speakers of the quotes.
   if (action === 'season') throw invalidParam('action', 'season applies to resource episodes only');
-  const all = characters(index());
+  const all = officeCharacters(index());
   if (action === 'random') return random(pick(all));
   if (action === 'search') {
     const term = need(params.value).toLowerCase();
