@@ -10,8 +10,6 @@ import type { Adapter, AdapterContext, UpstreamClient } from '../../engine/types
 import { fetchMedia, hostMedia, readMedia, type Media } from './_media.js';
 import { pollinations, promptOf, promptPath, refusal, setting } from './_pollinations.js';
 
-const TIMEOUT_MS = 115_000;
-
 const audio01: Adapter = async (params, ctx) => {
   const q = promptOf(params);
   const voice = String(params.voice ?? 'nova');
@@ -23,7 +21,6 @@ const audio01: Adapter = async (params, ctx) => {
         path: promptPath(setting(client, ['audio', 'path'], '/audio/{prompt}'), q),
         searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['audio', 'query'], {}), voice },
         callerKey,
-        timeoutMs: TIMEOUT_MS,
         signal: ctx.signal,
       }, 'audio');
   return hostMedia(ctx, media, { voice });
@@ -42,7 +39,6 @@ async function viaChat(client: UpstreamClient, q: string, voice: string, callerK
     },
     callerKey,
     allowStatus: [400, 404],
-    timeoutMs: TIMEOUT_MS,
     signal: ctx.signal,
   });
   if (res.status === 400 || res.status === 404) throw refusal(res.status, res.body, 'audio');

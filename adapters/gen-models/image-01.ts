@@ -4,9 +4,6 @@ import type { Adapter } from '../../engine/types.js';
 import { fetchMedia, hostMedia } from './_media.js';
 import { pollinations, promptOf, promptPath, setting } from './_pollinations.js';
 
-// Below the endpoint's 120 s budget, so a slow provider is reported as the upstream's timeout.
-const TIMEOUT_MS = 115_000;
-
 const image01: Adapter = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
@@ -20,7 +17,6 @@ const image01: Adapter = async (params, ctx) => {
       nologo: true,
     },
     callerKey,
-    timeoutMs: TIMEOUT_MS,
     signal: ctx.signal,
   }, 'image');
   return hostMedia(ctx, media, { model });

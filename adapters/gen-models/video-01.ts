@@ -1,11 +1,9 @@
 // Text-to-video: GET /image/{prompt}?model=veo → video/mp4 (pollinations → settings.video). Video models
-// take minutes: the upstream gets 300 s (the endpoint's budget is a little longer) and, like every
-// Pollinations call, no retry: a second try would be billed a second time.
+// take minutes: the pollinations client waits 300 s (catalog/upstreams.yaml), the endpoint's budget is
+// 310 s, and like every Pollinations call there is no retry: a second try would be billed a second time.
 import type { Adapter } from '../../engine/types.js';
 import { fetchMedia, hostMedia } from './_media.js';
 import { pollinations, promptOf, promptPath, setting } from './_pollinations.js';
-
-const TIMEOUT_MS = 300_000;
 
 const video01: Adapter = async (params, ctx) => {
   const q = promptOf(params);
@@ -15,7 +13,6 @@ const video01: Adapter = async (params, ctx) => {
     path: promptPath(setting(client, ['video', 'path'], '/image/{prompt}'), q),
     searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['video', 'query'], {}), model },
     callerKey,
-    timeoutMs: TIMEOUT_MS,
     signal: ctx.signal,
   }, 'video');
   return hostMedia(ctx, media, { model });
