@@ -1,16 +1,16 @@
 // Artworks of the Art Institute of Chicago: a search (q), one artwork (id), or the collection's first
 // page (neither). `fields` is always sent: without it, search hits carry only _score, id and title.
 // Image URLs are built from the IIIF base the API returns; images are linked, never proxied.
-import { invalidParam, upstreamFailed } from '../../engine/errors.js';
+import { invalidParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
+import { isRecord, malformed, type Rec } from '../../engine/shape.js';
 
 const PAGE_SIZE = 12;
 const DEFAULT_FIELDS = 'id,title,artist_display,date_display,image_id';
 const DEFAULT_IIIF = 'https://www.artic.edu/iiif/2';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const malformed = () => upstreamFailed('The upstream service answered with an unexpected shape');
+type Obj = Rec;
+const isObj = isRecord;
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 function artwork(a: Obj, iiif: string) {

@@ -5,12 +5,12 @@
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
 import { invalidParam, missingParam, upstreamFailed } from '../../engine/errors.js';
 import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { isRecord, malformed, type Rec } from '../../engine/shape.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
 import { paced } from './_museum-b-pace.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const malformed = () => upstreamFailed('The upstream service answered with an unexpected shape');
+type Obj = Rec;
+const isObj = isRecord;
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 const TEXT_FIELDS = [

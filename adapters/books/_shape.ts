@@ -1,12 +1,10 @@
-// Small shape checks shared by the books adapters: upstream bodies are checked before they are read,
-// and a body of the wrong shape is one 502 with one message.
-import { upstreamFailed } from '../../engine/errors.js';
+// Small shape helpers of the books adapters, on top of engine/shape.ts (a body of the wrong shape is
+// the provider's failure: one 502 with one message).
+import { isRecord, malformed, type Rec } from '../../engine/shape.js';
 
-export type Obj = Record<string, unknown>;
-
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export const malformed = () => upstreamFailed('The upstream service answered with an unexpected shape');
+export type Obj = Rec;
+export const isObj = isRecord;
+export { malformed };
 
 /** A trimmed non-empty string, else null. */
 export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);

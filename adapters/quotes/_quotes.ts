@@ -1,15 +1,14 @@
 // What the quote endpoints share: upstream lists of {quote, author|character} checked and normalised to
 // {quote, author}, and the one message for an upstream answer of the wrong shape.
-import { upstreamFailed } from '../../engine/errors.js';
+import { isRecord, malformed } from '../../engine/shape.js';
 
 export interface Quote {
   quote: string;
   author: string | null;
 }
 
-export const unexpectedShape = () => upstreamFailed('The upstream service answered with an unexpected shape');
-
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const unexpectedShape = malformed;
+export { isRecord };
 
 /** An upstream array of quotes; anything else (an HTML page, an error object) is a 502. */
 export function quoteItems(body: unknown, authorKey: 'author' | 'character'): Quote[] {
