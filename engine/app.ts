@@ -27,7 +27,8 @@ import { parseDuration } from './duration.js';
 import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
 import { chain } from './chain.js';
-import { isReply, type Adapter, type AdapterContext, type AdapterData } from './types.js';
+import { createContext } from './context.js';
+import { isReply, type Adapter, type AdapterData } from './types.js';
 
 export const VERSION = '0.1.0';
 
@@ -73,6 +74,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const given = req.get('x-request-id');
     res.locals.requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     res.locals.startedAt = process.hrtime.bigint();
+    // Express 5 re-parses the query string on every read of req.query: parse it once here.
+    res.locals.query = req.query;
     res.setHeader('X-Request-Id', res.locals.requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e9;
@@ -83,7 +86,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     next();
   };
   const identifyStep = (req: Request, res: Response, next: NextFunction) => {
-    identify(presentedKey(req, req.body as Record<string, unknown> | undefined)).then((identity) => {
+    identify(presentedKey(req, res.locals.query, req.body as Record<string, unknown> | undefined)).then((identity) => {
       res.locals.identity = identity;
       next();
     }, next);
@@ -115,6 +118,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+  const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
   const routes = new Map<string, { method: string; handle: RequestHandler }>();
   for (const spec of catalog.endpoints) {
     const validate = compileValidator(spec);
@@ -129,23 +133,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       if (input.error) throw input.error;
       const params = validate(input.raw, input.files);
       if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
-      const abort = new AbortController();
-      let childLog: Logger | undefined;
-      const onClose = () => { if (!res.writableFinished) abort.abort(new Error('client disconnected')); };
-      res.on('close', onClose);
-      const ctx: AdapterContext = {
-        endpoint: spec.id,
-        options: spec.options ?? {},
-        files: input.files,
-        clientIp: (req.ip ?? '').replace(/^::ffff:/i, ''),
-        publicUrl: config.publicUrl,
-        signal: abort.signal,
-        get log() { return (childLog ??= log.child({ requestId: res.locals.requestId, endpoint: spec.id })); },
-        upstream,
-        // Loaded on first use: most requests never fetch a caller's URL.
-        fetchUrl: async (url, o) => (await import('./guarded-fetch.js')).fetchUrl(url, { ...o, signal: o?.signal ?? abort.signal, userAgent, allowPrivate: config.allowPrivateFetch }),
-        blobs,
-      };
+      const { ctx, abort, done } = createContext(spec, req, res, input.files, contextDeps);
       const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, abort), source);
       const result = ttlMs && !Object.keys(input.files).length
         ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
@@ -153,7 +141,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
             return { value: out, cacheable: out.cacheable && !out.media };
           }).then(({ value, cached }) => ({ ...value, cached }))
         : { ...(await call()), cached: false };
-      res.off('close', onClose);
+      done();
       if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
       const meta: Meta = { endpoint: spec.id, requestId: res.locals.requestId, startedAt: res.locals.startedAt, cached: result.cached };
       sendData(res, config.serviceName, result.source, result.data, meta);
@@ -207,11 +195,11 @@ function normalise(out: AdapterData | ReturnType<typeof Object>, source: string)
   return { data: out as AdapterData, source, cacheable: true };
 }
 
-async function withDeadline<T>(work: Promise<T>, ms: number, abort: AbortController): Promise<T> {
+async function withDeadline<T>(work: Promise<T>, ms: number, abort: (reason: Error) => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      abort.abort(new Error('deadline'));
+      abort(new Error('deadline'));
       reject(upstreamTimeout('The endpoint did not answer in time'));
     }, ms);
   });

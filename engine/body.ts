@@ -77,7 +77,7 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
       step();
     },
     (req: Request, res: Response, next: NextFunction) => {
-      const query = req.query as Record<string, unknown>;
+      const query = res.locals.query as Record<string, unknown>;
       const body = (res.locals.bodyError ? undefined : req.body) as unknown;
       let error = res.locals.bodyError as ApiError | undefined;
       if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {

@@ -43,6 +43,6 @@ export function createIdentifier(config: Config, store: KeyStore, configured: Ke
 }
 
 /** The key as the caller sent it: `apikey` in the body or query string, or the X-API-Key header. */
-export function presentedKey(req: Request, body: Record<string, unknown> | undefined): unknown {
-  return body?.apikey ?? (req.query as Record<string, unknown>).apikey ?? req.get('x-api-key');
+export function presentedKey(req: Request, query: Record<string, unknown>, body: Record<string, unknown> | undefined): unknown {
+  return body?.apikey ?? query.apikey ?? req.get('x-api-key');
 }

@@ -1,6 +1,14 @@
 // pino, with every place a key could hide redacted: keys never reach the logs.
 import { pino, type Logger } from 'pino';
 
+// Buffered, asynchronous writes: a synchronous write per access-log line costs a tenth of a request.
+const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+
+/** Writes what is buffered; called on shutdown. */
+export function flushLogs(): void {
+  try { destination.flushSync(); } catch { /* not yet open */ }
+}
+
 export function createLogger(level: string): Logger {
   return pino({
     level,
@@ -8,5 +16,5 @@ export function createLogger(level: string): Logger {
       paths: ['apikey', 'upstream_key', 'key', 'token', 'password', 'req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }

@@ -29,11 +29,10 @@ export function identityOf(res: Response): Identity {
 function counterKey(plan: PlanSpec, req: Request, res: Response): string {
   const id = identityOf(res);
   const keyId = id.status === 'ok' ? id.keyId : '-';
-  const ip = ipKeyGenerator(req.ip ?? '0.0.0.0');
   switch (plan.keyedBy) {
     case 'shared': return 'all';
     case 'key': return keyId;
-    default: return `${keyId}:${ip}`;
+    default: return `${keyId}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
   }
 }
 

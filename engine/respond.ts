@@ -16,8 +16,17 @@ export function tookMs(startedAt: bigint): number {
   return Math.round(Number(process.hrtime.bigint() - startedAt) / 1e4) / 100;
 }
 
+/** Writes JSON directly: Express's res.json adds content negotiation and charset parsing we never need. */
+export function sendJson(res: Response, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 export function sendData(res: Response, creator: string, source: string, data: AdapterData, meta: Meta) {
-  res.status(200).json({
+  sendJson(res, 200, {
     success: true,
     creator,
     source,
@@ -52,6 +61,7 @@ export function errorHandler(log: Logger) {
     }
     if (e.status >= 500 && e.code !== 'internal') log.warn({ code: e.code, path: req.path, requestId: res.locals.requestId }, e.message);
     if (res.headersSent) return res.end();
-    res.status(e.status).set(e.headers).json({ success: false, error: e.message, code: e.code });
+    res.set(e.headers);
+    sendJson(res, e.status, { success: false, error: e.message, code: e.code });
   };
 }

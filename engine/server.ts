@@ -1,5 +1,6 @@
 // Entry point of `npm start`.
 import { createApp } from './app.js';
+import { flushLogs } from './logger.js';
 
 const started = await createApp().catch((err: Error) => {
   console.error(`Cannot start: ${err.message}`);
@@ -18,7 +19,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    server.close(() => void started.close().finally(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 10_000).unref();
+    server.close(() => void started.close().finally(() => { flushLogs(); process.exit(0); }));
+    setTimeout(() => { flushLogs(); process.exit(0); }, 10_000).unref();
   });
 }
