@@ -65,8 +65,10 @@ describe('search', () => {
     expect([...search.query.keys()]).toEqual(['hasImages', 'q']); // q last: order changes the results
     expect(search.query.get('hasImages')).toBe('true');
     expect(objects.map((c) => c.path)).toEqual([`${V1}/objects/45734`, `${V1}/objects/999999`, `${V1}/objects/436535`]);
-    // catalog options.minIntervalMs is 500: no two calls closer than that (a little timer slack allowed).
-    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(480);
+    // catalog options.minIntervalMs is 500 between departures; arrivals jitter on a busy machine, so the
+    // check is loose per gap and tight on the whole span (4 calls → at least 3 intervals).
+    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(300);
+    expect(arrivals[arrivals.length - 1] - arrivals[0]).toBeGreaterThanOrEqual(1400);
   });
 
   test('empty text fields become null, tag objects become their terms, null tags an empty list', async () => {
