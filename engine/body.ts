@@ -43,9 +43,11 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
   const names = Object.keys(spec.params);
   const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
   const parsers: RequestHandler[] = [];
+  // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
+  const textLimit = names.some((n) => spec.params[n].orText) ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536) : opts.maxBodyBytes;
   if (spec.method === 'POST') {
-    parsers.push(express.json({ limit: opts.maxBodyBytes, strict: true }));
-    parsers.push(express.urlencoded({ extended: false, limit: opts.maxBodyBytes, parameterLimit: 100 }));
+    parsers.push(express.json({ limit: textLimit, strict: true }));
+    parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }));
     const upload = multer({
       storage: multer.diskStorage({
         destination: (_req, _file, cb) => {
@@ -54,7 +56,9 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
         },
         filename: (_req, _file, cb) => cb(null, `up-${crypto.randomBytes(12).toString('hex')}`),
       }),
-      limits: { fileSize: opts.maxUploadBytes, files: Math.max(1, fileFields.length), fields: 50, fieldSize: opts.maxBodyBytes, parts: 60, fieldNameSize: 100 },
+      limits: { fileSize: opts.maxUploadBytes, files: Math.max(1, fileFields.length), fields: 50, fieldSize: textLimit, parts: 60, fieldNameSize: 100 },
+      // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
+      defParamCharset: 'utf8',
     });
     parsers.push(fileFields.length ? upload.fields(fileFields) : upload.none());
   }

@@ -103,6 +103,14 @@ test.each(Object.entries(SAMPLES))('%s is sniffed and measured from its bytes', 
   expect(img.headers['content-type']).toBe(s.mime);
 });
 
+test('a base64 image of several megabytes fits in a JSON body (the body limit follows the upload limit)', async () => {
+  // A PNG padded with a large trailing chunk: ~3 MB of bytes, ~4 MB as base64.
+  const big = Buffer.concat([png(2, 2), Buffer.alloc(3 * 1024 * 1024, 7)]);
+  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: big.toString('base64') });
+  expect(res.status).toBe(200);
+  expect(res.body.data.size).toBe(String(big.length));
+});
+
 test('base64 as a data: URI, with an expiration', async () => {
   const before = Date.now();
   const res = await request(t.app).post(PATH).type('form')

@@ -4,7 +4,6 @@
 import fsp from 'node:fs/promises';
 import { ApiError, invalidParam, payloadTooLarge } from '../../engine/errors.js';
 import type { AdapterContext, UploadedFile } from '../../engine/types.js';
-import { utf8Name } from './_names.js';
 
 export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 
@@ -54,7 +53,7 @@ function renamed(err: unknown): unknown {
 export async function readImageInput(value: unknown, ctx: AdapterContext): Promise<ImageInput> {
   if (isUpload(value)) {
     if (value.size > MAX_IMAGE_BYTES) throw tooLarge();
-    return { bytes: await fsp.readFile(value.path), fromPath: value.path, originalName: utf8Name(value.originalName) };
+    return { bytes: await fsp.readFile(value.path), fromPath: value.path, originalName: value.originalName };
   }
   const text = String(value ?? '').trim();
   if (/^https?:\/\//i.test(text)) {

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import { ApiError, invalidParam, missingParam } from '../../engine/errors.js';
 import { reply, type Adapter, type UploadedFile } from '../../engine/types.js';
-import { cleanFileName, utf8Name } from './_names.js';
+import { cleanFileName } from './_names.js';
 import { uploadToGofile } from './_gofile.js';
 
 export const DEFAULT_RETENTION_DAYS = 30;
@@ -25,7 +25,7 @@ const fileHost: Adapter = async (params, ctx) => {
   if (!file || typeof file !== 'object') throw missingParam('file');
   if (file.size === 0) throw invalidParam('file', 'must not be empty');
   const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
-  const fileName = cleanFileName(utf8Name(file.originalName)) || 'file';
+  const fileName = cleanFileName(file.originalName) || 'file';
   const [md5, type] = await Promise.all([md5Of(file.path), fileTypeFromFile(file.path).catch(() => undefined)]);
 
   // With an operator's gofile token the file goes there; if gofile fails, the service hosts it itself.
