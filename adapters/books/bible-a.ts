@@ -5,7 +5,7 @@
 // names, so the caller's book name is only lower-cased and stripped of spaces.
 import { missingParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { isObj, malformed, text } from './_shape.js';
+import { isRecord, malformed, text } from './_shape.js';
 
 const clean = (v: unknown) => (typeof v === 'string' ? v.replace(/¶/g, '').replace(/\s+/g, ' ').trim() : '');
 const verseNo = (v: unknown) => (/^\d+$/.test(String(v)) ? Number(v) : String(v));
@@ -15,7 +15,7 @@ const bibleA: Adapter = async (params, ctx) => {
   if (params.mode === 'versions') {
     const res = await client.request({ path: '/bibles.json', signal: ctx.signal });
     if (!Array.isArray(res.body)) throw malformed();
-    const items = res.body.filter((v) => isObj(v) && typeof v.id === 'string');
+    const items = res.body.filter((v) => isRecord(v) && typeof v.id === 'string');
     return { items, count: items.length };
   }
 
@@ -31,19 +31,19 @@ const bibleA: Adapter = async (params, ctx) => {
 
   if (params.verse !== undefined) {
     const res = await client.request({ path: `${base}/verses/${Number(params.verse)}.json`, signal: ctx.signal, notFoundMessage });
-    if (!isObj(res.body) || typeof res.body.text !== 'string') throw malformed();
+    if (!isRecord(res.body) || typeof res.body.text !== 'string') throw malformed();
     return { version, book: bookName, chapter, verse: verseNo(res.body.verse ?? params.verse), text: clean(res.body.text) };
   }
 
   const res = await client.request({ path: `${base}.json`, signal: ctx.signal, notFoundMessage });
-  if (!isObj(res.body) || !Array.isArray(res.body.data)) throw malformed();
+  if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw malformed();
   const seen = new Map<string, { verse: number | string; text: string }>();
   for (const v of res.body.data) {
-    if (!isObj(v) || v.verse === undefined || seen.has(String(v.verse))) continue;
+    if (!isRecord(v) || v.verse === undefined || seen.has(String(v.verse))) continue;
     seen.set(String(v.verse), { verse: verseNo(v.verse), text: clean(v.text) });
   }
   const items = [...seen.values()].sort((a, b) => Number(a.verse) - Number(b.verse));
-  const first = res.body.data.find(isObj);
+  const first = res.body.data.find(isRecord);
   return { version, book: (first && text(first.book)) ?? bookName, chapter, items, count: items.length };
 };
 

@@ -6,7 +6,7 @@ import { ApiError, badInput, invalidParam, notFound, upstreamBusy } from '../../
 import type { Adapter, AdapterContext, UpstreamClient } from '../../engine/types.js';
 import { bibleGuard } from './_bible-b-guard.js';
 import { parseReference } from './_bible-b-reference.js';
-import { isObj, malformed, text } from './_shape.js';
+import { isRecord, malformed, text } from './_shape.js';
 
 const LIST_TTL_MS = 24 * 3600_000;
 /** Used when /data cannot be read: the translations bible-api.com has long served. */
@@ -20,8 +20,8 @@ async function translations(client: UpstreamClient, ctx: AdapterContext, guard: 
   try {
     guard.admit();
     const res = await client.request({ path: '/data', signal: ctx.signal });
-    const list = isObj(res.body) && Array.isArray(res.body.translations) ? res.body.translations : undefined;
-    const ids = new Set((list ?? []).map((t) => (isObj(t) ? text(t.identifier) : null)).filter((x): x is string => !!x));
+    const list = isRecord(res.body) && Array.isArray(res.body.translations) ? res.body.translations : undefined;
+    const ids = new Set((list ?? []).map((t) => (isRecord(t) ? text(t.identifier) : null)).filter((x): x is string => !!x));
     if (!ids.size) throw malformed();
     lists.set(key, { ids, at: Date.now() });
     return ids;
@@ -47,7 +47,7 @@ const bibleB: Adapter = async (params, ctx) => {
     allowStatus: [400, 403, 404],
     signal: ctx.signal,
   });
-  const error = isObj(res.body) ? String(res.body.error ?? '') : '';
+  const error = isRecord(res.body) ? String(res.body.error ?? '') : '';
   if (res.status === 403) {
     guard.banned();
     throw upstreamBusy('Upstream bible-api refuses this server for now; try again later', guard.retryAfterSeconds());
@@ -63,10 +63,10 @@ const bibleB: Adapter = async (params, ctx) => {
   }
 
   const b = res.body;
-  if (!isObj(b) || !Array.isArray(b.verses) || typeof b.reference !== 'string') throw malformed();
+  if (!isRecord(b) || !Array.isArray(b.verses) || typeof b.reference !== 'string') throw malformed();
   return {
     reference: b.reference,
-    verses: b.verses.filter(isObj).map((v) => ({ book_id: v.book_id, book_name: v.book_name, chapter: v.chapter, verse: v.verse, text: text(v.text) ?? '' })),
+    verses: b.verses.filter(isRecord).map((v) => ({ book_id: v.book_id, book_name: v.book_name, chapter: v.chapter, verse: v.verse, text: text(v.text) ?? '' })),
     text: typeof b.text === 'string' ? b.text.trim() : '',
     translation_id: text(b.translation_id) ?? translation,
     translation_name: text(b.translation_name) ?? translation,

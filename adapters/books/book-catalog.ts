@@ -2,11 +2,11 @@
 // author or a title), one book by id, or the catalog's pages (most downloaded first). 32 per page.
 import { invalidParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { isObj, malformed, pageOf, text, type Obj } from './_shape.js';
+import { isRecord, malformed, pageOf, text, type Rec } from './_shape.js';
 
-function book(b: Obj) {
+function book(b: Rec) {
   const people = (v: unknown) =>
-    (Array.isArray(v) ? v.filter(isObj) : []).map((p) => ({ name: text(p.name), birth_year: p.birth_year ?? null, death_year: p.death_year ?? null }));
+    (Array.isArray(v) ? v.filter(isRecord) : []).map((p) => ({ name: text(p.name), birth_year: p.birth_year ?? null, death_year: p.death_year ?? null }));
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   return {
     id: b.id,
@@ -19,7 +19,7 @@ function book(b: Obj) {
     summaries: strings(b.summaries),
     copyright: typeof b.copyright === 'boolean' ? b.copyright : null,
     media_type: text(b.media_type),
-    formats: isObj(b.formats) ? b.formats : {},
+    formats: isRecord(b.formats) ? b.formats : {},
     download_count: typeof b.download_count === 'number' ? b.download_count : null,
   };
 }
@@ -30,7 +30,7 @@ const bookCatalog: Adapter = async (params, ctx) => {
   if (params.id !== undefined) {
     if (q) throw invalidParam('id', 'give either q (search) or id (one book), not both');
     const res = await client.request({ path: `/books/${params.id}`, signal: ctx.signal, notFoundMessage: `No book with id ${params.id}` });
-    if (!isObj(res.body) || typeof res.body.id !== 'number') throw malformed();
+    if (!isRecord(res.body) || typeof res.body.id !== 'number') throw malformed();
     return book(res.body);
   }
   const page = Number(params.page ?? 1);
@@ -42,13 +42,13 @@ const bookCatalog: Adapter = async (params, ctx) => {
     notFoundMessage: `No page ${page} for this search`,
   });
   const body = res.body;
-  if (!isObj(body) || !Array.isArray(body.results)) throw malformed();
+  if (!isRecord(body) || !Array.isArray(body.results)) throw malformed();
   return {
     ...(q ? { query: q } : {}),
     count: typeof body.count === 'number' ? body.count : body.results.length,
     page,
     next_page: pageOf(body.next),
-    items: body.results.filter(isObj).map(book),
+    items: body.results.filter(isRecord).map(book),
   };
 };
 

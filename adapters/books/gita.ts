@@ -7,7 +7,7 @@
 import { badInput, invalidParam, missingParam, notFound } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
 import { GITA_TOTAL, GITA_VERSES, gitaSerial } from './_gita-verses.js';
-import { isObj, malformed } from './_shape.js';
+import { isRecord, malformed } from './_shape.js';
 
 function int(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
@@ -64,7 +64,7 @@ const gita: Adapter = async (params, ctx) => {
 
   const res = await ctx.upstream('gita').request({ path, signal: ctx.signal, notFoundMessage: `No verse ${chapter}.${verse} in language ${language}` });
   const b = res.body;
-  if (!isObj(b)) throw malformed();
+  if (!isRecord(b)) throw malformed();
   if (b.error !== undefined) {
     const said = `${String(b.error)} ${String(b.message ?? '')}`;
     if (/not implemented/i.test(said)) throw notFound(`Language ${language} is not available from the upstream`);

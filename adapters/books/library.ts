@@ -5,7 +5,7 @@
 // `description` (and bio, notes, first_sentence) is a string or a {type, value} object.
 import { invalidParam, missingParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { isObj, malformed, text, type Obj } from './_shape.js';
+import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const KIND_BY_LETTER: Record<string, string> = { A: 'author', W: 'work', M: 'edition' };
 const LETTER_BY_KIND: Record<string, string> = { author: 'A', work: 'W', edition: 'M' };
@@ -18,12 +18,12 @@ const LIMIT = 20;
 const coverUrl = (id: unknown) => (typeof id === 'number' && id > 0 ? `https://covers.openlibrary.org/b/id/${id}-M.jpg` : null);
 const olid = (key: unknown) => (typeof key === 'string' ? key.split('/').pop() ?? null : null);
 
-function record(r: Obj): Obj {
-  const out: Obj = { ...r, id: olid(r.key) };
+function record(r: Rec): Rec {
+  const out: Rec = { ...r, id: olid(r.key) };
   for (const f of NOISE) delete out[f];
   for (const f of RICH_TEXT) {
     const v = r[f];
-    if (isObj(v)) out[f] = text(v.value);
+    if (isRecord(v)) out[f] = text(v.value);
   }
   const covers = Array.isArray(r.covers) ? r.covers : Array.isArray(r.photos) ? r.photos : [];
   out.cover_urls = covers.map(coverUrl).filter(Boolean);
@@ -41,7 +41,7 @@ const library: Adapter = async (params, ctx) => {
 
   if (id) {
     const res = await client.request({ path: `/${PATH_BY_KIND[mode]}/${id}.json`, signal: ctx.signal, notFoundMessage: `No ${mode} with id ${id}` });
-    if (!isObj(res.body) || typeof res.body.key !== 'string') throw malformed();
+    if (!isRecord(res.body) || typeof res.body.key !== 'string') throw malformed();
     return record(res.body);
   }
   if (mode === 'work' || mode === 'edition') throw missingParam('id');
@@ -54,8 +54,8 @@ const library: Adapter = async (params, ctx) => {
     signal: ctx.signal,
   });
   const body = res.body;
-  if (!isObj(body) || !Array.isArray(body.docs)) throw malformed();
-  const items = body.docs.filter(isObj).map((d) =>
+  if (!isRecord(body) || !Array.isArray(body.docs)) throw malformed();
+  const items = body.docs.filter(isRecord).map((d) =>
     authors
       ? { key: d.key, id: olid(d.key), name: text(d.name), birth_date: text(d.birth_date), death_date: text(d.death_date), top_work: text(d.top_work), work_count: d.work_count ?? null }
       : {

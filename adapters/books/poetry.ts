@@ -4,9 +4,9 @@
 // separate PoetryDB's own query syntax, so the catalog refuses them in values.
 import { badInput, invalidParam, notFound } from '../../engine/errors.js';
 import { reply, type Adapter } from '../../engine/types.js';
-import { isObj, malformed, text, type Obj } from './_shape.js';
+import { isRecord, malformed, text, type Rec } from './_shape.js';
 
-const poem = (p: Obj) => ({
+const poem = (p: Rec) => ({
   title: text(p.title),
   author: text(p.author),
   lines: Array.isArray(p.lines) ? p.lines.map(String) : [],
@@ -29,18 +29,18 @@ const poetry: Adapter = async (params, ctx) => {
   const res = await ctx.upstream('poetrydb').request({ path, signal: ctx.signal, notFoundMessage: 'No poem matches' });
   const body = res.body;
 
-  if (isObj(body) && body.status !== undefined) {
+  if (isRecord(body) && body.status !== undefined) {
     if (String(body.status) === '404') throw notFound(author || title ? 'No poem matches this author or title' : 'Not found upstream');
     throw badInput('The upstream service rejected the request');
   }
   if (mode === 'authors' || (!author && !title && !mode)) {
     const key = mode === 'authors' ? 'authors' : 'titles';
-    if (!isObj(body) || !Array.isArray(body[key])) throw malformed();
+    if (!isRecord(body) || !Array.isArray(body[key])) throw malformed();
     const items = (body[key] as unknown[]).filter((x): x is string => typeof x === 'string');
     return { kind: key, items, count: items.length };
   }
   if (!Array.isArray(body)) throw malformed();
-  const items = body.filter(isObj).map(poem);
+  const items = body.filter(isRecord).map(poem);
   const data = { kind: 'poems', items, count: items.length };
   return mode === 'random' ? reply({ data, cacheable: false }) : data;
 };

@@ -4,19 +4,19 @@
 // or an organisation's {name}.
 import { badInput } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { isObj, malformed, text, type Obj } from './_shape.js';
+import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const first = (v: unknown) => (Array.isArray(v) ? text(v.find((x) => typeof x === 'string' && x.trim())) : text(v));
 
 function issued(v: unknown): string | null {
-  const parts = isObj(v) && Array.isArray(v['date-parts']) && Array.isArray(v['date-parts'][0]) ? (v['date-parts'][0] as unknown[]) : [];
+  const parts = isRecord(v) && Array.isArray(v['date-parts']) && Array.isArray(v['date-parts'][0]) ? (v['date-parts'][0] as unknown[]) : [];
   const nums = parts.filter((n): n is number => typeof n === 'number');
   if (!nums.length) return null;
   return [String(nums[0]), ...nums.slice(1, 3).map((n) => String(n).padStart(2, '0'))].join('-');
 }
 
-function work(w: Obj) {
-  const authors = (Array.isArray(w.author) ? w.author.filter(isObj) : [])
+function work(w: Rec) {
+  const authors = (Array.isArray(w.author) ? w.author.filter(isRecord) : [])
     .map((a) => text([a.given, a.family].filter((x) => typeof x === 'string').join(' ')) ?? text(a.name))
     .filter((x): x is string => !!x);
   return {
@@ -44,9 +44,9 @@ const scholarlySearch: Adapter = async (params, ctx) => {
   // Crossref answers 400 {"status":"failed","message":[{"type":"validation-failure",…}]} for queries it refuses.
   if (res.status === 400) throw badInput('The upstream service rejected the query');
   const body = res.body;
-  if (!isObj(body) || body.status !== 'ok' || !isObj(body.message) || !Array.isArray(body.message.items)) throw malformed();
+  if (!isRecord(body) || body.status !== 'ok' || !isRecord(body.message) || !Array.isArray(body.message.items)) throw malformed();
   const total = body.message['total-results'];
-  const items = body.message.items.filter(isObj).map(work);
+  const items = body.message.items.filter(isRecord).map(work);
   return { query: q, total: typeof total === 'number' ? total : items.length, items };
 };
 
