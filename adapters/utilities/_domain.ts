@@ -1,0 +1,23 @@
+// What a caller types as a "domain" (https://www.Shop.example/path?x, shop.example:443, bücher.example.)
+// reduced to a host name: no scheme, user info, port, path or trailing dot, lower case, punycode (the
+// WHATWG URL parser applies IDNA). Also used by tools/cpn.
+import { domainToASCII } from 'node:url';
+
+const LABELS = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+
+/** The host name, or undefined when there is none (an IP address, a single label, junk). */
+export function hostOfDomain(input: string, opts: { stripWww?: boolean } = {}): string | undefined {
+  const raw = input.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  let host: string;
+  try {
+    host = new URL(withScheme).hostname;
+  } catch {
+    return undefined;
+  }
+  host = domainToASCII(host.replace(/\.$/, '')).toLowerCase();
+  if (opts.stripWww) host = host.replace(/^www\./, '');
+  // Dotted quads pass LABELS' shape but are addresses, not domains.
+  if (!LABELS.test(host) || /^[\d.]+$/.test(host)) return undefined;
+  return host;
+}

@@ -1,0 +1,49 @@
+// A new disposable mailbox at mail.tm: pick an active domain, create an account with a random address
+// and password (a taken address is a 422: try another), then get its bearer token. The answer holds
+// secrets, so it is never cached and never logged; the caller reads mail with the token directly at
+// mail.tm (inbox.list / inbox.read).
+import crypto from 'node:crypto';
+import { upstreamFailed } from '../../engine/errors.js';
+import { record } from '../../engine/shape.js';
+import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { activeDomains, bounded } from './_mailtm.js';
+
+const ATTEMPTS = 3;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function localPart(): string {
+  const bytes = crypto.randomBytes(10);
+  return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+async function createMailbox(ctx: AdapterContext) {
+  const api = ctx.upstream('mailtm');
+  const domains = await activeDomains(ctx);
+  const password = crypto.randomBytes(18).toString('base64url');
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const address = `${localPart()}@${domains[crypto.randomInt(domains.length)]}`;
+    const created = await api.request({ path: '/accounts', method: 'POST', json: { address, password }, allowStatus: [422], signal: ctx.signal });
+    if (created.status === 422) continue; // address taken (or refused): another random one
+    const { body } = await api.request({ path: '/token', method: 'POST', json: { address, password }, signal: ctx.signal });
+    const token = record(body).token;
+    if (typeof token !== 'string' || !token) throw upstreamFailed('The upstream service answered with malformed data');
+    return { address, password, token };
+  }
+  throw upstreamFailed('The mail provider refused every new address');
+}
+
+const tmailGen: Adapter = async (_params, ctx) => {
+  const { address, password, token } = await bounded(() => createMailbox(ctx));
+  const base = (ctx.upstream('mailtm').baseUrl ?? 'https://api.mail.tm').replace(/\/+$/, '');
+  return reply({
+    data: {
+      address,
+      password,
+      token,
+      inbox: { list: `GET ${base}/messages`, read: `GET ${base}/messages/{id}`, auth: `Bearer ${token}` },
+    },
+    cacheable: false,
+  });
+};
+
+export default tmailGen;
