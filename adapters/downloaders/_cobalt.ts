@@ -22,6 +22,8 @@ interface CobaltAnswer {
 }
 
 const PICKER_TYPE: Record<string, MediaType> = { photo: 'image', video: 'video', gif: 'gif' };
+/** What cobalt serves for each picker type when the link does not say (tunnels have no file name). */
+const PICKER_EXT: Record<MediaType, string> = { image: 'jpg', video: 'mp4', gif: 'gif', audio: 'mp3' };
 
 export function cobaltConfigured(ctx: AdapterContext): boolean {
   return ctx.upstream(COBALT).baseUrl !== undefined;
@@ -64,12 +66,12 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
     const items = b.picker.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null && typeof p.url === 'string');
     const medias: DownloadMedia[] = items.map((p) => {
       const type = PICKER_TYPE[String(p.type)] ?? 'image';
-      const ext = extensionOf(p.url as string);
+      const ext = extensionOf(p.url as string) ?? PICKER_EXT[type];
       return { url: p.url as string, type: ext === 'gif' ? 'gif' : type, quality: null, extension: ext };
     });
     if (typeof b.audio === 'string') {
       const audioName = typeof b.audioFilename === 'string' ? b.audioFilename : undefined;
-      medias.push({ url: b.audio, type: 'audio', quality: null, extension: extensionOf(audioName) ?? extensionOf(b.audio) });
+      medias.push({ url: b.audio, type: 'audio', quality: null, extension: extensionOf(audioName) ?? extensionOf(b.audio) ?? 'mp3' });
     }
     if (!medias.length) throw notFound('The post has no downloadable media');
     const thumb = items.find((p) => typeof p.thumb === 'string')?.thumb as string | undefined;

@@ -3,7 +3,7 @@
 // host. Order: HD and standard no-watermark video, the sound, slideshow photos; never the watermarked copy.
 import { notFound, upstreamBusy, upstreamFailed } from '../../engine/errors.js';
 import type { AdapterContext } from '../../engine/types.js';
-import { absolute, dedupe, extensionOf, type Download, type DownloadMedia } from './_media.js';
+import { absolute, dedupe, extensionOf, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
 
 export const TIKWM = 'tikwm';
 
@@ -27,9 +27,13 @@ export async function tikwm(ctx: AdapterContext, url: string): Promise<Download>
   if (!d || typeof d !== 'object') throw upstreamFailed('The TikTok fallback answered in an unexpected shape');
   const base = client.baseUrl;
   const medias: DownloadMedia[] = [];
+  // A slideshow's `play` is its sound track, so the file's own extension decides the type when it has one.
   const add = (raw: unknown, type: DownloadMedia['type'], quality: string | null, fallbackExt: string) => {
     const u = absolute(raw, base);
-    if (u) medias.push({ url: u, type, quality, extension: extensionOf(u) ?? fallbackExt });
+    if (!u) return;
+    const ext = extensionOf(u) ?? fallbackExt;
+    const actual = typeOfExtension(ext, type);
+    medias.push({ url: u, type: actual, quality: actual === type ? quality : null, extension: ext });
   };
   add(d.hdplay, 'video', 'hd', 'mp4');
   add(d.play, 'video', 'sd', 'mp4');
