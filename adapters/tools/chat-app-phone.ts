@@ -4,7 +4,7 @@
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
 import { load } from 'cheerio';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import { invalidParam, notFound } from '../../engine/errors.js';
+import { invalidParam, notFound, upstreamFailed } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
 
 const NOTE = 'Only public profile data is shown; a phone number appears only when the owner published it in the bio.';
@@ -43,7 +43,11 @@ const chatAppPhone: Adapter = async (params, ctx) => {
 
   // Telegram answers 200 for unknown names too, with its generic "Contact @name" page and no title block.
   const title = clean($(sel.title).first().text());
-  if (!title) throw notFound(`No public profile for @${username}`);
+  if (!title) {
+    // Not even Telegram's page frame: the markup changed or something else answered.
+    if (!$('.tgme_page').length && !$('meta[property="og:site_name"]').length) throw upstreamFailed('The messaging site answered with a page we do not recognise');
+    throw notFound(`No public profile for @${username}`);
+  }
 
   // The description block keeps line breaks; og:description is the fallback.
   const descEl = $(sel.description).first();
