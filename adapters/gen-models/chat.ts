@@ -7,7 +7,9 @@ import { pollinations, promptOf, refusal, setting } from './_pollinations.js';
 const chat: Adapter = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
-  const model = String(ctx.options.model);
+  const model = ctx.options.model;
+  // A catalog entry without its binding is our bug, not the caller's.
+  if (typeof model !== 'string' || !model) throw new Error(`${ctx.endpoint}: catalog options.model is missing`);
   const res = await client.request({
     path: setting(client, ['chatPath'], '/v1/chat/completions'),
     method: 'POST',
