@@ -256,7 +256,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     id,
     baseUrl: base ? baseUrl : undefined,
     hasKeys: pool.size > 0,
-    settings: cfg.settings ?? {},
+    settings: settingsWithEnv(cfg.settings ?? {}, env, ENV),
     request,
   };
 }
@@ -321,4 +321,19 @@ function mapError(err: unknown, signal?: AbortSignal): ApiError {
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x);
+}
+
+/**
+ * An upstream's `settings:` with operator overrides: UPSTREAM_<ID>_<SETTING> (the setting's name in upper
+ * snake case) replaces a string or number setting, e.g. UPSTREAM_OPENAI_COMPAT_MODEL for `model`.
+ */
+function settingsWithEnv(settings: Record<string, unknown>, env: NodeJS.ProcessEnv, id: string): Record<string, unknown> {
+  const out = { ...settings };
+  for (const [name, value] of Object.entries(settings)) {
+    const override = env[`UPSTREAM_${id}_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`]?.trim();
+    if (!override) continue;
+    if (typeof value === 'string') out[name] = override;
+    else if (typeof value === 'number' && /^\d+(\.\d+)?$/.test(override)) out[name] = Number(override);
+  }
+  return out;
 }

@@ -55,15 +55,15 @@ describe('chat', () => {
   });
 
   test('UPSTREAM_OPENAI_COMPAT_MODEL overrides the catalog model', async () => {
-    process.env.UPSTREAM_OPENAI_COMPAT_MODEL = 'llama3.2';
+    const own = await testApp({ UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`, UPSTREAM_OPENAI_COMPAT_KEYS: KEY, UPSTREAM_OPENAI_COMPAT_MODEL: 'llama3.2' });
     try {
       answer = { json: fixture('completion-no-model.json') };
-      const res = await ask('hi');
+      const res = await request(own.app).get(PATH).query({ apikey: own.key, q: 'hi' });
       expect(res.status).toBe(200);
       expect((fake.calls[0].json() as { model: string }).model).toBe('llama3.2');
       expect(res.body.data.model).toBe('llama3.2');
     } finally {
-      delete process.env.UPSTREAM_OPENAI_COMPAT_MODEL;
+      await own.close();
     }
   });
 

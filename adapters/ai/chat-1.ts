@@ -8,17 +8,16 @@
 // answered (e.g. `gpt-4o-mini-2024-07-18`), falling back to the one asked for.
 import { missingParam, notConfigured, upstreamFailed } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { oneTurn, readCompletion } from './_chat-completion.js';
-
-const MODEL_ENV = 'UPSTREAM_OPENAI_COMPAT_MODEL';
+import { oneTurn, readCompletion } from '../../engine/chat-completion.js';
 
 const chat1: Adapter = async (params, ctx) => {
   const q = String(params.q ?? '');
   if (!q.trim()) throw missingParam('q');
   const client = ctx.upstream('openai-compat');
   if (!client.baseUrl) throw notConfigured('Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL');
-  const model = process.env[MODEL_ENV]?.trim() || (typeof client.settings.model === 'string' ? client.settings.model : '');
-  if (!model) throw notConfigured(`Upstream openai-compat has no model: set ${MODEL_ENV}`);
+  // settings.model comes from upstreams.yaml, or from UPSTREAM_OPENAI_COMPAT_MODEL (engine/upstream.ts).
+  const model = typeof client.settings.model === 'string' ? client.settings.model.trim() : '';
+  if (!model) throw notConfigured('Upstream openai-compat has no model: set UPSTREAM_OPENAI_COMPAT_MODEL');
 
   const res = await client.request({
     path: typeof client.settings.path === 'string' ? client.settings.path : '/chat/completions',

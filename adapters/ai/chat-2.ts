@@ -3,7 +3,7 @@
 // before we get here. Without a pooled key (UPSTREAM_PERPLEXITY_KEYS) the upstream client answers 503.
 import { missingParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { oneTurn, readCompletion } from './_chat-completion.js';
+import { oneTurn, readCompletion } from '../../engine/chat-completion.js';
 
 interface Citation {
   index: number;

@@ -1,7 +1,7 @@
 // Reading an OpenAI-style chat completion, as answered by OpenAI, OpenRouter, Ollama, vLLM, llama.cpp,
 // Perplexity and Pollinations alike. Shared by ai/chat-1, ai/chat-2 and gen-models/chat: one place that
 // decides what a usable answer is, so a half-broken upstream is a 502 everywhere, never a 500.
-import { upstreamFailed } from '../../engine/errors.js';
+import { upstreamFailed } from './errors.js';
 
 export interface Completion {
   /** The reply, without a leading reasoning block. */
