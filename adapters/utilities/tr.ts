@@ -28,13 +28,21 @@ async function libreLanguages(api: UpstreamClient, ctx: AdapterContext): Promise
   return codes;
 }
 
-/** The server's spelling of a code: exact (any case), else its base language (zh-CN → zh). */
+/** Chinese is zh-Hans / zh-Hant on current LibreTranslate servers (zh / zt on older ones); callers say zh-CN. */
+const ALIASES: Record<string, string[]> = {
+  zh: ['zh-hans', 'zh'], 'zh-cn': ['zh-hans', 'zh'], 'zh-sg': ['zh-hans', 'zh'],
+  'zh-tw': ['zh-hant', 'zt'], 'zh-hk': ['zh-hant', 'zt'],
+};
+
+/** The server's spelling of a code: exact (any case), a known alias, else its base language (pt-BR → pt). */
 function pick(name: 'from' | 'to', code: string, codes: string[] | undefined): string {
   if (!codes) return code;
   const lower = code.toLowerCase();
-  const hit = codes.find((c) => c.toLowerCase() === lower) ?? codes.find((c) => c.toLowerCase() === lower.split('-')[0]);
-  if (!hit) throw invalidParam(name, `must be a language code this server knows: ${codes.join(', ')}`);
-  return hit;
+  for (const want of [lower, ...(ALIASES[lower] ?? []), lower.split('-')[0]]) {
+    const hit = codes.find((c) => c.toLowerCase() === want);
+    if (hit) return hit;
+  }
+  throw invalidParam(name, `must be a language code this server knows: ${codes.join(', ')}`);
 }
 
 async function viaLibre(api: UpstreamClient, text: string, from: string | undefined, to: string, ctx: AdapterContext) {
