@@ -49,7 +49,7 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, spec) => {
   });
 
   const requiredNames = required.map(([n]) => n);
-  (requiredNames.length ? test.each(requiredNames) : test.skip.each(['(none)']))('400 Missing required parameter: %s', async (name) => {
+  if (requiredNames.length) test.each(requiredNames)('400 Missing required parameter: %s', async (name) => {
     for (const form of spec.method === 'POST' ? (['query', 'json'] as const) : (['query'] as const)) {
       const res = await send(spec.method, path, { ...filled(name), apikey: t.key }, form);
       expect(res.status).toBe(400);
