@@ -217,8 +217,9 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : {};
       if (req.json !== undefined) init.json = auth?.in === 'json' && isPlainObject(req.json) ? { ...req.json, ...bodyKey } : req.json;
       else if (req.form !== undefined) init.form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
-      else if (auth?.in === 'json' && key) init.json = bodyKey;
-      else if (auth?.in === 'form' && key) init.form = bodyKey;
+      // A GET has no body: the key stays out (LibreTranslate's /languages needs none).
+      else if (auth?.in === 'json' && key && method !== 'GET') init.json = bodyKey;
+      else if (auth?.in === 'form' && key && method !== 'GET') init.form = bodyKey;
       else if (req.body !== undefined) init.body = req.body;
       if (req.timeoutMs) init.timeout = { request: req.timeoutMs };
       if (req.signal) init.signal = req.signal;

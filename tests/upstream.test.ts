@@ -167,6 +167,8 @@ describe('key pool', () => {
     const fm = (await get('fm').request<{ body: string }>({ path: '/api', method: 'POST', form: { api_paste_code: 'x' } })).body;
     expect(new URLSearchParams(fm.body).get('api_dev_key')).toBe('kf');
     expect(new URLSearchParams(fm.body).get('api_paste_code')).toBe('x');
+    // A GET carries no body, so no body key either.
+    expect((await get('j').request<{ body: string }>({ path: '/languages' })).body.body).toBe('');
   });
 
   test('round-robin rotation; a key answered 401 cools down and the request moves on to the next key', async () => {

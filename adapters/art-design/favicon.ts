@@ -5,19 +5,12 @@
 import { parse } from 'tldts';
 import { invalidParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
+import { hostOfDomain } from '../../engine/domain.js';
 
 export function normaliseDomain(input: string): string | undefined {
-  const raw = input.trim();
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`).hostname;
-  } catch {
-    return undefined;
-  }
-  host = host.replace(/\.$/, '').replace(/^www\./, '');
-  const info = parse(host);
-  if (info.isIp || !info.isIcann || !info.domain) return undefined;
-  return host;
+  const host = hostOfDomain(input, { stripWww: true });
+  const info = host ? parse(host) : undefined;
+  return info && info.isIcann && info.domain ? host : undefined;
 }
 
 const favicon: Adapter = async (params) => {

@@ -7,7 +7,7 @@ import { getDomain } from 'tldts';
 import { invalidParam, notFound } from '../../engine/errors.js';
 import { isRecord, record, type Rec } from '../../engine/shape.js';
 import type { Adapter } from '../../engine/types.js';
-import { hostOfDomain } from './_domain.js';
+import { hostOfDomain } from '../../engine/domain.js';
 
 const list = (x: unknown): Rec[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);

@@ -1,6 +1,6 @@
 // What a caller types as a "domain" (https://www.Shop.example/path?x, shop.example:443, bücher.example.)
 // reduced to a host name: no scheme, user info, port, path or trailing dot, lower case, punycode (the
-// WHATWG URL parser applies IDNA). Also used by tools/cpn.
+// WHATWG URL parser applies IDNA). Used by every endpoint that takes a domain.
 import { domainToASCII } from 'node:url';
 
 const LABELS = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
