@@ -38,6 +38,7 @@ function counterKey(plan: PlanSpec, req: Request, res: Response): string {
 
 export function createMeter(deps: MeterDeps) {
   const stores: FallbackStore[] = [];
+  const storeOf: Record<string, FallbackStore> = {};
   const makeStore = (planId: string): Store => {
     const prefix = `${deps.prefix}rl:${planId}:`;
     const redisStore = deps.redis
@@ -45,6 +46,7 @@ export function createMeter(deps: MeterDeps) {
       : undefined;
     const store = new FallbackStore(redisStore, deps.redisHealth, deps.log, prefix);
     stores.push(store);
+    storeOf[planId] = store;
     return store;
   };
 
@@ -63,9 +65,6 @@ export function createMeter(deps: MeterDeps) {
       legacyHeaders: true,
       store: makeStore(plan.id),
       keyGenerator: (req, res) => counterKey(plan, req, res),
-      // Refund our own and the upstream's failures, never the caller's.
-      skipFailedRequests: true,
-      requestWasSuccessful: (_req, res) => res.statusCode < 500,
       handler: (_req, _res, next) => next(new ApiError('quota', 'Rate limit exceeded. Try again later.')),
       validate: false, // our configuration is fixed; the per-request checks cost throughput
     });
@@ -76,7 +75,13 @@ export function createMeter(deps: MeterDeps) {
     const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
     const limiter = limiters[planId];
     if (!limiter) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    return limiter(req, res, next);
+    return limiter(req, res, (err?: unknown) => {
+      // Our own and the upstream's failures (5xx) are refunded, never the caller's: the error handler calls
+      // this. (express-rate-limit's skipFailedRequests does the same with three listeners per request.)
+      const key = (req as Request & { rateLimit?: { key: string } }).rateLimit?.key;
+      if (key !== undefined) res.locals.refund = () => storeOf[planId].decrement(key);
+      next(err);
+    });
   };
   return { meter, close: () => stores.forEach((s) => s.shutdown()) };
 }

@@ -6,11 +6,19 @@ export function createMetrics() {
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({ name: 'uua_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers: [registry] });
   const latency = new client.Histogram({ name: 'uua_request_seconds', help: 'Request latency by endpoint', labelNames: ['endpoint'], buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60], registers: [registry] });
+  // Label lookups hashed once per endpoint and status, not on every request.
+  const cache = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
+  const children = (endpoint: string, status: number) => {
+    const k = `${endpoint} ${status}`;
+    let c = cache.get(k);
+    if (!c) cache.set(k, (c = { count: requests.labels(endpoint, String(status)), latency: latency.labels(endpoint) }));
+    return c;
+  };
   return {
     registry,
     observe(endpoint: string, status: number, seconds: number) {
-      requests.inc({ endpoint, status: String(status) });
-      latency.observe({ endpoint }, seconds);
+      children(endpoint, status).count.inc();
+      children(endpoint, status).latency.observe(seconds);
     },
   };
 }
