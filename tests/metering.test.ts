@@ -3,6 +3,7 @@
 // invalid keys metered per IP.
 import request from 'supertest';
 import { testApp, KEYS, type TestApp } from './helpers/app.js';
+import { fakeUpstream } from './helpers/fake-upstream.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;
@@ -37,19 +38,22 @@ test('the plans of the spec are the defaults', async () => {
   expect(res.headers['ratelimit-policy']).toMatch(/q=5000; w=86400/);
 });
 
-test('400s count and carry headers; 5xx (here 501 not implemented) are refunded', async () => {
-  t = await testApp({ PLAN_PREMIUM_LIMIT: '5' });
-  const bad = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: 'abc' });
-  expect(bad.status).toBe(400);
-  expect(bad.headers['x-ratelimit-remaining']).toBe('4');
-  const unimplemented = t.api.endpoints.find((e) => !t.api.adapters.has(e.adapter) && !Object.values(e.params).some((p) => p.required));
-  if (unimplemented) {
-    const r = await request(t.app)[unimplemented.method === 'GET' ? 'get' : 'post'](`/api/v1/${unimplemented.id}`).query({ apikey: KEYS.premium });
-    expect(r.status).toBe(501);
-    expect(r.body.error).toBe(`Not implemented yet: ${unimplemented.id}`);
+test('400s count and carry headers; 5xx (an upstream failure, 502) are refunded', async () => {
+  const upstream = await fakeUpstream(() => ({ status: 500, json: { error: 'boom' } }));
+  t = await testApp({ PLAN_PREMIUM_LIMIT: '5', UPSTREAM_POKEAPI_URL: upstream.url, UPSTREAM_POKEAPI_TIMEOUT: '2s' });
+  try {
+    const bad = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: 'abc' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers['x-ratelimit-remaining']).toBe('4');
+    const failed = await request(t.app).get('/api/v1/anime/creature-data').query({ apikey: KEYS.premium, resource: 'pokemon', id: 'pikachu' });
+    expect(failed.status).toBe(502);
+    expect(failed.headers['x-ratelimit-remaining']).toBe('3');
+    const after = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+    // The 502 was given back: 5 - 1 (the 400) - 1 (this one) = 3.
+    expect(after.headers['x-ratelimit-remaining']).toBe('3');
+  } finally {
+    await upstream.close();
   }
-  const after = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
-  expect(after.headers['x-ratelimit-remaining']).toBe('3');
 });
 
 test('the free key is counted per client IP, the anonymous key once for everyone', async () => {
