@@ -46,11 +46,12 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger } = {}): Promise<App> {
+/** `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter). */
+export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
   const config = loadConfig(env);
   const log = opts.log ?? createLogger(config.logLevel);
   const catalog = loadCatalog(config.catalogDir);
-  const adapters = await loadAdapters(config.adaptersDir, catalog.endpoints);
+  const adapters = await loadAdapters(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = env.REDIS_PREFIX ?? 'uua:';
   const keys: KeyStore = redis ? new RedisKeyStore(redis.client, `${prefix}keys`) : new FileKeyStore(path.join(config.dataDir, 'keys.json'));

@@ -1,6 +1,9 @@
 // Plans and allowances in process: limits per plan from configuration, 429 with Retry-After, headers on
 // every response, refunds of 5xx, the free key counted per client IP, the anonymous key shared by all,
 // invalid keys metered per IP.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { testApp, KEYS, type TestApp } from './helpers/app.js';
 import { fakeUpstream } from './helpers/fake-upstream.js';
@@ -54,6 +57,17 @@ test('400s count and carry headers; 5xx (an upstream failure, 502) are refunded'
   } finally {
     await upstream.close();
   }
+});
+
+test('an endpoint without an adapter answers 501 naming it, and is refunded', async () => {
+  t = await testApp({ PLAN_PREMIUM_LIMIT: '5' }, { adaptersDir: fs.mkdtempSync(path.join(os.tmpdir(), 'uua-no-adapters-')) });
+  for (let i = 0; i < 3; i++) {
+    const res = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+    expect(res.status).toBe(501);
+    expect(res.body).toEqual({ success: false, error: 'Not implemented yet: tools/ccgen', code: 'not_implemented' });
+    expect(res.headers['x-ratelimit-remaining']).toBe('4');
+  }
+  expect((await request(t.app).get('/health')).body.adapters).toBe(0);
 });
 
 test('the free key is counted per client IP, the anonymous key once for everyone', async () => {

@@ -22,7 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string } = {}): Promise<TestApp> {
+export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; adaptersDir?: string } = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
   const keysFile = path.join(dataDir, 'test-keys.yaml');
   fs.mkdirSync(dataDir, { recursive: true });
@@ -36,7 +36,7 @@ export async function testApp(env: Record<string, string | undefined> = {}, opts
     ALLOW_PRIVATE_FETCH: 'true',
     PUBLIC_URL: 'http://127.0.0.1:3999',
     ...env,
-  });
+  }, { adaptersDir: opts.adaptersDir });
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 
