@@ -1,0 +1,55 @@
+// A broken catalog or a stray adapter stops the boot with a message naming the file, endpoint and field.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { loadCatalog, CatalogError } from '../engine/catalog.js';
+import { loadConfig } from '../engine/config.js';
+import { loadAdapters } from '../engine/registry.js';
+
+const realDir = loadConfig({}).catalogDir;
+
+/** A copy of the catalog with one file changed. */
+function plant(file: string, change: (doc: any) => void): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-cat-'));
+  for (const f of fs.readdirSync(realDir)) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
+  const doc = YAML.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  change(doc);
+  fs.writeFileSync(path.join(dir, file), YAML.stringify(doc));
+  return dir;
+}
+
+const bootError = (dir: string) => {
+  try {
+    loadCatalog(dir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(CatalogError);
+    return (e as Error).message;
+  }
+  throw new Error('the catalog loaded');
+};
+
+test('a bound of the wrong type names file, endpoint and field', () => {
+  const dir = plant('anime.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'anime-images-a').params.amount.maximum = 'twenty'; });
+  expect(bootError(dir)).toBe(`${path.join(dir, 'anime.yaml')}: endpoint anime-images-a, field params.amount.maximum: must be number`);
+});
+
+test('a missing summary, an unknown upstream, a bad requiredWhen and an unknown field are refused', () => {
+  expect(bootError(plant('tools.yaml', (d) => { delete d.endpoints[0].summary; }))).toMatch(/tools\.yaml: endpoint fake-address, field summary: must have required property 'summary'/);
+  expect(bootError(plant('tools.yaml', (d) => { d.endpoints[0].upstream = 'nowhere'; }))).toMatch(/endpoint fake-address, field upstream: unknown upstream "nowhere"/);
+  expect(bootError(plant('anime.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'anime-images-a').params.query.requiredWhen = { mode: 'x' }; }))).toMatch(/endpoint anime-images-a, field params\.query\.requiredWhen: unknown param "mode"/);
+  expect(bootError(plant('tools.yaml', (d) => { d.endpoints[0].params.country.colour = 'red'; }))).toMatch(/endpoint fake-address, field params\.country\.colour: must NOT have additional properties/);
+});
+
+test('not YAML at all', () => {
+  const dir = plant('video.yaml', () => {});
+  fs.writeFileSync(path.join(dir, 'video.yaml'), 'category: video\nendpoints: [\n');
+  expect(bootError(dir)).toMatch(/video\.yaml: not valid YAML/);
+});
+
+test('an adapter file without a catalog entry stops the boot', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-ad-'));
+  fs.mkdirSync(path.join(dir, 'tools'));
+  fs.writeFileSync(path.join(dir, 'tools', 'stray.js'), 'export default async () => ({});\n');
+  await expect(loadAdapters(dir, loadCatalog(realDir).endpoints)).rejects.toThrow('adapters/tools/stray.js has no catalog entry (no endpoint says adapter: tools/stray)');
+});
