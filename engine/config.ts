@@ -1,5 +1,6 @@
 // Configuration from the environment. Every default lets `npm start` work offline on a fresh machine.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   port: number;
@@ -27,7 +28,10 @@ export interface Config {
   env: NodeJS.ProcessEnv;
 }
 
-const root = path.resolve(import.meta.dirname, '..', import.meta.dirname.includes(`${path.sep}dist${path.sep}`) ? '..' : '');
+// engine/ in the source tree, dist/engine/ once built: the project root is one or two levels up.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const built = path.basename(path.dirname(here)) === 'dist';
+const root = path.resolve(here, built ? '../..' : '..');
 
 function int(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -67,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     catalogDir: path.join(root, 'catalog'),
-    adaptersDir: path.join(root, import.meta.dirname.includes(`${path.sep}dist${path.sep}`) ? 'dist/adapters' : 'adapters'),
+    adaptersDir: path.join(root, built ? 'dist/adapters' : 'adapters'),
     maxUploadBytes: int(env.MAX_UPLOAD_MB, 32, 'MAX_UPLOAD_MB') * 1024 * 1024,
     maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,
     planOverrides,

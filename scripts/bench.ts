@@ -1,6 +1,7 @@
 // `npm run bench`: autocannon on loopback against the baselines and our engine, side by side, in one go.
 // Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency and
 // the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50).
+import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,7 @@ import autocannon from 'autocannon';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const here = import.meta.dirname;
+const here = path.dirname(fileURLToPath(import.meta.url));
 const KEY = 'bench-enterprise-key-0001';
 
 function start(target: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {

@@ -1,6 +1,7 @@
 // tts/generate: embedded eSpeak NG → MP3 (decoded back here with the mpg123 WASM decoder to prove it is
 // real, plausible speech), voices by language and accent, the exact errors of upstreams.md §5, hosting and
 // raw audio, and the google-tts path against a loopback fake speaking translate_tts.
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
@@ -13,7 +14,7 @@ import { createUpstreams } from '../engine/upstream.js';
 import { ApiError } from '../engine/errors.js';
 import { speakGoogle } from '../adapters/tts/_speak-google.js';
 
-const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'google-tts');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'google-tts');
 const TONE = fs.readFileSync(path.join(FIXTURES, 'tone-0.6s.mp3'));
 const SORRY = fs.readFileSync(path.join(FIXTURES, 'sorry.html'), 'utf8');
 

@@ -1,5 +1,6 @@
 // The engine-independent pieces of tts/generate: text chunking, MP3 frame walking, the serial queue,
 // and the language/accent choice.
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 import { splitText } from '../adapters/tts/_chunks.js';
@@ -10,7 +11,7 @@ import { voiceTags } from '../adapters/tts/_espeak.js';
 import { pino } from 'pino';
 import { ApiError } from '../engine/errors.js';
 
-const TONE = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'google-tts', 'tone-0.6s.mp3'));
+const TONE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'google-tts', 'tone-0.6s.mp3'));
 
 describe('splitText', () => {
   test('packs whole sentences up to the limit and loses no word', () => {

@@ -1,10 +1,11 @@
 // docs/upstreams.md carries tables generated from the catalog and the adapters (scripts/upstreams-doc.ts):
 // they must match what the code does now.
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate, render } from '../scripts/upstreams-doc.js';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('docs/upstreams.md is up to date (npm run build && node dist/scripts/upstreams-doc.js)', () => {
   expect(fs.readFileSync(path.join(root, 'docs', 'upstreams.md'), 'utf8')).toBe(render(root));
