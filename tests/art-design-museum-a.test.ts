@@ -1,10 +1,7 @@
 // art-design/museum-a against a loopback Art Institute of Chicago API: search, one artwork, the first
 // page of the collection, `fields` always sent, IIIF image URLs built from the answer's config; errors,
 // cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,7 +9,6 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import museumA from '../adapters/art-design/museum-a.js';
 
 const PATH = '/api/v1/art-design/museum-a';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/artic/${name}`, import.meta.url), 'utf8'));
 const FIELDS = 'id,title,artist_display,date_display,image_id';
 const JATTE = {
   id: 27992,
@@ -23,35 +19,17 @@ const JATTE = {
   image_url: 'https://www.artic.edu/iiif/2/2d484387-2509-5e8e-2c43-22f9981972eb/full/843,/0/default.jpg',
 };
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /artworks/search': (r) => ({ json: fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
-      'GET /artworks/27992': () => ({ json: fixture('artwork.json') }),
-      'GET /artworks/:id': () => ({ status: 404, json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' } }),
-      'GET /artworks': () => ({ json: fixture('list.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_ARTIC_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'art-design/museum-a',
+  upstream: 'artic',
+  routes: {
+    'GET /artworks/search': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
+    'GET /artworks/27992': () => ({ json: s.fixture('artwork.json') }),
+    'GET /artworks/:id': () => ({ status: 404, json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' } }),
+    'GET /artworks': () => ({ json: s.fixture('list.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_ARTIC_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('modes', () => {
   test('q → /artworks/search with limit and fields; image URLs from the IIIF base', async () => {
@@ -65,9 +43,9 @@ describe('modes', () => {
       items: [JATTE, { id: 111628, title: 'Nighthawks', artist_display: 'Edward Hopper', date_display: '1942', image_id: null, image_url: null }],
     });
     expectMatchesSchema('art-design/museum-a', res.body.data);
-    expect(fake.calls[0].path).toBe('/artworks/search');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ q: 'seurat', limit: '12', fields: FIELDS });
-    expect(fake.calls[0].headers['aic-user-agent']).toMatch(/unified-utility-api/);
+    expect(s.fake.calls[0].path).toBe('/artworks/search');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ q: 'seurat', limit: '12', fields: FIELDS });
+    expect(s.fake.calls[0].headers['aic-user-agent']).toMatch(/unified-utility-api/);
   });
 
   test('id → /artworks/{id} with fields, the artwork itself', async () => {
@@ -75,7 +53,7 @@ describe('modes', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(JATTE);
     expectMatchesSchema('art-design/museum-a', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ fields: FIELDS });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ fields: FIELDS });
   });
 
   test('neither → the first page of /artworks', async () => {
@@ -83,8 +61,8 @@ describe('modes', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ total: 130000, page: 1, items: [JATTE] });
     expectMatchesSchema('art-design/museum-a', res.body.data);
-    expect(fake.calls[0].path).toBe('/artworks');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ limit: '12', fields: FIELDS });
+    expect(s.fake.calls[0].path).toBe('/artworks');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ limit: '12', fields: FIELDS });
   });
 
   test('an unknown id → 404', async () => {
@@ -104,35 +82,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ q: 'monet' }), f);
   });
 
   test('an answer without a data list → 502', async () => {
-    failWith = { json: { pagination: {}, data: null } };
+    s.failWith = { json: { pagination: {}, data: null } };
     expectFailure(await get({ q: 'monet' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('search.json'), delayMs: 2000 };
-    await expect(museumA({ q: 'monet' }, shortTimeoutCtx('artic', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('search.json'), delayMs: 2000 };
+    await expect(museumA({ q: 'monet' }, shortTimeoutCtx('artic', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { q: 'hopper' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'hopper' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

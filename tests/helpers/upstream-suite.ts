@@ -1,0 +1,66 @@
+// The scaffold every upstream-adapter test file shares: a loopback fake of the upstream (with a switch to
+// make it fail), an app pointed at it, a GET helper for the endpoint, fixtures, and per-test resets.
+// Call it at the top level of a test file; it registers its own beforeAll/afterAll/beforeEach.
+import fs from 'node:fs';
+import request from 'supertest';
+import { fakeUpstream, routes, type FakeRequest, type FakeResponse, type FakeUpstream } from './fake-upstream.js';
+import { testApp, type TestApp } from './app.js';
+
+export interface UpstreamSuiteOptions {
+  /** The endpoint, `category/name`. */
+  endpoint: string;
+  /** The upstream id of catalog/upstreams.yaml (fixtures live in tests/fixtures/<id>/). */
+  upstream: string;
+  /** The fake's routes, as for `routes()` of fake-upstream.ts. */
+  routes: Parameters<typeof routes>[0];
+  /** More environment for the app (keys, other upstreams). */
+  env?: Record<string, string>;
+}
+
+export interface UpstreamSuite {
+  /** The app of the current test (replaced by `freshApp`). */
+  readonly t: TestApp;
+  readonly fake: FakeUpstream;
+  /** When set, the fake answers this to every request (reset before each test). */
+  failWith: FakeResponse | undefined;
+  /** GET the endpoint with the test key and these params. */
+  get(query?: Record<string, string | number | boolean>): request.Test;
+  /** A JSON fixture of tests/fixtures/<upstream>/. */
+  fixture(name: string): any;
+  /** A new app on the same fake: an empty response cache. */
+  freshApp(): Promise<void>;
+}
+
+const envName = (id: string) => `UPSTREAM_${id.toUpperCase().replace(/-/g, '_')}_URL`;
+
+export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
+  const fixturesDir = new URL(`../fixtures/${opts.upstream}/`, import.meta.url);
+  let t: TestApp;
+  let fake: FakeUpstream;
+  const makeApp = () => testApp({ [envName(opts.upstream)]: fake.url, ...opts.env });
+  const router = routes(opts.routes);
+  const suite: UpstreamSuite = {
+    get t() { return t; },
+    get fake() { return fake; },
+    failWith: undefined,
+    get: (query = {}) => request(t.app).get(`/api/v1/${opts.endpoint}`).query({ apikey: t.key, ...query }),
+    fixture: (name) => JSON.parse(fs.readFileSync(new URL(name, fixturesDir), 'utf8')),
+    async freshApp() {
+      await t.close();
+      t = await makeApp();
+    },
+  };
+  beforeAll(async () => {
+    fake = await fakeUpstream((req: FakeRequest) => suite.failWith ?? router(req));
+    t = await makeApp();
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+  beforeEach(() => {
+    suite.failWith = undefined;
+    fake.calls.length = 0;
+  });
+  return suite;
+}
