@@ -1,7 +1,7 @@
 // Per-plan allowances with express-rate-limit: one limiter (own store, own prefix) per plan, plus one for
 // invalid or missing keys counted per client IP. Every response carries the limit headers; 5xx are refunded.
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
+import { rateLimit, ipKeyGenerator, MemoryStore, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
@@ -37,14 +37,14 @@ function counterKey(plan: PlanSpec, req: Request, res: Response): string {
 }
 
 export function createMeter(deps: MeterDeps) {
-  const stores: FallbackStore[] = [];
-  const storeOf: Record<string, FallbackStore> = {};
+  const stores: Array<FallbackStore | MemoryStore> = [];
+  const storeOf: Record<string, Store> = {};
   const makeStore = (planId: string): Store => {
     const prefix = `${deps.prefix}rl:${planId}:`;
-    const redisStore = deps.redis
-      ? new RedisStore({ prefix, sendCommand: (...args: string[]) => deps.redis!.sendCommand(args) })
-      : undefined;
-    const store = new FallbackStore(redisStore, deps.redisHealth, deps.log, prefix);
+    // Without Redis the in-process store is used as it is: the fallback wrapper would only add awaits.
+    const store = deps.redis
+      ? new FallbackStore(new RedisStore({ prefix, sendCommand: (...args: string[]) => deps.redis!.sendCommand(args) }), deps.redisHealth, deps.log, prefix)
+      : new MemoryStore();
     stores.push(store);
     storeOf[planId] = store;
     return store;
@@ -79,7 +79,7 @@ export function createMeter(deps: MeterDeps) {
       // Our own and the upstream's failures (5xx) are refunded, never the caller's: the error handler calls
       // this. (express-rate-limit's skipFailedRequests does the same with three listeners per request.)
       const key = (req as Request & { rateLimit?: { key: string } }).rateLimit?.key;
-      if (key !== undefined) res.locals.refund = () => storeOf[planId].decrement(key);
+      if (key !== undefined) res.locals.refund = async () => storeOf[planId].decrement(key);
       next(err);
     });
   };
