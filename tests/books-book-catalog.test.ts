@@ -1,9 +1,6 @@
 // books/book-catalog against a loopback Gutendex: search with paging, one book, the catalog's pages,
 // DRF 404s ("No Book matches", "Invalid page."), errors, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -11,37 +8,18 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import bookCatalog from '../adapters/books/book-catalog.js';
 
 const PATH = '/api/v1/books/book-catalog';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/gutendex/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /books': (r) =>
-        r.query.get('page') === '99' ? { status: 404, json: { detail: 'Invalid page.' } } : { json: fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
-      'GET /books/1400': () => ({ json: fixture('book-1400.json') }),
-      'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_GUTENDEX_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/book-catalog',
+  upstream: 'gutendex',
+  routes: {
+    'GET /books': (r) =>
+      r.query.get('page') === '99' ? { status: 404, json: { detail: 'Invalid page.' } } : { json: s.fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
+    'GET /books/1400': () => ({ json: s.fixture('book-1400.json') }),
+    'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_GUTENDEX_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('modes', () => {
   test('q → /books?search=, with count, page and the next page read from `next`', async () => {
@@ -51,7 +29,7 @@ describe('modes', () => {
     expect(res.body.data).toMatchObject({ query: 'dickens great', count: 5, page: 1, next_page: 2 });
     expect(res.body.data.items[0]).toMatchObject({ id: 1400, title: 'Great Expectations', authors: [{ name: 'Dickens, Charles', birth_year: 1812, death_year: 1870 }], download_count: 31245 });
     expectMatchesSchema('books/book-catalog', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ search: 'dickens great' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ search: 'dickens great' });
   });
 
   test('page is passed on; without q the catalog is listed', async () => {
@@ -60,7 +38,7 @@ describe('modes', () => {
     expect(res.body.data.page).toBe(3);
     expect(res.body.data.query).toBeUndefined();
     expectMatchesSchema('books/book-catalog', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '3' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '3' });
   });
 
   test('id → /books/{id}, the book itself', async () => {
@@ -91,35 +69,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ q: 'austen' }), f);
   });
 
   test('a body without results → 502', async () => {
-    failWith = { json: { count: 1 } };
+    s.failWith = { json: { count: 1 } };
     expectFailure(await get({ q: 'austen' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('books-search.json'), delayMs: 2000 };
-    await expect(bookCatalog({ q: 'austen' }, shortTimeoutCtx('gutendex', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('books-search.json'), delayMs: 2000 };
+    await expect(bookCatalog({ q: 'austen' }, shortTimeoutCtx('gutendex', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { q: 'twain' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'twain' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

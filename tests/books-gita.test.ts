@@ -2,10 +2,7 @@
 // against the verse-count table (no call for a verse that does not exist); errors inside HTTP 200
 // ("Language not implemented" → 404, "Invalid verse no" → 400); Odia string numbers, combined verses
 // and a purport given as the text of a Python list; cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -14,52 +11,33 @@ import { gitaSerial } from '../adapters/books/_gita-verses.js';
 import gita from '../adapters/books/gita.js';
 
 const PATH = '/api/v1/books/gita';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/gita/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /:lang/verse/:c/:v': (_r, p) =>
-        p.lang === 'eng' ? { json: fixture('not-implemented.json') } : p.lang === 'odi' ? { json: fixture('odi-1-4.json') } : { json: fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
-      'GET /:lang/verse/:serial': () => ({ json: fixture('tel-2-47.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_GITA_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/gita',
+  upstream: 'gita',
+  routes: {
+    'GET /:lang/verse/:c/:v': (_r, p) =>
+      p.lang === 'eng' ? { json: s.fixture('not-implemented.json') } : p.lang === 'odi' ? { json: s.fixture('odi-1-4.json') } : { json: s.fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
+    'GET /:lang/verse/:serial': () => ({ json: s.fixture('tel-2-47.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_GITA_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('verses', () => {
   test('chapter and verse, Telugu by default', async () => {
     const res = await get({ chapter: 2, verse: 47 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('gita');
-    expect(res.body.data).toEqual({ ...fixture('tel-2-47.json') });
+    expect(res.body.data).toEqual({ ...s.fixture('tel-2-47.json') });
     expectMatchesSchema('books/gita', res.body.data);
-    expect(fake.calls[0].path).toBe('/tel/verse/2/47');
+    expect(s.fake.calls[0].path).toBe('/tel/verse/2/47');
   });
 
   test('by serial (mode inferred from serial): /{language}/verse/{serial}', async () => {
     const res = await get({ serial: 166 });
     expect(res.status).toBe(200);
     expectMatchesSchema('books/gita', res.body.data);
-    expect(fake.calls[0].path).toBe('/tel/verse/166');
+    expect(s.fake.calls[0].path).toBe('/tel/verse/166');
   });
 
   test('Odia: string numbers become integers, a combined verse a list, a repr purport a list', async () => {
@@ -76,7 +54,7 @@ describe('verses', () => {
   });
 
   test('"Invalid verse no" inside a 200 → 400', async () => {
-    failWith = { json: fixture('invalid-verse.json') };
+    s.failWith = { json: s.fixture('invalid-verse.json') };
     expectFailure(await get({ chapter: 2, verse: 70 }), { status: 400, code: 'bad_input' });
   });
 });
@@ -98,7 +76,7 @@ describe('local checks, before any call', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('serials map through the cumulative verse counts', () => {
@@ -112,30 +90,30 @@ describe('local checks, before any call', () => {
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ chapter: 3, verse: 5 }), f);
   });
 
   test('an object with neither verse nor translation → 502', async () => {
-    failWith = { json: { chapter_no: 3 } };
+    s.failWith = { json: { chapter_no: 3 } };
     expectFailure(await get({ chapter: 3, verse: 5 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('tel-2-47.json'), delayMs: 2000 };
-    await expect(gita({ language: 'tel', chapter: 3, verse: 5 }, shortTimeoutCtx('gita', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('tel-2-47.json'), delayMs: 2000 };
+    await expect(gita({ language: 'tel', chapter: 3, verse: 5 }, shortTimeoutCtx('gita', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { chapter: 4, verse: 7 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { chapter: 4, verse: 7 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { chapter: 4, verse: 20 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { chapter: 4, verse: 20 }, upstreamCalls: () => s.fake.calls.length });
   });
 });

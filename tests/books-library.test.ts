@@ -1,10 +1,7 @@
 // books/library against a loopback Open Library: work search, author search and lookup, works and
 // editions by id (the id's letter names its kind), description/bio as string or {type, value};
 // errors, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,38 +9,19 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import library from '../adapters/books/library.js';
 
 const PATH = '/api/v1/books/library';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/openlibrary/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /search.json': (r) => ({ json: fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
-      'GET /search/authors.json': () => ({ json: fixture('authors-search.json') }),
-      'GET /authors/OL23919A.json': () => ({ json: fixture('author.json') }),
-      'GET /works/OL82563W.json': () => ({ json: fixture('work.json') }),
-      'GET /books/OL7353617M.json': () => ({ json: fixture('edition.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_OPENLIBRARY_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/library',
+  upstream: 'openlibrary',
+  routes: {
+    'GET /search.json': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
+    'GET /search/authors.json': () => ({ json: s.fixture('authors-search.json') }),
+    'GET /authors/OL23919A.json': () => ({ json: s.fixture('author.json') }),
+    'GET /works/OL82563W.json': () => ({ json: s.fixture('work.json') }),
+    'GET /books/OL7353617M.json': () => ({ json: s.fixture('edition.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_OPENLIBRARY_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('modes', () => {
   test('search (the default with q) → /search.json with limit and fields', async () => {
@@ -68,8 +46,8 @@ describe('modes', () => {
       ],
     });
     expectMatchesSchema('books/library', res.body.data);
-    expect(fake.calls[0].query.get('limit')).toBe('20');
-    expect(fake.calls[0].query.get('fields')).toMatch(/^key,title,author_name/);
+    expect(s.fake.calls[0].query.get('limit')).toBe('20');
+    expect(s.fake.calls[0].query.get('fields')).toMatch(/^key,title,author_name/);
   });
 
   test('author with q → /search/authors.json', async () => {
@@ -86,7 +64,7 @@ describe('modes', () => {
     expect(res.body.data.revision).toBeUndefined();
     expect(res.body.data.type).toBeUndefined();
     expectMatchesSchema('books/library', res.body.data);
-    expect(fake.calls[0].path).toBe('/authors/OL23919A.json');
+    expect(s.fake.calls[0].path).toBe('/authors/OL23919A.json');
   });
 
   test('a work: description object → text; invalid cover ids dropped', async () => {
@@ -99,7 +77,7 @@ describe('modes', () => {
     const res = await get({ id: 'OL7353617M' });
     expect(res.body.data).toMatchObject({ id: 'OL7353617M', title: 'Fantastic Mr. Fox', description: 'A fox outwits three farmers.', number_of_pages: 96 });
     expectMatchesSchema('books/library', res.body.data);
-    expect(fake.calls[0].path).toBe('/books/OL7353617M.json');
+    expect(s.fake.calls[0].path).toBe('/books/OL7353617M.json');
   });
 
   test('an unknown id → 404', async () => {
@@ -123,35 +101,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ q: 'tolkien' }), f);
   });
 
   test('a body without docs → 502', async () => {
-    failWith = { json: { numFound: 3 } };
+    s.failWith = { json: { numFound: 3 } };
     expectFailure(await get({ q: 'tolkien' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('search.json'), delayMs: 2000 };
-    await expect(library({ q: 'tolkien' }, shortTimeoutCtx('openlibrary', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('search.json'), delayMs: 2000 };
+    await expect(library({ q: 'tolkien' }, shortTimeoutCtx('openlibrary', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { id: 'OL82563W' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { id: 'OL82563W' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -1,10 +1,7 @@
 // books/poetry against a loopback PoetryDB: every title, every author, random (never cached), by author,
 // by title, by both; errors inside HTTP 200 with a numeric or string status; `linecount` string →
 // number; `,;:` refused; cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,50 +9,31 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import poetry from '../adapters/books/poetry.js';
 
 const PATH = '/api/v1/books/poetry';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/poetrydb/${name}`, import.meta.url), 'utf8'));
 const OZYMANDIAS = { title: 'Ozymandias', author: 'Percy Bysshe Shelley', lines: ['I met a traveller from an antique land', 'Who said: Two vast and trunkless legs of stone'], linecount: 2 };
 const notFound200 = { json: { status: 404, reason: 'Not found' } };
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /title': () => ({ json: fixture('titles.json') }),
-      'GET /author': () => ({ json: fixture('authors.json') }),
-      'GET /random': () => ({ json: fixture('ozymandias.json') }),
-      'GET /author/:a': (_r, p) => (p.a === 'Percy Bysshe Shelley' ? { json: fixture('ozymandias.json'), delayMs: 150 } : notFound200),
-      'GET /title/:t': (_r, p) => (p.t === 'Ozymandias' ? { json: fixture('ozymandias.json') } : notFound200),
-      'GET /author,title/:both': () => ({ json: fixture('ozymandias.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_POETRYDB_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/poetry',
+  upstream: 'poetrydb',
+  routes: {
+    'GET /title': () => ({ json: s.fixture('titles.json') }),
+    'GET /author': () => ({ json: s.fixture('authors.json') }),
+    'GET /random': () => ({ json: s.fixture('ozymandias.json') }),
+    'GET /author/:a': (_r, p) => (p.a === 'Percy Bysshe Shelley' ? { json: s.fixture('ozymandias.json'), delayMs: 150 } : notFound200),
+    'GET /title/:t': (_r, p) => (p.t === 'Ozymandias' ? { json: s.fixture('ozymandias.json') } : notFound200),
+    'GET /author,title/:both': () => ({ json: s.fixture('ozymandias.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_POETRYDB_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('routes', () => {
   test('no parameters → every title', async () => {
     const res = await get({});
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('poetrydb');
-    expect(res.body.data).toEqual({ kind: 'titles', items: fixture('titles.json').titles, count: 2 });
+    expect(res.body.data).toEqual({ kind: 'titles', items: s.fixture('titles.json').titles, count: 2 });
     expectMatchesSchema('books/poetry', res.body.data);
-    expect(fake.calls[0].path).toBe('/title');
+    expect(s.fake.calls[0].path).toBe('/title');
   });
 
   test('mode=authors → every author', async () => {
@@ -68,7 +46,7 @@ describe('routes', () => {
     const res = await get({ mode: 'random' });
     expect(res.body.data).toEqual({ kind: 'poems', items: [OZYMANDIAS], count: 1 });
     expectMatchesSchema('books/poetry', res.body.data);
-    await expectNeverCached({ t, path: PATH, query: { mode: 'random' }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { mode: 'random' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test.each([
@@ -80,7 +58,7 @@ describe('routes', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ kind: 'poems', items: [OZYMANDIAS], count: 1 });
     expectMatchesSchema('books/poetry', res.body.data);
-    expect(fake.calls[0].path).toBe(path);
+    expect(s.fake.calls[0].path).toBe(path);
   });
 
   test('not found, told inside a 200 → 404', async () => {
@@ -90,7 +68,7 @@ describe('routes', () => {
   });
 
   test('another error inside a 200, with a string status → 400', async () => {
-    failWith = { json: { status: '405', reason: 'list not available. Only author, title, lines, linecount.' } };
+    s.failWith = { json: { status: '405', reason: 'list not available. Only author, title, lines, linecount.' } };
     expectFailure(await get({ title: 'Sonnet' }), { status: 400, code: 'bad_input' });
   });
 });
@@ -105,35 +83,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ author: 'Keats' }), f);
   });
 
   test('titles without the titles key → 502', async () => {
-    failWith = { json: { authors: [] } };
+    s.failWith = { json: { authors: [] } };
     expectFailure(await get({}), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: [], delayMs: 2000 };
-    await expect(poetry({ author: 'Keats' }, shortTimeoutCtx('poetrydb', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: [], delayMs: 2000 };
+    await expect(poetry({ author: 'Keats' }, shortTimeoutCtx('poetrydb', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { title: 'Ozymandias' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { title: 'Ozymandias' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { author: 'Percy Bysshe Shelley' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { author: 'Percy Bysshe Shelley' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

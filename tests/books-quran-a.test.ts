@@ -2,8 +2,8 @@
 // surah, juz, page, ruku, hizb quarter, manzil, sajda); other editions go to a loopback AlQuran Cloud.
 import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -11,36 +11,21 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import quranA from '../adapters/books/quran-a.js';
 
 const PATH = '/api/v1/books/quran-a';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/alquran/${name}`, import.meta.url), 'utf8'));
 const quranJson = JSON.parse(fs.readFileSync(new URL('../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8')) as Array<{ verses: Array<{ text: string }> }>;
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /edition': () => ({ json: fixture('edition.json') }),
-      'GET /ayah/262/en.asad': () => ({ json: fixture('ayah-262-en.asad.json') }),
-      'GET /ayah/:n/en.asad': (_r, p) => ({ json: { ...fixture('ayah-262-en.asad.json'), data: { ...fixture('ayah-262-en.asad.json').data, number: Number(p.n) } }, delayMs: p.n === '300' ? 200 : 0 }),
-      'GET /surah/112/en.asad': () => ({ json: fixture('surah-112-en.asad.json') }),
-      'GET /search/abraham/all/en.asad': () => ({ json: fixture('search-abraham-en.asad.json') }),
-      'GET /search/:q/all/en.asad': () => ({ status: 404, json: fixture('not-found.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_ALQURAN_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/quran-a',
+  upstream: 'alquran',
+  routes: {
+    'GET /edition': () => ({ json: s.fixture('edition.json') }),
+    'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
+    'GET /ayah/:n/en.asad': (_r, p) => ({ json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } }, delayMs: p.n === '300' ? 200 : 0 }),
+    'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
+    'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
+    'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('embedded quran-uthmani (no network)', () => {
   test('ayah 262 is 2:255 with its position from quran-meta', async () => {
@@ -53,7 +38,7 @@ describe('embedded quran-uthmani (no network)', () => {
     expect(d.text).toBe(quranJson[1].verses[254].text);
     expect(d.surah).toMatchObject({ number: 2, name: 'البقرة', englishName: 'Al-Baqarah', englishNameTranslation: 'The Cow', numberOfAyahs: 286, revelationType: 'Medinan' });
     expect(d.edition).toMatchObject({ identifier: 'quran-uthmani', language: 'ar', format: 'text', type: 'quran', direction: 'rtl' });
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('sajda ayahs carry the sajda object; 32:15 is obligatory, 7:206 recommended', async () => {
@@ -111,7 +96,7 @@ describe('other editions through AlQuran Cloud', () => {
     expect(ayah.status).toBe(200);
     expect(ayah.body.source).toBe('alquran');
     expectMatchesSchema('books/quran-a', ayah.body.data);
-    expect(ayah.body.data).toEqual(fixture('ayah-262-en.asad.json').data);
+    expect(ayah.body.data).toEqual(s.fixture('ayah-262-en.asad.json').data);
 
     const surah = await get({ surah: 112, edition: 'en.asad' });
     expectMatchesSchema('books/quran-a', surah.body.data);
@@ -120,20 +105,20 @@ describe('other editions through AlQuran Cloud', () => {
     const found = await get({ q: 'abraham', edition: 'en.asad' });
     expectMatchesSchema('books/quran-a', found.body.data);
     expect(found.body.data.count).toBe(2);
-    expect(fake.calls.map((c) => c.path)).toEqual(['/ayah/262/en.asad', '/surah/112/en.asad', '/search/abraham/all/en.asad']);
+    expect(s.fake.calls.map((c) => c.path)).toEqual(['/ayah/262/en.asad', '/surah/112/en.asad', '/search/abraham/all/en.asad']);
   });
 
   test('a search AlQuran Cloud finds nothing for (404) is an empty result', async () => {
     const res = await get({ q: 'no such words', edition: 'en.asad' });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ count: 0, matches: [] });
-    expect(fake.calls[0].path).toBe('/search/no%20such%20words/all/en.asad');
+    expect(s.fake.calls[0].path).toBe('/search/no%20such%20words/all/en.asad');
   });
 
   test('random in another edition draws 1..6236 itself', async () => {
     const res = await get({ mode: 'random', edition: 'en.asad' });
     expect(res.status).toBe(200);
-    const n = Number(fake.calls[0].path.split('/')[2]);
+    const n = Number(s.fake.calls[0].path.split('/')[2]);
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeLessThanOrEqual(6236);
   });
@@ -150,8 +135,8 @@ describe('other editions through AlQuran Cloud', () => {
     ['answers 503', (url: string) => url],
     ['is unreachable', () => 'http://127.0.0.1:9'],
   ])('editions fall back to the embedded ones when AlQuran Cloud %s (and the fallback is not cached)', async (_what, base) => {
-    failWith = { status: 503, json: { code: 503, status: 'Service Unavailable', data: 'down' } };
-    const down = await testApp({ UPSTREAM_ALQURAN_URL: base(fake.url) });
+    s.failWith = { status: 503, json: { code: 503, status: 'Service Unavailable', data: 'down' } };
+    const down = await testApp({ UPSTREAM_ALQURAN_URL: base(s.fake.url) });
     try {
       for (let i = 0; i < 2; i++) {
         const res = await request(down.app).get(PATH).query({ apikey: down.key, mode: 'editions' });
@@ -167,26 +152,26 @@ describe('other editions through AlQuran Cloud', () => {
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ number: 5, edition: 'en.asad' }), f);
   });
 
   test('an envelope without ayah data → 502', async () => {
-    failWith = { json: { code: 200, status: 'OK', data: 'Please specify an edition' } };
+    s.failWith = { json: { code: 200, status: 'OK', data: 'Please specify an edition' } };
     expectFailure(await get({ number: 6, edition: 'en.asad' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('ayah-262-en.asad.json'), delayMs: 2000 };
-    await expect(quranA({ mode: 'ayah', number: 262, edition: 'en.asad' }, shortTimeoutCtx('alquran', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('ayah-262-en.asad.json'), delayMs: 2000 };
+    await expect(quranA({ mode: 'ayah', number: 262, edition: 'en.asad' }, shortTimeoutCtx('alquran', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { number: 299, edition: 'en.asad' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { number: 299, edition: 'en.asad' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { number: 300, edition: 'en.asad' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { number: 300, edition: 'en.asad' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -205,5 +190,5 @@ test.each([
   const res = await get(query);
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ success: false, error: message });
-  expect(fake.calls).toHaveLength(0);
+  expect(s.fake.calls).toHaveLength(0);
 });

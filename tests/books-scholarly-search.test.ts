@@ -1,10 +1,7 @@
 // books/scholarly-search against a loopback Crossref: rows and select sent, titles and container titles
 // unwrapped from arrays, dates from date-parts, organisation authors; 400 validation failures; errors,
 // cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,31 +9,13 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import scholarlySearch from '../adapters/books/scholarly-search.js';
 
 const PATH = '/api/v1/books/scholarly-search';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/crossref/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ?? routes({ 'GET /works': (r) => ({ json: fixture('works.json'), delayMs: r.query.get('query') === 'slow' ? 150 : 0 }) })(req),
-  );
-  t = await testApp({ UPSTREAM_CROSSREF_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/scholarly-search',
+  upstream: 'crossref',
+  routes: { 'GET /works': (r) => ({ json: s.fixture('works.json'), delayMs: r.query.get('query') === 'slow' ? 150 : 0 }) },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_CROSSREF_URL: fake.url });
-};
-
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 test('a search: arrays unwrapped, dates joined, authors named', async () => {
   const res = await get({ q: 'graph neural network' });
@@ -59,46 +38,46 @@ test('a search: arrays unwrapped, dates joined, authors named', async () => {
     ],
   });
   expectMatchesSchema('books/scholarly-search', res.body.data);
-  const q = Object.fromEntries(fake.calls[0].query);
+  const q = Object.fromEntries(s.fake.calls[0].query);
   expect(q).toEqual({ query: 'graph neural network', rows: '20', select: 'DOI,title,author,issued,container-title,type,URL' });
 });
 
 test('q is required and bounded', async () => {
   expect((await get({})).body.error).toBe('Missing required parameter: q');
   expect((await get({ q: 'x'.repeat(301) })).body.error).toBe('Invalid value for q: must be at most 300 characters');
-  expect(fake.calls).toHaveLength(0);
+  expect(s.fake.calls).toHaveLength(0);
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ q: 'transformers' }), f);
   });
 
   test('a validation failure (400) → 400', async () => {
-    failWith = { status: 400, json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] } };
+    s.failWith = { status: 400, json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] } };
     expectFailure(await get({ q: 'transformers' }), { status: 400, code: 'bad_input' });
   });
 
   test('status other than ok, or no items → 502', async () => {
-    failWith = { json: { status: 'error', message: {} } };
+    s.failWith = { json: { status: 'error', message: {} } };
     expectFailure(await get({ q: 'transformers' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('works.json'), delayMs: 2000 };
-    await expect(scholarlySearch({ q: 'transformers' }, shortTimeoutCtx('crossref', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('works.json'), delayMs: 2000 };
+    await expect(scholarlySearch({ q: 'transformers' }, shortTimeoutCtx('crossref', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { q: 'attention' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'attention' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
