@@ -1,10 +1,7 @@
 // finance/p2p against a loopback Binance P2P search: the POST body and headers, asset/fiat upper-cased,
 // BUY/SELL as the caller's side, amounts kept as strings, code ≠ "000000" inside a 200 → 502, 403/429
 // (bot protection) → 503, malformed bodies, slowness, the 30 s cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -13,33 +10,18 @@ import p2p from '../adapters/finance/p2p.js';
 
 const PATH = '/api/v1/finance/p2p';
 const SEARCH = '/bapi/c2c/v2/friendly/c2c/adv/search';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/binance-p2p/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      [`POST ${SEARCH}`]: (r) => {
-        const body = r.json() as { asset: string; fiat: string };
-        return { json: fixture('search-buy.json'), delayMs: body.fiat === 'GBP' || body.asset === 'SLOW' ? 200 : 0 };
-      },
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_BINANCE_P2P_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'finance/p2p',
+  upstream: 'binance-p2p',
+  routes: {
+    [`POST ${SEARCH}`]: (r) => {
+      const body = r.json() as { asset: string; fiat: string };
+      return { json: s.fixture('search-buy.json'), delayMs: body.fiat === 'GBP' || body.asset === 'SLOW' ? 200 : 0 };
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string> = {}) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('ads', () => {
   test('defaults USDT/USD/BUY: the sellers, amounts as strings', async () => {
@@ -57,7 +39,7 @@ describe('ads', () => {
       ],
     });
     expectMatchesSchema('finance/p2p', res.body.data);
-    const call = fake.calls[0];
+    const call = s.fake.calls[0];
     expect(call.method).toBe('POST');
     expect(call.path).toBe(SEARCH);
     expect(call.json()).toEqual({ asset: 'USDT', fiat: 'USD', tradeType: 'BUY', page: 1, rows: 20, payTypes: [], publisherType: null, merchantCheck: false });
@@ -71,11 +53,11 @@ describe('ads', () => {
     const res = await get({ asset: 'btc', fiat: 'eur', type: 'SELL' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ asset: 'BTC', fiat: 'EUR', type: 'SELL' });
-    expect(fake.calls[0].json()).toMatchObject({ asset: 'BTC', fiat: 'EUR', tradeType: 'SELL' });
+    expect(s.fake.calls[0].json()).toMatchObject({ asset: 'BTC', fiat: 'EUR', tradeType: 'SELL' });
   });
 
   test('numbers where strings were expected are kept as strings; ads without a price are dropped', async () => {
-    failWith = {
+    s.failWith = {
       json: {
         code: '000000', success: true, total: 2,
         data: [
@@ -93,7 +75,7 @@ describe('ads', () => {
   });
 
   test('no ads: total 0', async () => {
-    failWith = { json: { code: '000000', success: true, total: 0, data: [] } };
+    s.failWith = { json: { code: '000000', success: true, total: 0, data: [] } };
     const res = await get({ fiat: 'NGN' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ total: 0, items: [] });
@@ -110,45 +92,45 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ fiat: 'CHF' }), f);
   });
 
   test('an error inside a 200 (code ≠ "000000") → 502', async () => {
-    failWith = { json: fixture('error-in-200.json') };
+    s.failWith = { json: s.fixture('error-in-200.json') };
     const res = await get({ fiat: 'JPY' });
     expectFailure(res, { status: 502, code: 'upstream_failed' });
     expect(res.body.error).not.toMatch(/illegal/);
   });
 
   test('403 (bot protection) → 503 with Retry-After', async () => {
-    failWith = { status: 403, text: '<html>Access denied</html>', headers: { 'content-type': 'text/html' } };
+    s.failWith = { status: 403, text: '<html>Access denied</html>', headers: { 'content-type': 'text/html' } };
     expectFailure(await get({ fiat: 'SEK' }), { status: 503, code: 'upstream_busy' });
   });
 
   test('data that is not a list → 502', async () => {
-    failWith = { json: { code: '000000', data: { ads: [] } } };
+    s.failWith = { json: { code: '000000', data: { ads: [] } } };
     expectFailure(await get({ fiat: 'PLN' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('binance-p2p', fake.url, '50ms');
+    const ctx = shortTimeoutCtx('binance-p2p', s.fake.url, '50ms');
     await expect(p2p({ asset: 'SLOW', fiat: 'USD', type: 'BUY' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { fiat: 'TRY' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { fiat: 'TRY' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { fiat: 'GBP' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { fiat: 'GBP' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -2,9 +2,8 @@
 // phone number only when the bio publishes one, Telegram's 200 page for unknown names (→ 404), numeric
 // ids refused (no public page; private numbers are never looked up), upstream failures, cache.
 import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import type { FakeResponse } from './helpers/fake-upstream.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -18,33 +17,19 @@ const html = (name: string, extra: Partial<FakeResponse> = {}): FakeResponse => 
   ...extra,
 });
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /coffeehouse_k': () => html('profile.html'),
-      'GET /quiet_user': () => html('profile-no-bio.html'),
-      'GET /quiet_user_2': () => html('profile-no-bio.html'),
-      'GET /slow_user': () => html('profile-no-bio.html', { delayMs: 200 }),
-      // Telegram answers 200 with a generic page for any name it does not know.
-      'GET /:name': () => html('unknown.html'),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_TELEGRAM_WEB_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'tools/chat-app-phone',
+  upstream: 'telegram-web',
+  routes: {
+    'GET /coffeehouse_k': () => html('profile.html'),
+    'GET /quiet_user': () => html('profile-no-bio.html'),
+    'GET /quiet_user_2': () => html('profile-no-bio.html'),
+    'GET /slow_user': () => html('profile-no-bio.html', { delayMs: 200 }),
+    // Telegram answers 200 with a generic page for any name it does not know.
+    'GET /:name': () => html('unknown.html'),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('public profile', () => {
   test('name, bio, photo; the number the owner published in the bio', async () => {
@@ -63,7 +48,7 @@ describe('public profile', () => {
       note: expect.stringMatching(/only when the owner published it/),
     });
     expectMatchesSchema('tools/chat-app-phone', res.body.data);
-    expect(fake.calls[0].path).toBe('/coffeehouse_k');
+    expect(s.fake.calls[0].path).toBe('/coffeehouse_k');
   });
 
   test('no bio: phone null, Telegram boilerplate and default logo dropped', async () => {
@@ -91,14 +76,14 @@ describe('bad input', () => {
     const res = await get({ q });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Invalid value for q: numeric chat ids have no public profile; give a public username such as durov or @durov');
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test.each(['abc', 'a'.repeat(33), 'bad-name', '-1001234567890', '+14155550123'])('%j → 400', async (q) => {
     const res = await get({ q });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^Invalid value for q: /);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('a name starting with a digit or underscore cannot exist → 400', async () => {
@@ -110,27 +95,27 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES.filter((f) => f.name !== 'malformed 200 body'))('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ q: 'failing_user' }), f);
   });
 
   test('a 200 that is not a Telegram page at all → 502, never a made-up profile', async () => {
-    failWith = { text: 'not html at all' };
+    s.failWith = { text: 'not html at all' };
     expectFailure(await get({ q: 'garbage_user' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('telegram-web', fake.url, '50ms');
+    const ctx = shortTimeoutCtx('telegram-web', s.fake.url, '50ms');
     await expect(chatAppPhone({ q: 'slow_user' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { q: 'quiet_user_2' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'quiet_user_2' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { q: 'slow_user' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow_user' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

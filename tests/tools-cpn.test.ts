@@ -2,9 +2,8 @@
 // domain normalised (scheme, www., path, port), a store without coupons, 404, the bot-check page (→ 502),
 // a page we cannot read (→ 502), the browser headers, upstream failures, slowness, cache and coalescing.
 import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import type { FakeResponse } from './helpers/fake-upstream.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -17,37 +16,25 @@ const html = (name: string): FakeResponse => ({
   headers: { 'content-type': 'text/html; charset=utf-8' },
 });
 
-let failWith: FakeResponse | undefined;
 let revealMissing = false;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /promo-codes/tiny.shop': () => html('no-coupons.html'),
-      'GET /promo-codes/empty.example': () => html('no-coupons.html'),
-      'GET /promo-codes/guarded.example': () => html('anti-bot.html'),
-      'GET /promo-codes/redesigned.example': () => ({ text: '<html><body><div class="new-layout">offers</div></body></html>', headers: { 'content-type': 'text/html' } }),
-      'GET /promo-codes/slow.example': () => ({ ...html('listing.html'), delayMs: 200 }),
-      'GET /promo-codes/:domain/481516': () => (revealMissing ? { status: 404, ...html('not-found.html') } : html('reveal.html')),
-      'GET /promo-codes/unknown.example': () => ({ status: 404, ...html('not-found.html') }),
-      'GET /promo-codes/:domain': () => html('listing.html'),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_DEALSPOTR_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
+const s = upstreamSuite({
+  endpoint: 'tools/cpn',
+  upstream: 'dealspotr',
+  routes: {
+    'GET /promo-codes/tiny.shop': () => html('no-coupons.html'),
+    'GET /promo-codes/empty.example': () => html('no-coupons.html'),
+    'GET /promo-codes/guarded.example': () => html('anti-bot.html'),
+    'GET /promo-codes/redesigned.example': () => ({ text: '<html><body><div class="new-layout">offers</div></body></html>', headers: { 'content-type': 'text/html' } }),
+    'GET /promo-codes/slow.example': () => ({ ...html('listing.html'), delayMs: 200 }),
+    'GET /promo-codes/:domain/481516': () => (revealMissing ? { status: 404, ...html('not-found.html') } : html('reveal.html')),
+    'GET /promo-codes/unknown.example': () => ({ status: 404, ...html('not-found.html') }),
+    'GET /promo-codes/:domain': () => html('listing.html'),
+  },
 });
 beforeEach(() => {
-  failWith = undefined;
   revealMissing = false;
-  fake.calls.length = 0;
 });
-
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('happy path', () => {
   test('coupons with their revealed codes; deals have code null', async () => {
@@ -64,8 +51,8 @@ describe('happy path', () => {
       ],
     });
     expectMatchesSchema('tools/cpn', res.body.data);
-    expect(fake.calls.map((c) => c.path)).toEqual(['/promo-codes/nike.com', '/promo-codes/nike.com/481516']);
-    for (const c of fake.calls) {
+    expect(s.fake.calls.map((c) => c.path)).toEqual(['/promo-codes/nike.com', '/promo-codes/nike.com/481516']);
+    for (const c of s.fake.calls) {
       expect(c.headers['user-agent']).toMatch(/^Mozilla\/5\.0/);
       expect(c.headers.referer).toBe('https://dealspotr.com/');
     }
@@ -75,7 +62,7 @@ describe('happy path', () => {
     const res = await get({ domain });
     expect(res.status).toBe(200);
     expect(res.body.data.domain).toBe('adidas.com');
-    expect(fake.calls[0].path).toBe('/promo-codes/adidas.com');
+    expect(s.fake.calls[0].path).toBe('/promo-codes/adidas.com');
   });
 
   test('a store page without offers: total 0', async () => {
@@ -83,7 +70,7 @@ describe('happy path', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ domain: 'tiny.shop', store: 'Tiny Shop', total: 0, items: [] });
     expectMatchesSchema('tools/cpn', res.body.data);
-    expect(fake.calls).toHaveLength(1);
+    expect(s.fake.calls).toHaveLength(1);
   });
 
   test('the reveal page gone (404): the listing titles, codes unknown', async () => {
@@ -103,7 +90,7 @@ describe('bad input', () => {
     const res = await get({ domain });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^Invalid value for domain: must be a domain name/);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
@@ -121,7 +108,7 @@ describe('upstream failures', () => {
   });
 
   test('a bot check served as 403 → 502', async () => {
-    failWith = { status: 403, ...html('anti-bot.html') };
+    s.failWith = { status: 403, ...html('anti-bot.html') };
     expectFailure(await get({ domain: 'blocked.example' }), { status: 502, code: 'upstream_failed' });
   });
 
@@ -130,22 +117,22 @@ describe('upstream failures', () => {
   });
 
   test.each(UPSTREAM_FAILURES.filter((f) => f.name !== 'malformed 200 body'))('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ domain: 'failing.example' }), f);
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('dealspotr', fake.url, '50ms');
+    const ctx = shortTimeoutCtx('dealspotr', s.fake.url, '50ms');
     await expect(cpn({ domain: 'slow.example' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { domain: 'empty.example' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { domain: 'empty.example' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { domain: 'slow.example' }, upstreamCalls: () => fake.calls.filter((c) => !c.path.endsWith('/481516')).length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { domain: 'slow.example' }, upstreamCalls: () => s.fake.calls.filter((c) => !c.path.endsWith('/481516')).length });
   });
 });

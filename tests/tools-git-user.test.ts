@@ -1,10 +1,10 @@
 // tools/git-user against a loopback GitHub REST API: the repos call (headers, sort, page size), the next
 // page from the Link header, the user-name rule, 404, the rate limit (403/429 with
 // X-RateLimit-Remaining: 0 → 503 with Retry-After from X-RateLimit-Reset), token rotation, cache.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { fakeUpstream } from './helpers/fake-upstream.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,41 +12,26 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import gitUser, { nextPage } from '../adapters/tools/git-user.js';
 
 const PATH = '/api/v1/tools/git-user';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/github/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /users/octocat/repos': (r) => ({
-        json: fixture('repos-page1.json'),
-        headers: {
-          link: `<${fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
-          'x-ratelimit-remaining': '59',
-        },
-        delayMs: r.headers['x-delay'] ? 200 : 0,
-      }),
-      'GET /users/lonely-dev/repos': () => ({ json: [] }),
-      'GET /users/mona/repos': () => ({ json: fixture('repos-page1.json') }),
-      'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
-      'GET /users/:u/repos': () => ({ status: 404, json: fixture('not-found.json') }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_GITHUB_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'tools/git-user',
+  upstream: 'github',
+  routes: {
+    'GET /users/octocat/repos': (r) => ({
+      json: s.fixture('repos-page1.json'),
+      headers: {
+        link: `<${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
+        'x-ratelimit-remaining': '59',
+      },
+      delayMs: r.headers['x-delay'] ? 200 : 0,
+    }),
+    'GET /users/lonely-dev/repos': () => ({ json: [] }),
+    'GET /users/mona/repos': () => ({ json: s.fixture('repos-page1.json') }),
+    'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
+    'GET /users/:u/repos': () => ({ status: 404, json: s.fixture('not-found.json') }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('happy path', () => {
   test('repositories of a user, most recently updated first, with the next page from Link', async () => {
@@ -68,7 +53,7 @@ describe('happy path', () => {
       topics: [],
       updated_at: '2026-01-10T08:12:55Z',
     });
-    const call = fake.calls[0];
+    const call = s.fake.calls[0];
     expect(Object.fromEntries(call.query)).toEqual({ per_page: '100', sort: 'updated' });
     expect(call.headers.accept).toBe('application/vnd.github+json');
     expect(call.headers['user-agent']).toMatch(/\//);
@@ -94,7 +79,7 @@ describe('bad input', () => {
     const res = await get({ username });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Invalid value for username: must be 1 to 39 letters, digits or single hyphens, not starting or ending with a hyphen');
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
@@ -106,13 +91,13 @@ describe('upstream failures', () => {
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ username: 'failing-user' }), f);
   });
 
   test('403 with X-RateLimit-Remaining: 0 → 503, Retry-After from X-RateLimit-Reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 120;
-    failWith = { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, json: fixture('rate-limited.json') };
+    s.failWith = { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, json: s.fixture('rate-limited.json') };
     const res = await get({ username: 'limited-1' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(115);
@@ -121,24 +106,24 @@ describe('upstream failures', () => {
   });
 
   test('secondary limit (403 with Retry-After) → 503 with that Retry-After', async () => {
-    failWith = { status: 403, headers: { 'retry-after': '45' }, json: { message: 'You have exceeded a secondary rate limit.' } };
+    s.failWith = { status: 403, headers: { 'retry-after': '45' }, json: { message: 'You have exceeded a secondary rate limit.' } };
     const res = await get({ username: 'limited-2' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
     expect(res.headers['retry-after']).toBe('45');
   });
 
   test('any other 403 → 502', async () => {
-    failWith = { status: 403, headers: { 'x-ratelimit-remaining': '42' }, json: { message: 'Repository access blocked' } };
+    s.failWith = { status: 403, headers: { 'x-ratelimit-remaining': '42' }, json: { message: 'Repository access blocked' } };
     expectFailure(await get({ username: 'blocked-user' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('a body that is not a list → 502', async () => {
-    failWith = { json: { message: 'surprise' } };
+    s.failWith = { json: { message: 'surprise' } };
     expectFailure(await get({ username: 'odd-answer' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('github', fake.url, '50ms');
+    const ctx = shortTimeoutCtx('github', s.fake.url, '50ms');
     await expect(gitUser({ username: 'slow-one' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
@@ -149,9 +134,9 @@ describe('pooled tokens', () => {
     const gh = await fakeUpstream((req) => {
       tokens.push(req.headers.authorization);
       if (req.headers.authorization === 'Bearer tok-a') {
-        return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) }, json: fixture('rate-limited.json') };
+        return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) }, json: s.fixture('rate-limited.json') };
       }
-      return { json: fixture('repos-page1.json') };
+      return { json: s.fixture('repos-page1.json') };
     });
     const t2 = await testApp({ UPSTREAM_GITHUB_URL: gh.url, UPSTREAM_GITHUB_KEYS: 'tok-a,tok-b' });
     try {
@@ -169,7 +154,7 @@ describe('pooled tokens', () => {
 
 describe('pooled tokens, all spent', () => {
   test('every token rate limited → 503 with Retry-After', async () => {
-    const gh = await fakeUpstream(() => ({ status: 403, headers: { 'x-ratelimit-remaining': '0' }, json: fixture('rate-limited.json') }));
+    const gh = await fakeUpstream(() => ({ status: 403, headers: { 'x-ratelimit-remaining': '0' }, json: s.fixture('rate-limited.json') }));
     const t2 = await testApp({ UPSTREAM_GITHUB_URL: gh.url, UPSTREAM_GITHUB_KEYS: 'tok-a,tok-b' });
     try {
       const res = await request(t2.app).get(PATH).query({ apikey: t2.key, username: 'octocat' });
@@ -184,10 +169,10 @@ describe('pooled tokens, all spent', () => {
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { username: 'mona' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { username: 'mona' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { username: 'slow-one' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { username: 'slow-one' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
