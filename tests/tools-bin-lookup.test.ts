@@ -1,36 +1,29 @@
 // tools/bin-lookup: the embedded scheme table always answers; binlist (a loopback fake speaking its
 // GET /{bin} with Accept-Version: 3) enriches it, and every way binlist fails leaves its fields null.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { fakeUpstream, type FakeResponse } from './helpers/fake-upstream.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 
 const PATH = '/api/v1/tools/bin-lookup';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/binlist/${name}`, import.meta.url), 'utf8'));
 
 /** What the fake answers per BIN; a BIN without an entry is a 404, as binlist answers. */
 let answers: Record<string, FakeResponse> = {};
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(routes({ 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } }));
-  t = await testApp({ UPSTREAM_BINLIST_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
+const s = upstreamSuite({
+  endpoint: 'tools/bin-lookup',
+  upstream: 'binlist',
+  routes: { 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } },
 });
 beforeEach(() => {
   answers = {};
-  fake.calls.length = 0;
 });
 
-const lookup = (bin: string) => request(t.app).get(PATH).query({ apikey: t.key, bin });
+const lookup = (bin: string) => s.get({ bin });
 const NULLS = { issuer: null, type: null, prepaid: null, product: null, country: null };
 
 test('embedded scheme data merged with binlist: issuer, type, prepaid, product (binlist brand), country', async () => {
-  answers['457173'] = { json: fixture('457173.json') };
+  answers['457173'] = { json: s.fixture('457173.json') };
   const res = await lookup('457173');
   expect(res.status).toBe(200);
   expect(res.body.source).toBe('binlist');
@@ -49,13 +42,13 @@ test('embedded scheme data merged with binlist: issuer, type, prepaid, product (
     country: { code: 'US', name: 'United States of America', currency: 'USD' },
     sources: ['credit-card-type', 'binlist'],
   });
-  expect(fake.calls).toHaveLength(1);
-  expect(fake.calls[0].path).toBe('/457173');
-  expect(fake.calls[0].headers['accept-version']).toBe('3');
+  expect(s.fake.calls).toHaveLength(1);
+  expect(s.fake.calls[0].path).toBe('/457173');
+  expect(s.fake.calls[0].headers['accept-version']).toBe('3');
 });
 
 test('a sparse binlist answer (empty country and bank) gives nulls, not empty objects', async () => {
-  answers['371449'] = { json: fixture('371449-sparse.json') };
+  answers['371449'] = { json: s.fixture('371449-sparse.json') };
   const res = await lookup('371449');
   expect(res.status).toBe(200);
   expectMatchesSchema('tools/bin-lookup', res.body.data);
@@ -81,12 +74,12 @@ test.each([
   expect(res.status).toBe(200);
   expect(res.body.source).toBe('embedded');
   expectMatchesSchema('tools/bin-lookup', res.body.data);
-  expect(fake.calls).toHaveLength(1);
+  expect(s.fake.calls).toHaveLength(1);
   expect(res.body.data).toMatchObject({ bin, scheme: 'visa', brand: 'Visa', luhn: true, ...NULLS, sources: ['credit-card-type'] });
 });
 
 test('a slow binlist is given up after a short time (3 s), not the upstream timeout', async () => {
-  answers['457174'] = { json: fixture('457173.json'), delayMs: 8000 };
+  answers['457174'] = { json: s.fixture('457173.json'), delayMs: 8000 };
   const started = Date.now();
   const res = await lookup('457174');
   const took = Date.now() - started;
@@ -116,7 +109,7 @@ test('a BIN no scheme knows is a 404 and binlist is not asked', async () => {
   expect(res.status).toBe(404);
   expect(res.body).toMatchObject({ success: false, code: 'not_found' });
   expect(res.body.error).toMatch(/999999/);
-  expect(fake.calls).toHaveLength(0);
+  expect(s.fake.calls).toHaveLength(0);
 });
 
 test.each(['12345', '123456789', '4571a3', '457 173', '-457173'])('bin=%p → 400 naming the rule', async (bin) => {
@@ -126,26 +119,26 @@ test.each(['12345', '123456789', '4571a3', '457 173', '-457173'])('bin=%p → 40
 });
 
 test('cached for 30 d: the second identical call is served from the cache and binlist is called once', async () => {
-  answers['400000'] = { json: fixture('457173.json') };
+  answers['400000'] = { json: s.fixture('457173.json') };
   const first = await lookup('400000');
   const second = await lookup('400000');
   expect(first.body.metadata.cached).toBe(false);
   expect(second.body.metadata.cached).toBe(true);
   expect(second.body.data).toEqual(first.body.data);
-  expect(fake.calls).toHaveLength(1);
+  expect(s.fake.calls).toHaveLength(1);
 });
 
 test('concurrent identical lookups share one binlist call', async () => {
-  answers['411111'] = { json: fixture('457173.json'), delayMs: 200 };
+  answers['411111'] = { json: s.fixture('457173.json'), delayMs: 200 };
   const all = await Promise.all(Array.from({ length: 5 }, () => lookup('411111')));
   for (const r of all) expect(r.body.data.issuer).toBe('JPMORGAN CHASE BANK N.A.');
-  expect(fake.calls).toHaveLength(1);
+  expect(s.fake.calls).toHaveLength(1);
 });
 
 test('a failed enrichment is not cached: binlist is asked again next time', async () => {
   answers['422222'] = { status: 500, text: '' };
   await lookup('422222');
-  answers['422222'] = { json: fixture('457173.json') };
+  answers['422222'] = { json: s.fixture('457173.json') };
   const res = await lookup('422222');
   expect(res.body.metadata.cached).toBe(false);
   expect(res.body.data.issuer).toBe('JPMORGAN CHASE BANK N.A.');

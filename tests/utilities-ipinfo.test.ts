@@ -1,13 +1,12 @@
 // utilities/ipinfo: the embedded geoip-lite answer in ipinfo.io's shape, bogons, the caller's own address,
 // and ipinfo.io (a loopback fake of GET /{ip}/json?token=) when a key is configured, with fallback.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
+import type { FakeResponse } from './helpers/fake-upstream.js';
 import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 
 const PATH = '/api/v1/utilities/ipinfo';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/ipinfo/${name}`, import.meta.url), 'utf8'));
 
 /** The St Albans block of geoip-lite 1.4.10's data (GeoLite2-derived). */
 const ST_ALBANS = { ip: '81.2.69.142', hostname: null, city: 'St Albans', region: 'ENG', country: 'GB', loc: '51.7530,-0.3256', timezone: 'Europe/London', org: null };
@@ -87,34 +86,29 @@ describe('embedded (no ipinfo key)', () => {
 
 describe('with an ipinfo key', () => {
   let answer: FakeResponse;
-  let fake: FakeUpstream;
-  let t: TestApp;
-  beforeAll(async () => {
-    fake = await fakeUpstream(routes({ 'GET /:ip/json': () => answer }));
-    t = await testApp({ UPSTREAM_IPINFO_URL: fake.url, UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' });
+  const s = upstreamSuite({
+    endpoint: 'utilities/ipinfo',
+    upstream: 'ipinfo',
+    routes: { 'GET /:ip/json': () => answer },
+    env: { UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' },
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
-  beforeEach(() => { fake.calls.length = 0; });
-  const lookup = (ip: string) => request(t.app).get(PATH).query({ apikey: t.key, ip });
+  const lookup = (ip: string) => s.get({ ip });
 
   test('ipinfo.io answers, with its token, in its own words (region name, org, hostname)', async () => {
-    answer = { json: fixture('8.8.8.8.json') };
+    answer = { json: s.fixture('8.8.8.8.json') };
     const res = await lookup('8.8.8.8');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('ipinfo');
     expectMatchesSchema('utilities/ipinfo', res.body.data);
     expect(res.body.data).toEqual({ ip: '8.8.8.8', hostname: 'dns.google', city: 'Mountain View', region: 'California', country: 'US', loc: '37.4056,-122.0775', timezone: 'America/Los_Angeles', org: 'AS15169 Google LLC' });
-    expect(fake.calls).toHaveLength(1);
-    expect(fake.calls[0].path).toBe('/8.8.8.8/json');
-    expect(fake.calls[0].query.get('token')).toBe('ipinfo-test-token');
+    expect(s.fake.calls).toHaveLength(1);
+    expect(s.fake.calls[0].path).toBe('/8.8.8.8/json');
+    expect(s.fake.calls[0].query.get('token')).toBe('ipinfo-test-token');
     expect(JSON.stringify(res.body)).not.toContain('ipinfo-test-token');
   });
 
   test('ipinfo.io calling it a bogon is kept', async () => {
-    answer = { json: fixture('bogon.json') };
+    answer = { json: s.fixture('bogon.json') };
     const res = await lookup('81.2.69.142');
     expect(res.body.data).toEqual({ ip: '81.2.69.142', bogon: true });
   });
@@ -122,13 +116,13 @@ describe('with an ipinfo key', () => {
   test('our own bogons are not sent to ipinfo.io', async () => {
     const res = await lookup('10.0.0.1');
     expect(res.body.data).toEqual({ ip: '10.0.0.1', bogon: true });
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   // Each failure on a fresh app: a 429 or 403 also cools the only key down, which would skip later calls.
   const failing = async (a: FakeResponse) => {
     answer = a;
-    const t2 = await testApp({ UPSTREAM_IPINFO_URL: fake.url, UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' });
+    const t2 = await testApp({ UPSTREAM_IPINFO_URL: s.fake.url, UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' });
     try {
       const started = Date.now();
       const res = await request(t2.app).get(PATH).query({ apikey: t2.key, ip: '81.2.69.142' });
@@ -149,15 +143,15 @@ describe('with an ipinfo key', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expect(res.body.data).toEqual(ST_ALBANS);
-    expect(fake.calls.length).toBeGreaterThanOrEqual(1);
+    expect(s.fake.calls.length).toBeGreaterThanOrEqual(1);
   });
 
   test('ipinfo.io too slow (5 s) → the embedded answer', async () => {
-    const { res, ms } = await failing({ json: fixture('8.8.8.8.json'), delayMs: 9000 });
+    const { res, ms } = await failing({ json: s.fixture('8.8.8.8.json'), delayMs: 9000 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expect(res.body.data).toEqual(ST_ALBANS);
-    expect(fake.calls).toHaveLength(1);
+    expect(s.fake.calls).toHaveLength(1);
     expect(ms).toBeGreaterThanOrEqual(4500);
     expect(ms).toBeLessThan(8000);
   });
