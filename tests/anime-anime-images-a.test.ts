@@ -1,10 +1,10 @@
 // anime/anime-images-a against a loopback nekos.best: random images of a category (checked against a
 // memoised /endpoints list), search (type defaulting to 1), the category list, the User-Agent it demands,
 // its 429 with x-rate-limit-reset, and no caching of random answers.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { fakeUpstream, type FakeResponse } from './helpers/fake-upstream.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,40 +12,33 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import animeImagesA from '../adapters/anime/anime-images-a.js';
 
 const PATH = '/api/v1/anime/anime-images-a';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/nekos-best/${name}`, import.meta.url), 'utf8'));
 
-/** When set, answers every request but /endpoints. */
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-const handler = routes({
-  'GET /endpoints': () => ({ json: fixture('endpoints.json') }),
-  'GET /search': () => ({ json: fixture('search.json') }),
-  'GET /hug': () => ({ json: fixture('hug.json') }),
-  'GET /neko': () => ({ json: fixture('neko.json') }),
-});
-beforeAll(async () => {
-  fake = await fakeUpstream((req) => (req.path !== '/endpoints' && failWith) || handler(req));
-  t = await testApp({ UPSTREAM_NEKOS_BEST_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
+/** When set, answers every image request; /endpoints keeps answering (so not the suite's failWith). */
+let imageFailWith: FakeResponse | undefined;
+const image = (name: string) => () => imageFailWith ?? { json: s.fixture(name) };
+const s = upstreamSuite({
+  endpoint: 'anime/anime-images-a',
+  upstream: 'nekos-best',
+  routes: {
+    'GET /endpoints': () => ({ json: s.fixture('endpoints.json') }),
+    'GET /search': image('search.json'),
+    'GET /hug': image('hug.json'),
+    'GET /neko': image('neko.json'),
+  },
 });
 beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
+  imageFailWith = undefined;
 });
 
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
-const imageCalls = () => fake.calls.filter((c) => c.path !== '/endpoints');
+const { get } = s;
+const imageCalls = () => s.fake.calls.filter((c) => c.path !== '/endpoints');
 
 describe('images of a category', () => {
   test('GIFs of a category, amount forwarded, with our User-Agent', async () => {
     const res = await get({ category: 'hug', amount: 2 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('nekos-best');
-    expect(res.body.data).toEqual({ items: fixture('hug.json').results });
+    expect(res.body.data).toEqual({ items: s.fixture('hug.json').results });
     expectMatchesSchema('anime/anime-images-a', res.body.data);
     const call = imageCalls()[0];
     expect(call.path).toBe('/hug');
@@ -64,7 +57,7 @@ describe('images of a category', () => {
     await get({ category: 'hug' });
     await get({ category: 'neko' });
     await get({ action: 'endpoints' });
-    expect(fake.calls.filter((c) => c.path === '/endpoints').length).toBeLessThanOrEqual(1);
+    expect(s.fake.calls.filter((c) => c.path === '/endpoints').length).toBeLessThanOrEqual(1);
   });
 
   test('an unknown category is a 400 listing the valid ones, without an image call', async () => {
@@ -81,7 +74,7 @@ describe('images of a category', () => {
   });
 
   test('random answers are never cached', async () => {
-    await expectNeverCached({ t, path: PATH, query: { category: 'hug' }, upstreamCalls: () => imageCalls().length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { category: 'hug' }, upstreamCalls: () => imageCalls().length });
   });
 });
 
@@ -89,7 +82,7 @@ describe('search', () => {
   test('type defaults to 1 (images); query, category and amount forwarded', async () => {
     const res = await get({ action: 'search', query: 'Toradora', category: 'pat', amount: 3 });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ items: fixture('search.json').results });
+    expect(res.body.data).toEqual({ items: s.fixture('search.json').results });
     expectMatchesSchema('anime/anime-images-a', res.body.data);
     const call = imageCalls()[0];
     expect(call.path).toBe('/search');
@@ -129,12 +122,12 @@ describe('category list', () => {
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    imageFailWith = f.answer;
     expectFailure(await get({ category: 'hug' }), f);
   });
 
   test('429 with x-rate-limit-reset → 503 with Retry-After counted to the reset', async () => {
-    failWith = { status: 429, headers: { 'x-rate-limit-reset': new Date(Date.now() + 4000).toISOString(), 'x-rate-limit-remaining': '0' }, json: { message: 'slow down' } };
+    imageFailWith = { status: 429, headers: { 'x-rate-limit-reset': new Date(Date.now() + 4000).toISOString(), 'x-rate-limit-remaining': '0' }, json: { message: 'slow down' } };
     const res = await get({ action: 'search', query: 'x' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(3);
@@ -142,7 +135,7 @@ describe('upstream failures', () => {
   });
 
   test('results that are not an array → 502', async () => {
-    failWith = { json: { results: 'none' } };
+    imageFailWith = { json: { results: 'none' } };
     expectFailure(await get({ category: 'hug' }), { status: 502, code: 'upstream_failed' });
   });
 
@@ -162,8 +155,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     // The category list is already memoised for this fake's URL; the image call is the slow one.
-    failWith = { json: fixture('hug.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('nekos-best', fake.url);
+    imageFailWith = { json: s.fixture('hug.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('nekos-best', s.fake.url);
     await expect(animeImagesA({ category: 'hug', amount: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });

@@ -1,10 +1,9 @@
 // anime/anime-images-b against a loopback Nekosia: random images (one image or the older images:[…]
 // shape), tags, image-by-id, the two meanings of `id`, sessions (session=ip becomes a per-caller hashed
 // session id), errors inside a 200, and caching only of the non-random actions.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
+import { testApp } from './helpers/app.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,34 +11,20 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import animeImagesB from '../adapters/anime/anime-images-b.js';
 
 const PATH = '/api/v1/anime/anime-images-b';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/nekosia/${name}`, import.meta.url), 'utf8'));
 const IMAGE_ID = '66bc6b7481a59a1cf2c79db5';
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /images/:category': (r) => (r.query.get('count') === '2' ? { json: fixture('catgirl-multi.json') } : { json: fixture('catgirl.json') }),
-      'GET /tags': () => ({ json: fixture('tags.json'), delayMs: 150 }),
-      'GET /getImageById/:id': (_r, p) => (p.id === IMAGE_ID ? { json: fixture('catgirl.json'), delayMs: 150 } : { status: 404, json: { success: false, status: 404, message: 'Image not found' } }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_NEKOSIA_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
+const s = upstreamSuite({
+  endpoint: 'anime/anime-images-b',
+  upstream: 'nekosia',
+  routes: {
+    'GET /images/:category': (r) => (r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') }),
+    'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
+    'GET /getImageById/:id': (_r, p) => (p.id === IMAGE_ID ? { json: s.fixture('catgirl.json'), delayMs: 150 } : { status: 404, json: { success: false, status: 404, message: 'Image not found' } }),
+  },
 });
 
 const get = (query: Record<string, string | number>, ip?: string) => {
-  const r = request(t.app).get(PATH).query({ apikey: t.key, ...query });
+  const r = s.get(query);
   return ip ? r.set('X-Forwarded-For', ip) : r;
 };
 
@@ -59,8 +44,8 @@ describe('random images', () => {
     });
     expect(res.body.data.items[0]).not.toHaveProperty('success');
     expectMatchesSchema('anime/anime-images-b', res.body.data);
-    expect(fake.calls[0].path).toBe('/images/catgirl');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ count: '1' });
+    expect(s.fake.calls[0].path).toBe('/images/catgirl');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ count: '1' });
   });
 
   test('the images:[…] shape is read too', async () => {
@@ -72,31 +57,31 @@ describe('random images', () => {
 
   test('tags and rating forwarded, comma lists tidied; category defaults to random', async () => {
     await get({ additionalTags: ' cute, maid ,', blacklistedTags: 'tail', rating: 'suggestive' });
-    expect(fake.calls[0].path).toBe('/images/random');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ count: '1', additionalTags: 'cute,maid', blacklistedTags: 'tail', rating: 'suggestive' });
+    expect(s.fake.calls[0].path).toBe('/images/random');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ count: '1', additionalTags: 'cute,maid', blacklistedTags: 'tail', rating: 'suggestive' });
   });
 
   test('session=id sends the caller id', async () => {
     await get({ category: 'catgirl', session: 'id', id: 'user-1234' });
-    expect(fake.calls[0].query.get('session')).toBe('id');
-    expect(fake.calls[0].query.get('id')).toBe('user-1234');
+    expect(s.fake.calls[0].query.get('session')).toBe('id');
+    expect(s.fake.calls[0].query.get('id')).toBe('user-1234');
   });
 
   test('an id alone implies session=id', async () => {
     await get({ category: 'catgirl', id: 'user-5678' });
-    expect(fake.calls[0].query.get('session')).toBe('id');
-    expect(fake.calls[0].query.get('id')).toBe('user-5678');
+    expect(s.fake.calls[0].query.get('session')).toBe('id');
+    expect(s.fake.calls[0].query.get('id')).toBe('user-5678');
   });
 
   test('session=ip becomes a hashed per-caller session id (the upstream would only see our address)', async () => {
-    const t2 = await testApp({ UPSTREAM_NEKOSIA_URL: fake.url, TRUST_PROXY: 'true' });
+    const t2 = await testApp({ UPSTREAM_NEKOSIA_URL: s.fake.url, TRUST_PROXY: 'true' });
     try {
       const ask = (ip: string) => request(t2.app).get(PATH).query({ apikey: t2.key, category: 'catgirl', session: 'ip' }).set('X-Forwarded-For', ip);
       await ask('198.51.100.1');
       await ask('198.51.100.1');
       await ask('198.51.100.2');
-      const ids = fake.calls.map((c) => c.query.get('id'));
-      expect(fake.calls.every((c) => c.query.get('session') === 'id')).toBe(true);
+      const ids = s.fake.calls.map((c) => c.query.get('id'));
+      expect(s.fake.calls.every((c) => c.query.get('session') === 'id')).toBe(true);
       expect(ids[0]).toMatch(/^[0-9a-f]{32}$/);
       expect(ids[1]).toBe(ids[0]);
       expect(ids[2]).not.toBe(ids[0]);
@@ -107,7 +92,7 @@ describe('random images', () => {
   });
 
   test('random answers are never cached', async () => {
-    await expectNeverCached({ t, path: PATH, query: { category: 'catgirl' }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { category: 'catgirl' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -124,7 +109,7 @@ describe('tags and image-by-id', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: IMAGE_ID, url: expect.stringContaining(IMAGE_ID), tags: ['catgirl', 'cute', 'white-hair'] });
     expectMatchesSchema('anime/anime-images-b', res.body.data);
-    expect(fake.calls[0].path).toBe(`/getImageById/${IMAGE_ID}`);
+    expect(s.fake.calls[0].path).toBe(`/getImageById/${IMAGE_ID}`);
   });
 
   test('image-by-id of an unknown image → 404', async () => {
@@ -135,13 +120,13 @@ describe('tags and image-by-id', () => {
 
   // `count` plays no part in these actions: it only gives each check a fresh cache key.
   test('tags are cached, and concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { action: 'tags', count: 3 }, upstreamCalls: () => fake.calls.length });
-    await expectCacheHit({ t, path: PATH, query: { action: 'tags', count: 4 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'tags', count: 3 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'tags', count: 4 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('image-by-id is cached and coalesced', async () => {
-    await expectCoalesced({ t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 5 }, upstreamCalls: () => fake.calls.length });
-    await expectCacheHit({ t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 6 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 5 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 6 }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -162,44 +147,44 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('category nothing with additionalTags is accepted', async () => {
     const res = await get({ category: 'nothing', additionalTags: 'maid' });
     expect(res.status).toBe(200);
-    expect(fake.calls[0].path).toBe('/images/nothing');
+    expect(s.fake.calls[0].path).toBe('/images/nothing');
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ category: 'catgirl' }), f);
   });
 
   test('a 400 with the error body → 400 with our own words', async () => {
-    failWith = { status: 400, json: fixture('error-400.json') };
+    s.failWith = { status: 400, json: s.fixture('error-400.json') };
     const res = await get({ category: 'catgirl' });
     expectFailure(res, { status: 400, code: 'bad_input' });
     expect(res.body.error).toBe('The image service rejected the request: check the category and tags');
   });
 
   test('an error inside a 200 is mapped by its status field', async () => {
-    failWith = { json: { success: false, status: 404, message: 'Category not found' } };
+    s.failWith = { json: { success: false, status: 404, message: 'Category not found' } };
     expectFailure(await get({ category: 'unicorns' }), { status: 404, code: 'not_found' });
-    failWith = { json: { success: false, status: 500, message: 'Oops' } };
+    s.failWith = { json: { success: false, status: 500, message: 'Oops' } };
     expectFailure(await get({ category: 'catgirl' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('an image without its url → 502', async () => {
-    failWith = { json: { success: true, count: 1, id: IMAGE_ID, image: {} } };
+    s.failWith = { json: { success: true, count: 1, id: IMAGE_ID, image: {} } };
     expectFailure(await get({ category: 'catgirl' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('catgirl.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('nekosia', fake.url);
+    s.failWith = { json: s.fixture('catgirl.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('nekosia', s.fake.url);
     await expect(animeImagesB({ category: 'catgirl', count: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });

@@ -1,10 +1,7 @@
 // anime/anime-images-c against a loopback waifu.im (rewritten API): PascalCase parameters, tags repeated
 // once per tag, IsNsfw True|False|All, PageSize from limit, tags, image-by-id through the added `id`
 // parameter, error mapping, and caching of everything but search.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,33 +9,18 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import animeImagesC from '../adapters/anime/anime-images-c.js';
 
 const PATH = '/api/v1/anime/anime-images-c';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/waifu-im/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /images': () => ({ json: fixture('images.json') }),
-      'GET /tags': () => ({ json: fixture('tags.json'), delayMs: 150 }),
-      'GET /images/6758': () => ({ json: fixture('image-6758.json'), delayMs: 150 }),
-      'GET /images/:id': () => ({ status: 404, json: { detail: 'Image not found' } }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_WAIFU_IM_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'anime/anime-images-c',
+  upstream: 'waifu-im',
+  routes: {
+    'GET /images': () => ({ json: s.fixture('images.json') }),
+    'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
+    'GET /images/6758': () => ({ json: s.fixture('image-6758.json'), delayMs: 150 }),
+    'GET /images/:id': () => ({ status: 404, json: { detail: 'Image not found' } }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number | boolean>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 const pairs = (q: URLSearchParams) => [...q.entries()];
 
 describe('search', () => {
@@ -46,7 +28,7 @@ describe('search', () => {
     const res = await get({});
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('waifu-im');
-    expect(pairs(fake.calls[0].query)).toEqual([['PageSize', '1']]);
+    expect(pairs(s.fake.calls[0].query)).toEqual([['PageSize', '1']]);
     expect(res.body.data.total).toBe(180);
     expect(res.body.data.items).toEqual([
       {
@@ -60,18 +42,18 @@ describe('search', () => {
 
   test('PascalCase parameters, each tag repeated, booleans and IsNsfw spelled as the upstream wants', async () => {
     await get({ action: 'search', includedTags: 'waifu, maid', excludedTags: 'oppai,,', isNsfw: 'false', isAnimated: true, orientation: 'Portrait', limit: 5 });
-    expect(pairs(fake.calls[0].query)).toEqual([
+    expect(pairs(s.fake.calls[0].query)).toEqual([
       ['IncludedTags', 'waifu'], ['IncludedTags', 'maid'], ['ExcludedTags', 'oppai'], ['IsNsfw', 'False'], ['IsAnimated', 'True'], ['Orientation', 'Portrait'], ['PageSize', '5'],
     ]);
   });
 
   test.each([['true', 'True'], ['All', 'All']])('isNsfw=%s → IsNsfw=%s', async (given, sent) => {
     await get({ isNsfw: given });
-    expect(fake.calls[0].query.get('IsNsfw')).toBe(sent);
+    expect(s.fake.calls[0].query.get('IsNsfw')).toBe(sent);
   });
 
   test('search answers random images: never cached', async () => {
-    await expectNeverCached({ t, path: PATH, query: { includedTags: 'waifu' }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { includedTags: 'waifu' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -93,11 +75,11 @@ describe('tags and image-by-id', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: 6758, url: 'https://cdn.waifu.im/6758.png', tags: ['Waifu'], artists: ['Sample Artist'] });
     expectMatchesSchema('anime/anime-images-c', res.body.data);
-    expect(fake.calls[0].path).toBe('/images/6758');
+    expect(s.fake.calls[0].path).toBe('/images/6758');
   });
 
   test('image-by-id also accepts a one-item page', async () => {
-    failWith = { json: fixture('images.json') };
+    s.failWith = { json: s.fixture('images.json') };
     const res = await get({ action: 'image-by-id', id: 6758, limit: 2 });
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(6758);
@@ -111,13 +93,13 @@ describe('tags and image-by-id', () => {
 
   // `limit` plays no part in these actions: it only gives each check a fresh cache key.
   test('tags are cached and coalesced', async () => {
-    await expectCoalesced({ t, path: PATH, query: { action: 'tags', limit: 3 }, upstreamCalls: () => fake.calls.length });
-    await expectCacheHit({ t, path: PATH, query: { action: 'tags', limit: 4 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'tags', limit: 3 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'tags', limit: 4 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('image-by-id is cached and coalesced', async () => {
-    await expectCoalesced({ t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 5 }, upstreamCalls: () => fake.calls.length });
-    await expectCacheHit({ t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 6 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 5 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 6 }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -134,31 +116,31 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ includedTags: 'maid' }), f);
   });
 
   test('a search 404 (nothing matches) says so', async () => {
-    failWith = { status: 404, json: { detail: 'No image found matching the criteria given.' } };
+    s.failWith = { status: 404, json: { detail: 'No image found matching the criteria given.' } };
     const res = await get({ includedTags: 'nonexistent' });
     expectFailure(res, { status: 404, code: 'not_found' });
     expect(res.body.error).toBe('No image matches these filters');
   });
 
   test('an image without a url → 502', async () => {
-    failWith = { json: { items: [{ id: 1 }] } };
+    s.failWith = { json: { items: [{ id: 1 }] } };
     expectFailure(await get({ includedTags: 'maid' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('images.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('waifu-im', fake.url);
+    s.failWith = { json: s.fixture('images.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('waifu-im', s.fake.url);
     await expect(animeImagesC({ limit: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });

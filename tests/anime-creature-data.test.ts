@@ -1,10 +1,7 @@
 // anime/creature-data against a loopback PokéAPI: resources checked against its real list, ids and names
 // lower-cased with the trailing slash, limit/offset paging with the offsets of next/previous passed on,
 // error mapping, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,43 +9,28 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import creatureData from '../adapters/anime/creature-data.js';
 
 const PATH = '/api/v1/anime/creature-data';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/pokeapi/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /pokemon/': (r) => ({ json: fixture('pokemon-list.json'), delayMs: r.query.get('offset') === '90' ? 200 : 0 }),
-      'GET /machine/': () => ({ json: fixture('machine-list.json') }),
-      'GET /pokemon/pikachu/': () => ({ json: fixture('pokemon-pikachu.json') }),
-      'GET /:resource/:id/': () => ({ status: 404, text: 'Not Found' }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_POKEAPI_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'anime/creature-data',
+  upstream: 'pokeapi',
+  routes: {
+    'GET /pokemon/': (r) => ({ json: s.fixture('pokemon-list.json'), delayMs: r.query.get('offset') === '90' ? 200 : 0 }),
+    'GET /machine/': () => ({ json: s.fixture('machine-list.json') }),
+    'GET /pokemon/pikachu/': () => ({ json: s.fixture('pokemon-pikachu.json') }),
+    'GET /:resource/:id/': () => ({ status: 404, text: 'Not Found' }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('lists', () => {
   test('a page with count and the offsets of next and previous', async () => {
     const res = await get({ resource: 'pokemon', limit: 2, offset: 20 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('pokeapi');
-    expect(res.body.data).toEqual({ items: fixture('pokemon-list.json').results, count: 1302, limit: 2, offset: 20, next_offset: 22, previous_offset: 18 });
+    expect(res.body.data).toEqual({ items: s.fixture('pokemon-list.json').results, count: 1302, limit: 2, offset: 20, next_offset: 22, previous_offset: 18 });
     expectMatchesSchema('anime/creature-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/pokemon/');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ limit: '2', offset: '20' });
+    expect(s.fake.calls[0].path).toBe('/pokemon/');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ limit: '2', offset: '20' });
   });
 
   test('limit defaults to 20 and offset to 0; unnamed resources list only urls; no previous → null', async () => {
@@ -57,7 +39,7 @@ describe('lists', () => {
     expect(res.body.data).toMatchObject({ count: 2102, limit: 20, offset: 0, next_offset: 20, previous_offset: null });
     expect(res.body.data.items[0]).toEqual({ url: 'https://pokeapi.co/api/v2/machine/1/' });
     expectMatchesSchema('anime/creature-data', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ limit: '20', offset: '0' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ limit: '20', offset: '0' });
   });
 });
 
@@ -65,9 +47,9 @@ describe('by id or name', () => {
   test('a name is lower-cased and the path ends with a slash', async () => {
     const res = await get({ resource: 'pokemon', id: 'Pikachu' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(fixture('pokemon-pikachu.json'));
+    expect(res.body.data).toEqual(s.fixture('pokemon-pikachu.json'));
     expectMatchesSchema('anime/creature-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/pokemon/pikachu/');
+    expect(s.fake.calls[0].path).toBe('/pokemon/pikachu/');
   });
 
   test('an unknown name (plain-text 404 upstream) → 404 naming it', async () => {
@@ -83,7 +65,7 @@ describe('bad input', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^Invalid value for resource: must be one of ability, berry, berry-firmness, .*, pokemon, .*, version, version-group$/);
     expect(res.body.error.split(', ')).toHaveLength(48);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test.each([
@@ -97,34 +79,34 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ resource: 'type', offset: 40 }), f);
   });
 
   test('a list without results → 502', async () => {
-    failWith = { json: { count: 3 } };
+    s.failWith = { json: { count: 3 } };
     expectFailure(await get({ resource: 'type', offset: 60 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('pokemon-list.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('pokeapi', fake.url);
+    s.failWith = { json: s.fixture('pokemon-list.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('pokeapi', s.fake.url);
     await expect(creatureData({ resource: 'pokemon', limit: 20 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { resource: 'pokemon', offset: 80 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 80 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { resource: 'pokemon', offset: 90 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 90 }, upstreamCalls: () => s.fake.calls.length });
   });
 });
