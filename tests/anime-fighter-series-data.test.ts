@@ -1,10 +1,7 @@
 // anime/fighter-series-data against a loopback Dragon Ball API: upstream paging without filters, a bare
 // array of all matches with any filter (paged here), items by id, per-resource filters, error mapping,
 // cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,55 +9,40 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import fighterSeriesData from '../adapters/anime/fighter-series-data.js';
 
 const PATH = '/api/v1/anime/fighter-series-data';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/dragonball/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /characters': (r) => {
-        if (r.query.get('race') === 'Saiyan') return { json: fixture('characters-saiyan.json') };
-        if (r.query.get('name') === 'Nobody') return { json: [] };
-        return { json: fixture('characters-page.json'), delayMs: r.query.get('page') === '9' ? 200 : 0 };
-      },
-      'GET /planets': () => ({ json: fixture('planets-destroyed.json') }),
-      'GET /characters/3': () => ({ json: fixture('character-3.json') }),
-      'GET /characters/:id': () => ({ status: 404, json: { message: 'Character not found', error: 'Not Found', statusCode: 404 } }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_DRAGONBALL_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'anime/fighter-series-data',
+  upstream: 'dragonball',
+  routes: {
+    'GET /characters': (r) => {
+      if (r.query.get('race') === 'Saiyan') return { json: s.fixture('characters-saiyan.json') };
+      if (r.query.get('name') === 'Nobody') return { json: [] };
+      return { json: s.fixture('characters-page.json'), delayMs: r.query.get('page') === '9' ? 200 : 0 };
+    },
+    'GET /planets': () => ({ json: s.fixture('planets-destroyed.json') }),
+    'GET /characters/3': () => ({ json: s.fixture('character-3.json') }),
+    'GET /characters/:id': () => ({ status: 404, json: { message: 'Character not found', error: 'Not Found', statusCode: 404 } }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number | boolean>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('lists', () => {
   test('without a filter the upstream pages: page and limit are sent, meta is passed on', async () => {
     const res = await get({ resource: 'characters', limit: 2 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('dragonball');
-    expect(res.body.data).toEqual({ items: fixture('characters-page.json').items, page: 1, limit: 2, total: 58, totalPages: 29 });
+    expect(res.body.data).toEqual({ items: s.fixture('characters-page.json').items, page: 1, limit: 2, total: 58, totalPages: 29 });
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '1', limit: '2' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', limit: '2' });
   });
 
   test('with a filter the bare array of all matches is paged here', async () => {
     const res = await get({ resource: 'characters', race: 'Saiyan', page: 2, limit: 2 });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ items: [fixture('characters-saiyan.json')[2]], page: 2, limit: 2, total: 3, totalPages: 2 });
+    expect(res.body.data).toEqual({ items: [s.fixture('characters-saiyan.json')[2]], page: 2, limit: 2, total: 3, totalPages: 2 });
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
     // page and limit are not sent: the upstream ignores them once a filter is given.
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ race: 'Saiyan' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ race: 'Saiyan' });
   });
 
   test('every character filter is forwarded; no match is an empty page', async () => {
@@ -68,7 +50,7 @@ describe('lists', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ items: [], page: 1, limit: 10, total: 0, totalPages: 0 });
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ name: 'Nobody', gender: 'Female', affiliation: 'Z Fighter' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ name: 'Nobody', gender: 'Female', affiliation: 'Z Fighter' });
   });
 
   test('planets with isDestroyed', async () => {
@@ -77,8 +59,8 @@ describe('lists', () => {
     expect(res.body.data.items.map((p: { name: string }) => p.name)).toEqual(['Vegeta', 'Namek']);
     expect(res.body.data.total).toBe(2);
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/planets');
-    expect(fake.calls[0].query.get('isDestroyed')).toBe('true');
+    expect(s.fake.calls[0].path).toBe('/planets');
+    expect(s.fake.calls[0].query.get('isDestroyed')).toBe('true');
   });
 });
 
@@ -86,9 +68,9 @@ describe('by id', () => {
   test('the item itself, with origin planet and transformations', async () => {
     const res = await get({ resource: 'characters', id: 3 });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(fixture('character-3.json'));
+    expect(res.body.data).toEqual(s.fixture('character-3.json'));
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/characters/3');
+    expect(s.fake.calls[0].path).toBe('/characters/3');
   });
 
   test('an unknown id is a 404', async () => {
@@ -98,7 +80,7 @@ describe('by id', () => {
   });
 
   test('an empty object for an id is a 404 too', async () => {
-    failWith = { json: {} };
+    s.failWith = { json: {} };
     expectFailure(await get({ resource: 'planets', id: 77 }), { status: 404, code: 'not_found' });
   });
 });
@@ -116,34 +98,34 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ resource: 'characters', page: 3 }), f);
   });
 
   test('neither an array nor a page object → 502', async () => {
-    failWith = { json: { data: 'nope' } };
+    s.failWith = { json: { data: 'nope' } };
     expectFailure(await get({ resource: 'characters', page: 4 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dragonball', fake.url);
+    s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('dragonball', s.fake.url);
     await expect(fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -1,9 +1,6 @@
 // anime/ninja-series-data against a loopback Dattebayo: lists keyed by collection name, ids in the path
 // (one → bare object, several → array), `total` unusable with `name`, error mapping, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -11,46 +8,30 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import ninjaSeriesData from '../adapters/anime/ninja-series-data.js';
 
 const PATH = '/api/v1/anime/ninja-series-data';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/dattebayo/${name}`, import.meta.url), 'utf8'));
 
-/** When set, the fake answers every request with it. */
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /clans': (r) => (r.query.get('page') === '7' ? { json: fixture('clans-page.json'), delayMs: 200 } : { json: fixture('clans-page.json') }),
-      'GET /kekkei-genkai': () => ({ json: fixture('kekkei-genkai-filtered.json') }),
-      'GET /characters/1': () => ({ json: fixture('character-1.json') }),
-      'GET /characters/1,2': () => ({ json: fixture('characters-1-2.json') }),
-      'GET /characters/:id': () => ({ status: 404, text: 'Character not found' }),
-      'GET /teams/5,6': () => ({ json: [] }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_DATTEBAYO_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'anime/ninja-series-data',
+  upstream: 'dattebayo',
+  routes: {
+    'GET /clans': (r) => (r.query.get('page') === '7' ? { json: s.fixture('clans-page.json'), delayMs: 200 } : { json: s.fixture('clans-page.json') }),
+    'GET /kekkei-genkai': () => ({ json: s.fixture('kekkei-genkai-filtered.json') }),
+    'GET /characters/1': () => ({ json: s.fixture('character-1.json') }),
+    'GET /characters/1,2': () => ({ json: s.fixture('characters-1-2.json') }),
+    'GET /characters/:id': () => ({ status: 404, text: 'Character not found' }),
+    'GET /teams/5,6': () => ({ json: [] }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('lists', () => {
   test('a page of a collection, with the upstream defaults page 1 and limit 20 sent', async () => {
     const res = await get({ resource: 'clans' });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('dattebayo');
-    expect(res.body.data).toEqual({ items: fixture('clans-page.json').clans, page: 1, limit: 20, total: 58 });
+    expect(res.body.data).toEqual({ items: s.fixture('clans-page.json').clans, page: 1, limit: 20, total: 58 });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/clans');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '1', limit: '20' });
+    expect(s.fake.calls[0].path).toBe('/clans');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', limit: '20' });
   });
 
   test('a hyphenated collection is read from its own key; with name the total is unknown (null)', async () => {
@@ -58,16 +39,16 @@ describe('lists', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ items: [{ id: 3, name: 'Byakugan', characters: [1304, 1305, 1322] }], page: 1, limit: 5, total: null });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '1', limit: '5', name: 'byaku' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', limit: '5', name: 'byaku' });
   });
 
   test.each(['characters', 'clans', 'villages', 'kekkei-genkai', 'tailed-beasts', 'teams', 'akatsuki', 'kara'])('resource %s reaches its own path', async (resource) => {
-    failWith = { json: { [resource]: [{ id: 1, name: 'Sample' }], currentPage: 2, pageSize: 1, total: 9 } };
+    s.failWith = { json: { [resource]: [{ id: 1, name: 'Sample' }], currentPage: 2, pageSize: 1, total: 9 } };
     const res = await get({ resource, page: 2, limit: 1 });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ items: [{ id: 1, name: 'Sample' }], page: 2, limit: 1, total: 9 });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
-    expect(fake.calls[0].path).toBe(`/${resource}`);
+    expect(s.fake.calls[0].path).toBe(`/${resource}`);
   });
 });
 
@@ -75,7 +56,7 @@ describe('ids', () => {
   test('one id: the bare object becomes one item', async () => {
     const res = await get({ resource: 'characters', ids: '1' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ items: [fixture('character-1.json')] });
+    expect(res.body.data).toEqual({ items: [s.fixture('character-1.json')] });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
   });
 
@@ -84,7 +65,7 @@ describe('ids', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.items.map((c: { name: string }) => c.name)).toEqual(['Naruto Uzumaki', 'Sasuke Uchiha']);
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/characters/1,2');
+    expect(s.fake.calls[0].path).toBe('/characters/1,2');
   });
 
   test('an unknown id (plain-text 404 upstream) is a 404; no match among several ids too', async () => {
@@ -106,34 +87,34 @@ describe('bad input', () => {
     const res = await get(query as Record<string, string | number>);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ resource: 'villages', page: 3 }), f);
   });
 
   test('a list without its collection key is malformed → 502', async () => {
-    failWith = { json: { message: 'ok', currentPage: 1 } };
+    s.failWith = { json: { message: 'ok', currentPage: 1 } };
     expectFailure(await get({ resource: 'villages', page: 4 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('clans-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dattebayo', fake.url);
+    s.failWith = { json: s.fixture('clans-page.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('dattebayo', s.fake.url);
     await expect(ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { resource: 'clans', page: 5 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'clans', page: 5 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { resource: 'clans', page: 7 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'clans', page: 7 }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -1,10 +1,9 @@
 // anime/scene-finder against a loopback trace.moe: the caller's image URL passed as url= after a public-host
 // check, presence flags sent only when true, the key header, `me` without our address, 402/503 → 503 with
 // Retry-After, one search in flight per process with a bounded queue, and nothing cached.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,45 +11,30 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import sceneFinder from '../adapters/anime/scene-finder.js';
 
 const PATH = '/api/v1/anime/scene-finder';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/tracemoe/${name}`, import.meta.url), 'utf8'));
 const IMAGE = 'https://images.example.com/shots/nekopara.jpg';
 
-let failWith: FakeResponse | undefined;
 let searchDelayMs = 0;
 let inFlight = 0;
 let maxInFlight = 0;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(async (req) => {
-    if (req.path === '/search') {
+const s = upstreamSuite({
+  endpoint: 'anime/scene-finder',
+  upstream: 'tracemoe',
+  routes: {
+    'GET /search': async (r) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((ok) => setTimeout(ok, searchDelayMs));
       inFlight--;
-    }
-    return (
-      failWith ??
-      routes({
-        'GET /search': (r) => ({ json: fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') }),
-        'GET /me': () => ({ json: fixture('me.json') }),
-      })(req)
-    );
-  });
-  t = await testApp({ UPSTREAM_TRACEMOE_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
+      return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
+    },
+    'GET /me': () => ({ json: s.fixture('me.json') }),
+  },
 });
 beforeEach(() => {
-  failWith = undefined;
   searchDelayMs = 0;
   maxInFlight = 0;
-  fake.calls.length = 0;
 });
-
-const get = (query: Record<string, string | number | boolean>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('search', () => {
   test('the image URL goes to the upstream as url=, no flags unless asked; scenes use neutral names', async () => {
@@ -58,7 +42,7 @@ describe('search', () => {
     const res = await get({ url: IMAGE });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('tracemoe');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ url: IMAGE });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ url: IMAGE });
     const { frameCount, items, previewsExpireAt } = res.body.data;
     expect(frameCount).toBe(745506);
     expect(items).toHaveLength(2);
@@ -73,7 +57,7 @@ describe('search', () => {
   test('cutBorders, animedbID and animedbInfo become the upstream flags; the anime metadata comes back', async () => {
     const res = await get({ action: 'search', url: IMAGE, cutBorders: true, animedbID: 99939, animedbInfo: true });
     expect(res.status).toBe(200);
-    const q = fake.calls[0].query;
+    const q = s.fake.calls[0].query;
     expect(q.has('cutBorders')).toBe(true);
     expect(q.has('anilistInfo')).toBe(true);
     expect(q.get('anilistID')).toBe('99939');
@@ -84,23 +68,23 @@ describe('search', () => {
 
   test('flags set to false are not sent at all', async () => {
     await get({ url: IMAGE, cutBorders: false, animedbInfo: false });
-    expect([...fake.calls[0].query.keys()]).toEqual(['url']);
+    expect([...s.fake.calls[0].query.keys()]).toEqual(['url']);
   });
 
   test('a configured key goes in the x-trace-key header, never in the query', async () => {
-    const t2 = await testApp({ UPSTREAM_TRACEMOE_URL: fake.url, UPSTREAM_TRACEMOE_KEYS: 'trace-key-1' });
+    const t2 = await testApp({ UPSTREAM_TRACEMOE_URL: s.fake.url, UPSTREAM_TRACEMOE_KEYS: 'trace-key-1' });
     try {
       const res = await request(t2.app).get(PATH).query({ apikey: t2.key, url: IMAGE });
       expect(res.status).toBe(200);
-      expect(fake.calls[0].headers['x-trace-key']).toBe('trace-key-1');
-      expect(fake.calls[0].query.has('key')).toBe(false);
+      expect(s.fake.calls[0].headers['x-trace-key']).toBe('trace-key-1');
+      expect(s.fake.calls[0].query.has('key')).toBe(false);
     } finally {
       await t2.close();
     }
   });
 
   test('searches are never cached', async () => {
-    await expectNeverCached({ t, path: PATH, query: { url: IMAGE }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { url: IMAGE }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -111,11 +95,11 @@ describe('me', () => {
     expect(res.body.data).toEqual({ quota: 100, quotaUsed: 43, quotaRemaining: 57, concurrency: 1, priority: 0 });
     expect(JSON.stringify(res.body)).not.toContain('198.51.100.23');
     expectMatchesSchema('anime/scene-finder', res.body.data);
-    expect(fake.calls[0].path).toBe('/me');
+    expect(s.fake.calls[0].path).toBe('/me');
   });
 
   test('is never cached', async () => {
-    await expectNeverCached({ t, path: PATH, query: { action: 'me' }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { action: 'me' }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -143,51 +127,51 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ url: IMAGE }), f);
   });
 
   test('402 quota depleted → 503 with a long Retry-After; concurrency exceeded → a short one', async () => {
-    failWith = { status: 402, json: { error: 'Search quota depleted' } };
+    s.failWith = { status: 402, json: { error: 'Search quota depleted' } };
     const quota = await get({ url: IMAGE });
     expectFailure(quota, { status: 503, code: 'upstream_busy' });
     expect(quota.headers['retry-after']).toBe('3600');
-    failWith = { status: 402, json: { error: 'Concurrency limit exceeded' } };
+    s.failWith = { status: 402, json: { error: 'Concurrency limit exceeded' } };
     const busy = await get({ url: IMAGE });
     expectFailure(busy, { status: 503, code: 'upstream_busy' });
     expect(busy.headers['retry-after']).toBe('10');
   });
 
   test('503 (its queue is full) → 503 with Retry-After', async () => {
-    failWith = { status: 503, json: { error: 'Error: Search queue is full' } };
+    s.failWith = { status: 503, json: { error: 'Error: Search queue is full' } };
     expectFailure(await get({ url: IMAGE }), { status: 503, code: 'upstream_busy' });
   });
 
   test('400 (the image could not be read) → 400 in our words', async () => {
-    failWith = { status: 400, json: { error: 'Failed to fetch image https://images.example.com/x.jpg' } };
+    s.failWith = { status: 400, json: { error: 'Failed to fetch image https://images.example.com/x.jpg' } };
     const res = await get({ url: IMAGE });
     expectFailure(res, { status: 400, code: 'bad_input' });
     expect(res.body.error).toBe('Invalid value for url: the image could not be fetched or read by the search service');
   });
 
   test('an error string inside a 200 → 502; a result that is not a list → 502', async () => {
-    failWith = { json: { frameCount: 0, error: 'Something broke', result: [] } };
+    s.failWith = { json: { frameCount: 0, error: 'Something broke', result: [] } };
     expectFailure(await get({ url: IMAGE }), { status: 502, code: 'upstream_failed' });
-    failWith = { json: { frameCount: 0, error: '', result: 'none' } };
+    s.failWith = { json: { frameCount: 0, error: '', result: 'none' } };
     expectFailure(await get({ url: IMAGE }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504, and the search lock is released', async () => {
-    failWith = { json: fixture('search.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('tracemoe', fake.url);
+    s.failWith = { json: s.fixture('search.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('tracemoe', s.fake.url);
     await expect(sceneFinder({ action: 'search', url: IMAGE }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
-    failWith = undefined;
+    s.failWith = undefined;
     expect((await get({ url: IMAGE })).status).toBe(200);
   });
 });
@@ -197,7 +181,7 @@ describe('one search at a time', () => {
     searchDelayMs = 150;
     const answers = await Promise.all([0, 1, 2].map(() => get({ url: IMAGE })));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(fake.calls.filter((c) => c.path === '/search')).toHaveLength(3);
+    expect(s.fake.calls.filter((c) => c.path === '/search')).toHaveLength(3);
     expect(maxInFlight).toBe(1);
   });
 
