@@ -2,10 +2,7 @@
 // `char` is lower-cased, the next page is known from the page length (the upstream's `next` is always
 // set), random quotes come from /quotes/random and random characters or episodes from a random page of
 // one; errors, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -13,43 +10,24 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import hunterSeries from '../adapters/quotes/hunter-series.js';
 
 const PATH = '/api/v1/quotes/hunter-series';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/supernatural/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) => {
-    if (failWith) return failWith;
-    return routes({
-      'GET /quotes/random': () => ({ json: fixture('quote-random.json') }),
-      'GET /quotes': (r) => {
-        if (r.query.get('page') === '9') return { json: { ...fixture('quotes-page.json'), data: Array(10).fill(fixture('quotes-page.json').data[0]), resultCount: 10 } };
-        return { json: fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
-      },
-      'GET /characters': () => ({ json: fixture('characters-page.json') }),
-      'GET /episodes': (r) => {
-        const page = fixture('episodes-page.json');
-        return { json: r.query.get('size') === '1' ? { ...page, count: 3 } : page };
-      },
-    })(req);
-  });
-  t = await testApp({ UPSTREAM_SUPERNATURAL_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'quotes/hunter-series',
+  upstream: 'supernatural',
+  routes: {
+    'GET /quotes/random': () => ({ json: s.fixture('quote-random.json') }),
+    'GET /quotes': (r) => {
+      if (r.query.get('page') === '9') return { json: { ...s.fixture('quotes-page.json'), data: Array(10).fill(s.fixture('quotes-page.json').data[0]), resultCount: 10 } };
+      return { json: s.fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
+    },
+    'GET /characters': () => ({ json: s.fixture('characters-page.json') }),
+    'GET /episodes': (r) => {
+      const page = s.fixture('episodes-page.json');
+      return { json: r.query.get('size') === '1' ? { ...page, count: 3 } : page };
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_SUPERNATURAL_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('lists', () => {
   test('quotes by default: blocks become lines[], with the episode; a short page has no next page', async () => {
@@ -73,8 +51,8 @@ describe('lists', () => {
       next_page: null,
     });
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    expect(fake.calls[0].path).toBe('/quotes');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ char: 'dean winchester', season: '1', page: '1', size: '10' });
+    expect(s.fake.calls[0].path).toBe('/quotes');
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ char: 'dean winchester', season: '1', page: '1', size: '10' });
   });
 
   test('a full page points to the next one', async () => {
@@ -86,9 +64,9 @@ describe('lists', () => {
   test('characters, filtered by name with char', async () => {
     const res = await get({ resource: 'characters', char: 'dean' });
     expect(res.status).toBe(200);
-    expect(res.body.data.items).toEqual(fixture('characters-page.json').data);
+    expect(res.body.data.items).toEqual(s.fixture('characters-page.json').data);
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ name: 'dean', page: '1', size: '10' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ name: 'dean', page: '1', size: '10' });
   });
 
   test('episodes of a season (season sent as the string the upstream compares)', async () => {
@@ -96,7 +74,7 @@ describe('lists', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ resource: 'episodes', page: 2, next_page: null });
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ season: '1', page: '2', size: '10' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ season: '1', page: '2', size: '10' });
   });
 });
 
@@ -113,17 +91,17 @@ describe('random', () => {
       ],
     });
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    await expectNeverCached({ t, path: PATH, query: { action: 'random' }, upstreamCalls: () => fake.calls.length });
+    await expectNeverCached({ t: s.t, path: PATH, query: { action: 'random' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('a random episode: the count from a page of one, then a random page of one', async () => {
     const res = await get({ resource: 'episodes', action: 'random' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(fixture('episodes-page.json').data[0]);
+    expect(res.body.data).toEqual(s.fixture('episodes-page.json').data[0]);
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '1', size: '1' });
-    expect(fake.calls.length).toBeLessThanOrEqual(2);
-    if (fake.calls[1]) expect(Number(fake.calls[1].query.get('page'))).toBeGreaterThanOrEqual(2);
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', size: '1' });
+    expect(s.fake.calls.length).toBeLessThanOrEqual(2);
+    if (s.fake.calls[1]) expect(Number(s.fake.calls[1].query.get('page'))).toBeGreaterThanOrEqual(2);
   });
 
   test('a random character', async () => {
@@ -145,40 +123,40 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ page: 3 }), f);
   });
 
   test('an unknown route answers 404 with an empty body → 404', async () => {
-    failWith = { status: 404 };
+    s.failWith = { status: 404 };
     expectFailure(await get({ resource: 'episodes' }), { status: 404, code: 'not_found' });
   });
 
   test('a list without data → 502', async () => {
-    failWith = { json: { next: null } };
+    s.failWith = { json: { next: null } };
     expectFailure(await get({ page: 4 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('quotes-page.json'), delayMs: 2000 };
-    await expect(hunterSeries({ resource: 'quotes', page: 1 }, shortTimeoutCtx('supernatural', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('quotes-page.json'), delayMs: 2000 };
+    await expect(hunterSeries({ resource: 'quotes', page: 1 }, shortTimeoutCtx('supernatural', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { page: 5 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { page: 5 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { page: 7 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { page: 7 }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -2,10 +2,10 @@
 // one episode) map the upstream's "400 for not found" to 404; the derived modes (quote search,
 // characters, random and searched episodes) come from an index built from /quote/1…N and /season/1…S,
 // answering 503 + Retry-After until it is ready.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { fakeUpstream } from './helpers/fake-upstream.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -13,49 +13,30 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import officeSeries from '../adapters/quotes/office-series.js';
 
 const PATH = '/api/v1/quotes/office-series';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/office-api/${name}`, import.meta.url), 'utf8'));
-const QUOTES: Array<{ id: number; character: string }> = fixture('quotes.json');
-const EPISODES: Array<{ season: number; episode: number; title: string }> = fixture('episodes.json');
 const missingId = { status: 400, json: { ok: false, message: 'ID does not exists... yet!' } };
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /quote/random': () => ({ json: QUOTES[0] }),
-      'GET /quote/:id': (_r, p) => {
-        const q = QUOTES.find((x) => x.id === Number(p.id));
-        return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
-      },
-      'GET /season/:s': (_r, p) => {
-        const eps = EPISODES.filter((e) => e.season === Number(p.s));
-        return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
-      },
-      'GET /season/:s/episode/:e': (_r, p) => {
-        const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
-        return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
-      },
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_OFFICE_API_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'quotes/office-series',
+  upstream: 'office-api',
+  routes: {
+    'GET /quote/random': () => ({ json: QUOTES[0] }),
+    'GET /quote/:id': (_r, p) => {
+      const q = QUOTES.find((x) => x.id === Number(p.id));
+      return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
+    },
+    'GET /season/:s': (_r, p) => {
+      const eps = EPISODES.filter((e) => e.season === Number(p.s));
+      return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
+    },
+    'GET /season/:s/episode/:e': (_r, p) => {
+      const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
+      return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_OFFICE_API_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const QUOTES: Array<{ id: number; character: string }> = s.fixture('quotes.json');
+const EPISODES: Array<{ season: number; episode: number; title: string }> = s.fixture('episodes.json');
+const { get } = s;
 
 describe('the index behind the derived modes', () => {
   test('503 with Retry-After while it is being built, then answers from it', async () => {
@@ -75,7 +56,7 @@ describe('the index behind the derived modes', () => {
     ]);
     expectMatchesSchema('quotes/office-series', res.body.data);
     // Every quote id up to the configured count was asked for, at most 4 at a time, and seasons too.
-    const paths = fake.calls.map((c) => c.path);
+    const paths = s.fake.calls.map((c) => c.path);
     expect(paths).toContain('/quote/298');
     expect(paths).toContain('/season/9');
   });
@@ -88,7 +69,7 @@ describe('the index behind the derived modes', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.items.map((q: { id: number }) => q.id)).toEqual(ids);
     expectMatchesSchema('quotes/office-series', res.body.data);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('episodes: the list, a search on title or description, a random one (never cached)', async () => {
@@ -141,8 +122,8 @@ describe('direct routes', () => {
     expect(res.body.source).toBe('office-api');
     expect(res.body.data).toEqual(QUOTES[0]);
     expectMatchesSchema('quotes/office-series', res.body.data);
-    expect(fake.calls[0].path).toBe('/quote/random');
-    await expectNeverCached({ t, path: PATH, query: { action: 'random' }, upstreamCalls: () => fake.calls.length });
+    expect(s.fake.calls[0].path).toBe('/quote/random');
+    await expectNeverCached({ t: s.t, path: PATH, query: { action: 'random' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('a quote by id; an unknown id (upstream 400 "does not exists") → 404', async () => {
@@ -158,11 +139,11 @@ describe('direct routes', () => {
     const season = await get({ resource: 'episodes', action: 'season', value: '1' });
     expect(season.body.data).toEqual({ season: 1, items: EPISODES.slice(0, 2), count: 2 });
     expectMatchesSchema('quotes/office-series', season.body.data);
-    expect(fake.calls[0].path).toBe('/season/1');
+    expect(s.fake.calls[0].path).toBe('/season/1');
     const ep = await get({ resource: 'episodes', action: 'id', value: '2/1' });
     expect(ep.body.data).toEqual(EPISODES[2]);
     expectMatchesSchema('quotes/office-series', ep.body.data);
-    expect(fake.calls[1].path).toBe('/season/2/episode/1');
+    expect(s.fake.calls[1].path).toBe('/season/2/episode/1');
     expectFailure(await get({ resource: 'episodes', action: 'season', value: '12' }), { status: 404, code: 'not_found' });
     expectFailure(await get({ resource: 'episodes', action: 'id', value: '1x9' }), { status: 404, code: 'not_found' });
   });
@@ -183,35 +164,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ action: 'id', value: '1' }), f);
   });
 
   test('an upstream 400 that is not a not-found → 400', async () => {
-    failWith = { status: 400, json: { ok: false, message: 'Invalid ID' } };
+    s.failWith = { status: 400, json: { ok: false, message: 'Invalid ID' } };
     expectFailure(await get({ action: 'id', value: '1' }), { status: 400, code: 'bad_input' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: QUOTES[0], delayMs: 2000 };
-    await expect(officeSeries({ resource: 'quotes', action: 'id', value: '1' }, shortTimeoutCtx('office-api', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: QUOTES[0], delayMs: 2000 };
+    await expect(officeSeries({ resource: 'quotes', action: 'id', value: '1' }, shortTimeoutCtx('office-api', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second lookup is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { action: 'id', value: '5' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'id', value: '5' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical lookups share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { action: 'id', value: '3' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'id', value: '3' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -1,10 +1,10 @@
 // video/fantasy-saga-data against a loopback An API of Ice and Fire: bare-array pages with paging only in
 // the Link header, pageSize capped at 50, "" and [""] normalised, items by id, the daily-limit 403 that
 // makes us stop calling, error mapping, cache and coalescing.
-import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { fakeUpstream } from './helpers/fake-upstream.js';
+import { testApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,48 +12,33 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import fantasySagaData from '../adapters/video/fantasy-saga-data.js';
 
 const PATH = '/api/v1/video/fantasy-saga-data';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/iceandfire/${name}`, import.meta.url), 'utf8'));
 
 const link = (base: string, resource: string, size: number, rels: Record<string, number>) =>
   Object.entries(rels).map(([rel, page]) => `<${base}/${resource}?page=${page}&pageSize=${size}>; rel="${rel}"`).join(', ');
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /characters': (r) => {
-        const page = Number(r.query.get('page'));
-        const size = Number(r.query.get('pageSize'));
-        const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
-        return { json: fixture('characters-page.json'), headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) }, delayMs: page === 9 ? 200 : 0 };
-      },
-      'GET /books': () => ({ json: [{ url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }] }),
-      'GET /houses/362': () => ({ json: fixture('house-362.json') }),
-      'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
-    })(req),
-  );
-  t = await testApp({ UPSTREAM_ICEANDFIRE_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'video/fantasy-saga-data',
+  upstream: 'iceandfire',
+  routes: {
+    'GET /characters': (r) => {
+      const page = Number(r.query.get('page'));
+      const size = Number(r.query.get('pageSize'));
+      const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
+      return { json: s.fixture('characters-page.json'), headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) }, delayMs: page === 9 ? 200 : 0 };
+    },
+    'GET /books': () => ({ json: [{ url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }] }),
+    'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
+    'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('lists', () => {
   test('paging comes from the Link header; empty values become null and []', async () => {
     const res = await get({ resource: 'characters', page: 2, pageSize: 2 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('iceandfire');
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '2', pageSize: '2' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '2', pageSize: '2' });
     const { items, ...paging } = res.body.data;
     expect(paging).toEqual({ page: 2, pageSize: 2, next_page: 3, last_page: 214 });
     expect(items[0]).toMatchObject({ id: 583, name: 'Jon Snow', died: null, father: null, aliases: ['Lord Snow', "Ned Stark's Bastard"] });
@@ -63,7 +48,7 @@ describe('lists', () => {
 
   test('defaults page 1 and pageSize 10; on the last page next_page is null', async () => {
     const first = await get({ resource: 'characters' });
-    expect(Object.fromEntries(fake.calls[0].query)).toEqual({ page: '1', pageSize: '10' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', pageSize: '10' });
     expect(first.body.data).toMatchObject({ page: 1, pageSize: 10, next_page: 2 });
     const last = await get({ resource: 'characters', page: 214 });
     expect(last.body.data).toMatchObject({ page: 214, next_page: null, last_page: 214 });
@@ -86,8 +71,8 @@ describe('by id', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: 362, name: 'House Stark of Winterfell', heir: null, diedOut: null, cadetBranches: [], words: 'Winter is Coming' });
     expectMatchesSchema('video/fantasy-saga-data', res.body.data);
-    expect(fake.calls[0].path).toBe('/houses/362');
-    expect([...fake.calls[0].query.keys()]).toEqual([]);
+    expect(s.fake.calls[0].path).toBe('/houses/362');
+    expect([...s.fake.calls[0].query.keys()]).toEqual([]);
   });
 
   test('an unknown id (empty 404) → 404', async () => {
@@ -108,23 +93,23 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ resource: 'houses', page: 3 }), f);
   });
 
   test('its 500 body (a JSON string) → 502', async () => {
-    failWith = { status: 500, json: 'Something went terribly wrong! Please try again later.' };
+    s.failWith = { status: 500, json: 'Something went terribly wrong! Please try again later.' };
     expectFailure(await get({ resource: 'houses', page: 4 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('a list that is not an array → 502', async () => {
-    failWith = { json: { characters: [] } };
+    s.failWith = { json: { characters: [] } };
     expectFailure(await get({ resource: 'characters', page: 5 }), { status: 502, code: 'upstream_failed' });
   });
 
@@ -145,18 +130,18 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('iceandfire', fake.url);
+    s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
+    const ctx = shortTimeoutCtx('iceandfire', s.fake.url);
     await expect(fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
   });
 });
