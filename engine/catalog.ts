@@ -85,7 +85,7 @@ function readYaml(file: string): unknown {
 }
 
 /** "endpoints/3/params/amount/minimum" → "endpoint anime-images-b, field params.amount.minimum" */
-function describe(file: string, doc: unknown, error: ErrorObject): string {
+export function describeSchemaError(file: string, doc: unknown, error: ErrorObject): string {
   const parts = error.instancePath.split('/').filter(Boolean);
   let where = '';
   if (parts[0] === 'endpoints' && parts[1] !== undefined) {
@@ -99,7 +99,7 @@ function describe(file: string, doc: unknown, error: ErrorObject): string {
 
 function validated<T>(file: string, check: ReturnType<typeof ajv.compile>): T {
   const doc = readYaml(file);
-  if (!check(doc)) throw new CatalogError(describe(file, doc, check.errors![0]));
+  if (!check(doc)) throw new CatalogError(describeSchemaError(file, doc, check.errors![0]));
   return doc as T;
 }
 

@@ -9,6 +9,7 @@ import got, { type Got, type OptionsInit, type Response } from 'got';
 import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from './errors.js';
 import { parseDuration } from './duration.js';
+import { pause } from './pause.js';
 import { KeyPool } from './key-pool.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 import type { UpstreamSpec } from './catalog.js';
@@ -135,7 +136,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         if (status >= 500) log.warn({ path, status, ms: ms(), attempt }, 'upstream answered 5xx');
         else log.debug({ path, status, ms: ms() }, 'upstream call');
         if (status >= 500 && idempotent && attempt < retries) {
-          await pause(backoff(attempt), init.signal as AbortSignal | undefined);
+          await waitBeforeRetry(backoff(attempt), init.signal as AbortSignal | undefined);
           continue;
         }
         return res;
@@ -144,7 +145,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         const name = (err as Error).name;
         log.warn({ path, err: code ?? name, ms: ms(), attempt }, 'upstream call failed');
         if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries) {
-          await pause(backoff(attempt), init.signal as AbortSignal | undefined);
+          await waitBeforeRetry(backoff(attempt), init.signal as AbortSignal | undefined);
           continue;
         }
         throw mapError(err, init.signal as AbortSignal | undefined);
@@ -290,20 +291,7 @@ function backoff(attempt: number): number {
   return Math.min(1000, 100 * 2 ** attempt);
 }
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortError(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const waitBeforeRetry = (ms: number, signal?: AbortSignal) => pause(ms, signal, () => abortError(signal!));
 
 function abortError(signal: AbortSignal): ApiError {
   return signal.reason instanceof ApiError ? signal.reason : upstreamTimeout();

@@ -12,7 +12,7 @@ import YAML from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog-schema.js';
 import { parseSpec, type SpecEndpoint, type SpecParam } from '../engine/spec-tables.js';
-import type { ParamSpec } from '../engine/catalog.js';
+import { describeSchemaError, type ParamSpec } from '../engine/catalog.js';
 
 export interface CheckResult {
   differences: string[];
@@ -52,17 +52,7 @@ const checkPlans = ajv.compile(plansSchema);
 const checkUpstreams = ajv.compile(upstreamsSchema);
 
 function schemaErrors(file: string, doc: unknown, errors: ErrorObject[]): string[] {
-  return errors.map((e) => {
-    const parts = e.instancePath.split('/').filter(Boolean);
-    let where = '';
-    if (parts[0] === 'endpoints' && parts[1] !== undefined) {
-      const ep = (doc as { endpoints?: Array<{ name?: string }> }).endpoints?.[Number(parts[1])];
-      where = `endpoint ${ep?.name ?? `#${parts[1]}`}, `;
-      parts.splice(0, 2);
-    }
-    const extra = e.params?.missingProperty ?? e.params?.additionalProperty ?? '';
-    return `${file}: ${where}field ${[...parts, extra].filter(Boolean).join('.') || '(top level)'}: ${e.message}`;
-  });
+  return errors.map((e) => describeSchemaError(file, doc, e));
 }
 
 function readYaml(file: string, differences: string[]): unknown {

@@ -1,7 +1,7 @@
 // One shared pace for every call to the Met: its WAF answers HTML 403 after ~30 quick requests, so calls
 // are spaced by at least `intervalMs`, across all concurrent requests of this process. Each caller
 // reserves the next free slot before sleeping, so concurrent searches queue instead of bursting.
-import { upstreamTimeout } from '../../engine/errors.js';
+import { pause } from '../../engine/pause.js';
 
 const nextSlot = new Map<string, number>();
 
@@ -11,16 +11,5 @@ export async function paced(key: string, intervalMs: number, signal?: AbortSigna
   nextSlot.set(key, slot + intervalMs);
   const wait = slot - now;
   if (wait <= 0) return;
-  await new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(upstreamTimeout());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, wait);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(upstreamTimeout());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  await pause(wait, signal);
 }
