@@ -23,6 +23,7 @@ test('a plan allowance set through configuration is enforced with the spec messa
   const res = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
   expect(res.status).toBe(429);
   expect(res.body).toEqual({ success: false, error: 'Rate limit exceeded. Try again later.', code: 'quota' });
+  expect(res.headers.ratelimit).toMatch(/^"premium"; r=0; t=\d+$/);
   expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   expect(res.headers['x-ratelimit-remaining']).toBe('0');
   // Another key has its own allowance.
@@ -38,7 +39,8 @@ test('the plans of the spec are the defaults', async () => {
   expect(await limit(KEYS.anonymous)).toBe('1000');
   const res = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
   expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 + 86_000);
-  expect(res.headers['ratelimit-policy']).toMatch(/q=5000; w=86400/);
+  expect(res.headers['ratelimit-policy']).toMatch(/^"premium"; q=5000; w=86400; pk=:[A-Za-z0-9+/=]{16}:$/);
+  expect(res.headers.ratelimit).toMatch(/^"premium"; r=4998; t=(86400|86399)$/);
 });
 
 test('400s count and carry headers; 5xx (an upstream failure, 502) are refunded', async () => {
