@@ -1,10 +1,7 @@
 // books/bible-a against a loopback wldeh/bible-api: the versions list, a chapter (verses listed twice
 // upstream → deduplicated, pilcrows stripped, numbers as integers), one verse, version default en-kjv,
 // book and chapter required; errors, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,40 +9,19 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import bibleA from '../adapters/books/bible-a.js';
 
 const PATH = '/api/v1/books/bible-a';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/wldeh-bible/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes(
-      {
-        'GET /bibles.json': () => ({ json: fixture('bibles.json') }),
-        'GET /:version/books/jude/chapters/1.json': () => ({ json: fixture('jude-1.json'), delayMs: 150 }),
-        'GET /en-kjv/books/john/chapters/3/verses/16.json': () => ({ json: fixture('john-3-16.json') }),
-        'GET /en-kjv/books/1samuel/chapters/3/verses/4.json': () => ({ json: { verse: '4', text: 'That the LORD called Samuel:' } }),
-      },
-      () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
-    )(req),
-  );
-  t = await testApp({ UPSTREAM_WLDEH_BIBLE_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/bible-a',
+  upstream: 'wldeh-bible',
+  routes: {
+    'GET /bibles.json': () => ({ json: s.fixture('bibles.json') }),
+    'GET /:version/books/jude/chapters/1.json': () => ({ json: s.fixture('jude-1.json'), delayMs: 150 }),
+    'GET /en-kjv/books/john/chapters/3/verses/16.json': () => ({ json: s.fixture('john-3-16.json') }),
+    'GET /en-kjv/books/1samuel/chapters/3/verses/4.json': () => ({ json: { verse: '4', text: 'That the LORD called Samuel:' } }),
+  },
+  fallback: () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_WLDEH_BIBLE_URL: fake.url });
-};
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('reading', () => {
   test('a chapter: each verse once, in order, without ¶, version en-kjv by default', async () => {
@@ -63,7 +39,7 @@ describe('reading', () => {
       count: 2,
     });
     expectMatchesSchema('books/bible-a', res.body.data);
-    expect(fake.calls[0].path).toBe('/en-kjv/books/jude/chapters/1.json');
+    expect(s.fake.calls[0].path).toBe('/en-kjv/books/jude/chapters/1.json');
   });
 
   test('one verse', async () => {
@@ -75,13 +51,13 @@ describe('reading', () => {
   test('book names lose spaces and capitals (1 Samuel → 1samuel)', async () => {
     const res = await get({ book: '1 Samuel', chapter: 3, verse: 4 });
     expect(res.status).toBe(200);
-    expect(fake.calls[0].path).toBe('/en-kjv/books/1samuel/chapters/3/verses/4.json');
+    expect(s.fake.calls[0].path).toBe('/en-kjv/books/1samuel/chapters/3/verses/4.json');
   });
 
   test('another version, ids with capitals included', async () => {
     const res = await get({ version: 'ahr-Deva-IN-ntaii20', book: 'jude', chapter: 1 });
     expect(res.status).toBe(200);
-    expect(fake.calls[0].path).toBe('/ahr-Deva-IN-ntaii20/books/jude/chapters/1.json');
+    expect(s.fake.calls[0].path).toBe('/ahr-Deva-IN-ntaii20/books/jude/chapters/1.json');
   });
 
   test('an unknown book, chapter or version (plain-text 404) → 404', async () => {
@@ -97,7 +73,7 @@ test('mode=versions → the list of versions', async () => {
   expect(res.body.data.count).toBe(2);
   expect(res.body.data.items[0]).toMatchObject({ id: 'en-kjv', version: 'King James Version' });
   expectMatchesSchema('books/bible-a', res.body.data);
-  expect(fake.calls[0].path).toBe('/bibles.json');
+  expect(s.fake.calls[0].path).toBe('/bibles.json');
 });
 
 describe('bad input', () => {
@@ -113,35 +89,35 @@ describe('bad input', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ book: 'Mark', chapter: 1 }), f);
   });
 
   test('a chapter without data → 502', async () => {
-    failWith = { json: { verses: [] } };
+    s.failWith = { json: { verses: [] } };
     expectFailure(await get({ book: 'Mark', chapter: 2 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('jude-1.json'), delayMs: 2000 };
-    await expect(bibleA({ version: 'en-kjv', book: 'Mark', chapter: 1 }, shortTimeoutCtx('wldeh-bible', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('jude-1.json'), delayMs: 2000 };
+    await expect(bibleA({ version: 'en-kjv', book: 'Mark', chapter: 1 }, shortTimeoutCtx('wldeh-bible', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { book: 'John', chapter: 3, verse: 16 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { book: 'John', chapter: 3, verse: 16 }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { book: 'Jude', chapter: 1 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { book: 'Jude', chapter: 1 }, upstreamCalls: () => s.fake.calls.length });
   });
 });

@@ -3,8 +3,8 @@
 // go to a loopback quran-api. Every segment's range is checked with a clear 400.
 import fs from 'node:fs';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
+import { testApp } from './helpers/app.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -12,39 +12,22 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import quranB from '../adapters/books/quran-b.js';
 
 const PATH = '/api/v1/books/quran-b';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/quran-api/${name}`, import.meta.url), 'utf8'));
 const quranJson = JSON.parse(fs.readFileSync(new URL('../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8')) as Array<{ verses: Array<{ text: string }> }>;
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes(
-      {
-        'GET /editions.min.json': () => ({ json: fixture('editions.json') }),
-        'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: fixture('eng-ummmuhammad-112.json') }),
-        'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
-        'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: fixture('eng-ummmuhammad-2-255.json') }),
-        'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: fixture('eng-ummmuhammad-manzils-7.json') }),
-      },
-      // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
-      () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
-    )(req),
-  );
-  t = await testApp({ UPSTREAM_QURAN_API_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'books/quran-b',
+  upstream: 'quran-api',
+  routes: {
+    'GET /editions.min.json': () => ({ json: s.fixture('editions.json') }),
+    'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json') }),
+    'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
+    'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: s.fixture('eng-ummmuhammad-2-255.json') }),
+    'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
+  },
+  // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
+  fallback: () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('embedded ara-quranuthmanienc (the default edition, no network)', () => {
   test('a chapter as {chapter: [...]}', async () => {
@@ -54,7 +37,7 @@ describe('embedded ara-quranuthmanienc (the default edition, no network)', () =>
     expectMatchesSchema('books/quran-b', res.body.data);
     expect(res.body.data.chapter).toHaveLength(7);
     expect(res.body.data.chapter[0]).toEqual({ chapter: 1, verse: 1, text: quranJson[0].verses[0].text });
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   test('a verse is {chapter, verse, text} (mode inferred from verse)', async () => {
@@ -98,13 +81,13 @@ describe('other editions through quran-api', () => {
     expect(chapter.status).toBe(200);
     expect(chapter.body.source).toBe('quran-api');
     expectMatchesSchema('books/quran-b', chapter.body.data);
-    expect(chapter.body.data).toEqual(fixture('eng-ummmuhammad-112.json'));
+    expect(chapter.body.data).toEqual(s.fixture('eng-ummmuhammad-112.json'));
     const verse = await get({ edition: 'eng-ummmuhammad', chapter: 2, verse: 255 });
-    expect(verse.body.data).toEqual(fixture('eng-ummmuhammad-2-255.json'));
+    expect(verse.body.data).toEqual(s.fixture('eng-ummmuhammad-2-255.json'));
     const segment = await get({ edition: 'eng-ummmuhammad', segment: 'manzil', segment_no: 7 });
     expectMatchesSchema('books/quran-b', segment.body.data);
     expect(segment.body.data.manzils).toHaveLength(2);
-    expect(fake.calls.map((c) => c.path)).toEqual([
+    expect(s.fake.calls.map((c) => c.path)).toEqual([
       '/editions/eng-ummmuhammad/112.min.json',
       '/editions/eng-ummmuhammad/2/255.min.json',
       '/editions/eng-ummmuhammad/manzils/7.min.json',
@@ -142,26 +125,26 @@ describe('other editions through quran-api', () => {
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ edition: 'eng-ummmuhammad', chapter: 5 }), f);
   });
 
   test('a body without the expected list → 502', async () => {
-    failWith = { json: { verses: [] } };
+    s.failWith = { json: { verses: [] } };
     expectFailure(await get({ edition: 'eng-ummmuhammad', chapter: 6 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('eng-ummmuhammad-112.json'), delayMs: 2000 };
-    await expect(quranB({ mode: 'chapter', edition: 'eng-ummmuhammad', chapter: 112 }, shortTimeoutCtx('quran-api', fake.url))).rejects.toMatchObject({ status: 504 });
+    s.failWith = { json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 2000 };
+    await expect(quranB({ mode: 'chapter', edition: 'eng-ummmuhammad', chapter: 112 }, shortTimeoutCtx('quran-api', s.fake.url))).rejects.toMatchObject({ status: 504 });
   });
 
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 112, mode: 'chapter' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 112, mode: 'chapter' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 113 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 113 }, upstreamCalls: () => s.fake.calls.length });
   });
 });
 
@@ -186,5 +169,5 @@ test.each([
   const res = await get(query);
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ success: false, error: message });
-  expect(fake.calls).toHaveLength(0);
+  expect(s.fake.calls).toHaveLength(0);
 });

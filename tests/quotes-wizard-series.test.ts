@@ -1,9 +1,6 @@
 // quotes/wizard-series against a loopback HP-API: list routes, houses checked locally (the upstream
 // answers [] for an unknown house), /character/{id} unwrapped from its array, errors, cache, coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
-import { testApp, type TestApp } from './helpers/app.js';
+import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
@@ -11,45 +8,23 @@ import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import wizardSeries from '../adapters/quotes/wizard-series.js';
 
 const PATH = '/api/v1/quotes/wizard-series';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`./fixtures/hp-api/${name}`, import.meta.url), 'utf8'));
 const HARRY = '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8';
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream((req) =>
-    failWith ??
-    routes(
-      {
-        'GET /characters': () => ({ json: fixture('characters.json'), delayMs: 150 }),
-        'GET /characters/students': () => ({ json: fixture('characters.json') }),
-        'GET /characters/staff': () => ({ json: [] }),
-        'GET /spells': () => ({ json: fixture('spells.json') }),
-        'GET /characters/house/:house': (_r, p) => ({ json: p.house === 'gryffindor' ? fixture('house-gryffindor.json') : [] }),
-        [`GET /character/${HARRY}`]: () => ({ json: fixture('character.json') }),
-        'GET /character/:id': () => ({ json: [] }),
-      },
-      () => ({ status: 404, text: 'Cannot GET' }),
-    )(req),
-  );
-  t = await testApp({ UPSTREAM_HP_API_URL: fake.url });
+const s = upstreamSuite({
+  endpoint: 'quotes/wizard-series',
+  upstream: 'hp-api',
+  routes: {
+    'GET /characters': () => ({ json: s.fixture('characters.json'), delayMs: 150 }),
+    'GET /characters/students': () => ({ json: s.fixture('characters.json') }),
+    'GET /characters/staff': () => ({ json: [] }),
+    'GET /spells': () => ({ json: s.fixture('spells.json') }),
+    'GET /characters/house/:house': (_r, p) => ({ json: p.house === 'gryffindor' ? s.fixture('house-gryffindor.json') : [] }),
+    [`GET /character/${HARRY}`]: () => ({ json: s.fixture('character.json') }),
+    'GET /character/:id': () => ({ json: [] }),
+  },
+  fallback: () => ({ status: 404, text: 'Cannot GET' }),
 });
-/** A fresh app (and so an empty response cache) for tests that must reach the upstream again. */
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_HP_API_URL: fake.url });
-};
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-});
-
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const { get } = s;
 
 describe('resources', () => {
   test.each([
@@ -64,15 +39,15 @@ describe('resources', () => {
     expect(res.body.data).toMatchObject({ resource, count });
     expect(res.body.data.items).toHaveLength(count);
     expectMatchesSchema('quotes/wizard-series', res.body.data);
-    expect(fake.calls[0].path).toBe(path);
+    expect(s.fake.calls[0].path).toBe(path);
   });
 
   test.each([[{ resource: 'house/Gryffindor' }], [{ resource: 'house', id: 'gryffindor' }]])('a house, inline or in id: %j', async (query) => {
     const res = await get(query);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ house: 'gryffindor', items: fixture('house-gryffindor.json'), count: 1 });
+    expect(res.body.data).toEqual({ house: 'gryffindor', items: s.fixture('house-gryffindor.json'), count: 1 });
     expectMatchesSchema('quotes/wizard-series', res.body.data);
-    expect(fake.calls[0].path).toBe('/characters/house/gryffindor');
+    expect(s.fake.calls[0].path).toBe('/characters/house/gryffindor');
   });
 
   test.each([[{ resource: `character/${HARRY}` }], [{ resource: 'character', id: HARRY }], [{ resource: 'characters', id: HARRY }]])(
@@ -80,7 +55,7 @@ describe('resources', () => {
     async (query) => {
       const res = await get(query);
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual(fixture('character.json')[0]);
+      expect(res.body.data).toEqual(s.fixture('character.json')[0]);
       expectMatchesSchema('quotes/wizard-series', res.body.data);
     },
   );
@@ -106,36 +81,36 @@ describe('bad input, refused before any upstream call', () => {
     const res = await get(query);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: message, code: 'bad_input' });
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 });
 
 describe('upstream failures', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get({ resource: 'students' }), f);
   });
 
   test('an object where a list belongs is malformed → 502', async () => {
-    failWith = { json: { message: 'oops' } };
+    s.failWith = { json: { message: 'oops' } };
     expectFailure(await get({ resource: 'staff' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: [], delayMs: 2000 };
-    const ctx = shortTimeoutCtx('hp-api', fake.url);
+    s.failWith = { json: [], delayMs: 2000 };
+    const ctx = shortTimeoutCtx('hp-api', s.fake.url);
     await expect(wizardSeries({ resource: 'spells' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('cache', () => {
-  beforeEach(freshApp);
+  beforeEach(() => s.freshApp());
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { resource: 'spells' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'spells' }, upstreamCalls: () => s.fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { resource: 'characters' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters' }, upstreamCalls: () => s.fake.calls.length });
   });
 });

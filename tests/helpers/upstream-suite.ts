@@ -13,6 +13,8 @@ export interface UpstreamSuiteOptions {
   upstream: string;
   /** The fake's routes, as for `routes()` of fake-upstream.ts. */
   routes: Parameters<typeof routes>[0];
+  /** What the fake answers to a request no route matches (default: fake-upstream's JSON 404). */
+  fallback?: Parameters<typeof routes>[1];
   /** More environment for the app (keys, other upstreams). */
   env?: Record<string, string>;
 }
@@ -38,7 +40,7 @@ export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
   let t: TestApp;
   let fake: FakeUpstream;
   const makeApp = () => testApp({ [envName(opts.upstream)]: fake.url, ...opts.env });
-  const router = routes(opts.routes);
+  const router = routes(opts.routes, opts.fallback);
   const suite: UpstreamSuite = {
     get t() { return t; },
     get fake() { return fake; },
