@@ -11,51 +11,18 @@
 // one here drops queries after a few dozen in a second and makes the next ones wait its 5 s timeout).
 import dns from 'node:dns';
 import request from 'supertest';
-import { loadCatalog, type EndpointSpec } from '../engine/catalog.js';
+import { loadCatalog } from '../engine/catalog.js';
 import { loadConfig } from '../engine/config.js';
 import { testApp, type TestApp } from './helpers/app.js';
 import { sampleValue } from './helpers/samples.js';
+import { lookedUp, offlineLookup, realLookup, sampleParams } from './helpers/offline.js';
 
 const POOL = 4;
 const LIMIT_MS = 5000;
 
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints.filter((e) => e.upstream !== 'embedded');
 
-/** Required params, conditionally required ones whose condition holds (given or default), one of requireOneOf. */
-export function sampleParams(spec: EndpointSpec): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, p] of Object.entries(spec.params)) if (p.required && p.type !== 'file') out[name] = sampleValue(p);
-  const valueOf = (name: string) => out[name] ?? (spec.params[name]?.default !== undefined ? String(spec.params[name].default) : undefined);
-  for (const [name, p] of Object.entries(spec.params)) {
-    if (!p.requiredWhen || out[name] !== undefined) continue;
-    if (Object.entries(p.requiredWhen).every(([k, v]) => valueOf(k) === String(v))) out[name] = sampleValue(p);
-  }
-  if (spec.requireOneOf && !spec.requireOneOf.some((n) => out[n] !== undefined)) {
-    const first = spec.requireOneOf[0];
-    out[first] = sampleValue(spec.params[first]);
-  }
-  return out;
-}
-
 interface Outcome { status: number; ms: number; body: unknown }
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address?: unknown, family?: number) => void;
-const realLookup = dns.lookup;
-/** Names the app tried to resolve: proof that the calls went out and met the missing network. */
-const lookedUp = new Set<string>();
-
-/** dns.lookup as without network: IP literals and localhost resolve, every other name is ENOTFOUND. */
-function offlineLookup(hostname: string, options: unknown, callback?: LookupCallback): void {
-  const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) {
-    (realLookup as unknown as (h: string, o: unknown, c: LookupCallback) => void)(hostname, typeof options === 'function' ? {} : options, cb);
-    return;
-  }
-  lookedUp.add(hostname);
-  const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
-  process.nextTick(() => cb(err));
-}
 
 let t: TestApp;
 const outcomes = new Map<string, Outcome>();
