@@ -14,7 +14,7 @@ import { createIdentifier, presentedKey } from './identify.js';
 import { createMeter, identityOf } from './meter.js';
 import { FileKeyStore, RedisKeyStore, record, type KeyStore } from './keystore.js';
 import { loadAdapters } from './registry.js';
-import { ApiError, upstreamTimeout } from './errors.js';
+import { ApiError, upstreamBusy, upstreamTimeout } from './errors.js';
 import { errorHandler, sendData, sendMedia, wantsMedia, type Meta } from './respond.js';
 import { createLogger } from './logger.js';
 import { connectRedis, type RedisHandle } from './redis.js';
@@ -96,6 +96,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const id = identityOf(res);
     if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
     if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
+    if (id.status === 'unavailable') return next(upstreamBusy('The key store is unavailable; try again shortly', 5));
     next();
   };
 

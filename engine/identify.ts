@@ -7,7 +7,9 @@ import { hashKey, sameHash, type KeyRecord, type KeyStore } from './keystore.js'
 export type Identity =
   | { status: 'ok'; plan: string; keyId: string }
   | { status: 'missing' }
-  | { status: 'invalid' };
+  | { status: 'invalid' }
+  /** The key store did not answer and the key was not seen recently: it cannot be judged now. */
+  | { status: 'unavailable' };
 
 const LOOKUP_TTL_MS = 30_000;
 
@@ -33,8 +35,9 @@ export function createIdentifier(config: Config, store: KeyStore, configured: Ke
       const rec = await store.find(hash);
       if (rec) identity = { status: 'ok', plan: rec.plan, keyId: rec.id };
     } catch {
-      // Key store unreachable: a key seen before keeps working from the cache below; others are refused.
-      if (hit) return hit.identity;
+      // Key store unreachable: a key seen before keeps working from its last answer; any other key can be
+      // neither accepted nor called invalid.
+      return hit ? hit.identity : { status: 'unavailable' };
     }
     if (recent.size > 10_000) recent.clear();
     recent.set(hash, { identity, until: Date.now() + LOOKUP_TTL_MS });

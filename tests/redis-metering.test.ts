@@ -58,6 +58,11 @@ test('Redis down: the service keeps answering with headers, reports it on /healt
     expect(Date.now() - started).toBeLessThan(2000);
     const health = await request(t.app).get('/health');
     expect(health.body).toMatchObject({ status: 'degraded', redis: 'down' });
+    // A personal key the instance has not seen cannot be checked while its store is down: 503, not 401.
+    const unseen = await request(t.app).get(ccgen).query({ apikey: 'uua_never-seen-before-key', bin: '457173' });
+    expect(unseen.status).toBe(503);
+    expect(unseen.body.error).toBe('The key store is unavailable; try again shortly');
+    expect(unseen.headers['retry-after']).toBe('5');
 
     await proxy.restore();
     await waitFor(async () => (await request(t!.app).get('/health')).body.redis === 'ready');
