@@ -3,8 +3,7 @@
 // cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import museumA from '../adapters/art-design/museum-a.js';
 
@@ -88,10 +87,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ q: 'monet' }), f);
-  });
+  s.failureTests({ q: 'monet' });
 
   test('an answer without a data list → 502', async () => {
     s.failWith = { json: { pagination: {}, data: null } };
@@ -104,13 +100,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'hopper' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { q: 'hopper' }, coalesced: { q: 'slow' } });

@@ -3,8 +3,7 @@
 // book and chapter required; errors, cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import bibleA from '../adapters/books/bible-a.js';
 
@@ -95,10 +94,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ book: 'Mark', chapter: 1 }), f);
-  });
+  s.failureTests({ book: 'Mark', chapter: 1 });
 
   test('a chapter without data → 502', async () => {
     s.failWith = { json: { verses: [] } };
@@ -111,13 +107,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { book: 'John', chapter: 3, verse: 16 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { book: 'Jude', chapter: 1 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { book: 'John', chapter: 3, verse: 16 }, coalesced: { book: 'Jude', chapter: 1 } });

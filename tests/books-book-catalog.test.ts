@@ -2,8 +2,7 @@
 // DRF 404s ("No Book matches", "Invalid page."), errors, cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import bookCatalog from '../adapters/books/book-catalog.js';
 
@@ -75,10 +74,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ q: 'austen' }), f);
-  });
+  s.failureTests({ q: 'austen' });
 
   test('a body without results → 502', async () => {
     s.failWith = { json: { count: 1 } };
@@ -91,13 +87,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'twain' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { q: 'twain' }, coalesced: { q: 'slow' } });

@@ -4,8 +4,7 @@
 // and a purport given as the text of a Python list; cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import { gitaSerial } from '../adapters/books/_gita-verses.js';
 import gita from '../adapters/books/gita.js';
@@ -91,10 +90,7 @@ describe('local checks, before any call', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ chapter: 3, verse: 5 }), f);
-  });
+  s.failureTests({ chapter: 3, verse: 5 });
 
   test('an object with neither verse nor translation → 502', async () => {
     s.failWith = { json: { chapter_no: 3 } };
@@ -107,13 +103,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { chapter: 4, verse: 7 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { chapter: 4, verse: 20 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { chapter: 4, verse: 7 }, coalesced: { chapter: 4, verse: 20 } });

@@ -3,8 +3,7 @@
 // errors, cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import library from '../adapters/books/library.js';
 
@@ -107,10 +106,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ q: 'tolkien' }), f);
-  });
+  s.failureTests({ q: 'tolkien' });
 
   test('a body without docs → 502', async () => {
     s.failWith = { json: { numFound: 3 } };
@@ -123,13 +119,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { id: 'OL82563W' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { id: 'OL82563W' }, coalesced: { q: 'slow' } });

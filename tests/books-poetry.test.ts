@@ -2,9 +2,9 @@
 // by title, by both; errors inside HTTP 200 with a numeric or string status; `linecount` string →
 // number; `,;:` refused; cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
+import { expectNeverCached } from './helpers/cache-checks.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import poetry from '../adapters/books/poetry.js';
 
@@ -89,10 +89,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ author: 'Keats' }), f);
-  });
+  s.failureTests({ author: 'Keats' });
 
   test('titles without the titles key → 502', async () => {
     s.failWith = { json: { authors: [] } };
@@ -105,13 +102,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { title: 'Ozymandias' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { author: 'Percy Bysshe Shelley' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { title: 'Ozymandias' }, coalesced: { author: 'Percy Bysshe Shelley' } });

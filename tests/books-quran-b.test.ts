@@ -7,7 +7,7 @@ import { upstreamSuite } from './helpers/upstream-suite.js';
 import { testApp } from './helpers/app.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import quranB from '../adapters/books/quran-b.js';
 
@@ -124,10 +124,7 @@ describe('other editions through quran-api', () => {
     expect(res.body.error).toBe('No such edition, chapter, verse or segment at quran-api');
   });
 
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ edition: 'eng-ummmuhammad', chapter: 5 }), f);
-  });
+  s.failureTests({ edition: 'eng-ummmuhammad', chapter: 5 });
 
   test('a body without the expected list → 502', async () => {
     s.failWith = { json: { verses: [] } };

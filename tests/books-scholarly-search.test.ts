@@ -3,8 +3,7 @@
 // cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import scholarlySearch from '../adapters/books/scholarly-search.js';
 
@@ -50,10 +49,7 @@ test('q is required and bounded', async () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ q: 'transformers' }), f);
-  });
+  s.failureTests({ q: 'transformers' });
 
   test('a validation failure (400) → 400', async () => {
     s.failWith = { status: 400, json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] } };
@@ -71,13 +67,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'attention' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { q: 'attention' }, coalesced: { q: 'slow' } });

@@ -4,7 +4,7 @@
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import p2p from '../adapters/finance/p2p.js';
 
@@ -97,10 +97,7 @@ describe('bad input', () => {
 });
 
 describe('upstream failures', () => {
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ fiat: 'CHF' }), f);
-  });
+  s.failureTests({ fiat: 'CHF' });
 
   test('an error inside a 200 (code ≠ "000000") → 502', async () => {
     s.failWith = { json: s.fixture('error-in-200.json') };

@@ -3,9 +3,9 @@
 // set), random quotes come from /quotes/random and random characters or episodes from a random page of
 // one; errors, cache and coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
+import { expectNeverCached } from './helpers/cache-checks.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import hunterSeries from '../adapters/quotes/hunter-series.js';
 
@@ -129,10 +129,7 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ page: 3 }), f);
-  });
+  s.failureTests({ page: 3 });
 
   test('an unknown route answers 404 with an empty body → 404', async () => {
     s.failWith = { status: 404 };
@@ -150,13 +147,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { page: 5 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { page: 7 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { page: 5 }, coalesced: { page: 7 } });

@@ -2,8 +2,7 @@
 // answers [] for an unknown house), /character/{id} unwrapped from its array, errors, cache, coalescing.
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import wizardSeries from '../adapters/quotes/wizard-series.js';
 
@@ -87,10 +86,7 @@ describe('bad input, refused before any upstream call', () => {
 
 describe('upstream failures', () => {
   beforeEach(() => s.freshApp());
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ resource: 'students' }), f);
-  });
+  s.failureTests({ resource: 'students' });
 
   test('an object where a list belongs is malformed → 502', async () => {
     s.failWith = { json: { message: 'oops' } };
@@ -104,13 +100,4 @@ describe('upstream failures', () => {
   });
 });
 
-describe('cache', () => {
-  beforeEach(() => s.freshApp());
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'spells' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'spells' }, coalesced: { resource: 'characters' } });

@@ -7,7 +7,7 @@ import { testApp } from './helpers/app.js';
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import gitUser, { nextPage } from '../adapters/tools/git-user.js';
 
@@ -90,10 +90,7 @@ describe('upstream failures', () => {
     expect(res.body.error).toBe('No user named no-such-user-x on GitHub');
   });
 
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ username: 'failing-user' }), f);
-  });
+  s.failureTests({ username: 'failing-user' });
 
   test('403 with X-RateLimit-Remaining: 0 → 503, Retry-After from X-RateLimit-Reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 120;

@@ -4,7 +4,7 @@
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import burgerShowData from '../adapters/video/burger-show-data.js';
 
@@ -113,10 +113,7 @@ describe('bad input', () => {
 });
 
 describe('upstream failures', () => {
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ resource: 'episodes', skip: 5 }), f);
-  });
+  s.failureTests({ resource: 'episodes', skip: 5 });
 
   test('its 500 for a list → 502', async () => {
     s.failWith = { status: 500, json: { error: 'Error while retreiving data in route episodes.' } };

@@ -7,7 +7,7 @@ import { testApp } from './helpers/app.js';
 import { upstreamSuite } from './helpers/upstream-suite.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from './helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from './helpers/upstream-failures.js';
+import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
 import fantasySagaData from '../adapters/video/fantasy-saga-data.js';
 
@@ -98,10 +98,7 @@ describe('bad input', () => {
 });
 
 describe('upstream failures', () => {
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    s.failWith = f.answer;
-    expectFailure(await get({ resource: 'houses', page: 3 }), f);
-  });
+  s.failureTests({ resource: 'houses', page: 3 });
 
   test('its 500 body (a JSON string) → 502', async () => {
     s.failWith = { status: 500, json: 'Something went terribly wrong! Please try again later.' };

@@ -1,10 +1,13 @@
 // The scaffold every upstream-adapter test file shares: a loopback fake of the upstream (with a switch to
 // make it fail), an app pointed at it, a GET helper for the endpoint, fixtures, and per-test resets.
-// Call it at the top level of a test file; it registers its own beforeAll/afterAll/beforeEach.
+// Call it at the top level of a test file; it registers its own beforeAll/afterAll/beforeEach. The shared
+// failure and cache tests every upstream adapter owes are registered by failureTests() and cacheTests().
 import fs from 'node:fs';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeRequest, type FakeResponse, type FakeUpstream } from './fake-upstream.js';
 import { testApp, type TestApp } from './app.js';
+import { expectCacheHit, expectCoalesced } from './cache-checks.js';
+import { UPSTREAM_FAILURES, expectFailure } from './upstream-failures.js';
 
 export interface UpstreamSuiteOptions {
   /** The endpoint, `category/name`. */
@@ -26,16 +29,23 @@ export interface UpstreamSuite {
   /** When set, the fake answers this to every request (reset before each test). */
   failWith: FakeResponse | undefined;
   /** GET the endpoint with the test key and these params. */
-  get(query?: Record<string, string | number | boolean>): request.Test;
+  get(query?: Query): request.Test;
   /** A JSON fixture of tests/fixtures/<upstream>/. */
   fixture(name: string): any;
   /** A new app on the same fake: an empty response cache. */
   freshApp(): Promise<void>;
+  /** Registers the shared failure replay (UPSTREAM_FAILURES) for a query that otherwise succeeds. */
+  failureTests(query: Query): void;
+  /** Registers the shared cache checks on fresh apps: a repeated `hit` query, overlapping `coalesced` ones. */
+  cacheTests(queries: { hit: Query; coalesced: Query }): void;
 }
+
+type Query = Record<string, string | number | boolean>;
 
 const envName = (id: string) => `UPSTREAM_${id.toUpperCase().replace(/-/g, '_')}_URL`;
 
 export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
+  const path = `/api/v1/${opts.endpoint}`;
   const fixturesDir = new URL(`../fixtures/${opts.upstream}/`, import.meta.url);
   let t: TestApp;
   let fake: FakeUpstream;
@@ -45,11 +55,30 @@ export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
     get t() { return t; },
     get fake() { return fake; },
     failWith: undefined,
-    get: (query = {}) => request(t.app).get(`/api/v1/${opts.endpoint}`).query({ apikey: t.key, ...query }),
+    get: (query = {}) => request(t.app).get(path).query({ apikey: t.key, ...query }),
     fixture: (name) => JSON.parse(fs.readFileSync(new URL(name, fixturesDir), 'utf8')),
     async freshApp() {
       await t.close();
       t = await makeApp();
+    },
+    failureTests(query) {
+      test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+        suite.failWith = f.answer;
+        expectFailure(await suite.get(query), f);
+      });
+    },
+    cacheTests({ hit, coalesced }) {
+      const upstreamCalls = () => fake.calls.length;
+      describe('cache', () => {
+        beforeEach(() => suite.freshApp());
+        test('an identical second call is served from the cache', async () => {
+          await expectCacheHit({ t, path, query: hit, upstreamCalls });
+        });
+
+        test('concurrent identical calls share one upstream call', async () => {
+          await expectCoalesced({ t, path, query: coalesced, upstreamCalls });
+        });
+      });
     },
   };
   beforeAll(async () => {
