@@ -3,11 +3,10 @@
 // rate → 503, else 502), the exact host lists and Instagram's post paths, nothing cached, a 503 naming
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 import { listen, testApp, type TestApp } from './helpers/app.js';
+import { hungUpstream } from './helpers/hung-upstream.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
@@ -252,33 +251,20 @@ describe('not configured', () => {
 
 describe('client disconnect', () => {
   test('hanging up cancels the cobalt call', async () => {
-    let sawRequest!: () => void;
-    let sawClose!: () => void;
-    const requested = new Promise<void>((ok) => (sawRequest = ok));
-    const closed = new Promise<void>((ok) => (sawClose = ok));
-    const hung = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => sawRequest());
-      res.on('close', () => sawClose());
-    });
-    await new Promise<void>((ok) => hung.listen(0, '127.0.0.1', ok));
-    const app = await testApp({ UPSTREAM_COBALT_URL: `http://127.0.0.1:${(hung.address() as AddressInfo).port}` });
+    const hung = await hungUpstream();
+    const app = await testApp({ UPSTREAM_COBALT_URL: hung.url });
     const server = await listen(app.app);
     try {
       const client = new AbortController();
       const call = fetch(`${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`, { signal: client.signal }).catch((err: Error) => err);
-      await requested;
+      await hung.requested;
       client.abort();
       expect(await call).toMatchObject({ name: 'AbortError' });
-      let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((ok) => (timer = setTimeout(() => ok('still open'), 5000)))]);
-      clearTimeout(timer);
-      expect(outcome).toBe('closed');
+      expect(await hung.closedWithin(5000)).toBe(true);
     } finally {
       await server.close();
       await app.close();
-      hung.closeAllConnections();
-      await new Promise((ok) => hung.close(ok));
+      await hung.close();
     }
   });
 });

@@ -2,11 +2,10 @@
 // fails. tikwm's errors come inside HTTP 200 (code ≠ 0); its media paths may be relative; the watermarked
 // copy is never offered; when both providers fail the more telling error wins.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 import { listen, testApp, type TestApp } from './helpers/app.js';
+import { hungUpstream } from './helpers/hung-upstream.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
@@ -170,34 +169,21 @@ describe('tikwm (cobalt not configured)', () => {
 });
 
 test('a client hanging up while cobalt works: the call is cancelled and tikwm is never asked', async () => {
-  let sawRequest!: () => void;
-  let sawClose!: () => void;
-  const requested = new Promise<void>((ok) => (sawRequest = ok));
-  const closed = new Promise<void>((ok) => (sawClose = ok));
-  const hung = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => sawRequest());
-    res.on('close', () => sawClose());
-  });
-  await new Promise<void>((ok) => hung.listen(0, '127.0.0.1', ok));
-  const app = await testApp({ UPSTREAM_COBALT_URL: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, UPSTREAM_TIKWM_URL: tikwm.url });
+  const hung = await hungUpstream();
+  const app = await testApp({ UPSTREAM_COBALT_URL: hung.url, UPSTREAM_TIKWM_URL: tikwm.url });
   const server = await listen(app.app);
   try {
     const client = new AbortController();
     const call = fetch(`${server.url}/api/v1/downloaders/dl-d?apikey=${app.key}&url=${encodeURIComponent(TT)}`, { signal: client.signal }).catch((err: Error) => err);
-    await requested;
+    await hung.requested;
     client.abort();
     await call;
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((ok) => (timer = setTimeout(() => ok('still open'), 5000)))]);
-    clearTimeout(timer);
-    expect(outcome).toBe('closed');
+    expect(await hung.closedWithin(5000)).toBe(true);
     await new Promise((ok) => setTimeout(ok, 100));
     expect(tikwm.calls).toHaveLength(0);
   } finally {
     await server.close();
     await app.close();
-    hung.closeAllConnections();
-    await new Promise((ok) => hung.close(ok));
+    await hung.close();
   }
 });

@@ -3,11 +3,9 @@
 // free (and a refused one is a 400 naming it), neither is a 400 naming upstream_key, an empty q is a 400,
 // no key ever reaches a log line or an answer, and a client that hangs up cancels the upstream call.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../engine/app.js';
@@ -15,6 +13,7 @@ import { loadCatalog } from '../engine/catalog.js';
 import { loadConfig } from '../engine/config.js';
 import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 import { KEYS, listen, testApp, type TestApp } from './helpers/app.js';
+import { hungUpstream } from './helpers/hung-upstream.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
@@ -248,18 +247,8 @@ describe('upstream failures', () => {
 
 describe('client disconnect', () => {
   test('hanging up cancels the upstream call', async () => {
-    let sawRequest!: () => void;
-    let sawClose!: () => void;
-    const requested = new Promise<void>((ok) => (sawRequest = ok));
-    const closed = new Promise<void>((ok) => (sawClose = ok));
-    // A provider that never answers; it only notes when our side drops the connection.
-    const hung = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => sawRequest());
-      res.on('close', () => sawClose());
-    });
-    await new Promise<void>((ok) => hung.listen(0, '127.0.0.1', ok));
-    const app = await testApp({ UPSTREAM_POLLINATIONS_URL: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, UPSTREAM_POLLINATIONS_KEYS: POOL[0] });
+    const hung = await hungUpstream();
+    const app = await testApp({ UPSTREAM_POLLINATIONS_URL: hung.url, UPSTREAM_POLLINATIONS_KEYS: POOL[0] });
     const server = await listen(app.app);
     try {
       const client = new AbortController();
@@ -269,18 +258,14 @@ describe('client disconnect', () => {
         body: JSON.stringify({ apikey: app.key, q: 'a long story' }),
         signal: client.signal,
       }).catch((err: Error) => err);
-      await requested;
+      await hung.requested;
       client.abort();
       expect(await call).toMatchObject({ name: 'AbortError' });
-      let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((ok) => (timer = setTimeout(() => ok('still open'), 5000)))]);
-      clearTimeout(timer);
-      expect(outcome).toBe('closed');
+      expect(await hung.closedWithin(5000)).toBe(true);
     } finally {
       await server.close();
       await app.close();
-      hung.closeAllConnections();
-      await new Promise((ok) => hung.close(ok));
+      await hung.close();
     }
   });
 });

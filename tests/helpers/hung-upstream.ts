@@ -1,0 +1,40 @@
+// An upstream that takes a request and never answers: for tests that a client hanging up cancels our own
+// call to the provider. It notes when a request has fully arrived, and whether our side dropped it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface HungUpstream {
+  url: string;
+  /** Resolves once a request's body has fully arrived. */
+  requested: Promise<void>;
+  /** True when our side closed the connection within `ms`. */
+  closedWithin(ms: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function hungUpstream(): Promise<HungUpstream> {
+  let sawRequest!: () => void;
+  let sawClose!: () => void;
+  const requested = new Promise<void>((ok) => (sawRequest = ok));
+  const closed = new Promise<void>((ok) => (sawClose = ok));
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => sawRequest());
+    res.on('close', () => sawClose());
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requested,
+    async closedWithin(ms) {
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([closed.then(() => true), new Promise<boolean>((ok) => (timer = setTimeout(() => ok(false), ms)))]);
+      clearTimeout(timer);
+      return outcome;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
