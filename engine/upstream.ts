@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from './errors.js';
 import { parseDuration } from './duration.js';
 import { pause } from './pause.js';
+import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 import type { UpstreamSpec } from './catalog.js';
@@ -216,7 +217,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const init: OptionsInit = { method, headers, followRedirect: follow };
       // Some upstreams (LibreTranslate, pastebin) read the key from the body.
       const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : {};
-      if (req.json !== undefined) init.json = auth?.in === 'json' && isPlainObject(req.json) ? { ...req.json, ...bodyKey } : req.json;
+      if (req.json !== undefined) init.json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
       else if (req.form !== undefined) init.form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
       // A GET has no body: the key stays out (LibreTranslate's /languages needs none).
       else if (auth?.in === 'json' && key && method !== 'GET') init.json = bodyKey;
@@ -306,10 +307,6 @@ function mapError(err: unknown, signal?: AbortSignal): ApiError {
   if (name === 'AbortError' || code === 'ERR_ABORTED') return signal ? abortError(signal) : upstreamTimeout();
   if (code && NETWORK_CODES.has(code)) return upstreamFailed('The upstream service is unreachable');
   return upstreamFailed();
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x);
 }
 
 /**
