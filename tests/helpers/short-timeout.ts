@@ -1,7 +1,8 @@
 // The slow-upstream case (→ 504) without waiting out an upstream's real timeout (10-65 s in
-// catalog/upstreams.yaml, and no environment override): a hand-made adapter context whose one upstream
-// client is the engine's own, built from the catalog entry with a short timeout and no retries, pointed
-// at a loopback fake. The adapter is then called directly with already-validated params.
+// catalog/upstreams.yaml): a hand-made adapter context whose one upstream client is the engine's own,
+// built from the catalog entry with no retries and the operator's UPSTREAM_<ID>_TIMEOUT override, pointed
+// at a loopback fake. The adapter is then called directly with already-validated params. (Through HTTP the
+// same is testApp({ UPSTREAM_<ID>_URL, UPSTREAM_<ID>_TIMEOUT }); the retries of a GET would double the wait.)
 import pino from 'pino';
 import { loadCatalog } from '../../engine/catalog.js';
 import { loadConfig } from '../../engine/config.js';
@@ -15,8 +16,8 @@ export function shortTimeoutCtx(upstreamId: string, url: string, timeout = '300m
   if (!cfg) throw new Error(`no upstream ${upstreamId} in catalog/upstreams.yaml`);
   const log = pino({ level: 'silent' });
   const upstream = createUpstreams(
-    { [upstreamId]: { ...cfg, timeout, retries: 0 } },
-    { [`UPSTREAM_${envId(upstreamId)}_URL`]: url },
+    { [upstreamId]: { ...cfg, retries: 0 } },
+    { [`UPSTREAM_${envId(upstreamId)}_URL`]: url, [`UPSTREAM_${envId(upstreamId)}_TIMEOUT`]: timeout },
     { userAgent: 'UnifiedUtilityAPI-test/0.0.0 (+http://127.0.0.1)', log },
   );
   return {
