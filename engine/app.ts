@@ -27,7 +27,7 @@ import { parseDuration } from './duration.js';
 import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
 import { chain } from './chain.js';
-import { createContext } from './context.js';
+import { RequestContext } from './context.js';
 import { isReply, type Adapter, type AdapterData } from './types.js';
 
 export const VERSION = '0.1.0';
@@ -135,15 +135,15 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       if (input.error) throw input.error;
       const params = validate(input.raw, input.files);
       if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
-      const { ctx, abort, done } = createContext(spec, req, res, input.files, contextDeps);
-      const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, abort), source);
+      const ctx = new RequestContext(spec, req, res, input.files, contextDeps);
+      const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, ctx), source);
       const result = ttlMs && !Object.keys(input.files).length
         ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
             const out = await call();
             return { value: out, cacheable: out.cacheable && !out.media };
           }).then(({ value, cached }) => ({ ...value, cached }))
         : { ...(await call()), cached: false };
-      done();
+      ctx.release();
       if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
       const meta: Meta = { endpoint: spec.id, requestId: res.locals.requestId, startedAt: res.locals.startedAt, cached: result.cached };
       sendData(res, config.serviceName, result.source, result.data, meta);
@@ -197,11 +197,11 @@ function normalise(out: AdapterData | ReturnType<typeof Object>, source: string)
   return { data: out as AdapterData, source, cacheable: true };
 }
 
-async function withDeadline<T>(work: Promise<T>, ms: number, abort: (reason: Error) => void): Promise<T> {
+async function withDeadline<T>(work: Promise<T>, ms: number, ctx: RequestContext): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      abort(new Error('deadline'));
+      ctx.abort(new Error('deadline'));
       reject(upstreamTimeout('The endpoint did not answer in time'));
     }, ms);
   });

@@ -1,15 +1,19 @@
-// Per-plan allowances with express-rate-limit: one limiter (own store, own prefix) per plan, plus one for
-// invalid or missing keys counted per client IP. Every response carries the limit headers; 5xx are refunded.
+// Per-plan allowances: one counter per plan (in Redis when configured, otherwise in process), plus one for
+// invalid or missing keys counted per client IP. Every response carries the limit headers (the legacy
+// X-RateLimit-* trio and IETF draft 8's RateLimit / RateLimit-Policy, as express-rate-limit writes them);
+// a 429 adds Retry-After; 5xx are refunded by the error handler through `res.locals.refund`.
+// This replaces express-rate-limit's middleware, which cost more than the rest of a request together
+// (docs/decisions.md); its counting semantics and rate-limit-redis's store are kept.
 import { createHash } from 'node:crypto';
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator, MemoryStore, type Store } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
+import type { Request, Response, NextFunction } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import type { PlanSpec } from './catalog.js';
 import { ApiError } from './errors.js';
 import { parseDuration } from './duration.js';
-import { FallbackStore, type RedisHealth } from './fallback-store.js';
+import { MemoryCounter, type Counter, type Hit } from './counter.js';
+import { RedisCounter, type RedisHealth } from './redis-counter.js';
 import type { Identity } from './identify.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
@@ -23,7 +27,13 @@ export interface MeterDeps {
   prefix: string;
 }
 
-interface LimitInfo { limit: number; remaining: number; resetTime?: Date; key: string }
+interface Meter {
+  plan: PlanSpec;
+  counter: Counter;
+  windowSeconds: number;
+  /** The constant head of this plan's RateLimit-Policy header. */
+  policy: string;
+}
 
 // The draft-8 partition key of a counter (the first 12 hex digits of its SHA-256, base64), remembered.
 const partitionKeys = new Map<string, string>();
@@ -37,21 +47,11 @@ function partitionKey(key: string): string {
   return pk;
 }
 
-/** `RateLimit` and `RateLimit-Policy` (IETF draft 8), as express-rate-limit writes them. */
-function standardHeaders(req: Request, res: Response, name: string, windowMs: number) {
-  const info = (req as Request & { rateLimit?: LimitInfo }).rateLimit;
-  if (!info || res.headersSent) return;
-  const resetSeconds = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
-  res.setHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds}`);
-  res.setHeader('RateLimit-Policy', `"${name}"; q=${info.limit}; w=${Math.ceil(windowMs / 1000)}; pk=:${partitionKey(info.key)}:`);
-}
-
 export function identityOf(res: Response): Identity {
   return res.locals.identity as Identity;
 }
 
-function counterKey(plan: PlanSpec, req: Request, res: Response): string {
-  const id = identityOf(res);
+function counterKey(plan: PlanSpec, req: Request, id: Identity): string {
   const keyId = id.status === 'ok' ? id.keyId : '-';
   switch (plan.keyedBy) {
     case 'shared': return 'all';
@@ -60,59 +60,45 @@ function counterKey(plan: PlanSpec, req: Request, res: Response): string {
   }
 }
 
-export function createMeter(deps: MeterDeps) {
-  const stores: Array<FallbackStore | MemoryStore> = [];
-  const storeOf: Record<string, Store> = {};
-  const makeStore = (planId: string): Store => {
-    const prefix = `${deps.prefix}rl:${planId}:`;
-    // Without Redis the in-process store is used as it is: the fallback wrapper would only add awaits.
-    const store = deps.redis
-      ? new FallbackStore(new RedisStore({ prefix, sendCommand: (...args: string[]) => deps.redis!.sendCommand(args) }), deps.redisHealth, deps.log, prefix)
-      : new MemoryStore();
-    stores.push(store);
-    storeOf[planId] = store;
-    return store;
-  };
+/** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
+function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFunction) {
+  const limit = m.plan.limit;
+  const remaining = Math.max(limit - hit.hits, 0);
+  const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
+  res.setHeader('X-RateLimit-Limit', String(limit));
+  res.setHeader('X-RateLimit-Remaining', String(remaining));
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
+  res.setHeader('RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`);
+  res.setHeader('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
+  // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
+  if (hit.hits > limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(resetSeconds) }));
+  res.locals.refund = () => m.counter.refund(key);
+  next();
+}
 
+export function createMeter(deps: MeterDeps) {
   const plans: Record<string, PlanSpec> = {
     ...deps.plans,
     [AUTH_FAIL_PLAN]: { id: AUTH_FAIL_PLAN, limit: deps.authFailLimit, window: '15m', keyedBy: 'key+ip', description: 'invalid or missing keys, per client IP' },
   };
-
-  const limiters: Record<string, RequestHandler> = {};
-  const windows: Record<string, number> = {};
+  const meters = new Map<string, Meter>();
   for (const plan of Object.values(plans)) {
-    const windowMs = (windows[plan.id] = parseDuration(plan.window));
-    limiters[plan.id] = rateLimit({
-      windowMs,
-      limit: plan.limit,
-      // The standard headers are written by standardHeaders() below: express-rate-limit's own draft-8 code
-      // hashes the counter key on every request, which measured as its costliest step (~20 µs a call).
-      standardHeaders: false,
-      legacyHeaders: true,
-      store: makeStore(plan.id),
-      keyGenerator: (req, res) => counterKey(plan, req, res),
-      handler: (req, res, next) => {
-        standardHeaders(req, res, plan.id, windowMs);
-        next(new ApiError('quota', 'Rate limit exceeded. Try again later.'));
-      },
-      validate: false, // our configuration is fixed; the per-request checks cost throughput
-    });
+    const windowMs = parseDuration(plan.window);
+    const counter = deps.redis && deps.redisHealth
+      ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${plan.id}:`, deps.redisHealth, deps.log)
+      : new MemoryCounter(windowMs);
+    const windowSeconds = Math.ceil(windowMs / 1000);
+    meters.set(plan.id, { plan, counter, windowSeconds, policy: `"${plan.id}"; q=${plan.limit}; w=${windowSeconds}; pk=:` });
   }
 
   const meter = (req: Request, res: Response, next: NextFunction) => {
     const id = identityOf(res);
-    const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
-    const limiter = limiters[planId];
-    if (!limiter) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    return limiter(req, res, (err?: unknown) => {
-      if (!err) standardHeaders(req, res, planId, windows[planId]);
-      // Our own and the upstream's failures (5xx) are refunded, never the caller's: the error handler calls
-      // this. (express-rate-limit's skipFailedRequests does the same with three listeners per request.)
-      const key = (req as Request & { rateLimit?: { key: string } }).rateLimit?.key;
-      if (key !== undefined) res.locals.refund = async () => storeOf[planId].decrement(key);
-      next(err);
-    });
+    const m = meters.get(id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN);
+    if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN}`));
+    const key = counterKey(m.plan, req, id);
+    const hit = m.counter.hit(key);
+    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, res, next), next);
+    else settle(m, key, hit, res, next);
   };
-  return { meter, close: () => stores.forEach((s) => s.shutdown()) };
+  return { meter, close: () => meters.forEach((m) => m.counter.close()) };
 }

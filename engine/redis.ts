@@ -2,7 +2,7 @@
 // makes requests hang; the client reconnects by itself and /health reports the state.
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from 'pino';
-import type { RedisHealth } from './fallback-store.js';
+import type { RedisHealth } from './redis-counter.js';
 
 export interface RedisHandle extends RedisHealth {
   client: RedisClientType;

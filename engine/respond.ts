@@ -72,7 +72,9 @@ export function errorHandler(log: Logger) {
       log.error({ err, path: req.path, requestId: res.locals.requestId }, 'unhandled error');
       e = new ApiError('internal', 'Internal server error');
     }
-    if (e.status >= 500) (res.locals.refund as (() => Promise<void>) | undefined)?.().catch(() => {});
+    // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
+    const refund = res.locals.refund as (() => void | Promise<void>) | undefined;
+    if (e.status >= 500 && refund) Promise.resolve().then(refund).catch(() => {});
     if (e.status >= 500 && e.code !== 'internal') log.warn({ code: e.code, path: req.path, requestId: res.locals.requestId }, e.message);
     if (res.headersSent) return res.end();
     res.set(e.headers);

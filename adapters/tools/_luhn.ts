@@ -1,15 +1,21 @@
 // The Luhn (mod 10) checksum of card numbers.
-export function luhnCheckDigit(partial: string): string {
+
+/** The check digit that completes the first `n` of `digits` (each 0-9). */
+export function checkDigit(digits: ArrayLike<number>, n = digits.length): number {
   let sum = 0;
-  for (let i = 0; i < partial.length; i++) {
-    let d = Number(partial[partial.length - 1 - i]);
+  for (let i = 0; i < n; i++) {
+    let d = digits[n - 1 - i];
     if (i % 2 === 0) {
       d *= 2;
       if (d > 9) d -= 9;
     }
     sum += d;
   }
-  return String((10 - (sum % 10)) % 10);
+  return (10 - (sum % 10)) % 10;
+}
+
+export function luhnCheckDigit(partial: string): string {
+  return String(checkDigit(Array.from(partial, Number)));
 }
 
 export function luhnValid(number: string): boolean {

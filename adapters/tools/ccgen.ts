@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import creditCardType from 'credit-card-type';
 import { reply, type Adapter } from '../../engine/types.js';
-import { luhnCheckDigit } from './_luhn.js';
+import { checkDigit } from './_luhn.js';
 
 const COUNT = 10;
 
@@ -11,12 +11,25 @@ const COUNT = 10;
 // Rejection sampling keeps the digits uniform: bytes of 250 and above are skipped.
 let pool = Buffer.alloc(0);
 let at = 0;
-function digit(): string {
+function randomDigit(): number {
   for (;;) {
     if (at >= pool.length) { pool = crypto.randomBytes(65536); at = 0; }
     const byte = pool[at++];
-    if (byte < 250) return String(byte % 10);
+    if (byte < 250) return byte % 10;
   }
+}
+
+// One scratch buffer for the digits of a card: filled, then read once as a string (synchronous, so shared).
+const scratch = Buffer.alloc(32);
+
+/** A Luhn-valid number of `length` digits that starts with `bin`. */
+function cardFrom(bin: string, length: number): string {
+  const d = scratch;
+  for (let i = 0; i < bin.length; i++) d[i] = bin.charCodeAt(i) - 48;
+  for (let i = bin.length; i < length - 1; i++) d[i] = randomDigit();
+  d[length - 1] = checkDigit(d, length - 1);
+  for (let i = 0; i < length; i++) d[i] += 48; // digits to ASCII
+  return d.toString('latin1', 0, length);
 }
 
 // credit-card-type clones its whole table on every call: remember the answer per BIN (bounded).
@@ -34,11 +47,7 @@ const ccgen: Adapter = async (params) => {
   const match = brandOf(bin);
   const length = match?.type === 'american-express' ? 15 : 16;
   const cards = new Set<string>();
-  while (cards.size < COUNT) {
-    let body = bin;
-    while (body.length < length - 1) body += digit();
-    cards.add(body + luhnCheckDigit(body));
-  }
+  while (cards.size < COUNT) cards.add(cardFrom(bin, length));
   return reply({
     data: {
       bin,
