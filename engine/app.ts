@@ -2,16 +2,15 @@
 //   match route → read params → identify key → meter (429; headers on every response) → authorize (401)
 //   → validate (400) → cache → adapter → envelope → error handler.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
-import crypto from 'node:crypto';
 import path from 'node:path';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { loadCatalog, type EndpointSpec } from './catalog.js';
 import { compileValidator } from './validate.js';
-import { createBodyReader, inputOf } from './body.js';
+import { createBodyReader } from './body.js';
 import { createIdentifier, presentedKey } from './identify.js';
-import { createMeter, identityOf } from './meter.js';
+import { createMeter } from './meter.js';
 import { FileKeyStore, RedisKeyStore, record, type KeyStore } from './keystore.js';
 import { loadAdapters } from './registry.js';
 import { ApiError, upstreamBusy, upstreamTimeout } from './errors.js';
@@ -28,6 +27,7 @@ import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
 import { chain } from './chain.js';
 import { RequestContext } from './context.js';
+import { Call, callOf, type CallObserver } from './call.js';
 import { isReply, type Adapter, type AdapterData } from './types.js';
 
 export const VERSION = '0.1.0';
@@ -43,8 +43,6 @@ export interface App {
   redis?: RedisHandle;
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter). */
 export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
@@ -71,35 +69,87 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.set('query parser', 'simple');
   app.set('etag', false);
 
+  // The access log and the metrics see every answered API request (engine/call.ts).
+  const observe: CallObserver = (call, status) => {
+    const ms = call.elapsedMs;
+    metrics.observe(call.endpoint, status, ms / 1000);
+    const id = call.identity;
+    log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
+  };
   const start = (endpoint: string) => (req: Request, res: Response, next: NextFunction) => {
-    const given = req.get('x-request-id');
-    res.locals.requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    res.locals.startedAt = process.hrtime.bigint();
-    // Express 5 re-parses the query string on every read of req.query: parse it once here.
-    res.locals.query = req.query;
-    res.setHeader('X-Request-Id', res.locals.requestId);
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - (res.locals.startedAt as bigint)) / 1e9;
-      metrics.observe(endpoint, res.statusCode, seconds);
-      const id = res.locals.identity as { keyId?: string } | undefined;
-      log.info({ requestId: res.locals.requestId, endpoint, method: req.method, status: res.statusCode, ms: Math.round(seconds * 1000), keyId: id?.keyId }, 'request');
-    });
+    const call = new Call(endpoint, req.method, req, observe);
+    res.locals.call = call;
+    res.setHeader('X-Request-Id', call.id);
     next();
   };
   const identifyStep = (req: Request, res: Response, next: NextFunction) => {
-    identify(presentedKey(req, res.locals.query, req.body as Record<string, unknown> | undefined)).then((identity) => {
-      res.locals.identity = identity;
+    const call = callOf(res);
+    const identity = identify(presentedKey(req.headers, call.query, req.body as Record<string, unknown> | undefined));
+    if (identity instanceof Promise) {
+      identity.then((i) => { call.identity = i; next(); }, next);
+    } else {
+      call.identity = identity;
       next();
-    }, next);
+    }
   };
   const authorize = (_req: Request, res: Response, next: NextFunction) => {
-    const id = identityOf(res);
+    const id = callOf(res).identity!;
     if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
     if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
     if (id.status === 'unavailable') return next(upstreamBusy('The key store is unavailable; try again shortly', 5));
     next();
   };
 
+  const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
+  const routes = new Map<string, { method: string; handle: RequestHandler }>();
+  for (const spec of catalog.endpoints) {
+    const validate = compileValidator(spec);
+    const adapter = adapters.get(spec.adapter);
+    const timeoutMs = parseDuration(spec.timeout ?? '30s');
+    const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
+    const source = spec.upstream;
+    const body = createBodyReader(spec, { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes });
+
+    const run = async (req: Request, res: Response) => {
+      const call = callOf(res);
+      const input = call.input!;
+      if (input.error) throw input.error;
+      const params = validate(input.raw, input.files);
+      if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
+      const ctx = new RequestContext(spec, req, res, input.files, contextDeps);
+      const invoke = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, ctx), source);
+      const result = ttlMs && !Object.keys(input.files).length
+        ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
+            const out = await invoke();
+            return { value: out, cacheable: out.cacheable && !out.media };
+          }).then(({ value, cached }) => ({ ...value, cached }))
+        : { ...(await invoke()), cached: false };
+      ctx.release();
+      if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
+      const meta: Meta = { endpoint: spec.id, requestId: call.id, elapsedMs: call.elapsedMs, cached: result.cached };
+      sendData(res, config.serviceName, result.source, result.data, meta);
+    };
+
+    routes.set(`/api/v1/${spec.id}`, {
+      method: spec.method,
+      handle: chain([start(spec.id), ...body, identifyStep, meter, authorize, (req, res, next) => { run(req, res).catch(next); }]),
+    });
+  }
+
+  // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
+  const unmatched = chain([start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
+    const route = routes.get(req.path.replace(/\/+$/, ''));
+    if (route) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${route.method}`, { Allow: route.method }));
+    next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
+  }]);
+  // The API: one Map look-up instead of Express matching a layer per endpoint. Mounted first.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!req.path.startsWith('/api/')) return next();
+    const route = routes.get(req.path);
+    if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
+    unmatched(req, res, next);
+  });
+  // Pages after the API dispatcher, so an API request is not matched against them first.
   app.get('/', (_req, res) => {
     res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
   });
@@ -119,53 +169,6 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-  const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
-  const routes = new Map<string, { method: string; handle: RequestHandler }>();
-  for (const spec of catalog.endpoints) {
-    const validate = compileValidator(spec);
-    const adapter = adapters.get(spec.adapter);
-    const timeoutMs = parseDuration(spec.timeout ?? '30s');
-    const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
-    const source = spec.upstream;
-    const body = createBodyReader(spec, { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes });
-
-    const run = async (req: Request, res: Response) => {
-      const input = inputOf(res);
-      if (input.error) throw input.error;
-      const params = validate(input.raw, input.files);
-      if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
-      const ctx = new RequestContext(spec, req, res, input.files, contextDeps);
-      const call = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, ctx), source);
-      const result = ttlMs && !Object.keys(input.files).length
-        ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
-            const out = await call();
-            return { value: out, cacheable: out.cacheable && !out.media };
-          }).then(({ value, cached }) => ({ ...value, cached }))
-        : { ...(await call()), cached: false };
-      ctx.release();
-      if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
-      const meta: Meta = { endpoint: spec.id, requestId: res.locals.requestId, startedAt: res.locals.startedAt, cached: result.cached };
-      sendData(res, config.serviceName, result.source, result.data, meta);
-    };
-
-    routes.set(`/api/v1/${spec.id}`, {
-      method: spec.method,
-      handle: chain([start(spec.id), ...body, identifyStep, meter, authorize, (req, res, next) => { run(req, res).catch(next); }]),
-    });
-  }
-
-  // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
-  const unmatched = chain([start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
-    const route = routes.get(req.path.replace(/\/+$/, ''));
-    if (route) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${route.method}`, { Allow: route.method }));
-    next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
-  }]);
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (!req.path.startsWith('/api/')) return next();
-    const route = routes.get(req.path);
-    if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
-    unmatched(req, res, next);
   });
   app.use(createHostingRouter(blobs));
   app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));

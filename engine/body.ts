@@ -9,6 +9,7 @@ import multer from 'multer';
 import type { EndpointSpec } from './catalog.js';
 import { ApiError, badInput, invalidParam, payloadTooLarge } from './errors.js';
 import type { UploadedFile } from './types.js';
+import { callOf } from './call.js';
 
 export interface ParsedInput {
   /** Merged raw values, body over query; only string values or hostile shapes kept as they came. */
@@ -18,9 +19,6 @@ export interface ParsedInput {
   error?: ApiError;
 }
 
-export function inputOf(res: Response): ParsedInput {
-  return res.locals.input as ParsedInput;
-}
 
 function bodyError(err: unknown, maxUploadBytes: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
@@ -64,57 +62,58 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
   }
 
   // Runs the parsers one by one, keeping the first error instead of failing the request now.
-  return [
-    (req: Request, res: Response, next: NextFunction) => {
-      let i = 0;
-      const step = (err?: unknown) => {
-        if (err) {
-          res.locals.bodyError = bodyError(err, opts.maxUploadBytes);
-          // Drain what is left so the connection stays usable and the client gets our answer.
-          req.resume();
-          return next();
-        }
-        const parser = parsers[i++];
-        if (!parser) return next();
-        parser(req, res, step);
-      };
-      step();
-    },
-    (req: Request, res: Response, next: NextFunction) => {
-      const query = res.locals.query as Record<string, unknown>;
-      const body = (res.locals.bodyError ? undefined : req.body) as unknown;
-      let error = res.locals.bodyError as ApiError | undefined;
-      if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-        error = badInput('Request body must be a JSON object');
+  const parse = (req: Request, res: Response, next: NextFunction) => {
+    let i = 0;
+    const step = (err?: unknown) => {
+      if (err) {
+        callOf(res).bodyError = bodyError(err, opts.maxUploadBytes);
+        // Drain what is left so the connection stays usable and the client gets our answer.
+        req.resume();
+        return next();
       }
-      const b = (error ? {} : body ?? {}) as Record<string, unknown>;
-      const raw: Record<string, unknown> = Object.create(null);
-      for (const name of names) {
-        const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
-        raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);
-      }
-      // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
-      if (!error) {
-        for (const key of [...Object.keys(query), ...Object.keys(b)]) {
-          const base = key.split('[')[0];
-          if (base !== key && names.includes(base)) {
-            error = invalidParam(base, 'must be a single value');
-            break;
-          }
-        }
-      }
-      const files: Record<string, UploadedFile> = {};
-      const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-      for (const [field, list] of Object.entries(uploaded)) {
-        const f = list[0];
-        files[field] = { field, path: f.path, originalName: path.basename(f.originalname || 'upload'), size: f.size, claimedType: f.mimetype };
-      }
-      // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
-      if (Object.keys(files).length) {
-        res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
-      }
-      res.locals.input = { raw, files, error } satisfies ParsedInput;
-      next();
-    },
-  ];
+      const parser = parsers[i++];
+      if (!parser) return next();
+      parser(req, res, step);
+    };
+    step();
+  };
+  const merge = (req: Request, res: Response, next: NextFunction) => {
+    const call = callOf(res);
+    const query = call.query;
+    const body = (call.bodyError ? undefined : req.body) as unknown;
+    let error = call.bodyError;
+    if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      error = badInput('Request body must be a JSON object');
+    }
+    const b = (error ? {} : body ?? {}) as Record<string, unknown>;
+    const raw: Record<string, unknown> = Object.create(null);
+    for (const name of names) {
+      const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
+      raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);
+    }
+    // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
+    error ??= bracketed(query, names) ?? bracketed(b, names);
+    const files: Record<string, UploadedFile> = {};
+    const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+    for (const [field, list] of Object.entries(uploaded)) {
+      const f = list[0];
+      files[field] = { field, path: f.path, originalName: path.basename(f.originalname || 'upload'), size: f.size, claimedType: f.mimetype };
+    }
+    // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
+    if (Object.keys(files).length) {
+      res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
+    }
+    call.input = { raw, files, error };
+    next();
+  };
+  return parsers.length ? [parse, merge] : [merge];
+}
+
+/** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */
+function bracketed(values: Record<string, unknown>, names: string[]): ApiError | undefined {
+  for (const key of Object.keys(values)) {
+    const at = key.indexOf('[');
+    if (at > 0 && names.includes(key.slice(0, at))) return invalidParam(key.slice(0, at), 'must be a single value');
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { EndpointSpec } from './catalog.js';
+import { callOf } from './call.js';
 import type { AdapterContext, BlobStore, FetchedUrl, FetchUrlOptions, UpstreamClient, UploadedFile } from './types.js';
 
 export interface ContextDeps {
@@ -47,7 +48,7 @@ export class RequestContext implements AdapterContext {
   }
 
   get log(): Logger {
-    return (this.childLog ??= this.deps.log.child({ requestId: this.res.locals.requestId, endpoint: this.endpoint }));
+    return (this.childLog ??= this.deps.log.child({ requestId: callOf(this.res).id, endpoint: this.endpoint }));
   }
 
   get clientIp(): string {

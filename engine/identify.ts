@@ -1,8 +1,8 @@
-// Who is calling: the published anonymous key, the shared free key, or a personal key from the key store.
-// Looks are cached briefly in process so a request costs no extra Redis round trip.
-import type { Request } from 'express';
+// Who is calling: the published anonymous key, the shared free key, a key of API_KEYS_FILE, or a personal
+// key from the key store. The keys known in process, and store look-ups seen in the last 30 s, are
+// answered at once; only an unseen personal key waits for the store (a Redis round trip).
 import type { Config } from './config.js';
-import { hashKey, sameHash, type KeyRecord, type KeyStore } from './keystore.js';
+import { hashKey, type KeyRecord, type KeyStore } from './keystore.js';
 
 export type Identity =
   | { status: 'ok'; plan: string; keyId: string }
@@ -12,40 +12,48 @@ export type Identity =
   | { status: 'unavailable' };
 
 const LOOKUP_TTL_MS = 30_000;
+const MISSING: Identity = Object.freeze({ status: 'missing' });
+const INVALID: Identity = Object.freeze({ status: 'invalid' });
+const UNAVAILABLE: Identity = Object.freeze({ status: 'unavailable' });
 
 /** `configured`: keys of API_KEYS_FILE, held in memory so they work whatever the state of the store. */
 export function createIdentifier(config: Config, store: KeyStore, configured: KeyRecord[] = []) {
-  const fixed = new Map(configured.map((r) => [r.hash, r]));
-  const anonymous = hashKey(config.anonymousKey);
-  const free = hashKey(config.freeKey);
+  const known = new Map<string, Identity>();
+  for (const r of configured) known.set(r.hash, Object.freeze({ status: 'ok', plan: r.plan, keyId: r.id }));
+  known.set(hashKey(config.freeKey), Object.freeze({ status: 'ok', plan: 'free', keyId: 'free' }));
+  known.set(hashKey(config.anonymousKey), Object.freeze({ status: 'ok', plan: 'anonymous', keyId: 'anonymous' }));
   const recent = new Map<string, { identity: Identity; until: number }>();
 
-  return async function identify(presented: unknown): Promise<Identity> {
-    if (presented === undefined || presented === '') return { status: 'missing' };
-    if (typeof presented !== 'string' || presented.length > 256) return { status: 'invalid' };
-    const hash = hashKey(presented);
-    if (sameHash(hash, anonymous)) return { status: 'ok', plan: 'anonymous', keyId: 'anonymous' };
-    if (sameHash(hash, free)) return { status: 'ok', plan: 'free', keyId: 'free' };
-    const own = fixed.get(hash);
-    if (own && sameHash(own.hash, hash)) return { status: 'ok', plan: own.plan, keyId: own.id };
-    const hit = recent.get(hash);
-    if (hit && hit.until > Date.now()) return hit.identity;
-    let identity: Identity = { status: 'invalid' };
+  const lookUp = async (hash: string, seen: Identity | undefined): Promise<Identity> => {
+    let identity = INVALID;
     try {
       const rec = await store.find(hash);
-      if (rec) identity = { status: 'ok', plan: rec.plan, keyId: rec.id };
+      if (rec) identity = Object.freeze({ status: 'ok', plan: rec.plan, keyId: rec.id });
     } catch {
       // Key store unreachable: a key seen before keeps working from its last answer; any other key can be
       // neither accepted nor called invalid.
-      return hit ? hit.identity : { status: 'unavailable' };
+      return seen ?? UNAVAILABLE;
     }
     if (recent.size > 10_000) recent.clear();
     recent.set(hash, { identity, until: Date.now() + LOOKUP_TTL_MS });
     return identity;
   };
+
+  return function identify(presented: unknown): Identity | Promise<Identity> {
+    if (presented === undefined || presented === '') return MISSING;
+    if (typeof presented !== 'string' || presented.length > 256) return INVALID;
+    // Looked up by the key's SHA-256: whatever a look-up's timing could tell is about a hash, from which no
+    // key can be worked back (the stores keep hashes for the same reason).
+    const hash = hashKey(presented);
+    const identity = known.get(hash);
+    if (identity !== undefined) return identity;
+    const hit = recent.get(hash);
+    if (hit !== undefined && hit.until > Date.now()) return hit.identity;
+    return lookUp(hash, hit?.identity);
+  };
 }
 
 /** The key as the caller sent it: `apikey` in the body or query string, or the X-API-Key header. */
-export function presentedKey(req: Request, query: Record<string, unknown>, body: Record<string, unknown> | undefined): unknown {
-  return body?.apikey ?? query.apikey ?? req.get('x-api-key');
+export function presentedKey(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, body: Record<string, unknown> | undefined): unknown {
+  return body?.apikey ?? query.apikey ?? headers['x-api-key'];
 }

@@ -21,12 +21,14 @@ export interface KeyStore {
   list(): Promise<KeyRecord[]>;
 }
 
-export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+export const hashKey = (key: string): string => crypto.hash('sha256', key);
 
+/** Compares two hex hashes in constant time (every character, whatever differs), without allocating. */
 export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 export function newKey(): string {

@@ -1,7 +1,7 @@
 // Per-plan allowances: one counter per plan (in Redis when configured, otherwise in process), plus one for
 // invalid or missing keys counted per client IP. Every response carries the limit headers (the legacy
 // X-RateLimit-* trio and IETF draft 8's RateLimit / RateLimit-Policy, as express-rate-limit writes them);
-// a 429 adds Retry-After; 5xx are refunded by the error handler through `res.locals.refund`.
+// a 429 adds Retry-After; 5xx are refunded by the error handler through the call's `refund`.
 // This replaces express-rate-limit's middleware, which cost more than the rest of a request together
 // (docs/decisions.md); its counting semantics and rate-limit-redis's store are kept.
 import { createHash } from 'node:crypto';
@@ -15,6 +15,7 @@ import { parseDuration } from './duration.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisCounter, type RedisHealth } from './redis-counter.js';
 import type { Identity } from './identify.js';
+import { callOf, type Call } from './call.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
@@ -47,10 +48,6 @@ function partitionKey(key: string): string {
   return pk;
 }
 
-export function identityOf(res: Response): Identity {
-  return res.locals.identity as Identity;
-}
-
 function counterKey(plan: PlanSpec, req: Request, id: Identity): string {
   const keyId = id.status === 'ok' ? id.keyId : '-';
   switch (plan.keyedBy) {
@@ -61,7 +58,7 @@ function counterKey(plan: PlanSpec, req: Request, id: Identity): string {
 }
 
 /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
-function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFunction) {
+function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFunction, call: Call) {
   const limit = m.plan.limit;
   const remaining = Math.max(limit - hit.hits, 0);
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
@@ -72,7 +69,7 @@ function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFuncti
   res.setHeader('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
   // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
   if (hit.hits > limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(resetSeconds) }));
-  res.locals.refund = () => m.counter.refund(key);
+  call.refund = () => m.counter.refund(key);
   next();
 }
 
@@ -92,13 +89,15 @@ export function createMeter(deps: MeterDeps) {
   }
 
   const meter = (req: Request, res: Response, next: NextFunction) => {
-    const id = identityOf(res);
-    const m = meters.get(id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN);
-    if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN}`));
+    const call = callOf(res);
+    const id = call.identity!;
+    const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
+    const m = meters.get(planId);
+    if (m === undefined) return next(new ApiError('internal', `Unknown plan ${planId}`));
     const key = counterKey(m.plan, req, id);
     const hit = m.counter.hit(key);
-    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, res, next), next);
-    else settle(m, key, hit, res, next);
+    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, res, next, call), next);
+    else settle(m, key, hit, res, next, call);
   };
   return { meter, close: () => meters.forEach((m) => m.counter.close()) };
 }

@@ -1,0 +1,59 @@
+// The state of one API request as it moves through the lifecycle's steps, kept on `res.locals.call`: one
+// object of one shape (Express's res.locals is a prototype-less bag that every property reshapes), and the
+// one place an answered request is logged and counted.
+import crypto from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { ApiError } from './errors.js';
+import type { Identity } from './identify.js';
+import type { ParsedInput } from './body.js';
+
+/** Sees every answered request: the access log and the metrics (engine/app.ts). */
+export type CallObserver = (call: Call, status: number) => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export class Call {
+  /** The caller's X-Request-Id when it is sane, otherwise a new one. */
+  readonly id: string;
+  readonly startedAt = performance.now();
+  /** The query string, parsed once (Express 5 parses it again on every read of req.query). */
+  readonly query: Record<string, unknown>;
+  identity: Identity | undefined;
+  input: ParsedInput | undefined;
+  /** A body that could not be read: kept, and raised only after metering so the answer has the headers. */
+  bodyError: ApiError | undefined;
+  /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
+  refund: (() => void | Promise<void>) | undefined;
+  private given = false;
+
+  constructor(readonly endpoint: string, readonly method: string, req: Request, private readonly observe: CallObserver) {
+    const given = req.headers['x-request-id'];
+    this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    this.query = req.query as Record<string, unknown>;
+  }
+
+  get elapsedMs(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  /** True once an answer is on its way (it leaves at the end of the event-loop turn). */
+  get answered(): boolean {
+    return this.given;
+  }
+
+  /** Called once, as the answer is written. */
+  done(status: number): void {
+    if (this.given) return;
+    this.given = true;
+    this.observe(this, status);
+  }
+}
+
+export function callOf(res: Response): Call {
+  return res.locals.call as Call;
+}
+
+/** The call of an API request, or undefined for other pages (hosted files, /health). */
+export function maybeCallOf(res: Response): Call | undefined {
+  return res.locals.call as Call | undefined;
+}
