@@ -1,6 +1,6 @@
 // The servers `npm run bench` measures, one per child process: the baselines (bare node:http, bare
 // Express 5, Fastify with a JSON schema), our engine, and a loopback fake upstream for data-set endpoints.
-// Prints `READY <port>` once listening.
+// Once listening it says `{ ready: <port> }` over IPC (and prints `READY <port>` when run by hand).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -8,7 +8,10 @@ import Fastify from 'fastify';
 import { createApp } from '../engine/app.js';
 
 const target = process.argv[2];
-const ready = (port: number) => console.log(`READY ${port}`);
+const ready = (port: number) => {
+  console.log(`READY ${port}`);
+  process.send?.({ ready: port });
+};
 const listen = (server: http.Server) => server.listen(0, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
 
 switch (target) {

@@ -2,7 +2,7 @@
 // Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency and
 // the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50).
 import { fileURLToPath } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,19 +14,25 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KEY = 'bench-enterprise-key-0001';
 
+// The load generator and the server under test each get cores of their own (taskset, where there are two
+// or more): left to the scheduler, a freshly started server often shares the load generator's core for a
+// while, and the time-slicing alone then moves its p99 from ~4 to ~20 ms and its req/s by a third.
+const cpus = os.cpus().length;
+const pinned = cpus >= 2 && spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const serverCpus = cpus > 2 ? `1-${cpus - 1}` : `1`;
+
+// Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
+// a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
+// The fake upstream stands for another machine, so it runs beside the load generator, not the server.
+let started = 0;
 function start(target: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(here, 'bench-targets.js'), target], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const log = fs.openSync(path.join(dataDir, `${target}-${++started}.log`), 'w');
+  const node = [process.execPath, path.join(here, 'bench-targets.js'), target];
+  const [cmd, ...args] = pinned && target !== 'fake-upstream' ? ['taskset', '-c', serverCpus, ...node] : node;
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit', 'ipc'] });
+  fs.closeSync(log);
   return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\d+)/.exec(out);
-      if (m) {
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume(); // discard the logs from here on
-        resolve({ port: Number(m[1]), child });
-      }
-    });
+    child.once('message', (m: { ready?: number }) => { if (m.ready) resolve({ port: m.ready, child }); });
     child.on('exit', (code) => reject(new Error(`${target} exited with ${code}`)));
   });
 }
@@ -87,9 +93,11 @@ async function measureDistinct(base: string, pathTemplate: string) {
 }
 
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
-console.log(`\nautocannon: ${connections} connections, ${seconds} s per case, loopback, Node ${process.version}, ${os.cpus().length} cores\n`);
+const placement = pinned ? `load generator on CPU 0, servers on CPU ${serverCpus}` : 'unpinned (no taskset or one core)';
+console.log(`\nautocannon: ${connections} connections, ${seconds} s per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
 console.log('| case | req/s | p50 ms | p99 ms | vs bare Express | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round((r.rps / express) * 100)}% | ${r.non2xx} |`);
 }
+if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true }); // the servers' logs and data (BENCH_KEEP=1 keeps them)
