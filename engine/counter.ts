@@ -47,7 +47,13 @@ export class MemoryCounter implements Counter {
     clearInterval(this.sweeper);
   }
 
-  private sweep() {
+  /** Windows held, open or not yet swept. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  /** Drops closed windows (also run every minute, or every window if shorter). */
+  sweep(): void {
     const now = Date.now();
     for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
   }

@@ -33,8 +33,9 @@ function deliver(res: Response, payload: string | Buffer) {
   setImmediate(endAnswer, res, payload);
 }
 
+// Node drops the write by itself when the client has gone in the meantime.
 function endAnswer(res: Response, payload: string | Buffer) {
-  if (!res.destroyed) res.end(payload);
+  res.end(payload);
 }
 
 export function sendData(res: Response, creator: string, source: string, data: AdapterData, meta: Meta) {
