@@ -66,20 +66,19 @@ export function sendMedia(res: Response, bytes: Buffer, contentType: string) {
 
 export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const call = maybeCallOf(res);
     let e: ApiError;
     if (err instanceof ApiError) e = err;
     else if ((err as { type?: string })?.type === 'entity.parse.failed') e = new ApiError('bad_input', 'Malformed JSON body');
     else {
-      log.error({ err, path: req.path, requestId: maybeCallOf(res)?.id }, 'unhandled error');
+      log.error({ err, path: req.path, requestId: call?.id }, 'unhandled error');
       e = new ApiError('internal', 'Internal server error');
     }
+    if (call?.answered) return; // an answer is already on its way: it stands, and so does its count
     // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
-    const call = maybeCallOf(res);
-    const refund = call?.refund;
-    if (e.status >= 500 && refund) Promise.resolve().then(refund).catch(() => {});
+    if (e.status >= 500 && call?.refund) Promise.resolve().then(call.refund).catch(() => {});
     if (e.status >= 500 && e.code !== 'internal') log.warn({ code: e.code, path: req.path, requestId: call?.id }, e.message);
     if (res.headersSent) return res.end();
-    if (call?.answered) return; // an answer is already on its way
     res.set(e.headers);
     sendJson(res, e.status, { success: false, error: e.message, code: e.code });
   };

@@ -67,11 +67,14 @@ test('a sane X-Request-Id is echoed; anything else is replaced by a new id', asy
   }
 });
 
-test('an error after an answer is on its way writes nothing more, and the request is observed once', async () => {
+test('an error after an answer is on its way writes nothing more, refunds nothing, and is observed once', async () => {
   const seen: number[] = [];
+  let refunds = 0;
   const app = express();
   app.get('/x', (req, res, next) => {
-    res.locals.call = new Call('test/x', req.method, req, (_call, status) => seen.push(status));
+    const call = new Call('test/x', req.method, req, (_call, status) => seen.push(status));
+    call.refund = () => { refunds++; };
+    res.locals.call = call;
     sendJson(res, 200, { ok: true });
     next(new Error('too late'));
   });
@@ -80,4 +83,6 @@ test('an error after an answer is on its way writes nothing more, and the reques
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ ok: true });
   expect(seen).toEqual([200]);
+  await new Promise((r) => setImmediate(r));
+  expect(refunds).toBe(0);
 });
