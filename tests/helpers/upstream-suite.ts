@@ -1,7 +1,7 @@
 // The scaffold every upstream-adapter test file shares: a loopback fake of the upstream (with a switch to
 // make it fail), an app pointed at it, a GET helper for the endpoint, fixtures, and per-test resets.
 // Call it at the top level of a test file; it registers its own beforeAll/afterAll/beforeEach. The shared
-// failure and cache tests every upstream adapter owes are registered by failureTests() and cacheTests().
+// tests every upstream adapter owes are registered by failureTests(), cacheTests() and badInputTests().
 import fs from 'node:fs';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeRequest, type FakeResponse, type FakeUpstream } from './fake-upstream.js';
@@ -38,6 +38,8 @@ export interface UpstreamSuite {
   failureTests(query: Query): void;
   /** Registers the shared cache checks on fresh apps: a repeated `hit` query, overlapping `coalesced` ones. */
   cacheTests(queries: { hit: Query; coalesced: Query }): void;
+  /** Registers one test per [query, error message]: a 400 with that message, and the upstream never asked. */
+  badInputTests(cases: Array<[Query, string]>): void;
 }
 
 type Query = Record<string, string | number | boolean>;
@@ -78,6 +80,14 @@ export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
         test('concurrent identical calls share one upstream call', async () => {
           await expectCoalesced({ t, path, query: coalesced, upstreamCalls });
         });
+      });
+    },
+    badInputTests(cases) {
+      test.each(cases)('%j → 400', async (query, message) => {
+        const res = await suite.get(query);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toBe(message);
+        expect(fake.calls).toHaveLength(0);
       });
     },
   };
