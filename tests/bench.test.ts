@@ -1,0 +1,35 @@
+// `npm run bench` end to end, briefly: every server starts, every case is driven, every answer is a 2xx,
+// and the table has a row per case with the ratio to bare Express. Speed itself is never asserted here
+// (figures come from full runs of the bench); this keeps the bench from rotting. Runs the build (dist/).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const script = path.join(root, 'dist', 'scripts', 'bench.js');
+
+test('the bench runs every case and tabulates it', async () => {
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does)`);
+  const child = spawn(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: '1', BENCH_CONNECTIONS: '4', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  expect({ code, out }).toMatchObject({ code: 0 });
+
+  const rows = out.split('\n').filter((l) => /^\| (bare|Fastify|ours)/.test(l)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  expect(rows.map((r) => r[0])).toEqual([
+    'bare node:http hello',
+    'bare Express 5 hello',
+    'Fastify route + JSON schema',
+    'ours: tools/ccgen, in-process store',
+    'ours: tools/ccgen, Redis store',
+    'ours: creature-data cached (fake upstream)',
+    'ours: creature-data uncached (fake upstream)',
+  ]);
+  for (const [name, rps, , , ratio, non2xx] of rows) {
+    expect({ name, rps: Number(rps) > 0, ratio: /^\d+%$/.test(ratio), non2xx }).toEqual({ name, rps: true, ratio: true, non2xx: '0' });
+  }
+  expect(rows[1][4]).toBe('100%');
+}, 120_000);
