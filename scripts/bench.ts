@@ -1,6 +1,7 @@
 // `npm run bench`: autocannon on loopback against the baselines and our engine, side by side, in one go.
 // Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency and
-// the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50).
+// the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
+// BENCH_RUNS (default 3: the median of that many interleaved runs per case).
 import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,22 +65,30 @@ const cases: Array<{ name: string; target: string; env?: Record<string, string>;
   { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
 ];
 
-const rows: Array<{ name: string; rps: number; p50: number; p99: number; non2xx: number }> = [];
-for (const c of cases) {
-  const server = await start(c.target, c.env);
-  try {
-    let url = `http://127.0.0.1:${server.port}${c.path}`;
-    // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
-    if (url.includes('nocache=RANDOM')) {
-      const r = await measureDistinct(`http://127.0.0.1:${server.port}`, c.path.replace('&nocache=RANDOM', ''));
-      rows.push({ name: c.name, ...r });
-      continue;
+// Every case is measured `runs` times in interleaved rounds (each round runs all cases), and its median run
+// is reported: a slow spell of the machine then weighs on every case alike instead of on one of them.
+type Run = { rps: number; p50: number; p99: number; non2xx: number };
+const results: Run[][] = cases.map(() => []);
+for (let round = 0; round < runs; round++) {
+  for (const [i, c] of cases.entries()) {
+    const server = await start(c.target, c.env);
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
+      results[i].push(c.path.includes('nocache=RANDOM')
+        ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''))
+        : await measure(`${base}${c.path}`));
+    } finally {
+      server.child.kill();
     }
-    rows.push({ name: c.name, ...(await measure(url)) });
-  } finally {
-    server.child.kill();
   }
 }
+const rows = cases.map((c, i) => {
+  const sorted = [...results[i]].sort((a, b) => a.rps - b.rps);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  // Any non-2xx answer in any run is reported.
+  return { name: c.name, ...median, non2xx: results[i].reduce((n, r) => n + r.non2xx, 0) };
+});
 upstream.child.kill();
 
 async function measureDistinct(base: string, pathTemplate: string) {
@@ -94,7 +104,7 @@ async function measureDistinct(base: string, pathTemplate: string) {
 
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
 const placement = pinned ? `load generator on CPU 0, servers on CPU ${serverCpus}` : 'unpinned (no taskset or one core)';
-console.log(`\nautocannon: ${connections} connections, ${seconds} s per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
+console.log(`\nautocannon: ${connections} connections, ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
 console.log('| case | req/s | p50 ms | p99 ms | vs bare Express | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of rows) {
