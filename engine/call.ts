@@ -24,7 +24,7 @@ export class Call {
   bodyError: ApiError | undefined;
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
-  private given = false;
+  private isAnswered = false;
 
   constructor(readonly endpoint: string, readonly method: string, req: Request, private readonly observe: CallObserver) {
     const given = req.headers['x-request-id'];
@@ -38,13 +38,13 @@ export class Call {
 
   /** True once an answer is on its way (it leaves at the end of the event-loop turn). */
   get answered(): boolean {
-    return this.given;
+    return this.isAnswered;
   }
 
   /** Called once, as the answer is written. */
   done(status: number): void {
-    if (this.given) return;
-    this.given = true;
+    if (this.isAnswered) return;
+    this.isAnswered = true;
     this.observe(this, status);
   }
 }
