@@ -19,7 +19,6 @@ export interface ParsedInput {
   error?: ApiError;
 }
 
-
 function bodyError(err: unknown, maxUploadBytes: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
   if (e.type === 'entity.parse.failed') return badInput('Malformed JSON body');
