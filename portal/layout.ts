@@ -1,0 +1,52 @@
+// The shell every portal page shares: head (stylesheet, no inline script or style: the pages are served
+// under Content-Security-Policy default-src 'self'), the top bar with the viewer's state, and the footer.
+import { html, type Safe } from './html.js';
+
+export interface Viewer {
+  email: string;
+  name: string;
+  role: 'user' | 'admin';
+  plan: string;
+}
+
+export interface PageOptions {
+  title: string;
+  serviceName: string;
+  viewer?: Viewer;
+  /** The CSRF token of the viewer's session, for the sign-out form in the top bar. */
+  csrf?: string;
+  /** Page scripts under /portal/static or /portal/vendor, loaded deferred. */
+  scripts?: string[];
+  /** A wider main column (docs, admin tables). */
+  wide?: boolean;
+  body: Safe;
+}
+
+export function page(o: PageOptions): Safe {
+  const nav = o.viewer
+    ? html`<a href="/docs">Docs</a><a href="/dashboard">API keys</a><a href="/dashboard/usage">Usage</a>${o.viewer.role === 'admin' ? html`<a href="/admin">Admin</a>` : ''}<a href="/account">Account</a>
+        <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="${o.csrf ?? ''}"><button type="submit" class="link">Sign out</button></form>`
+    : html`<a href="/docs">Docs</a><a href="/login">Sign in</a><a href="/signup" class="button small">Sign up</a>`;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title} · ${o.serviceName}</title>
+<link rel="stylesheet" href="/portal/static/style.css">
+<link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
+${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/">${o.serviceName}</a>
+  <nav aria-label="Main">${nav}</nav>
+</header>
+<main id="main" class="${o.wide ? 'wide' : ''}">
+${o.body}
+</main>
+<footer class="foot"><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/health">Status</a></footer>
+</body>
+</html>`;
+}
