@@ -29,6 +29,7 @@ import { chain } from './chain.js';
 import { RequestContext } from './context.js';
 import { Call, callOf, type CallObserver } from './call.js';
 import { isReply, type Adapter, type AdapterData } from './types.js';
+import { createPortal } from '../portal/index.js';
 
 export const VERSION = '0.1.0';
 
@@ -149,7 +150,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
     unmatched(req, res, next);
   });
-  // Pages after the API dispatcher, so an API request is not matched against them first.
+  // Pages after the API dispatcher, so an API request is not matched against them first. The portal
+  // answers browsers at / (Accept: text/html); JSON clients get the service document below.
+  app.use(createPortal({ config, viewerOf: async () => undefined }));
   app.get('/', (_req, res) => {
     res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
   });

@@ -1,0 +1,18 @@
+// The developer portal (spec §5.2), served by the same server after the API dispatcher: landing page, the
+// interactive reference, sign-up and sign-in, the API key and usage pages, and the operators' admin pages.
+import express, { type Router } from 'express';
+import type { Config } from '../engine/config.js';
+import type { Viewer } from './layout.js';
+import { docsRoutes } from './docs.js';
+
+export interface PortalDeps {
+  config: Config;
+  /** The signed-in viewer of a request, if any (sessions). */
+  viewerOf(req: express.Request): Promise<Viewer | undefined>;
+}
+
+export function createPortal(deps: PortalDeps): Router {
+  const router = express.Router();
+  router.use(docsRoutes(deps));
+  return router;
+}
