@@ -11,7 +11,8 @@ import { compileValidator } from './validate.js';
 import { createBodyReader } from './body.js';
 import { createIdentifier, presentedKey } from './identify.js';
 import { createMeter } from './meter.js';
-import { FileKeyStore, RedisKeyStore, record, type KeyStore } from './keystore.js';
+import { KeyStore, record } from './keystore.js';
+import { openRedisStore, openSqlite, type Store } from './store/index.js';
 import { loadAdapters } from './registry.js';
 import { ApiError, upstreamBusy, upstreamTimeout } from './errors.js';
 import { errorHandler, sendData, sendMedia, wantsMedia, type Meta } from './respond.js';
@@ -39,6 +40,8 @@ export interface App {
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
   keys: KeyStore;
+  /** Keys, accounts, sessions and usage: SQLite under DATA_DIR, or Redis. */
+  store: Store;
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
@@ -53,10 +56,12 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const adapters = await loadAdapters(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = env.REDIS_PREFIX ?? 'uua:';
-  const keys: KeyStore = redis ? new RedisKeyStore(redis.client, `${prefix}keys`) : new FileKeyStore(path.join(config.dataDir, 'keys.json'));
+  if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
+  const store: Store = redis ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log) : openSqlite(config.dataDir);
+  const keys = new KeyStore(store);
   const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
   const identify = createIdentifier(config, keys, configuredKeys);
-  if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
+  store.onAnnounce(() => identify.forget());
   const { meter, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
@@ -178,10 +183,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.use(errorHandler(log));
 
   return {
-    app, config, endpoints: catalog.endpoints, adapters, keys, blobs, log, redis,
+    app, config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
     async close() {
       closeMeter();
       blobs.close();
+      await store.close();
       await redis?.close();
     },
   };

@@ -1,8 +1,9 @@
 // Who is calling: the published anonymous key, the shared free key, a key of API_KEYS_FILE, or a personal
 // key from the key store. The keys known in process, and store look-ups seen in the last 30 s, are
-// answered at once; only an unseen personal key waits for the store (a Redis round trip).
+// answered at once; only an unseen personal key waits for the store. What was seen is forgotten as soon
+// as the store announces a change to keys (from this process, another instance or the CLI).
 import type { Config } from './config.js';
-import { hashKey, type KeyRecord, type KeyStore } from './keystore.js';
+import { hashKey, plausibleKey, type KeyRecord } from './keystore.js';
 
 export type Identity =
   | { status: 'ok'; plan: string; keyId: string }
@@ -17,7 +18,13 @@ const INVALID: Identity = Object.freeze({ status: 'invalid' });
 const UNAVAILABLE: Identity = Object.freeze({ status: 'unavailable' });
 
 /** `configured`: keys of API_KEYS_FILE, held in memory so they work whatever the state of the store. */
-export function createIdentifier(config: Config, store: KeyStore, configured: KeyRecord[] = []) {
+export interface KeyFinder {
+  find(hash: string): Promise<KeyRecord | undefined>;
+}
+
+export type Identifier = ((presented: unknown) => Identity | Promise<Identity>) & { forget(): void };
+
+export function createIdentifier(config: Config, store: KeyFinder, configured: KeyRecord[] = []): Identifier {
   const known = new Map<string, Identity>();
   for (const r of configured) known.set(r.hash, Object.freeze({ status: 'ok', plan: r.plan, keyId: r.id }));
   known.set(hashKey(config.freeKey), Object.freeze({ status: 'ok', plan: 'free', keyId: 'free' }));
@@ -26,20 +33,25 @@ export function createIdentifier(config: Config, store: KeyStore, configured: Ke
 
   const lookUp = async (hash: string, seen: Identity | undefined): Promise<Identity> => {
     let identity = INVALID;
+    let until = Date.now() + LOOKUP_TTL_MS;
     try {
       const rec = await store.find(hash);
-      if (rec) identity = Object.freeze({ status: 'ok', plan: rec.plan, keyId: rec.id });
+      if (rec) {
+        identity = Object.freeze({ status: 'ok', plan: rec.plan, keyId: rec.id });
+        // A key in its grace period is not remembered past its end.
+        if (rec.expiresAt) until = Math.min(until, Date.parse(rec.expiresAt));
+      }
     } catch {
       // Key store unreachable: a key seen before keeps working from its last answer; any other key can be
       // neither accepted nor called invalid.
       return seen ?? UNAVAILABLE;
     }
     if (recent.size > 10_000) recent.clear();
-    recent.set(hash, { identity, until: Date.now() + LOOKUP_TTL_MS });
+    recent.set(hash, { identity, until });
     return identity;
   };
 
-  return function identify(presented: unknown): Identity | Promise<Identity> {
+  const identify = (presented: unknown): Identity | Promise<Identity> => {
     if (presented === undefined || presented === '') return MISSING;
     if (typeof presented !== 'string' || presented.length > 256) return INVALID;
     // Looked up by the key's SHA-256: whatever a look-up's timing could tell is about a hash, from which no
@@ -49,8 +61,10 @@ export function createIdentifier(config: Config, store: KeyStore, configured: Ke
     if (identity !== undefined) return identity;
     const hit = recent.get(hash);
     if (hit !== undefined && hit.until > Date.now()) return hit.identity;
+    if (!plausibleKey(presented)) return INVALID;
     return lookUp(hash, hit?.identity);
   };
+  return Object.assign(identify, { forget: () => recent.clear() });
 }
 
 /** The key as the caller sent it: `apikey` in the body or query string, or the X-API-Key header. */

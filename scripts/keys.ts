@@ -1,50 +1,70 @@
-// Admin CLI for personal keys: `npm run keys -- add <plan> <name>`, `list`, `revoke <id>`.
-// Uses the same store as the server: Redis when REDIS_URL is set, else DATA_DIR/keys.json.
-import path from 'node:path';
+// Operators' CLI for keys: `npm run keys -- add <plan> <name> | list | revoke <id> | migrate`.
+// It uses the server's own store (DATA_DIR/uua.sqlite, or Redis when REDIS_URL is set), so a running
+// server sees every change within a second. Run through tsx: no build step per call.
 import { loadConfig } from '../engine/config.js';
 import { loadCatalog } from '../engine/catalog.js';
-import { FileKeyStore, RedisKeyStore, newKey, record, type KeyStore } from '../engine/keystore.js';
+import { KeyStore } from '../engine/keystore.js';
+import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
+import { RedisStore } from '../engine/store/redis.js';
 
 const config = loadConfig();
 const plans = loadCatalog(config.catalogDir).plans;
 const [command, ...args] = process.argv.slice(2);
+const prefix = process.env.REDIS_PREFIX ?? 'uua:';
+
+function usage(): never {
+  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate');
+  console.error(`plans: ${Object.keys(plans).filter((p) => p !== 'anonymous' && p !== 'free').join(', ')}`);
+  console.error('migrate: copies the keys and accounts of DATA_DIR/uua.sqlite into the Redis of REDIS_URL');
+  process.exit(2);
+}
 
 let close = async () => {};
-let store: KeyStore;
+let store: Store;
 if (config.redisUrl) {
   const { createClient } = await import('redis');
   const client = createClient({ url: config.redisUrl });
   await client.connect();
-  store = new RedisKeyStore(client as never, `${process.env.REDIS_PREFIX ?? 'uua:'}keys`);
+  store = new RedisStore(client as never, prefix, config.redisUrl);
   close = async () => { await client.close(); };
 } else {
-  store = new FileKeyStore(path.join(config.dataDir, 'keys.json'));
+  store = openSqlite(config.dataDir);
+  close = () => store.close();
 }
+const keys = new KeyStore(store);
 
-function usage(): never {
-  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id>');
-  console.error(`plans: ${Object.keys(plans).filter((p) => p !== 'anonymous' && p !== 'free').join(', ')}`);
-  process.exit(2);
-}
-
-switch (command) {
-  case 'add': {
-    const [plan, ...name] = args;
-    if (!plan || !plans[plan]) usage();
-    const key = newKey();
-    const rec = record(key, plan, name.join(' ') || plan);
-    await store.save(rec);
-    console.log(`created key ${rec.id} (${plan}, ${rec.name}):\n${key}\nIt is shown once: only its hash is stored.`);
-    break;
+try {
+  switch (command) {
+    case 'add': {
+      const [plan, ...name] = args;
+      if (!plan || !plans[plan] || plan === 'free' || plan === 'anonymous') usage();
+      const { key, record } = await keys.issue(plan, name.join(' ') || plan);
+      console.log(`created key ${record.id} (${plan}, ${record.name}):\n${key}\nIt is shown once: only its hash is stored.`);
+      break;
+    }
+    case 'list':
+      for (const k of await keys.list()) {
+        console.log([k.id, k.plan, k.createdAt, k.hint ?? '', k.expiresAt ? `expires ${k.expiresAt}` : '', k.name].join('\t'));
+      }
+      break;
+    case 'revoke':
+      if (!args[0]) usage();
+      console.log((await keys.revoke(args[0])) ? `revoked ${args[0]}` : `no key ${args[0]}`);
+      break;
+    case 'migrate': {
+      if (store.kind !== 'redis') {
+        console.error('migrate copies DATA_DIR/uua.sqlite into Redis: set REDIS_URL to the Redis to copy into');
+        process.exit(2);
+      }
+      const local = openSqlite(config.dataDir);
+      const n = await migrate(local, store);
+      await local.close();
+      console.log(`copied ${n} documents from ${sqlitePath(config.dataDir)} to Redis (prefix ${prefix})`);
+      break;
+    }
+    default:
+      usage();
   }
-  case 'list':
-    for (const k of await store.list()) console.log(`${k.id}\t${k.plan}\t${k.createdAt}\t${k.name}`);
-    break;
-  case 'revoke':
-    if (!args[0]) usage();
-    console.log((await store.remove(args[0])) ? `revoked ${args[0]}` : `no key ${args[0]}`);
-    break;
-  default:
-    usage();
+} finally {
+  await close();
 }
-await close();

@@ -1,0 +1,123 @@
+// The shared store in Redis. A collection is one hash (`<prefix><coll>`, field = id, value = JSON), which
+// is also the layout the key store had before (`uua:keys`), so existing keys are read as they are.
+// Short-lived documents are string keys with an expiry; counters are hashes and lists are lists, each
+// with an expiry renewed on write. Changes are announced on a pub/sub channel heard by every instance.
+import type { RedisClientType } from 'redis';
+import type { Logger } from 'pino';
+import type { Store, WriteOp } from './types.js';
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  private readonly listeners: ((topic: string) => void)[] = [];
+  private subscriber: RedisClientType | undefined;
+  private readonly channel: string;
+
+  constructor(private readonly redis: RedisClientType, private readonly prefix: string, readonly where: string, private readonly log?: Logger) {
+    this.channel = `${prefix}changes`;
+  }
+
+  /** Starts hearing other instances' announcements (a second connection, as pub/sub needs one). */
+  async listen(): Promise<void> {
+    const sub = this.redis.duplicate() as RedisClientType;
+    sub.on('error', (err: Error) => this.log?.debug({ err: err.message }, 'store subscriber'));
+    this.subscriber = sub;
+    // A dropped subscription may have missed announcements: on every (re)connection, assume a change.
+    sub.on('ready', () => this.emit('*'));
+    await sub.connect();
+    await sub.subscribe(this.channel, (topic) => this.emit(topic));
+  }
+
+  private k(coll: string) {
+    return this.prefix + coll;
+  }
+
+  async get<T>(coll: string, id: string) {
+    const raw = await this.redis.hGet(this.k(coll), id);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  }
+  async put(coll: string, id: string, doc: unknown) {
+    await this.redis.hSet(this.k(coll), id, JSON.stringify(doc));
+  }
+  async insert(coll: string, id: string, doc: unknown) {
+    return Number(await this.redis.hSetNX(this.k(coll), id, JSON.stringify(doc))) === 1;
+  }
+  async del(coll: string, id: string) {
+    return (await this.redis.hDel(this.k(coll), id)) === 1;
+  }
+  async list<T>(coll: string) {
+    return Object.values(await this.redis.hGetAll(this.k(coll))).map((v) => JSON.parse(v) as T);
+  }
+  async entries<T>(coll: string) {
+    return Object.entries(await this.redis.hGetAll(this.k(coll))).map(([id, v]): [string, T] => [id, JSON.parse(v) as T]);
+  }
+  async count(coll: string) {
+    return this.redis.hLen(this.k(coll));
+  }
+
+  async getTemp<T>(coll: string, id: string) {
+    const raw = await this.redis.get(`${this.k(coll)}:${id}`);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  }
+  async putTemp(coll: string, id: string, doc: unknown, ttlMs: number) {
+    await this.redis.set(`${this.k(coll)}:${id}`, JSON.stringify(doc), { PX: Math.max(1, Math.round(ttlMs)) });
+  }
+  async delTemp(coll: string, id: string) {
+    return (await this.redis.del(`${this.k(coll)}:${id}`)) === 1;
+  }
+
+  async write(ops: WriteOp[]) {
+    if (!ops.length) return;
+    const m = this.redis.multi();
+    for (const op of ops) {
+      if (op.kind === 'add') {
+        const key = `${this.k(op.coll)}:${op.id}`;
+        for (const [field, by] of Object.entries(op.add)) m.hIncrBy(key, field, by);
+        m.pExpire(key, op.ttlMs);
+      } else if (op.kind === 'push') {
+        const key = this.k(op.list);
+        m.rPush(key, op.items);
+        m.lTrim(key, -op.cap, -1);
+        m.pExpire(key, op.ttlMs);
+      } else {
+        m.hSet(this.k(op.coll), op.id, JSON.stringify(op.doc));
+      }
+    }
+    await m.execAsPipeline();
+  }
+  async counters(coll: string, id: string) {
+    return numbers(await this.redis.hGetAll(`${this.k(coll)}:${id}`));
+  }
+  async countersMany(coll: string, ids: string[]) {
+    if (!ids.length) return [];
+    const m = this.redis.multi();
+    for (const id of ids) m.hGetAll(`${this.k(coll)}:${id}`);
+    const replies = (await m.execAsPipeline()) as unknown as Record<string, string>[];
+    return replies.map(numbers);
+  }
+  async recent(list: string, n: number) {
+    return (await this.redis.lRange(this.k(list), -n, -1)).reverse();
+  }
+
+  async announce(topic: string) {
+    this.emit(topic);
+    await this.redis.publish(this.channel, topic);
+  }
+  onAnnounce(listener: (topic: string) => void) {
+    this.listeners.push(listener);
+  }
+  async close() {
+    const sub = this.subscriber;
+    this.subscriber = undefined;
+    if (sub?.isOpen) await sub.close().catch(() => sub.destroy());
+  }
+
+  private emit(topic: string) {
+    for (const l of this.listeners) l(topic);
+  }
+}
+
+function numbers(h: Record<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(h ?? {})) out[k] = Number(v);
+  return out;
+}

@@ -1,0 +1,156 @@
+// The embedded store: one SQLite file under DATA_DIR through node:sqlite (in Node 24, no native build, no
+// dependency), in WAL mode so the server and the CLI can use it at once. Another process's commit is
+// noticed through PRAGMA data_version, polled four times a second, and announced as '*'.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { Store, WriteOp } from './types.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, expires INTEGER, PRIMARY KEY (coll, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counters (coll TEXT NOT NULL, id TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (coll, id, field)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lists (seq INTEGER PRIMARY KEY AUTOINCREMENT, list TEXT NOT NULL, item TEXT NOT NULL, expires INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS lists_by_name ON lists (list, seq);
+`;
+// Permanent documents carry no expiry; short-lived ones live in the same table under a collection of
+// their own name space, so the two kinds never meet.
+const TEMP = '~';
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: DatabaseSync;
+  private readonly s: Record<string, StatementSync>;
+  private readonly listeners: ((topic: string) => void)[] = [];
+  private readonly poll: NodeJS.Timeout;
+  private readonly sweep: NodeJS.Timeout;
+  private version: number;
+
+  constructor(readonly where: string) {
+    fs.mkdirSync(path.dirname(where), { recursive: true });
+    this.db = new DatabaseSync(where);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    this.db.exec(SCHEMA);
+    try { fs.chmodSync(where, 0o600); } catch { /* not ours to change: keep going */ }
+    const p = (sql: string) => this.db.prepare(sql);
+    this.s = {
+      get: p('SELECT body, expires FROM docs WHERE coll = ? AND id = ?'),
+      put: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, ?) ON CONFLICT (coll, id) DO UPDATE SET body = excluded.body, expires = excluded.expires'),
+      insert: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, NULL) ON CONFLICT (coll, id) DO NOTHING'),
+      del: p('DELETE FROM docs WHERE coll = ? AND id = ?'),
+      list: p('SELECT id, body FROM docs WHERE coll = ?'),
+      count: p('SELECT count(*) AS n FROM docs WHERE coll = ?'),
+      add: p('INSERT INTO counters (coll, id, field, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (coll, id, field) DO UPDATE SET value = value + excluded.value, expires = excluded.expires'),
+      counters: p('SELECT field, value FROM counters WHERE coll = ? AND id = ? AND expires > ?'),
+      push: p('INSERT INTO lists (list, item, expires) VALUES (?, ?, ?)'),
+      trim: p('DELETE FROM lists WHERE list = ? AND seq NOT IN (SELECT seq FROM lists WHERE list = ? ORDER BY seq DESC LIMIT ?)'),
+      recent: p('SELECT item FROM lists WHERE list = ? AND expires > ? ORDER BY seq DESC LIMIT ?'),
+      version: p('PRAGMA data_version'),
+    };
+    this.version = this.dataVersion();
+    this.poll = setInterval(() => {
+      const v = this.dataVersion();
+      if (v !== this.version) {
+        this.version = v;
+        this.emit('*');
+      }
+    }, 250);
+    this.poll.unref();
+    this.sweep = setInterval(() => this.dropExpired(), 60_000);
+    this.sweep.unref();
+    this.dropExpired();
+  }
+
+  async get<T>(coll: string, id: string) {
+    const row = this.s.get.get(coll, id) as { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+  async put(coll: string, id: string, doc: unknown) {
+    this.s.put.run(coll, id, JSON.stringify(doc), null);
+  }
+  async insert(coll: string, id: string, doc: unknown) {
+    return Number(this.s.insert.run(coll, id, JSON.stringify(doc)).changes) === 1;
+  }
+  async del(coll: string, id: string) {
+    return Number(this.s.del.run(coll, id).changes) === 1;
+  }
+  async list<T>(coll: string) {
+    return (this.s.list.all(coll) as { body: string }[]).map((r) => JSON.parse(r.body) as T);
+  }
+  async entries<T>(coll: string) {
+    return (this.s.list.all(coll) as { id: string; body: string }[]).map((r): [string, T] => [r.id, JSON.parse(r.body) as T]);
+  }
+  async count(coll: string) {
+    return Number((this.s.count.get(coll) as { n: number }).n);
+  }
+
+  async getTemp<T>(coll: string, id: string) {
+    const row = this.s.get.get(TEMP + coll, id) as { body: string; expires: number } | undefined;
+    return row && row.expires > Date.now() ? (JSON.parse(row.body) as T) : undefined;
+  }
+  async putTemp(coll: string, id: string, doc: unknown, ttlMs: number) {
+    this.s.put.run(TEMP + coll, id, JSON.stringify(doc), Date.now() + ttlMs);
+  }
+  async delTemp(coll: string, id: string) {
+    return Number(this.s.del.run(TEMP + coll, id).changes) === 1;
+  }
+
+  async write(ops: WriteOp[]) {
+    if (!ops.length) return;
+    const now = Date.now();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const op of ops) {
+        if (op.kind === 'add') {
+          for (const [field, by] of Object.entries(op.add)) this.s.add.run(op.coll, op.id, field, by, now + op.ttlMs);
+        } else if (op.kind === 'push') {
+          for (const item of op.items) this.s.push.run(op.list, item, now + op.ttlMs);
+          this.s.trim.run(op.list, op.list, op.cap);
+        } else {
+          this.s.put.run(op.coll, op.id, JSON.stringify(op.doc), null);
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+  async counters(coll: string, id: string) {
+    const out: Record<string, number> = {};
+    for (const r of this.s.counters.all(coll, id, Date.now()) as { field: string; value: number }[]) out[r.field] = Number(r.value);
+    return out;
+  }
+  async countersMany(coll: string, ids: string[]) {
+    return Promise.all(ids.map((id) => this.counters(coll, id)));
+  }
+  async recent(list: string, n: number) {
+    return (this.s.recent.all(list, Date.now(), n) as { item: string }[]).map((r) => r.item);
+  }
+
+  async announce(topic: string) {
+    // Our own commits do not change our data_version: tell this process's listeners directly; the other
+    // processes see the commit through their poll.
+    this.emit(topic);
+  }
+  onAnnounce(listener: (topic: string) => void) {
+    this.listeners.push(listener);
+  }
+  async close() {
+    clearInterval(this.poll);
+    clearInterval(this.sweep);
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private emit(topic: string) {
+    for (const l of this.listeners) l(topic);
+  }
+  private dataVersion(): number {
+    return Number((this.s.version.get() as { data_version: number }).data_version);
+  }
+  private dropExpired() {
+    const now = Date.now();
+    this.db.prepare('DELETE FROM docs WHERE expires IS NOT NULL AND expires <= ?').run(now);
+    this.db.prepare('DELETE FROM counters WHERE expires <= ?').run(now);
+    this.db.prepare('DELETE FROM lists WHERE expires <= ?').run(now);
+  }
+}

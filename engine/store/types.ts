@@ -1,0 +1,69 @@
+// The one store behind keys, accounts, sessions and usage history: SQLite under DATA_DIR by default
+// (node:sqlite, shipped with Node 24), Redis when REDIS_URL is set, so every instance shares it. Callers
+// see documents in named collections, short-lived documents, counters and capped lists, and a change
+// signal heard by every process on the same store (the CLI's changes included).
+
+export interface CounterAdd {
+  kind: 'add';
+  coll: string;
+  id: string;
+  /** Field → amount to add. */
+  add: Record<string, number>;
+  /** The counter set is dropped this long after its last write. */
+  ttlMs: number;
+}
+
+export interface ListPush {
+  kind: 'push';
+  list: string;
+  /** Newest last. */
+  items: string[];
+  /** The list keeps only its newest `cap` items. */
+  cap: number;
+  ttlMs: number;
+}
+
+export interface DocPut {
+  kind: 'put';
+  coll: string;
+  id: string;
+  doc: unknown;
+}
+
+export type WriteOp = CounterAdd | ListPush | DocPut;
+
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+  /** Where it lives, for logs and messages (a file path, or the Redis URL without credentials). */
+  readonly where: string;
+
+  // Documents that stay until deleted.
+  get<T>(coll: string, id: string): Promise<T | undefined>;
+  put(coll: string, id: string, doc: unknown): Promise<void>;
+  /** Writes only when `id` is absent: false when it was already there. */
+  insert(coll: string, id: string, doc: unknown): Promise<boolean>;
+  del(coll: string, id: string): Promise<boolean>;
+  list<T>(coll: string): Promise<T[]>;
+  /** Ids with their documents. */
+  entries<T>(coll: string): Promise<[string, T][]>;
+  count(coll: string): Promise<number>;
+
+  // Documents that expire by themselves (sessions, invites' one-time tokens, pending messages).
+  getTemp<T>(coll: string, id: string): Promise<T | undefined>;
+  putTemp(coll: string, id: string, doc: unknown, ttlMs: number): Promise<void>;
+  delTemp(coll: string, id: string): Promise<boolean>;
+
+  /** Counters and capped lists in one round trip (a Redis pipeline, one SQLite transaction). */
+  write(ops: WriteOp[]): Promise<void>;
+  counters(coll: string, id: string): Promise<Record<string, number>>;
+  /** Counter sets of several ids at once, in the order asked (missing ones are empty). */
+  countersMany(coll: string, ids: string[]): Promise<Record<string, number>[]>;
+  /** The newest `n` items of a list, newest first. */
+  recent(list: string, n: number): Promise<string[]>;
+
+  /** Tells every process on this store that `topic` changed (and this one at once). */
+  announce(topic: string): Promise<void>;
+  /** Hears announcements; '*' means "something may have changed" (SQLite sees another process's commit). */
+  onAnnounce(listener: (topic: string) => void): void;
+  close(): Promise<void>;
+}
