@@ -1,12 +1,23 @@
 // The developer portal (spec §5.2), served by the same server after the API dispatcher: landing page, the
 // interactive reference, sign-up and sign-in, the API key and usage pages, and the operators' admin pages.
 import express, { type Router } from 'express';
+import type { Logger } from 'pino';
 import type { Config } from '../engine/config.js';
+import type { PlanSpec } from '../engine/catalog.js';
+import type { KeyStore } from '../engine/keystore.js';
+import type { Store } from '../engine/store/index.js';
+import type { RedisHandle } from '../engine/redis.js';
 import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
 
 export interface PortalDeps {
   config: Config;
+  /** Accounts, sessions, invites (SQLite or Redis, as keys). */
+  store: Store;
+  keys: KeyStore;
+  plans: Record<string, PlanSpec>;
+  log: Logger;
+  redis?: RedisHandle;
   /** The signed-in viewer of a request, if any (sessions). */
   viewerOf(req: express.Request): Promise<Viewer | undefined>;
 }
