@@ -31,6 +31,8 @@ import { RequestContext } from './context.js';
 import { Call, callOf, type CallObserver } from './call.js';
 import { isReply, type Adapter, type AdapterData } from './types.js';
 import { createPortal } from '../portal/index.js';
+import { createUsage } from './usage.js';
+import { accountUsageHandler } from './account-usage.js';
 
 export const VERSION = '0.1.0';
 
@@ -62,12 +64,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
   const identify = createIdentifier(config, keys, configuredKeys);
   store.onAnnounce(() => identify.forget());
-  const { meter, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
+  const { meter, peekMeter, allowance, usageKey, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
   const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log });
   const blobs = createBlobStore(config.dataDir, config.publicUrl, log);
   const metrics = createMetrics();
+  const usage = createUsage(store, log);
+  const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKey };
 
   const app = express();
   app.disable('x-powered-by');
@@ -79,6 +83,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const observe: CallObserver = (call, status) => {
     const ms = call.elapsedMs;
     metrics.observe(call.endpoint, status, ms / 1000);
+    usage.record(call, status);
     const id = call.identity;
     log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
   };
@@ -142,6 +147,12 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     });
   }
 
+  // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
+  routes.set('/api/v1/account/usage', {
+    method: 'GET',
+    handle: chain([start('account/usage'), identifyStep, peekMeter, authorize, accountUsageHandler(usageDeps)]),
+  });
+
   // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
   const unmatched = chain([start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
     const route = routes.get(req.path.replace(/\/+$/, ''));
@@ -157,7 +168,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   // Pages after the API dispatcher, so an API request is not matched against them first. The portal
   // answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, viewerOf: async () => undefined }));
+  app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps, viewerOf: async () => undefined }));
   app.get('/', (_req, res) => {
     res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
   });
@@ -185,6 +196,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   return {
     app, config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
     async close() {
+      await usage.close();
       closeMeter();
       blobs.close();
       await store.close();

@@ -19,6 +19,8 @@ export class Call {
   /** The query string, parsed once (Express 5 parses it again on every read of req.query). */
   readonly query: Record<string, unknown>;
   identity: Identity | undefined;
+  /** The counter a known key's request was counted on (the usage history's partition). */
+  meterKey: string | undefined;
   input: ParsedInput | undefined;
   /** A body that could not be read: kept, and raised only after metering so the answer has the headers. */
   bodyError: ApiError | undefined;
@@ -26,7 +28,7 @@ export class Call {
   refund: (() => void | Promise<void>) | undefined;
   private isAnswered = false;
 
-  constructor(readonly endpoint: string, readonly method: string, req: Request, private readonly observe: CallObserver) {
+  constructor(readonly endpoint: string, readonly method: string, readonly req: Request, private readonly observe: CallObserver) {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.query = req.query as Record<string, unknown>;

@@ -14,6 +14,8 @@ export interface Counter {
   hit(key: string): Hit | Promise<Hit>;
   /** Gives one request back (a 5xx of ours or the upstream's). */
   refund(key: string): void | Promise<void>;
+  /** The open window of `key` without counting (usage pages), or undefined when none is open. */
+  peek(key: string): Hit | undefined | Promise<Hit | undefined>;
   close(): void;
 }
 
@@ -41,6 +43,11 @@ export class MemoryCounter implements Counter {
   refund(key: string): void {
     const w = this.windows.get(key);
     if (w !== undefined && w.hits > 0 && w.resetAt > Date.now()) w.hits--;
+  }
+
+  peek(key: string): Hit | undefined {
+    const w = this.windows.get(key);
+    return w !== undefined && w.resetAt > Date.now() ? { hits: w.hits, resetAt: w.resetAt } : undefined;
   }
 
   close(): void {

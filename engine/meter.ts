@@ -48,17 +48,28 @@ function partitionKey(key: string): string {
   return pk;
 }
 
-function counterKey(plan: PlanSpec, req: Request, id: Identity): string {
-  const keyId = id.status === 'ok' ? id.keyId : '-';
+/** The counter a key's requests count on: the plan's `keyedBy` decides whether the client IP is part of it. */
+export function counterKey(plan: PlanSpec, keyId: string, ip: () => string | undefined): string {
   switch (plan.keyedBy) {
     case 'shared': return 'all';
     case 'key': return keyId;
-    default: return `${keyId}:${ipKeyGenerator(req.ip ?? '0.0.0.0')}`;
+    default: return `${keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
   }
 }
 
+/** A window's numbers, as the X-RateLimit-* headers carry them. */
+export interface Allowance { plan: string; limit: number; used: number; remaining: number; resetAt: number }
+
 /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
 function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFunction, call: Call) {
+  writeHeaders(m, key, hit, res);
+  // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
+  if (hit.hits > m.plan.limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))) }));
+  call.refund = () => m.counter.refund(key);
+  next();
+}
+
+function writeHeaders(m: Meter, key: string, hit: Hit, res: Response) {
   const limit = m.plan.limit;
   const remaining = Math.max(limit - hit.hits, 0);
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
@@ -67,10 +78,6 @@ function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFuncti
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
   res.setHeader('RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`);
   res.setHeader('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
-  // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
-  if (hit.hits > limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(resetSeconds) }));
-  call.refund = () => m.counter.refund(key);
-  next();
 }
 
 export function createMeter(deps: MeterDeps) {
@@ -94,10 +101,44 @@ export function createMeter(deps: MeterDeps) {
     const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
     const m = meters.get(planId);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    const key = counterKey(m.plan, req, id);
+    const key = counterKey(m.plan, id.status === 'ok' ? id.keyId : '-', () => req.ip);
+    if (id.status === 'ok') call.meterKey = key;
     const hit = m.counter.hit(key);
     if (hit instanceof Promise) hit.then((h) => settle(m, key, h, res, next, call), next);
     else settle(m, key, hit, res, next, call);
   };
-  return { meter, close: () => meters.forEach((m) => m.counter.close()) };
+
+  /** The allowance of a key as it stands, without counting a request. */
+  const allowance = async (planId: string, keyId: string, ip: string | undefined): Promise<Allowance | undefined> => {
+    const m = meters.get(planId);
+    if (m === undefined) return undefined;
+    const hit = await m.counter.peek(counterKey(m.plan, keyId, () => ip));
+    const used = Math.min(hit?.hits ?? 0, m.plan.limit);
+    return { plan: planId, limit: m.plan.limit, used, remaining: m.plan.limit - used, resetAt: hit?.resetAt ?? Date.now() + m.windowSeconds * 1000 };
+  };
+
+  /**
+   * For requests that must not spend the allowance (the usage endpoint): a known key gets the headers of
+   * its allowance as it stands; a missing or invalid one is metered like any other, so keys still cannot
+   * be guessed at speed there.
+   */
+  const peekMeter = (req: Request, res: Response, next: NextFunction) => {
+    const id = callOf(res).identity!;
+    if (id.status !== 'ok') return meter(req, res, next);
+    const m = meters.get(id.plan);
+    if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
+    const key = counterKey(m.plan, id.keyId, () => req.ip);
+    Promise.resolve(m.counter.peek(key)).then((hit) => {
+      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, res);
+      next();
+    }, next);
+  };
+
+  /** The usage history's partition of a key: its plan and the counter it counts on. */
+  const usageKey = (planId: string, keyId: string, ip: string | undefined): string | undefined => {
+    const m = meters.get(planId);
+    return m && `${planId}:${counterKey(m.plan, keyId, () => ip)}`;
+  };
+
+  return { meter, peekMeter, allowance, usageKey, close: () => meters.forEach((m) => m.counter.close()) };
 }

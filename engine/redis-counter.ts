@@ -50,6 +50,18 @@ export class RedisCounter implements Counter {
     this.memory.refund(key);
   }
 
+  async peek(key: string): Promise<Hit | undefined> {
+    if (await this.useRedis()) {
+      try {
+        const r = await this.store.get(key);
+        return r && r.resetTime && r.resetTime.getTime() > Date.now() ? { hits: r.totalHits, resetAt: r.resetTime.getTime() } : undefined;
+      } catch (err) {
+        this.fallback('get', err);
+      }
+    }
+    return this.memory.peek(key);
+  }
+
   close(): void {
     this.memory.close();
   }

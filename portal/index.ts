@@ -7,6 +7,7 @@ import type { PlanSpec } from '../engine/catalog.js';
 import type { KeyStore } from '../engine/keystore.js';
 import type { Store } from '../engine/store/index.js';
 import type { RedisHandle } from '../engine/redis.js';
+import type { AccountUsageDeps } from '../engine/account-usage.js';
 import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
 
@@ -18,6 +19,8 @@ export interface PortalDeps {
   plans: Record<string, PlanSpec>;
   log: Logger;
   redis?: RedisHandle;
+  /** Allowances and usage history of keys (engine/account-usage.ts keyUsage). */
+  usage: AccountUsageDeps;
   /** The signed-in viewer of a request, if any (sessions). */
   viewerOf(req: express.Request): Promise<Viewer | undefined>;
 }
