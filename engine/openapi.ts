@@ -38,6 +38,7 @@ export function openApiDocument(endpoints: EndpointSpec[], info: { title: string
     }
     paths[`/api/v1/${e.id}`] = { [e.method.toLowerCase()]: op };
   }
+  paths['/api/v1/account/usage'] = { get: accountUsageOperation() };
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version },
@@ -45,5 +46,44 @@ export function openApiDocument(endpoints: EndpointSpec[], info: { title: string
     components: { securitySchemes: { apikey: { type: 'apiKey', in: 'query', name: 'apikey' }, header: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     security: [{ apikey: [] }, { header: [] }],
     paths,
+  };
+}
+
+const history = {
+  type: 'object',
+  properties: {
+    period: { type: 'string', enum: ['hour', 'day'] },
+    total: { type: 'integer' },
+    p50Ms: { type: ['number', 'null'], description: 'Median latency (upper bound of its histogram bucket)' },
+    p95Ms: { type: ['number', 'null'], description: '95th-percentile latency (upper bound of its histogram bucket)' },
+    buckets: { type: 'array', items: { type: 'object', properties: { start: { type: 'string', format: 'date-time' }, total: { type: 'integer' }, classes: { type: 'object', additionalProperties: { type: 'integer' } }, p50Ms: { type: ['number', 'null'] }, p95Ms: { type: ['number', 'null'] } } } },
+    endpoints: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, total: { type: 'integer' }, classes: { type: 'object', additionalProperties: { type: 'integer' } } } } },
+  },
+};
+
+/** The caller's own usage: not a catalog endpoint, and it does not spend the allowance. */
+function accountUsageOperation() {
+  return {
+    summary: 'Your key\'s allowance and usage history',
+    description: 'The allowance as it stands (the numbers of the X-RateLimit-* headers), counts per endpoint and status class for the last 24 hours (hourly) and 30 days (daily) with median and 95th-percentile latency, and the last 50 calls (time, endpoint, status, milliseconds). This request does not count against the allowance.',
+    operationId: 'accountUsage',
+    tags: ['account'],
+    parameters: [{ name: 'apikey', in: 'query', required: false, description: 'Your API key (or send the X-API-Key header)', schema: { type: 'string' } }],
+    responses: {
+      200: {
+        description: 'Success envelope',
+        content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true }, creator: { type: 'string' }, source: { const: 'usage' }, metadata: { type: 'object' }, data: {
+          type: 'object',
+          properties: {
+            key: { type: 'object', properties: { id: { type: 'string' }, plan: { type: 'string' } } },
+            allowance: { type: 'object', properties: { plan: { type: 'string' }, limit: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' }, resetAt: { type: 'string', format: 'date-time' }, reset: { type: 'integer', description: 'Unix epoch seconds, as X-RateLimit-Reset' } } },
+            hourly: history,
+            daily: history,
+            recent: { type: 'array', items: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, endpoint: { type: 'string' }, status: { type: 'integer' }, ms: { type: 'integer' } } } },
+          },
+        } } } } },
+      },
+      401: { description: 'Missing or invalid apikey' },
+    },
   };
 }

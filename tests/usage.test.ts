@@ -115,3 +115,16 @@ test('latency quantiles are read from the histogram buckets', () => {
   h[h.length - 1] = 1000; // slower than the last bound: reported as that bound
   expect(quantile(h, 0.95)).toBe(30000);
 });
+
+test('the usage endpoint is in the OpenAPI document', async () => {
+  const t = await testApp();
+  try {
+    const doc = (await request(t.app).get('/openapi.json')).body;
+    const op = doc.paths['/api/v1/account/usage'].get;
+    expect(op.tags).toEqual(['account']);
+    expect(op.description).toMatch(/does not count against the allowance/);
+    expect(Object.keys(op.responses[200].content['application/json'].schema.properties.data.properties)).toEqual(['key', 'allowance', 'hourly', 'daily', 'recent']);
+  } finally {
+    await t.close();
+  }
+});
