@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
 import { createApp, type App } from '../../engine/app.js';
 
 export const KEYS = {
@@ -22,7 +23,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; adaptersDir?: string } = {}): Promise<TestApp> {
+/** `opts.log` replaces the silent logger (tests that read what was logged). */
+export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; adaptersDir?: string; log?: Logger } = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
   const keysFile = path.join(dataDir, 'test-keys.yaml');
   fs.mkdirSync(dataDir, { recursive: true });
@@ -36,7 +38,7 @@ export async function testApp(env: Record<string, string | undefined> = {}, opts
     ALLOW_PRIVATE_FETCH: 'true',
     PUBLIC_URL: 'http://127.0.0.1:3999',
     ...env,
-  }, { adaptersDir: opts.adaptersDir });
+  }, { adaptersDir: opts.adaptersDir, log: opts.log });
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 
