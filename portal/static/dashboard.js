@@ -1,0 +1,58 @@
+// The key and usage pages' small enhancements (the pages work without them): copy buttons, the key just
+// shown handed to /docs' try-it through this tab's sessionStorage, times in the reader's time zone, and
+// the usage page's key picker that shows the chosen key at once.
+(() => {
+  // The key on this page (the new key shown once, or the shared free key) is the one try-it should use.
+  const shown = document.querySelector('[data-api-key]');
+  if (shown) {
+    try { sessionStorage.setItem('uua:apiKey', shown.textContent.trim()); } catch { /* storage disabled */ }
+  }
+
+  const status = document.createElement('span');
+  status.className = 'sr-only';
+  status.setAttribute('aria-live', 'polite');
+  document.body.append(status);
+
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    const source = document.getElementById(button.dataset.copy);
+    if (!source) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const text = source.textContent.trim();
+      let ok = false;
+      try {
+        await navigator.clipboard.writeText(text);
+        ok = true;
+      } catch {
+        // No clipboard API (plain http on another host): select the text so Ctrl+C copies it.
+        const range = document.createRange();
+        range.selectNodeContents(source);
+        const sel = getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+        ok = document.execCommand && document.execCommand('copy');
+      }
+      const label = button.textContent;
+      button.textContent = ok ? 'Copied' : 'Selected: press Ctrl+C';
+      status.textContent = ok ? 'Key copied to the clipboard' : 'Key selected';
+      setTimeout(() => { button.textContent = label; }, 2000);
+    });
+  }
+
+  const formats = {
+    full: { dateStyle: 'medium', timeStyle: 'short' },
+    short: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
+    // Days are counted in UTC by the service: shown as UTC dates, not moved to another day.
+    day: { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' },
+  };
+  for (const t of document.querySelectorAll('time[data-local]')) {
+    const d = new Date(t.getAttribute('datetime'));
+    if (Number.isNaN(d.getTime())) continue;
+    t.title = t.textContent;
+    t.textContent = d.toLocaleString(undefined, formats[t.dataset.local] ?? formats.full);
+  }
+
+  for (const select of document.querySelectorAll('select[data-autosubmit]')) {
+    select.addEventListener('change', () => select.form.requestSubmit());
+  }
+})();
