@@ -10,6 +10,7 @@ import type { RedisHandle } from '../engine/redis.js';
 import type { AccountUsageDeps } from '../engine/account-usage.js';
 import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
+import { createAuth } from './auth.js';
 
 export interface PortalDeps {
   config: Config;
@@ -27,6 +28,12 @@ export interface PortalDeps {
 
 export function createPortal(deps: PortalDeps): Router {
   const router = express.Router();
+  // Sessions and the viewer of every page, CSRF on every form (portal/auth.ts); viewerOf reads them.
+  const auth = createAuth(deps);
+  deps = { ...deps, viewerOf: auth.viewerOf };
+  router.use(auth.middleware);
   router.use(docsRoutes(deps));
+  router.use(auth.routes);
+  router.use(auth.errorPage);
   return router;
 }

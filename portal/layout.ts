@@ -3,10 +3,13 @@
 import { html, type Safe } from './html.js';
 
 export interface Viewer {
+  /** The account's id (portal/accounts.ts). */
+  id: string;
   email: string;
   name: string;
   role: 'user' | 'admin';
   plan: string;
+  status: 'active' | 'pending' | 'suspended';
 }
 
 export interface PageOptions {

@@ -1,4 +1,5 @@
-// Operators' CLI for keys: `npm run keys -- add <plan> <name> | list | revoke <id> | migrate`.
+// Operators' CLI for keys and accounts: `npm run keys -- add <plan> <name> | list | revoke <id> | migrate
+// | admin <email> [name] | accounts`.
 // It uses the server's own store (DATA_DIR/uua.sqlite, or Redis when REDIS_URL is set), so a running
 // server sees every change within a second. Run through tsx: no build step per call.
 import { loadConfig } from '../engine/config.js';
@@ -6,6 +7,7 @@ import { loadCatalog } from '../engine/catalog.js';
 import { KeyStore } from '../engine/keystore.js';
 import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
 import { RedisStore } from '../engine/store/redis.js';
+import { Accounts, ensureAdmin } from '../portal/accounts.js';
 
 const config = loadConfig();
 const plans = loadCatalog(config.catalogDir).plans;
@@ -13,10 +15,21 @@ const [command, ...args] = process.argv.slice(2);
 const prefix = process.env.REDIS_PREFIX ?? 'uua:';
 
 function usage(): never {
-  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate');
+  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate | admin <email> [name] | accounts');
   console.error(`plans: ${Object.keys(plans).filter((p) => p !== 'anonymous' && p !== 'free').join(', ')}`);
   console.error('migrate: copies the keys and accounts of DATA_DIR/uua.sqlite into the Redis of REDIS_URL');
+  console.error('admin: makes <email> a portal admin, creating the account with the password of ADMIN_PASSWORD or typed in');
   process.exit(2);
+}
+
+/** A password typed on stdin (one line; typing is shown). */
+async function readPassword(): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+  if (process.stdin.isTTY) process.stderr.write('Password for the new admin account: ');
+  const line = await new Promise<string>((resolve) => { rl.once('line', resolve); rl.once('close', () => resolve('')); });
+  rl.close();
+  return line;
 }
 
 let close = async () => {};
@@ -62,6 +75,23 @@ try {
       console.log(`copied ${n} documents from ${sqlitePath(config.dataDir)} to Redis (prefix ${prefix})`);
       break;
     }
+    case 'admin': {
+      const [email, ...name] = args;
+      if (!email || !email.includes('@')) usage();
+      const accounts = new Accounts(store, keys);
+      const password = (await accounts.byEmail(email)) ? undefined : process.env.ADMIN_PASSWORD || (await readPassword());
+      const made = await ensureAdmin(accounts, { email, name: name.join(' '), password }).catch((err: Error) => {
+        console.error(err.message);
+        process.exitCode = 1;
+      });
+      if (made) console.log(`${made.account.email} (${made.account.id}): admin ${made.outcome}${made.note ? `; ${made.note}` : ''}`);
+      break;
+    }
+    case 'accounts':
+      for (const a of await new Accounts(store, keys).list()) {
+        console.log([a.id, a.email, a.role, a.plan, a.status, a.createdAt, a.name].join('\t'));
+      }
+      break;
     default:
       usage();
   }

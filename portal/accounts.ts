@@ -1,0 +1,127 @@
+// Portal accounts in the store: 'accounts' (id → Account) and 'account-emails' (lower-cased email → { id }),
+// the latter written with insert so two sign-ups of one email cannot both win. An account's plan and status
+// decide whether its personal keys work: they are disabled while it is not active or on the free plan
+// (free users share the free key, spec §2.3), and every change reaches the keys at once (keys.updateAccount
+// announces it, so each process forgets what it had cached within a second).
+import crypto from 'node:crypto';
+import type { Store } from '../engine/store/index.js';
+import type { KeyStore } from '../engine/keystore.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+
+export const PLANS = ['free', 'premium', 'enterprise'] as const;
+export const STATUSES = ['active', 'pending', 'suspended'] as const;
+export type Plan = (typeof PLANS)[number];
+export type Status = (typeof STATUSES)[number];
+
+export interface Account {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  role: 'user' | 'admin';
+  plan: Plan;
+  status: Status;
+  createdAt: string;
+  lastSignInAt?: string;
+  /** Bumped when the password changes: sessions made under an older generation are refused. */
+  sessionGen?: number;
+}
+
+const ACCOUNTS = 'accounts';
+const EMAILS = 'account-emails';
+
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+export const isPlan = (v: unknown): v is Plan => PLANS.includes(v as Plan);
+export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Status);
+/** Personal keys work only for active accounts on a paid plan. */
+export const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
+
+export interface NewAccount { email: string; name: string; password: string; role?: Account['role']; plan?: Plan; status?: Status }
+
+export class Accounts {
+  constructor(readonly store: Store, readonly keys: KeyStore) {}
+
+  get(id: string): Promise<Account | undefined> {
+    return this.store.get<Account>(ACCOUNTS, id);
+  }
+
+  async byEmail(email: string): Promise<Account | undefined> {
+    const ref = await this.store.get<{ id: string }>(EMAILS, normalEmail(email));
+    const account = ref && (await this.get(ref.id));
+    return account && normalEmail(account.email) === normalEmail(email) ? account : undefined;
+  }
+
+  /** Creates an account, or returns undefined when the email is taken. */
+  async create(n: NewAccount): Promise<Account | undefined> {
+    const account: Account = {
+      id: `acc_${crypto.randomBytes(9).toString('base64url')}`,
+      email: n.email.trim(),
+      name: n.name.trim(),
+      passwordHash: await hashPassword(n.password),
+      role: n.role ?? 'user',
+      plan: n.plan ?? 'free',
+      status: n.status ?? 'active',
+      createdAt: new Date().toISOString(),
+      sessionGen: 0,
+    };
+    const email = normalEmail(account.email);
+    if (!(await this.store.insert(EMAILS, email, { id: account.id }))) {
+      // An index entry whose account was never written (a crash in between) is claimed again.
+      const ref = await this.store.get<{ id: string }>(EMAILS, email);
+      if (!ref || (await this.get(ref.id))) return undefined;
+      await this.store.del(EMAILS, email);
+      if (!(await this.store.insert(EMAILS, email, { id: account.id }))) return undefined;
+    }
+    await this.store.put(ACCOUNTS, account.id, account);
+    return account;
+  }
+
+  async list(): Promise<Account[]> {
+    return (await this.store.list<Account>(ACCOUNTS)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  count(): Promise<number> {
+    return this.store.count(ACCOUNTS);
+  }
+
+  /** Writes changed fields; a change of plan or status is carried to the account's keys. */
+  async update(id: string, change: Partial<Omit<Account, 'id' | 'email' | 'createdAt'>>): Promise<Account | undefined> {
+    const before = await this.get(id);
+    if (!before) return undefined;
+    const after: Account = { ...before, ...change };
+    await this.store.put(ACCOUNTS, id, after);
+    if (after.plan !== before.plan || after.status !== before.status) {
+      await this.keys.updateAccount(id, { plan: after.plan, disabled: keysDisabled(after) });
+    }
+    return after;
+  }
+
+  /** New password; every session of the account ends (the caller signs the current one in again). */
+  async setPassword(id: string, password: string): Promise<Account | undefined> {
+    const account = await this.get(id);
+    if (!account) return undefined;
+    return this.update(id, { passwordHash: await hashPassword(password), sessionGen: (account.sessionGen ?? 0) + 1 });
+  }
+}
+
+export type AdminOutcome = 'created' | 'promoted' | 'unchanged';
+
+/**
+ * The first admin (from ADMIN_EMAIL/ADMIN_PASSWORD at boot, or the CLI): creates the account, or promotes
+ * an existing one. An existing account's password is never replaced: `note` says when one was ignored.
+ */
+export async function ensureAdmin(accounts: Accounts, o: { email: string; name?: string; password?: string }): Promise<{ outcome: AdminOutcome; account: Account; note?: string }> {
+  const existing = await accounts.byEmail(o.email);
+  const note = existing && o.password ? 'the account exists: its password was left as it is (change it on /account)' : undefined;
+  if (existing) {
+    if (existing.role === 'admin') return { outcome: 'unchanged', account: existing, note };
+    const account = await accounts.update(existing.id, { role: 'admin', ...(existing.status === 'pending' ? { status: 'active' as const } : {}) });
+    return { outcome: 'promoted', account: account!, note };
+  }
+  if (!o.password) throw new Error(`no account ${o.email} yet: a password is needed to create it`);
+  const problem = passwordProblem(o.password, o.email);
+  if (problem) throw new Error(`the admin password is refused: ${problem}`);
+  const account = await accounts.create({ email: o.email, name: o.name || o.email.split('@')[0], password: o.password, role: 'admin' });
+  if (!account) throw new Error(`${o.email} was taken meanwhile`);
+  return { outcome: 'created', account };
+}

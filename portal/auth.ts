@@ -1,0 +1,71 @@
+// Accounts and authentication for the portal, wired once: the first admin from ADMIN_EMAIL/ADMIN_PASSWORD,
+// the session and viewer of every request, the body parsers and CSRF check of every portal form, the
+// sign-up/sign-in/account pages and the admin pages. createPortal mounts `middleware` before every other
+// portal route, `routes` among them, and `errorPage` last.
+import express, { type Router } from 'express';
+import type { PortalDeps } from './index.js';
+import { Accounts, ensureAdmin } from './accounts.js';
+import { Sessions } from './sessions.js';
+import { csrfProtect } from './csrf.js';
+import { Invites } from './invites.js';
+import { SignInThrottle } from './throttle.js';
+import { createPages, type Pages } from './pages.js';
+import { authRoutes } from './auth-pages.js';
+import { adminRoutes } from './admin-pages.js';
+
+export type SignupMode = 'open' | 'approval' | 'closed';
+
+/** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
+export const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
+
+export interface AuthContext {
+  deps: PortalDeps;
+  accounts: Accounts;
+  sessions: Sessions;
+  invites: Invites;
+  throttle: SignInThrottle;
+  pages: Pages;
+  signup: SignupMode;
+}
+
+function signupMode(value: string | undefined): SignupMode {
+  const v = (value || 'open').toLowerCase();
+  if (v !== 'open' && v !== 'approval' && v !== 'closed') throw new Error(`SIGNUP must be open, approval or closed, got "${value}"`);
+  return v;
+}
+
+export function createAuth(deps: PortalDeps) {
+  const { config, log } = deps;
+  const accounts = new Accounts(deps.store, deps.keys);
+  const ctx: AuthContext = {
+    deps,
+    accounts,
+    sessions: new Sessions(deps.store, accounts, config.publicUrl),
+    invites: new Invites(deps.store),
+    throttle: SignInThrottle.create({ redis: deps.redis, prefix: config.env.REDIS_PREFIX ?? 'uua:', log }),
+    pages: createPages(config.serviceName, log),
+    signup: signupMode(config.env.SIGNUP),
+  };
+
+  // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that
+  // arrives at once finds it there.
+  const adminEmail = config.env.ADMIN_EMAIL?.trim();
+  const ready = adminEmail
+    ? ensureAdmin(accounts, { email: adminEmail, password: config.env.ADMIN_PASSWORD || undefined, name: config.env.ADMIN_NAME })
+        .then(({ outcome, account, note }) => log.info({ accountId: account.id, outcome }, `portal: admin ${adminEmail} ${outcome}${note ? `; ${note}` : ''}`))
+        .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${adminEmail} an admin`))
+    : Promise.resolve();
+
+  const middleware: Router = express.Router();
+  middleware.use((_req, _res, next) => { ready.then(() => next(), next); });
+  const load = ctx.sessions.load();
+  // Static files need no session (and no store read).
+  middleware.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
+  middleware.use(FORM_PATHS, express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '64kb' }), csrfProtect);
+
+  const routes: Router = express.Router();
+  routes.use(authRoutes(ctx));
+  routes.use('/admin', adminRoutes(ctx));
+
+  return { ctx, middleware, routes, errorPage: ctx.pages.errorPage, viewerOf: async (req: express.Request) => req.res?.locals.viewer };
+}

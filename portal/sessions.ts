@@ -1,0 +1,160 @@
+// Sessions (OWASP Session Management cheat sheet): a random 256-bit id in the cookie `uua_session`
+// (HttpOnly, SameSite=Lax, Path=/, Secure over https, no Expires: it ends with the browser), kept in the
+// store only as its SHA-256 (a leaked store holds no usable id) as a short-lived document: 12 hours idle,
+// renewed on use at most once a minute, 7 days at most in all. A new id at sign-in (the pre-session of
+// the sign-in form is destroyed), destroyed at sign-out; a password change bumps the account's session
+// generation, which ends every other session of it. Anonymous visitors get a pre-session only when a
+// form needs a CSRF token (sign-in, sign-up), never on a plain page view.
+import crypto from 'node:crypto';
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import type { Store } from '../engine/store/index.js';
+import type { Viewer } from './layout.js';
+import type { Account, Accounts } from './accounts.js';
+import { PageError } from './pages.js';
+
+export const COOKIE = 'uua_session';
+const COLL = 'sessions';
+const IDLE_MS = 12 * 3600_000;
+const ANON_IDLE_MS = 2 * 3600_000;
+const ABSOLUTE_MS = 7 * 24 * 3600_000;
+const RENEW_MS = 60_000;
+const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+interface SessionDoc {
+  /** The synchronizer token of this session's forms (csrf.ts). */
+  csrf: string;
+  accountId?: string;
+  gen?: number;
+  createdAt: number;
+  seenAt: number;
+}
+
+interface Loaded { hash: string; doc: SessionDoc }
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The signed-in account's view (pages, the top bar), when there is one. */
+      viewer?: Viewer;
+      /** This session's CSRF token, when the request has a session. */
+      csrf?: string;
+      session?: Loaded;
+      account?: Account;
+    }
+  }
+}
+
+const idHash = (id: string) => crypto.hash('sha256', id);
+const token = () => crypto.randomBytes(32).toString('base64url');
+
+export const viewerOf = (a: Account): Viewer => ({ id: a.id, email: a.email, name: a.name, role: a.role, plan: a.plan, status: a.status });
+
+function cookieValue(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export class Sessions {
+  constructor(private readonly store: Store, private readonly accounts: Accounts, private readonly publicUrl: string) {}
+
+  private secure(req: Request) {
+    return req.secure || this.publicUrl.startsWith('https:');
+  }
+
+  private setCookie(req: Request, res: Response, id: string) {
+    res.append('Set-Cookie', `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax${this.secure(req) ? '; Secure' : ''}`);
+  }
+
+  private clearCookie(req: Request, res: Response) {
+    res.append('Set-Cookie', `${COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${this.secure(req) ? '; Secure' : ''}`);
+  }
+
+  private async save(req: Request, res: Response, doc: SessionDoc): Promise<void> {
+    const id = token();
+    const hash = idHash(id);
+    await this.store.putTemp(COLL, hash, doc, doc.accountId ? IDLE_MS : ANON_IDLE_MS);
+    this.setCookie(req, res, id);
+    res.locals.session = { hash, doc };
+    res.locals.csrf = doc.csrf;
+  }
+
+  /** Middleware: loads the session and its viewer into res.locals (viewer, csrf, account). */
+  load(): RequestHandler {
+    return (req, res, next) => {
+      const id = cookieValue(req);
+      if (!id || !ID_SHAPE.test(id)) return next();
+      this.resume(req, res, id).then(() => next(), next);
+    };
+  }
+
+  private async resume(req: Request, res: Response, id: string) {
+    const hash = idHash(id);
+    const doc = await this.store.getTemp<SessionDoc>(COLL, hash);
+    const now = Date.now();
+    if (!doc || now - doc.createdAt > ABSOLUTE_MS) return this.end(req, res, hash);
+    if (doc.accountId) {
+      const account = await this.accounts.get(doc.accountId);
+      // Suspended, no longer there, or signed out everywhere by a password change.
+      if (!account || account.status !== 'active' || (account.sessionGen ?? 0) !== doc.gen) return this.end(req, res, hash);
+      res.locals.account = account;
+      res.locals.viewer = viewerOf(account);
+    }
+    res.locals.session = { hash, doc };
+    res.locals.csrf = doc.csrf;
+    if (now - doc.seenAt > RENEW_MS) {
+      doc.seenAt = now;
+      await this.store.putTemp(COLL, hash, doc, doc.accountId ? IDLE_MS : ANON_IDLE_MS);
+    }
+  }
+
+  private async end(req: Request, res: Response, hash: string) {
+    await this.store.delTemp(COLL, hash);
+    this.clearCookie(req, res);
+  }
+
+  /** The CSRF token of this visitor, making a pre-session for an anonymous one (forms need it). */
+  async ensure(req: Request, res: Response): Promise<string> {
+    if (res.locals.csrf) return res.locals.csrf;
+    const now = Date.now();
+    await this.save(req, res, { csrf: token(), createdAt: now, seenAt: now });
+    return res.locals.csrf!;
+  }
+
+  /** A new session id for the account (the old session, signed in or not, is destroyed). */
+  async signIn(req: Request, res: Response, account: Account): Promise<void> {
+    if (res.locals.session) await this.store.delTemp(COLL, res.locals.session.hash);
+    const now = Date.now();
+    await this.save(req, res, { csrf: token(), accountId: account.id, gen: account.sessionGen ?? 0, createdAt: now, seenAt: now });
+    res.locals.account = account;
+    res.locals.viewer = viewerOf(account);
+  }
+
+  async signOut(req: Request, res: Response): Promise<void> {
+    if (res.locals.session) await this.end(req, res, res.locals.session.hash);
+    res.locals.session = res.locals.viewer = res.locals.account = res.locals.csrf = undefined;
+  }
+}
+
+/** A safe place to return to after sign-in: a path on this site, never another origin. */
+export function localPath(next: unknown, fallback = '/dashboard'): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) && !/[\r\n]/.test(next) ? next : fallback;
+}
+
+/** Pages for signed-in accounts: others are sent to sign in and brought back. */
+export function requireSignedIn(req: Request, res: Response, next: NextFunction) {
+  if (res.locals.viewer) return next();
+  res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+}
+
+/** Pages for admins: anonymous visitors are sent to sign in; signed-in users get 403 (requireSignedIn first). */
+export function requireAdmin(req: Request, res: Response, next: NextFunction) {
+  if (!res.locals.viewer) return requireSignedIn(req, res, next);
+  if (res.locals.viewer.role === 'admin') return next();
+  next(new PageError(403, 'Admins only', 'This page is for the service\'s administrators.'));
+}
