@@ -1,0 +1,70 @@
+/// <reference lib="dom" />
+// (DOM types: for the callbacks that run inside the page, here and in the browser tests.)
+// Browser tests: playwright-core driving Debian's Chromium (never a downloaded browser). Each page is watched:
+// a request to any origin but the app's is stopped and recorded (the pages must make none), and CSP
+// violations are collected, so a test can assert both. Screenshots go to test-results/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const RESULTS_DIR = path.resolve('test-results');
+
+/** Whether Chromium is installed; under CI=true its absence is a failure (.ci/run installs it). */
+export function chromiumAvailable(): boolean {
+  if (fs.existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install -y chromium)`);
+  console.warn(`Chromium not found at ${CHROMIUM}: browser tests skipped (apt-get install -y chromium)`);
+  return false;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+export interface Violation { directive: string; blocked: string; source: string }
+
+export interface WatchedPage {
+  page: Page;
+  /** Every URL the page asked for, in order. */
+  requests: string[];
+  /** Requests to another origin: stopped before they left, listed here. */
+  foreign: string[];
+  /** Content-Security-Policy violations the page reported. */
+  violations: Violation[];
+  /** Uncaught errors in the page's scripts. */
+  errors: string[];
+}
+
+/** A new page (own context: no cookies or storage shared) watching requests and CSP for `origin`. */
+export async function watchedPage(browser: Browser, origin: string, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const w: WatchedPage = { page, requests: [], foreign: [], violations: [], errors: [] };
+  const own = new URL(origin).origin;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    w.requests.push(url);
+    if (new URL(url).origin === own) return route.continue();
+    w.foreign.push(url);
+    return route.abort('blockedbyclient');
+  });
+  await context.exposeBinding('__cspViolation', (_source, v: Violation) => { w.violations.push(v); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __cspViolation(v: unknown): void }).__cspViolation({ directive: e.effectiveDirective, blocked: e.blockedURI, source: `${e.sourceFile}:${e.lineNumber}` });
+    });
+  });
+  page.on('websocket', (ws) => { if (new URL(ws.url()).host !== new URL(own).host) w.foreign.push(ws.url()); });
+  page.on('pageerror', (e) => w.errors.push(e.message));
+  page.on('close', () => { void context.close(); });
+  return w;
+}
+
+/** Saves a PNG of the page as test-results/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
+  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false });
+  return file;
+}
