@@ -10,6 +10,7 @@ import { csrfProtect } from './csrf.js';
 import { Invites } from './invites.js';
 import { SignInThrottle } from './throttle.js';
 import { createPages, type Pages } from './pages.js';
+import { pageHeaders } from './security.js';
 import { authRoutes } from './auth-pages.js';
 import { adminRoutes } from './admin-pages.js';
 
@@ -17,6 +18,9 @@ export type SignupMode = 'open' | 'approval' | 'closed';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 export const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
+
+/** The pages made here (security headers set here; the other pages set their own). */
+const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 
 export interface AuthContext {
   deps: PortalDeps;
@@ -61,6 +65,7 @@ export function createAuth(deps: PortalDeps) {
   const load = ctx.sessions.load();
   // Static files need no session (and no store read).
   middleware.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
+  middleware.use(OWN_PATHS, pageHeaders);
   middleware.use(FORM_PATHS, express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '64kb' }), csrfProtect);
 
   const routes: Router = express.Router();

@@ -4,6 +4,7 @@ import type { Request, Response, NextFunction, ErrorRequestHandler } from 'expre
 import type { Logger } from 'pino';
 import { html, type Safe } from './html.js';
 import { page } from './layout.js';
+import { pageHeaders } from './security.js';
 
 /** An error shown to the visitor as a page with this status, title and message. */
 export class PageError extends Error {
@@ -22,6 +23,8 @@ export function createPages(serviceName: string, log: Logger) {
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    // An error on a path whose router never ran (a CSRF refusal) still gets the pages' headers.
+    if (!res.getHeader('Content-Security-Policy')) pageHeaders(req, res, () => {});
     if (err instanceof PageError) {
       res.set(err.headers);
       return send(res, err.title, html`<h1>${err.title}</h1><p>${err.detail}</p>`, { status: err.status });

@@ -125,6 +125,8 @@ test('CSRF: a form post without the session\'s token gets 403 with a page; the h
   expect(bare.status).toBe(403);
   expect(bare.headers['content-type']).toMatch(/text\/html/);
   expect(bare.text).toContain('This form has expired');
+  expect(bare.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(bare.headers['cache-control']).toBe('no-store');
   await a.get('/signup');
   expect((await a.post('/signup').type('form').send({ email: mail, name: 'X', password: PW })).status).toBe(403);
   expect((await a.post('/signup').type('form').send({ csrf: 'x'.repeat(43), email: mail, name: 'X', password: PW })).status).toBe(403);
@@ -152,6 +154,8 @@ test('cookie flags: HttpOnly, SameSite=Lax, Path=/, no Expires; Secure behind ht
   expect(cookie).toContain('SameSite=Lax');
   expect(cookie).toContain('Path=/');
   expect(cookie).not.toMatch(/Secure|Expires|Max-Age/);
+  expect(plain.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(plain.headers['cache-control']).toBe('no-store');
 
   const proxied = await testApp({ TRUST_PROXY: 'true' });
   try {
