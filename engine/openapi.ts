@@ -43,8 +43,9 @@ export function openApiDocument(endpoints: EndpointSpec[], info: { title: string
     openapi: '3.1.0',
     info: { title: info.title, version: info.version },
     servers: [{ url: info.url }],
-    components: { securitySchemes: { apikey: { type: 'apiKey', in: 'query', name: 'apikey' }, header: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-    security: [{ apikey: [] }, { header: [] }],
+    // The header first: renderers and clients take the first scheme, and a key in a URL ends up in logs.
+    components: { securitySchemes: { header: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, apikey: { type: 'apiKey', in: 'query', name: 'apikey' } } },
+    security: [{ header: [] }, { apikey: [] }],
     paths,
   };
 }
