@@ -16,6 +16,12 @@ const IMAGE = 'https://images.example.com/shots/nekopara.jpg';
 let searchDelayMs = 0;
 let inFlight = 0;
 let maxInFlight = 0;
+/** When set, every search waits at the upstream until the test opens this gate (instead of searchDelayMs). */
+let gate: Promise<void> | undefined;
+let openGate: () => void = () => {};
+const closeGate = () => {
+  gate = new Promise<void>((ok) => (openGate = ok));
+};
 const s = upstreamSuite({
   endpoint: 'anime/scene-finder',
   upstream: 'tracemoe',
@@ -23,7 +29,7 @@ const s = upstreamSuite({
     'GET /search': async (r) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((ok) => setTimeout(ok, searchDelayMs));
+      await (gate ?? new Promise((ok) => setTimeout(ok, searchDelayMs)));
       inFlight--;
       return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
     },
@@ -33,7 +39,18 @@ const s = upstreamSuite({
 beforeEach(() => {
   searchDelayMs = 0;
   maxInFlight = 0;
+  gate = undefined;
 });
+afterEach(() => openGate()); // never leave a search hanging at the fake
+
+/** Polls `check` until it holds, for at most `ms` (a generous bound for a busy machine). */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((ok) => setTimeout(ok, 10));
+  }
+}
 const { get } = s;
 
 describe('search', () => {
@@ -178,18 +195,32 @@ describe('one search at a time', () => {
   });
 
   test('me does not wait behind searches', async () => {
-    searchDelayMs = 400;
-    const search = get({ url: IMAGE });
-    await new Promise((ok) => setTimeout(ok, 100));
-    const started = Date.now();
-    expect((await get({ action: 'me' })).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(300);
+    // The search holds the lock, at the upstream, until me has answered: no timing involved. (Were me
+    // queued behind the search, it would never answer while the gate is shut: the race below says so.)
+    closeGate();
+    const search = get({ url: IMAGE }).then((r) => r);
+    await until(() => inFlight === 1);
+    let timer: NodeJS.Timeout | undefined;
+    const me = await Promise.race([
+      get({ action: 'me' }).then((r) => r),
+      new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('me waited behind the search')), 10_000))),
+    ]).finally(() => clearTimeout(timer));
+    expect(me.status).toBe(200);
+    expect(inFlight).toBe(1); // the search was still in flight all along
+    openGate();
     expect((await search).status).toBe(200);
   });
 
   test('past the queue bound (8 waiting) a search is refused at once with 503 and Retry-After', async () => {
-    searchDelayMs = 150;
-    const answers = await Promise.all(Array.from({ length: 11 }, () => get({ url: IMAGE })));
+    // The first search holds the lock at the upstream until the two refusals are back, so the other ten
+    // all meet a held lock whatever the pace at which they arrive: 8 wait, 2 are refused.
+    closeGate();
+    const settled: number[] = [];
+    const pending = Array.from({ length: 11 }, () => get({ url: IMAGE }).then((r) => { settled.push(r.status); return r; }));
+    await until(() => settled.length >= 2);
+    expect(settled).toEqual([503, 503]);
+    openGate();
+    const answers = await Promise.all(pending);
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(9);
     const refused = answers.filter((r) => r.status === 503);

@@ -2,7 +2,9 @@
 // never reach the upstream (its 404s get this server banned); good ones are sent in canonical form.
 // The translation is checked against /data; the guard's limiter (15 calls / 30 s) and breaker (3 404s in
 // 30 s → pause; a 403 → an hour) answer 503 + Retry-After instead of calling. Each test gets its own
-// fake upstream, and so its own guard.
+// fake upstream, and so its own guard: the guard and the /data list are kept per base URL for the whole
+// file, so every fake keeps listening until the end of the file, and no later fake can be given the port
+// (the base URL) of an earlier one, with its banned guard or its already-read /data.
 import fs from 'node:fs';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
@@ -26,15 +28,19 @@ const handler = routes({
   'GET /data': () => dataAnswer ?? { json: fixture('data.json') },
   'GET /:ref': (r, p) => failWith ?? (p.ref === 'Nahum 1:9' ? { status: 404, json: { error: 'not found' } } : { json: fixture('john-3-16.json'), delayMs: p.ref.startsWith('Mark') ? 150 : 0 }),
 });
+const fakes: FakeUpstream[] = [];
 beforeEach(async () => {
   failWith = undefined;
   dataAnswer = undefined;
   fake = await fakeUpstream(handler);
+  fakes.push(fake);
   t = await testApp({ UPSTREAM_BIBLE_API_URL: fake.url });
 });
 afterEach(async () => {
   await t.close();
-  await fake.close();
+});
+afterAll(async () => {
+  await Promise.all(fakes.map((f) => f.close()));
 });
 
 const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });

@@ -10,6 +10,8 @@ import { expectMatchesSchema } from './helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from './helpers/cache-checks.js';
 import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
+import { loadCatalog } from '../engine/catalog.js';
+import { loadConfig } from '../engine/config.js';
 import officeSeries from '../adapters/quotes/office-series.js';
 
 const PATH = '/api/v1/quotes/office-series';
@@ -43,8 +45,10 @@ describe('the index behind the derived modes', () => {
     const first = await get({ resource: 'characters' });
     expectFailure(first, { status: 503, code: 'upstream_busy' });
     expect(first.body.error).toMatch(/being built/);
+    // The build makes some 80 rounds of calls: poll until it is done, bounded by time (not by a count of
+    // polls, which a busy machine slows down).
     let res = first;
-    for (let i = 0; i < 100 && res.status === 503; i++) {
+    for (const end = Date.now() + 20_000; res.status === 503 && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 50));
       res = await get({ resource: 'characters' });
     }
@@ -104,9 +108,17 @@ describe('the index behind the derived modes', () => {
     try {
       const ask = () => request(app.app).get(PATH).query({ apikey: app.key, resource: 'characters' });
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
-      await new Promise((r) => setTimeout(r, 300));
+      // The failing build is over once its first round of calls has been made and retried: `concurrency`
+      // quote ids at once, each asked 1 + `retries` times (GET on a 5xx). Wait for exactly those calls,
+      // however long a busy machine takes, instead of a fixed time that its retries may outlast.
+      const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams['office-api'];
+      const round = Math.min(4, Math.max(1, Number(cfg.settings?.concurrency) || 4)) * (1 + (cfg.retries ?? 1)); // 1: the engine's default
+      for (const end = Date.now() + 10_000; broken.calls.length < round && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+      expect(broken.calls.length).toBe(round);
+      await new Promise((r) => setTimeout(r, 100)); // let the last answer reach the build
       const calls = broken.calls.length;
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
+      await new Promise((r) => setTimeout(r, 300)); // room for calls of a new build, were one (wrongly) started
       expect(broken.calls.length).toBe(calls);
     } finally {
       await app.close();

@@ -9,6 +9,16 @@ const log = pino({ level: 'silent' });
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
+/** Polls `check` until it holds, for at most `ms`; false when it never did. */
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > until) return false;
+    await sleep(10);
+  }
+}
+
 /** A producer that counts its calls and answers after a short delay. */
 function producer<T>(value: T, opts: { cacheable?: boolean; delayMs?: number; fail?: boolean } = {}) {
   const fn = jest.fn(async () => {
@@ -33,13 +43,22 @@ describe('in process', () => {
   });
 
   test('entries expire after their TTL', async () => {
-    const cache = createResponseCache({ prefix: 't:', maxEntries: 10, log });
-    const fn = producer('v', { delayMs: 0 });
-    await cache.wrap('k', 40, fn);
-    expect((await cache.wrap('k', 40, fn)).cached).toBe(true);
-    await sleep(60);
-    expect((await cache.wrap('k', 40, fn)).cached).toBe(false);
-    expect(fn).toHaveBeenCalledTimes(2);
+    // The cache reads Date.now(): the test moves that clock rather than racing a short real TTL, which a
+    // busy machine could let run out between the first call and the second.
+    let now = Date.now();
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const cache = createResponseCache({ prefix: 't:', maxEntries: 10, log });
+      const fn = producer('v', { delayMs: 0 });
+      await cache.wrap('k', 40, fn);
+      now += 39;
+      expect((await cache.wrap('k', 40, fn)).cached).toBe(true);
+      now += 1;
+      expect((await cache.wrap('k', 40, fn)).cached).toBe(false);
+      expect(fn).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   test('bounded by maxEntries, least recently used goes first', async () => {
@@ -174,14 +193,24 @@ describe('through Redis', () => {
   test('a second instance reads what the first stored, with its TTL', async () => {
     if (!client) return;
     const one = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
-    const two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
     const fn = producer({ shared: true });
     await one.wrap('k1', 60_000, fn);
-    await sleep(30); // the write is not awaited by wrap()
+    // The write is not awaited by wrap(): wait for it to land rather than for a fixed time.
+    expect(await eventually(async () => (await client!.exists(`${prefix}k1`)) === 1)).toBe(true);
     const ttl = await client.pTTL(`${prefix}k1`);
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
-    expect(await two.wrap('k1', 60_000, fn)).toEqual({ value: { shared: true }, cached: true });
+    // A read waits on Redis for 50 ms at most and then asks its own producer: on a busy machine one GET
+    // can take longer than that. Such an attempt is not what is tested here, so a new second instance
+    // (empty memory) asks again, a few times; its producer answers uncacheable, so it never overwrites k1.
+    const own = producer({ shared: false }, { cacheable: false, delayMs: 0 });
+    let two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+    let got = await two.wrap('k1', 60_000, own);
+    for (let attempt = 1; attempt < 5 && !got.cached; attempt++) {
+      two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+      got = await two.wrap('k1', 60_000, own);
+    }
+    expect(got).toEqual({ value: { shared: true }, cached: true });
     expect(fn).toHaveBeenCalledTimes(1);
     // Now in the second instance's memory too.
     expect(two.size).toBe(1);
@@ -194,7 +223,8 @@ describe('through Redis', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => cache.wrap('k2', 60_000, fn)));
     expect(fn).toHaveBeenCalledTimes(1);
     for (const r of results) expect(r.value).toEqual({ n: 7 });
-    await sleep(30);
+    // The write is not awaited by wrap(): wait (bounded) for it to land.
+    expect(await eventually(async () => (await client!.get(`${prefix}k2`)) !== null)).toBe(true);
     expect(await client.get(`${prefix}k2`)).toContain('"n":7');
   });
 

@@ -24,11 +24,8 @@ afterEach(() => { child?.kill('SIGKILL'); });
 
 test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exits 0', async () => {
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does)`);
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-server-'));
-  child = spawn(process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   const waitFor = async (check: () => boolean, ms: number, what: string) => {
     const until = Date.now() + ms;
@@ -38,8 +35,26 @@ test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exit
     }
   };
 
-  // Nothing but the start: the listening line alone is far below the 4 KiB the buffer gathers.
-  await waitFor(() => /listening/.test(out), 15_000, 'the listening line');
+  // The free port is found here and released for the server to take: in between, another process (the
+  // other jest worker opens ports all the time) may take it first. The server then dies of EADDRINUSE
+  // and is started again on another free port; any other way of failing to start fails the test.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    out = '';
+    let err = '';
+    const c = spawn(process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    c.stdout!.on('data', (chunk: Buffer) => { if (child === c) out += chunk.toString(); });
+    c.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    let exited = false;
+    const exit = new Promise<void>((r) => c.once('exit', () => { exited = true; r(); }));
+    // Nothing but the start: the listening line alone is far below the 4 KiB the buffer gathers.
+    await waitFor(() => /listening/.test(out) || exited, 15_000, 'the listening line');
+    if (!exited) break;
+    await exit;
+    if (!/EADDRINUSE/.test(err) || attempt === 3) throw new Error(`the server did not start: ${err.slice(0, 1000)}`);
+  }
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/tools/ccgen?apikey=anonymous&bin=457173`, { headers: { 'X-Request-Id': 'server-test-1' } });
   expect(res.status).toBe(200);
   await waitFor(() => lines().some((l) => l.requestId === 'server-test-1'), 3_000, 'the access-log line');

@@ -201,13 +201,19 @@ describe('pacing', () => {
   test('at most two mailbox creations in flight at once', async () => {
     let now = 0;
     let most = 0;
+    // Account creations are held at the fake until two are in flight together (a timer only as the way
+    // out should the bound wrongly let one through at a time), then for a little longer, room for a third
+    // that the bound should keep out. So the two overlap whatever the pace at which the flows arrive.
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    const wayOut = setTimeout(release, 10_000);
     const watcher = await fakeUpstream(
       routes({
         'GET /domains': () => ({ json: fixture('domains-hydra.json') }),
         'POST /accounts': async () => {
           most = Math.max(most, ++now);
-          // Slow account creation, so that the five calls overlap.
-          await new Promise((ok) => setTimeout(ok, 100));
+          if (now === 2) setTimeout(release, 100);
+          await held;
           now--;
           return { status: 201, json: fixture('account-created.json') };
         },
@@ -220,6 +226,7 @@ describe('pacing', () => {
       for (const a of answers) expect(a.status).toBe(200);
       expect(most).toBe(2);
     } finally {
+      clearTimeout(wayOut);
       await t.close();
       await watcher.close();
     }

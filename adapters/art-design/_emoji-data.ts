@@ -75,7 +75,8 @@ function toRecord(e: BaseEmoji, meta: GroupsMeta): Emoji | undefined {
     category,
     group,
     htmlCode: points.map((p) => `&#${p};`),
-    unicode: points.map((p) => `U+${p.toString(16).toUpperCase()}`),
+    // Code points as written in Unicode charts and by EmojiHub: at least four hex digits (U+00A9, U+0023).
+    unicode: points.map((p) => `U+${p.toString(16).toUpperCase().padStart(4, '0')}`),
     emoji: e.emoji,
   };
 }
