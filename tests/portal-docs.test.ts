@@ -90,17 +90,25 @@ describe('GET / and /docs over HTTP', () => {
     expect(a.headers['cache-control']).toBe('no-store');
   });
 
-  test('static files and the renderer come from this server, the renderer cached for good under its version', async () => {
+  test('static files and the renderer come from this server, the renderer gzipped and cached for good under its version', async () => {
     const css = await request(t.app).get('/portal/static/style.css');
     expect(css.status).toBe(200);
     expect(css.type).toBe('text/css');
     const docs = await request(t.app).get('/docs');
     const vendor = /src="(\/portal\/vendor\/scalar\/[^"]+\/standalone\.js)"/.exec(docs.text)?.[1];
     expect(vendor).toBeDefined();
-    const js = await request(t.app).head(vendor!);
-    expect(js.status).toBe(200);
-    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(js.headers['x-content-type-options']).toBe('nosniff');
+    for (const encoding of ['gzip', 'identity']) {
+      const js = await request(t.app).get(vendor!).set('Accept-Encoding', encoding).buffer(true).parse((res, done) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => { n += c.length; });
+        res.on('end', () => done(null, n));
+      });
+      expect(js.status).toBe(200);
+      expect(js.type).toBe('text/javascript');
+      expect(js.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
+      expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(js.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 });
 
