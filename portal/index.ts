@@ -11,6 +11,7 @@ import type { AccountUsageDeps } from '../engine/account-usage.js';
 import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
 import { createAuth } from './auth.js';
+import { dashboardRoutes } from './dashboard.js';
 
 export interface PortalDeps {
   config: Config;
@@ -34,6 +35,7 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(auth.middleware);
   router.use(docsRoutes(deps));
   router.use(auth.routes);
+  router.use(dashboardRoutes(deps, auth.ctx.pages));
   router.use(auth.errorPage);
   return router;
 }

@@ -38,7 +38,8 @@
           calls: { type: 'linear', position: 'left', stacked: true, beginAtZero: true, title: { display: true, text: 'calls' }, ticks: { precision: 0 } },
           ms: { type: 'linear', position: 'right', beginAtZero: true, title: { display: true, text: 'ms' }, grid: { drawOnChartArea: false } },
         },
-        plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
+        // Status classes first in the legend, then the latency lines (as the datasets are listed).
+        plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, sort: (a, b) => a.datasetIndex - b.datasetIndex } } },
       },
     });
   }

@@ -42,6 +42,7 @@
   const formats = {
     full: { dateStyle: 'medium', timeStyle: 'short' },
     short: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
+    seconds: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' },
     // Days are counted in UTC by the service: shown as UTC dates, not moved to another day.
     day: { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' },
   };
