@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { loadCatalog, type EndpointSpec } from '../engine/catalog.js';
 import type { PortalDeps } from './index.js';
-import { html } from './html.js';
-import { page } from './layout.js';
+import { html, type Safe } from './html.js';
+import { page, type Viewer } from './layout.js';
 import { landingBody } from './landing.js';
 import { assetHeaders, docsHeaders, pageHeaders } from './security.js';
 
@@ -51,8 +51,8 @@ export function docsRoutes(deps: DocsDeps): Router {
   });
   router.use(SCALAR_URL, express.static(path.join(scalarDist, 'browser'), { index: false, maxAge: '365d', immutable: true, setHeaders: assetHeaders }));
 
-  const shell = async (req: Request, res: Response, title: string, body: ReturnType<typeof html>, scripts?: string[]) => {
-    const viewer = res.locals.viewer ?? await deps.viewerOf(req);
+  const viewerOf = async (req: Request, res: Response) => res.locals.viewer ?? await deps.viewerOf(req);
+  const send = (res: Response, viewer: Viewer | undefined, title: string, body: Safe, scripts?: string[]) => {
     res.type('html').set('Cache-Control', 'no-store');
     res.send(page({ title, serviceName: deps.config.serviceName, viewer, csrf: res.locals.csrf, wide: true, scripts, body }).value);
   };
@@ -60,14 +60,18 @@ export function docsRoutes(deps: DocsDeps): Router {
   let endpoints = deps.endpoints;
   router.get('/', (req: Request, res: Response, next: NextFunction) => {
     if (req.accepts(['json', 'html']) !== 'html') return next(); // JSON clients keep the service document
-    pageHeaders(req, res, () => {
-      endpoints ??= loadCatalog(deps.config.catalogDir).endpoints;
-      shell(req, res, 'Home', landingBody({ config: deps.config, endpoints, plans: deps.plans })).catch(next);
+    pageHeaders(req, res, async () => {
+      try {
+        endpoints ??= loadCatalog(deps.config.catalogDir).endpoints;
+        const viewer = await viewerOf(req, res);
+        send(res, viewer, 'Home', landingBody({ config: deps.config, endpoints, plans: deps.plans, signedIn: Boolean(viewer) }));
+      } catch (err) { next(err); }
     });
   });
 
   router.get('/docs', ...docsHeaders, (req: Request, res: Response, next: NextFunction) => {
     (async () => {
+      const viewer = await viewerOf(req, res);
       const anonymous = deps.config.anonymousKey;
       const key = (await deps.viewerKey?.(req)) || anonymous;
       // The key and the spec's address reach the client script as data- attributes (no inline script).
@@ -76,12 +80,14 @@ export function docsRoutes(deps: DocsDeps): Router {
   <h1>API reference</h1>
   <p>Every endpoint of the service, grouped by category, with code samples and a <strong>Test Request</strong>
   button that calls this server for real. Try it with the anonymous key: <code class="key">${anonymous}</code>${
-    key !== anonymous ? html` (your own key is filled in)` : html` (filled in for you; <a href="/signup">sign up</a> for a key of your own)`}.</p>
+    key !== anonymous ? html` (your own key is filled in)`
+    : viewer ? html` (filled in for you; your keys are on the <a href="/dashboard">API key page</a>)`
+    : html` (filled in for you; <a href="/signup">sign up</a> for a key of your own)`}.</p>
   <p class="small muted" id="key-note" hidden></p>
   <noscript><p class="notice info">The interactive reference needs JavaScript. The raw OpenAPI document is at <a href="/openapi.json">/openapi.json</a>.</p></noscript>
 </section>
 <div id="reference" nonce="${res.locals.styleNonce}" data-document="/openapi.json" data-default-key="${key}" data-anonymous-key="${anonymous}"></div>`;
-      await shell(req, res, 'API reference', body, ['/portal/static/style-nonce.js', `${SCALAR_URL}/standalone.js`, '/portal/static/docs.js']);
+      send(res, viewer, 'API reference', body, ['/portal/static/style-nonce.js', `${SCALAR_URL}/standalone.js`, '/portal/static/docs.js']);
     })().catch(next);
   });
 

@@ -14,7 +14,7 @@ const TITLES: Record<string, string> = {
 // The first call shown: embedded (no upstream, works offline) and harmless.
 const EXAMPLE = { id: 'tools/ccgen', query: 'bin=457173' };
 
-export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plans?: Record<string, PlanSpec> }) {
+export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plans?: Record<string, PlanSpec>; signedIn?: boolean }) {
   const byCategory = new Map<string, EndpointSpec[]>();
   for (const e of o.endpoints) byCategory.set(e.category, [...(byCategory.get(e.category) ?? []), e]);
   const example = o.endpoints.find((e) => e.id === EXAMPLE.id);
@@ -28,8 +28,8 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
   pattern (<code>/api/v1/{category}/{endpoint}</code>) and one JSON envelope.</p>
   <div class="actions">
     <a class="button" href="/docs">Explore the API reference</a>
-    <a class="button secondary" href="/signup">Create an account</a>
-    <a class="button secondary" href="/login">Sign in</a>
+    ${o.signedIn ? html`<a class="button secondary" href="/dashboard">Your API keys</a>` : html`<a class="button secondary" href="/signup">Create an account</a>
+    <a class="button secondary" href="/login">Sign in</a>`}
   </div>
 </section>
 
