@@ -215,7 +215,7 @@ function snippet(deps: PortalDeps, sharedKey: string | undefined, fresh: string 
   return html`<section class="card" aria-labelledby="call-title">
   <h2 id="call-title">Call the API</h2>
   <p>Send the key in the <code>X-API-Key</code> header (or as the <code>apikey</code> parameter):</p>
-  <pre class="wrap"><code>${key ? '' : 'export UUA_API_KEY=uua_…   # your key\n'}curl -H "X-API-Key: ${key ?? '$UUA_API_KEY'}" \\
+  <pre class="wrap"><code>${key ? '' : '# the key, as shown once when you made it\nexport UUA_API_KEY=uua_…\n'}curl -H "X-API-Key: ${key ?? '$UUA_API_KEY'}" \\
   "${base}/api/v1/tools/ccgen?bin=457173"</code></pre>
   <p>Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>, the figures shown here.
   All endpoints, with samples in JavaScript and Python and a try-it: <a href="/docs">API reference</a>.</p>

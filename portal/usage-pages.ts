@@ -74,7 +74,7 @@ ${period('daily', 'Last 30 days, by day', u.daily, csv('day'))}
   ${u.recent.length ? html`<div class="table-wrap"><table>
     <caption class="sr-only">The most recent calls, newest first</caption>
     <thead><tr><th scope="col">Time</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col" class="num">ms</th></tr></thead>
-    <tbody>${[...u.recent].reverse().map((c) => html`<tr><td>${time(c.at, 'seconds')}</td><td><code>${c.endpoint}</code></td><td><span class="status s${String(c.status)[0]}xx">${c.status}</span></td><td class="num">${count(c.ms)}</td></tr>`)}</tbody>
+    <tbody>${u.recent.map((c) => html`<tr><td>${time(c.at, 'seconds')}</td><td><code>${c.endpoint}</code></td><td><span class="status s${String(c.status)[0]}xx">${c.status}</span></td><td class="num">${count(c.ms)}</td></tr>`)}</tbody>
   </table></div>` : html`<p class="muted">No calls yet.</p>`}
 </section>
 <script type="application/json" id="usage-data">${raw(chartJson(u))}</script>`;
