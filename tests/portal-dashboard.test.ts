@@ -4,7 +4,7 @@
 // account's keys; usage counted after API calls, its CSV export; names escaped.
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { testApp, KEYS, type TestApp } from './helpers/app.js';
+import { testApp, KEYS, redisAvailable, type TestApp } from './helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from './helpers/portal.js';
 import { Accounts, type Plan } from '../portal/accounts.js';
 
@@ -252,4 +252,42 @@ test('a Free account\'s usage page shows the free key\'s calls from its IP only'
   expect(page).toContain(`<code>${mine}</code>`);
   const csv = await agent.get('/dashboard/usage.csv?key=free&period=hour').set('X-Forwarded-For', mine);
   expect(csv.text.trim().split('\r\n').at(-1)).toMatch(/,2,0,2,0,0,0,/);
+});
+
+test('on Redis: a key made on one instance works on another, its rotation reaches it within a second, and its usage is shared', async () => {
+  const redisUrl = await redisAvailable();
+  if (!redisUrl) return;
+  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, TRUST_PROXY: 'true' };
+  const x = await testApp(env);
+  const y = await testApp(env);
+  try {
+    const agent = visitor(x);
+    const email = `dash-redis-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    expect((await signUp(agent, email, PW)).status).toBe(303);
+    const xs = new Accounts(x.api.store, x.api.keys);
+    await xs.update((await xs.byEmail(email))!.id, { plan: 'premium' });
+    const onX = async (action: string, fields: Record<string, string> = {}) => {
+      const page = await agent.get('/dashboard');
+      return agent.post(action).type('form').send({ csrf: csrfOf(page.text), ...fields });
+    };
+    const callY = (key: string) => request(y.app).get(ccgen).query({ bin: '457173' }).set('X-API-Key', key);
+
+    const key = keyOf((await onX('/dashboard/keys', { name: 'shared' })).text)!;
+    const id = crypto.hash('sha256', key).slice(0, 12);
+    expect((await callY(key)).status).toBe(200);
+    const fresh = keyOf((await onX(`/dashboard/keys/${id}/rotate`, { grace: 'none' })).text)!;
+    const before = Date.now();
+    while ((await callY(key)).status !== 401) {
+      if (Date.now() - before > 1500) throw new Error('the rotated key still works on the other instance');
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    expect((await callY(fresh)).status).toBe(200);
+
+    // The call made through y is on x's usage page.
+    const freshId = crypto.hash('sha256', fresh).slice(0, 12);
+    await eventually(async () => (await agent.get(`/dashboard/usage?key=${freshId}`)).text.includes('<span class="status s2xx">200</span>'));
+  } finally {
+    await x.close();
+    await y.close();
+  }
 });
