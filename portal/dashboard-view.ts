@@ -58,6 +58,14 @@ export async function viewerKeys(deps: PortalDeps, viewer: Viewer): Promise<KeyR
   return [...(holdsPersonalKeys(deps, viewer) ? [] : [freeRef()]), ...own.map(personalRef)];
 }
 
+/**
+ * The key /docs' try-it may fill in for a signed-in viewer: the shared free key of a free account. A
+ * personal key is known only as a hash: the key page hands it over through the tab's sessionStorage.
+ */
+export function tryItKey(deps: PortalDeps, viewer: Viewer | undefined): string | undefined {
+  return viewer && !holdsPersonalKeys(deps, viewer) ? deps.config.freeKey : undefined;
+}
+
 export async function allowanceOf(deps: PortalDeps, ref: KeyRef, req: Request) {
   return deps.usage.allowance(ref.plan, ref.id, req.ip);
 }

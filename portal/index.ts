@@ -12,6 +12,7 @@ import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
 import { createAuth } from './auth.js';
 import { dashboardRoutes } from './dashboard.js';
+import { tryItKey } from './dashboard-view.js';
 
 export interface PortalDeps {
   config: Config;
@@ -33,7 +34,7 @@ export function createPortal(deps: PortalDeps): Router {
   const auth = createAuth(deps);
   deps = { ...deps, viewerOf: auth.viewerOf };
   router.use(auth.middleware);
-  router.use(docsRoutes(deps));
+  router.use(docsRoutes({ ...deps, viewerKey: async (req) => tryItKey(deps, await deps.viewerOf(req)) }));
   router.use(auth.routes);
   router.use(dashboardRoutes(deps, auth.ctx.pages));
   router.use(auth.errorPage);

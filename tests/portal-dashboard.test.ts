@@ -291,3 +291,11 @@ test('on Redis: a key made on one instance works on another, its rotation reache
     await y.close();
   }
 });
+
+test('/docs fills in the free key for a Free account; a Premium account\'s key reaches it only through its tab', async () => {
+  const free = await member('free');
+  expect((await free.agent.get('/docs')).text).toContain(`data-default-key="${KEYS.free}"`);
+  const premium = await member('premium');
+  expect((await premium.agent.get('/docs')).text).toContain(`data-default-key="${KEYS.anonymous}"`);
+  expect((await request(t.app).get('/docs')).text).toContain(`data-default-key="${KEYS.anonymous}"`);
+});
