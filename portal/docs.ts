@@ -38,7 +38,7 @@ export const SCALAR_URL = `/portal/vendor/scalar/${scalarVersion}`;
 export function docsRoutes(deps: DocsDeps): Router {
   const router = express.Router();
   router.use('/portal/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: assetHeaders }));
-  // The bundle is 4 MB and express.static does not compress: gzipped once (1 MB), on first demand, and kept.
+  // The bundle is 4 MB and express.static does not compress: gzipped once (1.2 MB), on first demand, and kept.
   let gzipped: Promise<Buffer> | undefined;
   router.get(`${SCALAR_URL}/standalone.js`, (req: Request, res: Response, next: NextFunction) => {
     if (!req.acceptsEncodings('gzip')) return next();
@@ -49,7 +49,7 @@ export function docsRoutes(deps: DocsDeps): Router {
       res.send(body);
     }, next);
   });
-  router.use(SCALAR_URL, express.static(path.join(scalarDist, 'browser'), { index: false, maxAge: '365d', immutable: true, setHeaders: assetHeaders }));
+  router.use(SCALAR_URL, express.static(path.join(scalarDist, 'browser'), { index: false, maxAge: '365d', immutable: true, setHeaders: (res) => { assetHeaders(res); res.setHeader('Vary', 'Accept-Encoding'); } }));
 
   const viewerOf = async (req: Request, res: Response) => res.locals.viewer ?? await deps.viewerOf(req);
   const send = (res: Response, viewer: Viewer | undefined, title: string, body: Safe, scripts?: string[]) => {

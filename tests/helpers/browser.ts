@@ -42,12 +42,13 @@ export async function watchedPage(browser: Browser, origin: string, viewport = {
   const page = await context.newPage();
   const w: WatchedPage = { page, requests: [], foreign: [], violations: [], errors: [] };
   const own = new URL(origin).origin;
+  // A request still in flight when its page closes makes continue/abort reject: nothing to report then.
   await context.route('**/*', (route) => {
     const url = route.request().url();
     w.requests.push(url);
-    if (new URL(url).origin === own) return route.continue();
+    if (new URL(url).origin === own) return route.continue().catch(() => {});
     w.foreign.push(url);
-    return route.abort('blockedbyclient');
+    return route.abort('blockedbyclient').catch(() => {});
   });
   await context.exposeBinding('__cspViolation', (_source, v: Violation) => { w.violations.push(v); });
   await context.addInitScript(() => {
@@ -57,7 +58,7 @@ export async function watchedPage(browser: Browser, origin: string, viewport = {
   });
   page.on('websocket', (ws) => { if (new URL(ws.url()).host !== new URL(own).host) w.foreign.push(ws.url()); });
   page.on('pageerror', (e) => w.errors.push(e.message));
-  page.on('close', () => { void context.close(); });
+  page.on('close', () => { context.close().catch(() => {}); });
   return w;
 }
 
