@@ -57,7 +57,7 @@ ${notice('info', html`You have no keys yet. <a href="/dashboard">Create one on t
     const csv = (period: string) => `/dashboard/usage.csv?key=${encodeURIComponent(ref.id)}&period=${period}`;
     const body = html`<h1>Usage</h1>
 ${refs.length > 1 ? html`<form method="get" action="/dashboard/usage" class="row key-picker">
-  <label>Key <select name="key" data-autosubmit>${refs.map((k) => html`<option value="${k.id}"${k.id === ref.id ? html` selected` : ''}>${k.label}${k.record?.disabled ? ' — disabled' : ''}</option>`)}</select></label>
+  <label>Key <select name="key">${refs.map((k) => html`<option value="${k.id}"${k.id === ref.id ? html` selected` : ''}>${k.label}${k.record?.disabled ? ' — disabled' : ''}</option>`)}</select></label>
   <button type="submit" class="secondary">Show</button>
 </form>` : ref.record ? html`<p class="muted">${ref.label}</p>` : ''}
 ${ref.record?.disabled ? notice('info', 'This key is disabled: calls with it are refused.') : ''}

@@ -108,6 +108,9 @@ run('portal journeys in Chromium', () => {
     expect(freeKey).toBe(t.api.config.freeKey);
     expect(await page.locator('dl.facts').textContent()).toMatch(/Used in this window\s*0 of 200/);
     expect(await page.evaluate(() => sessionStorage.getItem('uua:apiKey'))).toBe(freeKey);
+    // The copy button is there once the script runs (hidden without it, where it could do nothing).
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: /Copied|Selected/ }).waitFor();
 
     // Try-it on /docs sends a real request with that key. (The reference's CSP is helper docs' to check.)
     const beforeDocs = w.violations.length;

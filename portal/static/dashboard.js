@@ -1,6 +1,6 @@
 // The key and usage pages' small enhancements (the pages work without them): copy buttons, the key just
-// shown handed to /docs' try-it through this tab's sessionStorage, times in the reader's time zone, and
-// the usage page's key picker that shows the chosen key at once.
+// shown handed to /docs' try-it through this tab's sessionStorage, and times in the reader's time zone.
+// (The usage page's key picker has a Show button: changing page on each arrow key would not be usable.)
 (() => {
   // The key on this page (the new key shown once, or the shared free key) is the one try-it should use.
   const shown = document.querySelector('[data-api-key]');
@@ -51,9 +51,5 @@
     if (Number.isNaN(d.getTime())) continue;
     t.title = t.textContent;
     t.textContent = d.toLocaleString(undefined, formats[t.dataset.local] ?? formats.full);
-  }
-
-  for (const select of document.querySelectorAll('select[data-autosubmit]')) {
-    select.addEventListener('change', () => select.form.requestSubmit());
   }
 })();
