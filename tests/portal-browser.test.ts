@@ -107,7 +107,8 @@ run('portal journeys in Chromium', () => {
     const freeKey = (await page.locator('#free-key').textContent())!.trim();
     expect(freeKey).toBe(t.api.config.freeKey);
     expect(await page.locator('dl.facts').textContent()).toMatch(/Used in this window\s*0 of 200/);
-    expect(await page.evaluate(() => sessionStorage.getItem('uua:apiKey'))).toBe(freeKey);
+    // dashboard.js is deferred: wait (bounded) until it has handed the key over.
+    await page.waitForFunction((k) => sessionStorage.getItem('uua:apiKey') === k, freeKey, { timeout: 10_000 });
     // The copy button is there once the script runs (hidden without it, where it could do nothing).
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: /Copied|Selected/ }).waitFor();
@@ -153,7 +154,7 @@ run('portal journeys in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const first = (await page.locator('#new-key').textContent())!.trim();
     expect(first).toMatch(/^uua_[0-9A-Za-z]{36}$/);
-    expect(await page.evaluate(() => sessionStorage.getItem('uua:apiKey'))).toBe(first);
+    await page.waitForFunction((k) => sessionStorage.getItem('uua:apiKey') === k, first, { timeout: 10_000 });
     await shots(page, 'premium-key-created');
     const ok = await api(first);
     expect(ok.status).toBe(200);
