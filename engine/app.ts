@@ -168,7 +168,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   // Pages after the API dispatcher, so an API request is not matched against them first. The portal
   // answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps, viewerOf: async () => undefined }));
+  app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps }));
   app.get('/', (_req, res) => {
     res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
   });

@@ -28,11 +28,11 @@ export interface PortalDeps {
   viewerOf(req: express.Request): Promise<Viewer | undefined>;
 }
 
-export function createPortal(deps: PortalDeps): Router {
+export function createPortal(base: Omit<PortalDeps, 'viewerOf'>): Router {
   const router = express.Router();
   // Sessions and the viewer of every page, CSRF on every form (portal/auth.ts); viewerOf reads them.
-  const auth = createAuth(deps);
-  deps = { ...deps, viewerOf: auth.viewerOf };
+  const auth = createAuth({ ...base, viewerOf: async () => undefined });
+  const deps: PortalDeps = { ...base, viewerOf: auth.viewerOf };
   router.use(auth.middleware);
   router.use(docsRoutes({ ...deps, viewerKey: async (req) => tryItKey(deps, await deps.viewerOf(req)) }));
   router.use(auth.routes);
