@@ -39,23 +39,40 @@ class Pending {
   /** endpoint → counts per status class (index: status / 100 - 1). */
   readonly counts = new Map<string, number[]>();
   readonly latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
-  /** The newest calls, with epoch-ms times (made into dates only when written). */
-  readonly recent: { at: number; endpoint: string; status: number; ms: number }[] = [];
+  /** The newest calls in a ring (epoch-ms times, made into dates only when written). */
+  private readonly ring: { at: number; endpoint: string; status: number; ms: number }[] = [];
+  private next = 0;
+
+  constructor(readonly partition: string) {}
+
+  remember(endpoint: string, status: number, ms: number) {
+    const entry = { at: Date.now(), endpoint, status, ms };
+    if (this.ring.length < RECENT) this.ring.push(entry);
+    else this.ring[this.next] = entry;
+    this.next = (this.next + 1) % RECENT;
+  }
+
+  /** Oldest first. */
+  recent() {
+    return this.ring.length < RECENT ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+  }
 }
 
 /** A key's usage partition: its plan and the counter it counts on (per client IP on the free plan). */
 export const partitionOf = (plan: string, meterKey: string) => `${plan}:${meterKey}`;
 
 export function createUsage(store: Store, log: Logger) {
-  let pending = new Map<string, Pending>();
+  // plan → meter key → what it saw: two look-ups, no string built per request.
+  let pending = new Map<string, Map<string, Pending>>();
   let lastCalls = new Map<string, Call>();
 
   const record = (call: Call, status: number) => {
     const id = call.identity;
     if (id?.status !== 'ok' || call.meterKey === undefined) return;
-    const partition = partitionOf(id.plan, call.meterKey);
-    let p = pending.get(partition);
-    if (p === undefined) pending.set(partition, (p = new Pending()));
+    let byKey = pending.get(id.plan);
+    if (byKey === undefined) pending.set(id.plan, (byKey = new Map()));
+    let p = byKey.get(call.meterKey);
+    if (p === undefined) byKey.set(call.meterKey, (p = new Pending(partitionOf(id.plan, call.meterKey))));
     let c = p.counts.get(call.endpoint);
     if (c === undefined) p.counts.set(call.endpoint, (c = [0, 0, 0, 0, 0]));
     const cls = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1;
@@ -64,21 +81,21 @@ export function createUsage(store: Store, log: Logger) {
     let b = 0;
     while (ms > LATENCY_BUCKETS[b]) b++;
     p.latency[b]++;
-    if (p.recent.length === RECENT) p.recent.shift();
-    p.recent.push({ at: Date.now(), endpoint: call.endpoint, status, ms: Math.round(ms) });
+    p.remember(call.endpoint, status, Math.round(ms));
     lastCalls.set(id.keyId, call);
   };
 
-  const opsOf = (batch: Map<string, Pending>, calls: Map<string, Call>, now: number): WriteOp[] => {
+  const opsOf = (batch: Map<string, Map<string, Pending>>, calls: Map<string, Call>, now: number): WriteOp[] => {
     const ops: WriteOp[] = [];
-    for (const [partition, p] of batch) {
+    for (const p of [...batch.values()].flatMap((byKey) => [...byKey.values()])) {
+      const partition = p.partition;
       const add: Record<string, number> = {};
       for (const [endpoint, counts] of p.counts) counts.forEach((n, i) => { if (n) add[`n|${endpoint}|${CLASSES[i]}`] = n; });
       p.latency.forEach((n, i) => { if (n) add[`ms|${i}`] = n; });
       for (const span of Object.values(SPAN)) {
         ops.push({ kind: 'add', coll: span.coll, id: `${partition}|${Math.floor(now / span.ms) * span.ms}`, add, ttlMs: span.ttlMs });
       }
-      ops.push({ kind: 'push', list: `usage-recent:${partition}`, items: p.recent.map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })), cap: RECENT, ttlMs: SPAN.day.ttlMs });
+      ops.push({ kind: 'push', list: `usage-recent:${partition}`, items: p.recent().map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })), cap: RECENT, ttlMs: SPAN.day.ttlMs });
     }
     const uses = new Map<string, LastUse>();
     for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.req.ip ?? '' });

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { testApp, redisAvailable, type TestApp } from './helpers/app.js';
+import { testApp, onTwoInstances, type TestApp } from './helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signOut, signUp, submit, visitor } from './helpers/portal.js';
 import { Invites } from '../portal/invites.js';
 import { Accounts } from '../portal/accounts.js';
@@ -431,12 +431,7 @@ test('no password, session id, CSRF token, invite or key in the server log', asy
 });
 
 test('on Redis: sign up, sign out, sign in, change password, throttle (sessions and counters shared by two instances)', async () => {
-  const redisUrl = await redisAvailable();
-  if (!redisUrl) return;
-  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, TRUST_PROXY: 'true' };
-  const x = await testApp(env);
-  const y = await testApp(env);
-  try {
+  await onTwoInstances(async (x, y) => {
     const mail = email();
     const a = visitor(x);
     expect((await signUp(a, mail, PW)).status).toBe(303);
@@ -451,8 +446,5 @@ test('on Redis: sign up, sign out, sign in, change password, throttle (sessions 
     const from = { 'X-Forwarded-For': '203.0.113.99' };
     for (let i = 0; i < 10; i++) expect((await signIn(visitor(i % 2 ? x : y), mail, 'wrong password', from)).status).toBe(401);
     expect((await signIn(visitor(x), mail, 'redis passphrase', from)).status).toBe(429);
-  } finally {
-    await x.close();
-    await y.close();
-  }
+  }, { TRUST_PROXY: 'true' });
 });

@@ -4,7 +4,7 @@
 // account's keys; usage counted after API calls, its CSV export; names escaped.
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { testApp, KEYS, redisAvailable, type TestApp } from './helpers/app.js';
+import { testApp, KEYS, onTwoInstances, type TestApp } from './helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from './helpers/portal.js';
 import { Accounts, type Plan } from '../portal/accounts.js';
 
@@ -255,12 +255,7 @@ test('a Free account\'s usage page shows the free key\'s calls from its IP only'
 });
 
 test('on Redis: a key made on one instance works on another, its rotation reaches it within a second, and its usage is shared', async () => {
-  const redisUrl = await redisAvailable();
-  if (!redisUrl) return;
-  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, TRUST_PROXY: 'true' };
-  const x = await testApp(env);
-  const y = await testApp(env);
-  try {
+  await onTwoInstances(async (x, y) => {
     const agent = visitor(x);
     const email = `dash-redis-${crypto.randomUUID().slice(0, 8)}@example.com`;
     expect((await signUp(agent, email, PW)).status).toBe(303);
@@ -286,10 +281,7 @@ test('on Redis: a key made on one instance works on another, its rotation reache
     // The call made through y is on x's usage page.
     const freshId = crypto.hash('sha256', fresh).slice(0, 12);
     await eventually(async () => (await agent.get(`/dashboard/usage?key=${freshId}`)).text.includes('<span class="status s2xx">200</span>'));
-  } finally {
-    await x.close();
-    await y.close();
-  }
+  }, { TRUST_PROXY: 'true' });
 });
 
 test('/docs fills in the free key for a Free account; a Premium account\'s key reaches it only through its tab', async () => {

@@ -140,3 +140,23 @@ test('the usage endpoint is in the OpenAPI document', async () => {
     await t.close();
   }
 });
+
+test('the last calls keep the newest 50, newest first', async () => {
+  const t = await testApp();
+  try {
+    for (let i = 0; i < 52; i++) await request(t.app).get(ccgen).query({ apikey: KEYS.enterprise, bin: '457173' });
+    for (let i = 0; i < 3; i++) await request(t.app).get(ccgen).query({ apikey: KEYS.enterprise, bin: 'x' });
+    let recent: { status: number }[] = [];
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      recent = (await request(t.app).get(usagePath).set('X-API-Key', KEYS.enterprise)).body.data.recent;
+      if (recent.length === 50 && recent[0].status === 400) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    expect(recent).toHaveLength(50);
+    expect(recent.map((r) => r.status).slice(0, 4)).toEqual([400, 400, 400, 200]);
+    expect(recent.slice(3).every((r) => r.status === 200)).toBe(true);
+  } finally {
+    await t.close();
+  }
+});

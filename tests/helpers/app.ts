@@ -1,5 +1,6 @@
 // Builds a real app for a test: its own DATA_DIR, a premium and an enterprise key, no Redis unless asked,
 // silent logs, and guarded fetches allowed to reach loopback fakes.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,5 +70,20 @@ export async function redisAvailable(): Promise<string | undefined> {
     if (process.env.CI === 'true') throw new Error(`Redis is required under CI=true but ${url} does not answer`);
     console.warn(`Redis at ${url} does not answer: Redis tests skipped`);
     return undefined;
+  }
+}
+
+/** Two instances on one Redis under a fresh prefix, for what they must share (skipped without Redis outside CI). */
+export async function onTwoInstances(run: (x: TestApp, y: TestApp) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
+  const redisUrl = await redisAvailable();
+  if (!redisUrl) return;
+  const shared = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, ...env };
+  const x = await testApp(shared);
+  const y = await testApp(shared);
+  try {
+    await run(x, y);
+  } finally {
+    await x.close();
+    await y.close();
   }
 }
