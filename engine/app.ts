@@ -59,7 +59,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = env.REDIS_PREFIX ?? 'uua:';
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
-  const store: Store = redis ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log) : openSqlite(config.dataDir);
+  const store: Store = redis
+    ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log).catch(async (err: Error) => { await redis.close(); throw err; })
+    : openSqlite(config.dataDir);
   const keys = new KeyStore(store);
   const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
   const identify = createIdentifier(config, keys, configuredKeys);
