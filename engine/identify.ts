@@ -10,12 +10,15 @@ export type Identity =
   | { status: 'missing' }
   | { status: 'invalid' }
   /** The key store did not answer and the key was not seen recently: it cannot be judged now. */
-  | { status: 'unavailable' };
+  | { status: 'unavailable' }
+  /** Two different keys in one place (the header, the query string or the body). */
+  | { status: 'ambiguous' };
 
 const LOOKUP_TTL_MS = 30_000;
 const MISSING: Identity = Object.freeze({ status: 'missing' });
 const INVALID: Identity = Object.freeze({ status: 'invalid' });
 const UNAVAILABLE: Identity = Object.freeze({ status: 'unavailable' });
+const AMBIGUOUS: Identity = Object.freeze({ status: 'ambiguous' });
 
 /** `configured`: keys of API_KEYS_FILE, held in memory so they work whatever the state of the store. */
 export interface KeyFinder {
@@ -53,6 +56,7 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
 
   const identify = (presented: unknown): Identity | Promise<Identity> => {
     if (presented === undefined || presented === '') return MISSING;
+    if (presented === SEVERAL) return AMBIGUOUS;
     if (typeof presented !== 'string' || presented.length > 256) return INVALID;
     // Looked up by the key's SHA-256: whatever a look-up's timing could tell is about a hash, from which no
     // key can be worked back (the stores keep hashes for the same reason).
@@ -67,7 +71,24 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
   return Object.assign(identify, { forget: () => recent.clear() });
 }
 
-/** The key as the caller sent it: `apikey` in the body or query string, or the X-API-Key header. */
+/** Stands for "two different keys in one place" (a 400), as presentedKey's answer. */
+export const SEVERAL = Symbol('several keys');
+
+/**
+ * The key as the caller sent it, in Kong key-auth's order: the X-API-Key header, then the `apikey` query
+ * parameter, then `apikey` in the body; the first place that holds one counts. A key repeated identically
+ * in one place is that key (`apikey=K&apikey=K`, or a header sent twice, which Node joins with ", ").
+ */
 export function presentedKey(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, body: Record<string, unknown> | undefined): unknown {
-  return body?.apikey ?? query.apikey ?? headers['x-api-key'];
+  const header = headers['x-api-key'];
+  if (header !== undefined && header !== '') return one(typeof header === 'string' && header.includes(',') ? header.split(',').map((k) => k.trim()) : header);
+  if (query.apikey !== undefined && query.apikey !== '') return one(query.apikey);
+  return one(body?.apikey);
+}
+
+function one(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const distinct = new Set(value);
+  if (distinct.size === 1) return value[0];
+  return distinct.size === 0 ? undefined : SEVERAL;
 }

@@ -1,6 +1,11 @@
 // The OpenAPI 3.1 document of the service, generated from the catalog (served at /openapi.json).
 import type { EndpointSpec, ParamSpec } from './catalog.js';
 
+const APIKEY_PARAM = {
+  name: 'apikey', in: 'query', required: false, schema: { type: 'string' },
+  description: 'Your API key, or send the X-API-Key header. Where several are sent, the header counts, then the query string, then the body; two different keys in one place are a 400.',
+};
+
 function schemaOf(p: ParamSpec): Record<string, unknown> {
   const s: Record<string, unknown> = { type: p.type === 'file' ? 'string' : p.type };
   if (p.type === 'file') s.format = 'binary';
@@ -16,7 +21,7 @@ export function openApiDocument(endpoints: EndpointSpec[], info: { title: string
   for (const e of endpoints) {
     const params = Object.entries(e.params);
     const parameters = [
-      { name: 'apikey', in: 'query', required: false, description: 'Your API key (or send the X-API-Key header)', schema: { type: 'string' } },
+      APIKEY_PARAM,
       ...params.filter(([, p]) => p.type !== 'file').map(([name, p]) => ({
         name, in: 'query', required: Boolean(p.required), description: p.description + (p.requiredWhen ? ` (required when ${JSON.stringify(p.requiredWhen)})` : ''), schema: schemaOf(p),
       })),
@@ -69,7 +74,7 @@ function accountUsageOperation() {
     description: 'The allowance as it stands (the numbers of the X-RateLimit-* headers), counts per endpoint and status class for the last 24 hours (hourly) and 30 days (daily) with median and 95th-percentile latency, and the last 50 calls (time, endpoint, status, milliseconds). This request does not count against the allowance.',
     operationId: 'accountUsage',
     tags: ['account'],
-    parameters: [{ name: 'apikey', in: 'query', required: false, description: 'Your API key (or send the X-API-Key header)', schema: { type: 'string' } }],
+    parameters: [APIKEY_PARAM],
     responses: {
       200: {
         description: 'Success envelope',

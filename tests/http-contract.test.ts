@@ -90,9 +90,33 @@ test('POST takes the query string, a JSON body, a urlencoded form or multipart f
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Missing required parameter: paste');
   }
-  // The body's key wins over the query string's.
-  const res = await request(t.app).post(path).query({ apikey: 'wrong' }).send({ apikey: KEYS.premium });
-  expect(res.status).toBe(400);
+});
+
+test('which key counts: the X-API-Key header, then the query string, then the body; one key repeated is one key; two in one place is a 400', async () => {
+  t = await testApp();
+  const paste = '/api/v1/cloud-storage/paste-host';
+  const limitOf = (res: request.Response) => res.headers['x-ratelimit-limit'];
+  // A generated client sends the header and a placeholder in the body: the header counts.
+  expect(limitOf(await request(t.app).post(paste).set('X-API-Key', KEYS.enterprise).send({ apikey: 'placeholder', paste: 'x' }))).toBe('50000');
+  expect(limitOf(await request(t.app).get(ccgen).set('X-API-Key', KEYS.enterprise).query({ apikey: KEYS.premium, bin: '457173' }))).toBe('50000');
+  // The query string before the body.
+  expect(limitOf(await request(t.app).post(paste).query({ apikey: KEYS.premium }).send({ apikey: KEYS.enterprise, paste: 'x' }))).toBe('5000');
+  expect(limitOf(await request(t.app).post(paste).send({ apikey: KEYS.enterprise, paste: 'x' }))).toBe('50000');
+  // The same key twice, in the query string or as two headers (Node joins them with ", "), is that key.
+  const twice = await request(t.app).get(`${ccgen}?apikey=${KEYS.premium}&apikey=${KEYS.premium}&bin=457173`);
+  expect(twice.status).toBe(200);
+  expect(limitOf(twice)).toBe('5000');
+  expect((await request(t.app).get(ccgen).set('X-API-Key', `${KEYS.premium}, ${KEYS.premium}`).query({ bin: '457173' })).status).toBe(200);
+  // Two different keys in one place: a 400 that says so, metered on the invalid-key allowance.
+  for (const res of [
+    await request(t.app).get(`${ccgen}?apikey=${KEYS.premium}&apikey=${KEYS.enterprise}&bin=457173`),
+    await request(t.app).get(ccgen).set('X-API-Key', `${KEYS.premium}, ${KEYS.enterprise}`).query({ bin: '457173' }),
+    await request(t.app).post(paste).send({ apikey: [KEYS.premium, KEYS.enterprise], paste: 'x' }),
+  ]) {
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: 'Invalid value for apikey: several different keys were sent; send one', code: 'bad_input' });
+    expect(limitOf(res)).toBe('100');
+  }
 });
 
 test('hostile input gets a 4xx envelope, never a 5xx', async () => {
