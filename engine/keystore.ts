@@ -156,12 +156,8 @@ export class KeyStore {
   }
 
   async lastUsed(ids: string[]): Promise<Map<string, LastUse>> {
-    const out = new Map<string, LastUse>();
-    for (const id of ids) {
-      const use = await this.store.get<LastUse>(LAST_USED, id);
-      if (use) out.set(id, use);
-    }
-    return out;
+    const uses = await Promise.all(ids.map((id) => this.store.get<LastUse>(LAST_USED, id)));
+    return new Map(ids.flatMap((id, i): [string, LastUse][] => (uses[i] ? [[id, uses[i]]] : [])));
   }
 
   /** Write ops recording when and from where keys were last used (batched by the usage recorder). */

@@ -16,6 +16,7 @@ import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisCounter, type RedisHealth } from './redis-counter.js';
 import type { Identity } from './identify.js';
 import { callOf, type Call } from './call.js';
+import { partitionOf } from './usage.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
@@ -137,7 +138,7 @@ export function createMeter(deps: MeterDeps) {
   /** The usage history's partition of a key: its plan and the counter it counts on. */
   const usageKey = (planId: string, keyId: string, ip: string | undefined): string | undefined => {
     const m = meters.get(planId);
-    return m && `${planId}:${counterKey(m.plan, keyId, () => ip)}`;
+    return m && partitionOf(planId, counterKey(m.plan, keyId, () => ip));
   };
 
   return { meter, peekMeter, allowance, usageKey, close: () => meters.forEach((m) => m.counter.close()) };

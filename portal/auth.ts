@@ -23,7 +23,7 @@ export const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboa
 const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 
 export interface AuthContext {
-  deps: PortalDeps;
+  deps: Omit<PortalDeps, 'viewerOf'>;
   accounts: Accounts;
   sessions: Sessions;
   invites: Invites;
@@ -38,7 +38,7 @@ function signupMode(value: string | undefined): SignupMode {
   return v;
 }
 
-export function createAuth(deps: PortalDeps) {
+export function createAuth(deps: Omit<PortalDeps, 'viewerOf'>) {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys);
   const ctx: AuthContext = {

@@ -31,7 +31,7 @@ export interface PortalDeps {
 export function createPortal(base: Omit<PortalDeps, 'viewerOf'>): Router {
   const router = express.Router();
   // Sessions and the viewer of every page, CSRF on every form (portal/auth.ts); viewerOf reads them.
-  const auth = createAuth({ ...base, viewerOf: async () => undefined });
+  const auth = createAuth(base);
   const deps: PortalDeps = { ...base, viewerOf: auth.viewerOf };
   router.use(auth.middleware);
   router.use(docsRoutes({ ...deps, viewerKey: async (req) => tryItKey(deps, await deps.viewerOf(req)) }));
