@@ -1,38 +1,42 @@
-// Wires the request lifecycle, in this order, for every catalog endpoint:
-//   match route → read params → identify key → meter (429; headers on every response) → authorize (401)
-//   → validate (400) → cache → adapter → envelope → error handler.
+// Wires the request lifecycle of every catalog endpoint as one chain of named steps (engine/steps/):
+//   start → parse → identify → meter (429; headers on every answer) → authorize (401) → validate (400)
+//   → cache → invoke (the adapter) → envelope, and the error handler for whatever a step raised.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import path from 'node:path';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { loadCatalog, type EndpointSpec } from './catalog.js';
-import { compileValidator } from './validate.js';
-import { createBodyReader } from './body.js';
-import { createIdentifier, presentedKey } from './identify.js';
+import { createIdentifier } from './identify.js';
 import { createMeter } from './meter.js';
 import { KeyStore, record } from './keystore.js';
 import { openRedisStore, openSqlite, type Store } from './store/index.js';
 import { loadAdapters } from './registry.js';
-import { ApiError, upstreamBusy, upstreamTimeout } from './errors.js';
-import { errorHandler, sendData, sendMedia, wantsMedia, type Meta } from './respond.js';
+import { ApiError } from './errors.js';
+import { errorHandler } from './respond.js';
 import { createLogger } from './logger.js';
 import { connectRedis, type RedisHandle } from './redis.js';
 import { createMetrics } from './metrics.js';
 import { createBlobStore, type HostedBlobs } from './blobs.js';
 import { createHostingRouter } from './hosting-routes.js';
 import { createUpstreams } from './upstream.js';
-import { createResponseCache, cacheKey } from './response-cache.js';
-import { parseDuration } from './duration.js';
+import { createResponseCache } from './response-cache.js';
 import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
 import { chain } from './chain.js';
-import { RequestContext } from './context.js';
-import { Call, callOf, type CallObserver } from './call.js';
-import { isReply, type Adapter, type AdapterData } from './types.js';
+import type { CallObserver } from './call.js';
+import type { Adapter } from './types.js';
 import { createPortal } from '../portal/index.js';
 import { createUsage } from './usage.js';
 import { accountUsageHandler } from './account-usage.js';
+import { start } from './steps/start.js';
+import { parse } from './steps/parse.js';
+import { identify } from './steps/identify.js';
+import { authorize } from './steps/authorize.js';
+import { validate } from './steps/validate.js';
+import { invoker } from './steps/invoke.js';
+import { cached } from './steps/cache.js';
+import { envelope } from './steps/envelope.js';
 
 export const VERSION = '0.1.0';
 
@@ -64,8 +68,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     : openSqlite(config.dataDir);
   const keys = new KeyStore(store);
   const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
-  const identify = createIdentifier(config, keys, configuredKeys);
-  store.onAnnounce(() => identify.forget());
+  const identifier = createIdentifier(config, keys, configuredKeys);
+  store.onAnnounce(() => identifier.forget());
   const { meter, peekMeter, allowance, usageKey, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
@@ -89,75 +93,29 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const id = call.identity;
     log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
   };
-  const start = (endpoint: string) => (req: Request, res: Response, next: NextFunction) => {
-    const call = new Call(endpoint, req.method, req, observe);
-    res.locals.call = call;
-    res.setHeader('X-Request-Id', call.id);
-    next();
-  };
-  const identifyStep = (req: Request, res: Response, next: NextFunction) => {
-    const call = callOf(res);
-    const identity = identify(presentedKey(req.headers, call.query, req.body as Record<string, unknown> | undefined));
-    if (identity instanceof Promise) {
-      identity.then((i) => { call.identity = i; next(); }, next);
-    } else {
-      call.identity = identity;
-      next();
-    }
-  };
-  const authorize = (_req: Request, res: Response, next: NextFunction) => {
-    const id = callOf(res).identity!;
-    if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
-    if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
-    if (id.status === 'unavailable') return next(upstreamBusy('The key store is unavailable; try again shortly', 5));
-    if (id.status === 'ambiguous') return next(new ApiError('bad_input', 'Invalid value for apikey: several different keys were sent; send one'));
-    next();
-  };
+  const begin = (endpoint: string) => start(endpoint, observe);
+  const identifyKey = identify(identifier);
 
   const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
   const routes = new Map<string, { method: string; handle: RequestHandler }>();
+  const limits = { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes };
+  const answer = envelope(config.serviceName);
   for (const spec of catalog.endpoints) {
-    const validate = compileValidator(spec);
-    const adapter = adapters.get(spec.adapter);
-    const timeoutMs = parseDuration(spec.timeout ?? '30s');
-    const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
-    const source = spec.upstream;
-    const body = createBodyReader(spec, { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes });
-
-    const run = async (req: Request, res: Response) => {
-      const call = callOf(res);
-      const input = call.input!;
-      if (input.error) throw input.error;
-      const params = validate(input.raw, input.files);
-      if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
-      const ctx = new RequestContext(spec, req, res, input.files, contextDeps);
-      const invoke = async () => normalise(await withDeadline(adapter(params, ctx), timeoutMs, ctx), source);
-      const result = ttlMs && !Object.keys(input.files).length
-        ? await cache.wrap(cacheKey(spec.id, params), ttlMs, async () => {
-            const out = await invoke();
-            return { value: out, cacheable: out.cacheable && !out.media };
-          }).then(({ value, cached }) => ({ ...value, cached }))
-        : { ...(await invoke()), cached: false };
-      ctx.release();
-      if (result.media && wantsMedia(req, result.media.contentType)) return sendMedia(res, result.media.bytes, result.media.contentType);
-      const meta: Meta = { endpoint: spec.id, requestId: call.id, elapsedMs: call.elapsedMs, cached: result.cached };
-      sendData(res, config.serviceName, result.source, result.data, meta);
-    };
-
+    const invoke = invoker(spec, adapters.get(spec.adapter), contextDeps);
     routes.set(`/api/v1/${spec.id}`, {
       method: spec.method,
-      handle: chain([start(spec.id), ...body, identifyStep, meter, authorize, (req, res, next) => { run(req, res).catch(next); }]),
+      handle: chain([begin(spec.id), parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke), answer]),
     });
   }
 
   // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
   routes.set('/api/v1/account/usage', {
     method: 'GET',
-    handle: chain([start('account/usage'), identifyStep, peekMeter, authorize, accountUsageHandler(usageDeps)]),
+    handle: chain([begin('account/usage'), identifyKey, peekMeter, authorize, accountUsageHandler(usageDeps)]),
   });
 
   // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
-  const unmatched = chain([start('unmatched'), identifyStep, meter, (req: Request, _res: Response, next: NextFunction) => {
+  const unmatched = chain([begin('unmatched'), identifyKey, meter, (req: Request, _res: Response, next: NextFunction) => {
     const route = routes.get(req.path.replace(/\/+$/, ''));
     if (route) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${route.method}`, { Allow: route.method }));
     next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
@@ -215,26 +173,4 @@ function applyOverrides(plans: ReturnType<typeof loadCatalog>['plans'], config: 
     out[id] = { ...out[id], ...(o.limit !== undefined ? { limit: o.limit } : {}), ...(o.window ? { window: o.window } : {}) };
   }
   return out;
-}
-
-interface Outcome { data: AdapterData; source: string; media?: { bytes: Buffer; contentType: string }; cacheable: boolean }
-
-function normalise(out: AdapterData | ReturnType<typeof Object>, source: string): Outcome {
-  if (isReply(out)) return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false };
-  return { data: out as AdapterData, source, cacheable: true };
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, ctx: RequestContext): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      ctx.abort(new Error('deadline'));
-      reject(upstreamTimeout('The endpoint did not answer in time'));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -5,7 +5,25 @@ import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ApiError } from './errors.js';
 import type { Identity } from './identify.js';
-import type { ParsedInput } from './body.js';
+import type { AdapterData, Params, UploadedFile } from './types.js';
+
+/** What the caller sent, read by the parse step (engine/steps/parse.ts). */
+export interface ParsedInput {
+  /** Merged raw values, body over query; only string values or hostile shapes kept as they came. */
+  raw: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+  /** A body that could not be read: kept, and raised only after metering so the answer has the headers. */
+  error?: ApiError;
+}
+
+/** What the adapter (or the cache) produced, ready for the envelope. */
+export interface Outcome {
+  data: AdapterData;
+  source: string;
+  media?: { bytes: Buffer; contentType: string };
+  cacheable: boolean;
+  cached: boolean;
+}
 
 /** Sees every answered request: the access log and the metrics (engine/app.ts). */
 export type CallObserver = (call: Call, status: number) => void;
@@ -22,8 +40,10 @@ export class Call {
   /** The counter a known key's request was counted on (the usage history's partition). */
   meterKey: string | undefined;
   input: ParsedInput | undefined;
-  /** A body that could not be read: kept, and raised only after metering so the answer has the headers. */
-  bodyError: ApiError | undefined;
+  /** The validated parameters (engine/steps/validate.ts). */
+  params: Params | undefined;
+  /** The answer's content (engine/steps/cache.ts, invoke.ts), written by engine/steps/envelope.ts. */
+  outcome: Outcome | undefined;
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
   private isAnswered = false;

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog-schema.js';
-import { parseSpec, type SpecEndpoint, type SpecParam } from '../engine/spec-tables.js';
+import { parseSpec, type SpecEndpoint, type SpecParam } from './spec-tables.js';
 import { describeSchemaError, type ParamSpec } from '../engine/catalog.js';
 
 export interface CheckResult {

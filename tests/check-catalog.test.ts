@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { EXTENSIONS, checkCatalog } from '../scripts/check-catalog.js';
-import { interpretNote, parseParamList, parseSpec } from '../engine/spec-tables.js';
+import { interpretNote, parseParamList, parseSpec } from '../scripts/spec-tables.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const specText = fs.readFileSync(path.join(root, 'docs', 'spec.md'), 'utf8');

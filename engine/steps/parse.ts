@@ -1,23 +1,18 @@
-// Reads the parameters a caller sent: the query string, plus for POST a JSON body, a urlencoded form or
-// multipart fields and files (files streamed to disk with limits). Body errors are kept and raised only
-// after metering, so even a malformed request carries the rate-limit headers.
+// The parse step: reads the parameters a caller sent, the query string plus for POST a JSON body, a
+// urlencoded form or multipart fields and files (files streamed to disk with limits), into call.input.
+// A body error is kept there (its one place) and raised by the validate step, after metering, so even a
+// malformed request carries the rate-limit headers.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import multer from 'multer';
-import type { EndpointSpec } from './catalog.js';
-import { ApiError, badInput, invalidParam, payloadTooLarge } from './errors.js';
-import type { UploadedFile } from './types.js';
-import { callOf } from './call.js';
+import type { EndpointSpec } from '../catalog.js';
+import { ApiError, badInput, invalidParam, payloadTooLarge } from '../errors.js';
+import type { UploadedFile } from '../types.js';
+import { callOf } from '../call.js';
 
-export interface ParsedInput {
-  /** Merged raw values, body over query; only string values or hostile shapes kept as they came. */
-  raw: Record<string, unknown>;
-  files: Record<string, UploadedFile>;
-  /** A body error, raised after metering. */
-  error?: ApiError;
-}
+export interface ParseLimits { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }
 
 function bodyError(err: unknown, maxUploadBytes: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
@@ -36,7 +31,7 @@ function normalise(value: unknown): unknown {
   return value;
 }
 
-export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }): RequestHandler[] {
+export function parse(spec: EndpointSpec, opts: ParseLimits): RequestHandler {
   const names = Object.keys(spec.params);
   const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
   const parsers: RequestHandler[] = [];
@@ -60,27 +55,12 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
     parsers.push(fileFields.length ? upload.fields(fileFields) : upload.none());
   }
 
-  // Runs the parsers one by one, keeping the first error instead of failing the request now.
-  const parse = (req: Request, res: Response, next: NextFunction) => {
-    let i = 0;
-    const step = (err?: unknown) => {
-      if (err) {
-        callOf(res).bodyError = bodyError(err, opts.maxUploadBytes);
-        // Drain what is left so the connection stays usable and the client gets our answer.
-        req.resume();
-        return next();
-      }
-      const parser = parsers[i++];
-      if (!parser) return next();
-      parser(req, res, step);
-    };
-    step();
-  };
-  const merge = (req: Request, res: Response, next: NextFunction) => {
+  /** `failed`: the error that ended the reading of the body; the body is then ignored. */
+  const merge = (req: Request, res: Response, next: NextFunction, failed?: ApiError) => {
     const call = callOf(res);
     const query = call.query;
-    const body = (call.bodyError ? undefined : req.body) as unknown;
-    let error = call.bodyError;
+    const body = (failed ? undefined : req.body) as unknown;
+    let error = failed;
     if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       error = badInput('Request body must be a JSON object');
     }
@@ -105,7 +85,22 @@ export function createBodyReader(spec: EndpointSpec, opts: { uploadDir: string; 
     call.input = { raw, files, error };
     next();
   };
-  return parsers.length ? [parse, merge] : [merge];
+  // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
+  const read = (req: Request, res: Response, next: NextFunction) => {
+    let i = 0;
+    const step = (err?: unknown) => {
+      if (err) {
+        // Drain what is left so the connection stays usable and the client gets our answer.
+        req.resume();
+        return merge(req, res, next, bodyError(err, opts.maxUploadBytes));
+      }
+      const parser = parsers[i++];
+      if (!parser) return merge(req, res, next);
+      parser(req, res, step);
+    };
+    step();
+  };
+  return parsers.length ? read : (req, res, next) => merge(req, res, next);
 }
 
 /** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */

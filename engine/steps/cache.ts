@@ -1,0 +1,25 @@
+// The cache step: for an endpoint with a `cache:` TTL, an answer to the same parameters is served from the
+// response cache (engine/response-cache.ts), and concurrent misses share one adapter call; otherwise, and
+// for uploads, media and answers the adapter marks uncacheable, the adapter runs every time.
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { callOf, type Outcome } from '../call.js';
+import type { EndpointSpec } from '../catalog.js';
+import { parseDuration } from '../duration.js';
+import { cacheKey, type ResponseCache } from '../response-cache.js';
+import type { Invoke } from './invoke.js';
+
+export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke): RequestHandler {
+  const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
+  const produce = async (req: Request, res: Response): Promise<Outcome> => {
+    const call = callOf(res);
+    if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call, req, res);
+    const { value, cached } = await cache.wrap(cacheKey(spec.id, call.params!), ttlMs, async () => {
+      const out = await invoke(call, req, res);
+      return { value: out, cacheable: out.cacheable && !out.media };
+    });
+    return cached ? { ...value, cached } : value;
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    produce(req, res).then((outcome) => { callOf(res).outcome = outcome; next(); }, next);
+  };
+}
