@@ -17,7 +17,7 @@ import { errorHandler } from './respond.js';
 import { createLogger } from './logger.js';
 import { connectRedis, type RedisHandle } from './redis.js';
 import { createMetrics } from './metrics.js';
-import { createBlobStore, type HostedBlobs } from './blobs.js';
+import { openBlobStore, type HostedBlobs } from './blobs.js';
 import { createHostingRouter } from './hosting-routes.js';
 import { createUpstreams } from './upstream.js';
 import { createResponseCache } from './response-cache.js';
@@ -74,7 +74,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
   const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log });
-  const blobs = createBlobStore(config.dataDir, config.publicUrl, log);
+  const blobs = openBlobStore(config, log, redis && { client: redis.client, prefix });
   const metrics = createMetrics();
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKey };
