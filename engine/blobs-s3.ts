@@ -300,13 +300,18 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
     },
     state: () => ({ ...state }),
     close() {
+      closed = true;
       clearInterval(timer);
+      clearImmediate(first);
       client.destroy();
     },
   };
-  const run = () => store.sweep().catch((err) => log.debug({ err: (err as Error).message }, 'blob sweep skipped'));
+  let closed = false;
+  const run = () => {
+    if (!closed) store.sweep().catch((err) => log.debug({ err: (err as Error).message }, 'blob sweep skipped'));
+  };
   const timer = setInterval(run, opts.sweepEveryMs ?? 60_000);
   timer.unref();
-  setImmediate(run);
+  const first = setImmediate(run);
   return store;
 }
