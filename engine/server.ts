@@ -1,4 +1,6 @@
 // Entry point of `npm start`.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp } from './app.js';
 import { flushLogs } from './logger.js';
 import { answerClientErrors } from './client-error.js';
@@ -15,13 +17,33 @@ answerClientErrors(server);
 server.requestTimeout = 10 * 60_000; // generation endpoints may take minutes
 server.headersTimeout = 60_000;
 
+// Draining (SIGTERM from an orchestrator, SIGINT from a terminal): /health answers 503 at once so the
+// balancer takes the instance out; after DRAIN_DELAY the server stops accepting; every request in flight
+// is answered, and a keep-alive connection is closed after its current request instead of waiting idle;
+// then the process exits. SHUTDOWN_TIMEOUT bounds the whole.
+const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse) => {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+};
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    server.close(() => void started.close().finally(() => { flushLogs(); process.exit(0); }));
-    setTimeout(() => { flushLogs(); process.exit(0); }, 10_000).unref();
+    log.info({ signal, drainDelayMs: config.drainDelayMs }, 'draining');
+    started.startDraining();
+    server.prependListener('request', closeAfterAnswer);
+    setTimeout(() => {
+      log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight at the shutdown timeout: exiting');
+      flushLogs();
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    void sleep(config.drainDelayMs).then(() => {
+      server.close(() => void started.close().finally(() => {
+        log.info('drained: exiting');
+        flushLogs();
+        process.exit(0);
+      }));
+      server.closeIdleConnections();
+    });
   });
 }
