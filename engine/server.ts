@@ -1,6 +1,7 @@
 // Entry point of `npm start`.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createApp } from './app.js';
 import { flushLogs } from './logger.js';
 import { answerClientErrors } from './client-error.js';
@@ -24,6 +25,13 @@ server.headersTimeout = 60_000;
 const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse) => {
   if (!res.headersSent) res.setHeader('Connection', 'close');
 };
+// The open connections (a Set add per connection, nothing per request), so that the answers already in
+// the works when draining starts are told `Connection: close` too.
+const sockets = new Set<Socket>();
+server.on('connection', (socket: Socket) => {
+  sockets.add(socket);
+  socket.once('close', () => sockets.delete(socket));
+});
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -32,6 +40,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     log.info({ signal, drainDelayMs: config.drainDelayMs }, 'draining');
     started.startDraining();
     server.prependListener('request', closeAfterAnswer);
+    for (const socket of sockets) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      if (res) closeAfterAnswer(res.req, res);
+    }
     setTimeout(() => {
       log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight at the shutdown timeout: exiting');
       flushLogs();
