@@ -30,9 +30,24 @@ export interface Config {
   drainDelayMs: number;
   /** On SIGTERM: the longest wait for in-flight requests before exiting anyway. */
   shutdownTimeoutMs: number;
+  /** Hosted content in an S3-compatible store instead of DATA_DIR/blobs: set when S3_BUCKET is. */
+  s3: S3Config | undefined;
   /** Only tests set this: lets guarded fetches reach loopback fakes. */
   allowPrivateFetch: boolean;
   env: NodeJS.ProcessEnv;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** Another store than AWS (MinIO, Ceph RGW, R2): its base URL. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither: without them the SDK's own chain (AWS_* variables, an instance role) applies. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** `endpoint/bucket/key` rather than `bucket.endpoint/key`: what MinIO and most self-hosted stores need. */
+  forcePathStyle: boolean;
+  /** Bound on connecting and on any silence of the store, in ms: past it hosting answers 503. */
+  timeoutMs: number;
 }
 
 // engine/ in the source tree, dist/engine/ once built: the project root is one or two levels up.
@@ -59,6 +74,30 @@ function trustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value; // a list of subnets, as Express accepts it
+}
+
+function bool(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  const id = env.S3_ACCESS_KEY_ID || undefined;
+  const secret = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(id) !== Boolean(secret)) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  const endpoint = env.S3_ENDPOINT ? env.S3_ENDPOINT.replace(/\/+$/, '') : undefined;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
+    forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, Boolean(endpoint), 'S3_FORCE_PATH_STYLE'),
+    timeoutMs: int(env.S3_TIMEOUT_MS, 5000, 'S3_TIMEOUT_MS'),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -93,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
     shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),
+    s3: s3Config(env),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     env,
   };

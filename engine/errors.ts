@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'not_configured'
   | 'upstream_busy'
+  | 'storage_unavailable'
+  | 'range_not_satisfiable'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -29,6 +31,8 @@ const STATUS: Record<ErrorCode, number> = {
   upstream_timeout: 504,
   not_configured: 503,
   upstream_busy: 503,
+  storage_unavailable: 503,
+  range_not_satisfiable: 416,
   internal: 500,
 };
 
@@ -57,4 +61,7 @@ export const upstreamTimeout = (message = 'The upstream service timed out') => n
 export const notConfigured = (message: string) => new ApiError('not_configured', message);
 export const upstreamBusy = (message: string, retryAfterSeconds?: number) =>
   new ApiError('upstream_busy', message, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+/** The object store behind hosted content did not answer (engine/blobs-s3.ts). */
+export const storageUnavailable = () =>
+  new ApiError('storage_unavailable', 'Hosted content storage is unavailable; try again shortly', { 'Retry-After': '5' });
 export const payloadTooLarge = (message: string) => new ApiError('payload_too_large', message);

@@ -9,13 +9,15 @@
 // files go out as application/octet-stream attachments; images and media only under the image, audio or
 // video type sniffed at upload; every answer carries X-Content-Type-Options: nosniff.
 import crypto from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { text as readText } from 'node:stream/consumers';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { BLOB_ID, type HostedBlobs } from './blobs.js';
+import { BLOB_ID, type ByteRange, type HostedBlobs } from './blobs.js';
+import { ApiError } from './errors.js';
 import type { BlobMeta } from './types.js';
 
-type Found = { meta: BlobMeta; path: string };
+type Found = { meta: BlobMeta };
 
 /** Types a browser may render inline: never HTML, SVG, XML or anything scriptable. */
 const INLINE_SAFE = /^(image\/(png|jpeg|gif|webp|bmp|avif|tiff|x-icon|vnd\.microsoft\.icon|heic|heif|jxl|apng)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)(;|$)/i;
@@ -81,17 +83,64 @@ function expiryText(meta: BlobMeta): string {
   return meta.expiresAt ? `expires ${escapeHtml(meta.expiresAt.replace(/\.\d{3}Z$/, 'Z'))}` : 'never expires';
 }
 
-function sendBytes(res: Response, next: NextFunction, found: Found, headers: Record<string, string>) {
+/** Immutable blobs (an id is never reused): the id and creation time identify the bytes on every instance. */
+function etagOf(meta: BlobMeta): string {
+  return `"${meta.id}-${Date.parse(meta.createdAt).toString(36)}"`;
+}
+
+/** If-Range: the Range applies only while the blob is still the one the client has (RFC 9110 §13.1.5). */
+function rangeStillValid(req: Request, etag: string, lastModified: string): boolean {
+  const ifRange = req.get('If-Range');
+  if (!ifRange) return true;
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
+  return Date.parse(ifRange) >= Date.parse(lastModified);
+}
+
+/**
+ * The bytes of a blob, streamed from whichever store holds them, with ETag and Last-Modified (conditional
+ * GETs answer 304), and one byte range on request (206; 416 past the end). Several ranges at once get the
+ * whole blob, as `send` does.
+ */
+async function sendBytes(blobs: HostedBlobs, req: Request, res: Response, found: Found, headers: Record<string, string>) {
+  const { meta } = found;
+  const etag = etagOf(meta);
+  const lastModified = new Date(meta.createdAt).toUTCString();
+  let range: ByteRange | undefined;
+  const asked = req.headers.range && rangeStillValid(req, etag, lastModified) ? req.range(meta.size, { combine: true }) : undefined;
+  if (asked === -1) {
+    throw new ApiError('range_not_satisfiable', `Range not satisfiable: the content is ${meta.size} bytes`, { 'Content-Range': `bytes */${meta.size}` });
+  }
+  if (Array.isArray(asked) && asked.type === 'bytes' && asked.length === 1) range = asked[0];
+
+  // The body is opened before the answer's headers are set, so a 503 of the store never goes out with them.
+  res.set({ ETag: etag, 'Last-Modified': lastModified });
+  const fresh = req.fresh;
+  const length = range ? range.end - range.start + 1 : meta.size;
+  let body: Readable | undefined;
+  if (!fresh && req.method !== 'HEAD' && length > 0) {
+    body = await blobs.read(meta.id, range).catch((err: unknown) => {
+      res.removeHeader('ETag');
+      res.removeHeader('Last-Modified');
+      throw err;
+    });
+    if (!body) {
+      res.removeHeader('ETag');
+      res.removeHeader('Last-Modified');
+      return notFoundText(res); // removed in between
+    }
+  }
   common(res);
   res.set('Content-Security-Policy', "default-src 'none'; sandbox");
-  res.set('Cache-Control', `${found.meta.private ? 'private' : 'public'}, max-age=${maxAge(found.meta)}`);
+  res.set('Cache-Control', `${meta.private ? 'private' : 'public'}, max-age=${maxAge(meta)}`);
   res.set(headers);
-  res.sendFile(path.basename(found.path), { root: path.dirname(found.path), dotfiles: 'allow', cacheControl: false, etag: true, lastModified: true }, (err) => {
-    if (!err) return;
-    if (res.headersSent) return;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as { status?: number }).status === 404) return notFoundText(res);
-    next(err);
-  });
+  res.set('Accept-Ranges', 'bytes');
+  if (fresh) return void res.status(304).end();
+  res.status(range ? 206 : 200);
+  if (range) res.set('Content-Range', `bytes ${range.start}-${range.end}/${meta.size}`);
+  res.set('Content-Length', String(length));
+  if (!body) return void res.end();
+  // A store failing mid-stream can only cut the answer short: the status and length are already sent.
+  await pipeline(body, res).catch(() => body.destroy());
 }
 
 /** The blob of `id` when it exists, has not expired and is of `kind`. */
@@ -119,22 +168,24 @@ export function createHostingRouter(blobs: HostedBlobs): express.Router {
     const found = await find(blobs, String(req.params.id), 'paste');
     if (!found) return notFoundPage(res, 'paste');
     const { meta } = found;
-    const text = await fsp.readFile(found.path, 'utf8');
+    const bytes = await blobs.read(meta.id);
+    if (!bytes) return notFoundPage(res, 'paste');
+    const text = await readText(bytes);
     const title = String(meta.name ?? '') || 'Untitled';
     const format = String(meta.format ?? 'text');
     sendPage(res, 200, `${title} - paste`, `<h1>${escapeHtml(title)}</h1>
 <p class="meta">${escapeHtml(format)} · ${humanSize(meta.size)} · created ${escapeHtml(meta.createdAt.replace(/\.\d{3}Z$/, 'Z'))} · ${expiryText(meta)}${meta.private ? ' · unlisted' : ''} · <a href="/p/${meta.id}/raw">raw</a></p>
 <pre><code class="language-${escapeHtml(format)}">${escapeHtml(text)}</code></pre>`, { noindex: Boolean(meta.private) });
   }));
-  router.get('/p/:id/raw', wrap(async (req, res, next) => {
+  router.get('/p/:id/raw', wrap(async (req, res) => {
     const found = await find(blobs, String(req.params.id), 'paste');
     if (!found) return notFoundText(res);
     if (found.meta.private) res.set('X-Robots-Tag', 'noindex, nofollow');
-    sendBytes(res, next, found, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Disposition': 'inline' });
+    return sendBytes(blobs, req, res, found, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Disposition': 'inline' });
   }));
 
   // ---- images ----
-  router.get('/i/:name', wrap(async (req, res, next) => {
+  router.get('/i/:name', wrap(async (req, res) => {
     const [id, ext] = splitExt(String(req.params.name));
     const found = await find(blobs, id, 'image');
     if (!found) return ext ? notFoundText(res) : notFoundPage(res, 'image');
@@ -142,7 +193,7 @@ export function createHostingRouter(blobs: HostedBlobs): express.Router {
     const fileName = String(meta.filename ?? `${meta.id}.${meta.ext ?? 'img'}`);
     if (ext) {
       const inline = INLINE_SAFE.test(meta.contentType);
-      return sendBytes(res, next, found, {
+      return sendBytes(blobs, req, res, found, {
         'Content-Type': inline ? meta.contentType : 'application/octet-stream',
         'Content-Disposition': disposition(inline ? 'inline' : 'attachment', fileName),
       });
@@ -183,23 +234,23 @@ export function createHostingRouter(blobs: HostedBlobs): express.Router {
 <p class="meta">${humanSize(meta.size)} · md5 ${escapeHtml(String(meta.md5 ?? ''))} · uploaded ${escapeHtml(meta.createdAt.replace(/\.\d{3}Z$/, 'Z'))} · ${expiryText(meta)}</p>
 <p><a class="button" href="${escapeHtml(href)}" download>Download</a></p>`);
   }));
-  router.get('/f/:id/:name', wrap(async (req, res, next) => {
+  router.get('/f/:id/:name', wrap(async (req, res) => {
     const found = await find(blobs, String(req.params.id), 'file');
     if (!found) return notFoundText(res);
-    sendBytes(res, next, found, {
+    return sendBytes(blobs, req, res, found, {
       'Content-Type': 'application/octet-stream',
       'Content-Disposition': disposition('attachment', String(found.meta.fileName ?? found.meta.id)),
     });
   }));
 
   // ---- generated media ----
-  router.get('/media/:name', wrap(async (req, res, next) => {
+  router.get('/media/:name', wrap(async (req, res) => {
     const [id] = splitExt(String(req.params.name));
     const found = await find(blobs, id, 'media');
     if (!found) return notFoundText(res);
     const inline = INLINE_SAFE.test(found.meta.contentType);
     const name = String(found.meta.filename ?? req.params.name);
-    sendBytes(res, next, found, {
+    return sendBytes(blobs, req, res, found, {
       'Content-Type': inline ? found.meta.contentType : 'application/octet-stream',
       'Content-Disposition': disposition(inline ? 'inline' : 'attachment', name),
     });

@@ -110,7 +110,8 @@ export interface BlobMeta {
 export interface BlobStore {
   /** Store bytes (or move a file already on disk) with metadata; returns the meta with its id. */
   put(input: { bytes?: Buffer; fromPath?: string; kind: string; contentType: string; ttlSeconds?: number | null; extra?: Record<string, unknown> }): Promise<BlobMeta>;
-  get(id: string): Promise<{ meta: BlobMeta; path: string } | undefined>;
+  /** The metadata of a blob that exists and has not expired. */
+  get(id: string): Promise<{ meta: BlobMeta } | undefined>;
   /** Absolute URL at which the service serves the blob. */
   url(meta: BlobMeta, suffix?: string): string;
 }

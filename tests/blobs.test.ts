@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { text } from 'node:stream/consumers';
 import request from 'supertest';
 import { canonicalKind, createBlobStore, type HostedBlobs } from '../engine/blobs.js';
 import { testApp, type TestApp } from './helpers/app.js';
@@ -27,7 +28,7 @@ test('put stores bytes and metadata; get returns both; ids are 8 random alphanum
   expect(meta.id).toMatch(/^[A-Za-z0-9]{8}$/);
   const found = await blobs.get(meta.id);
   expect(found?.meta).toEqual(meta);
-  expect(fs.readFileSync(found!.path, 'utf8')).toBe('hello');
+  expect(await text((await blobs.read(meta.id))!)).toBe('hello');
   const ids = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await blobs.put({ bytes: Buffer.from('x'), kind: 'media', contentType: 'audio/mpeg' })).id)));
   expect(ids.size).toBe(50);
 });
@@ -37,7 +38,7 @@ test('put moves a file already on disk instead of copying it', async () => {
   fs.writeFileSync(src, 'moved bytes');
   const meta = await blobs.put({ fromPath: src, kind: 'file', contentType: 'application/octet-stream' });
   expect(fs.existsSync(src)).toBe(false);
-  expect(fs.readFileSync((await blobs.get(meta.id))!.path, 'utf8')).toBe('moved bytes');
+  expect(await text((await blobs.read(meta.id))!)).toBe('moved bytes');
 });
 
 test('URLs: each kind under its own prefix; short kind names are the same kinds', async () => {

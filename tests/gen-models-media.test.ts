@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
 import { PNG } from 'pngjs';
 import request from 'supertest';
@@ -256,8 +257,7 @@ describe('audio-01', () => {
         if (!isReply(out)) return;
         expect(out.data).toMatchObject({ content_type: 'audio/mpeg', bytes: mp3.length, voice: 'echo' });
         const id = /\/media\/([A-Za-z0-9]+)\.mp3$/.exec(String(out.data.url))![1];
-        const stored = await blobs.get(id);
-        expect(Buffer.compare(fs.readFileSync(stored!.path), mp3)).toBe(0);
+        expect(Buffer.compare(await buffer((await blobs.read(id))!), mp3)).toBe(0);
       } finally {
         await chatFake.close();
       }
