@@ -138,13 +138,18 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   app.get('/health', (_req, res) => {
     const redisState = redis ? (redis.ready() ? 'ready' : 'down') : 'disabled';
+    const blobState = blobs.state();
+    const objectStore = blobState.backend === 'disk' ? 'disk' : blobState.reachable ? 'ready' : 'down';
     // Draining: 503, so a balancer's health check takes the instance out while it finishes its requests.
+    // A shared part down is "degraded" but 200: every instance sees the same outage, and taking them all
+    // out would turn a partial outage into a whole one.
     res.status(draining ? 503 : 200).json({
-      status: draining ? 'draining' : redisState === 'down' ? 'degraded' : 'ok',
+      status: draining ? 'draining' : redisState === 'down' || objectStore === 'down' ? 'degraded' : 'ok',
       version: VERSION,
       uptimeSeconds: Math.round(process.uptime()),
       redis: redisState,
       ...(redisState === 'down' ? { redisError: 'unreachable; counting and caching in process until it returns' } : {}),
+      objectStore,
       endpoints: catalog.endpoints.length,
       adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
