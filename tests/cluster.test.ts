@@ -62,7 +62,7 @@ const healthy = async (url: string) => (await send(`${url}/health`)).status === 
 async function startInstance(i: number) {
   const a = apps[i];
   a.proc.start();
-  await waitUntil(`${a.proc.name} to answer /health`, () => healthy(a.url), 30_000).catch((err: Error) => {
+  await waitUntil(`${a.proc.name} to answer /health`, () => healthy(a.url), 90_000).catch((err: Error) => {
     throw new Error(`${err.message}\n${a.proc.log()}`);
   });
 }
@@ -94,7 +94,7 @@ maybe('a cluster of three instances behind nginx', () => {
     lb = `http://127.0.0.1:${ports.lb}`;
     await waitUntil('nginx', () => healthy(lb), 10_000).catch((err: Error) => { throw new Error(`${err.message}\n${lbProc.log()}`); });
     report(`started 3 instances, Redis, s3rver and nginx in ${((Date.now() - testStarted) / 1000).toFixed(1)} s`);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all([...apps.map((a) => a.proc.stop('SIGKILL')), lbProc?.stop(), redis?.stop('SIGKILL'), s3?.stop('SIGKILL')]);
