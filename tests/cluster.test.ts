@@ -50,7 +50,7 @@ const instanceEnv = (name: string, ports: { port: number; redis: number; s3: num
   MAX_UPLOAD_MB: '64',
   TRUST_PROXY: 'loopback',
   METRICS_TOKEN,
-  DRAIN_DELAY: '1s',
+  DRAIN_DELAY: '2s',
   SHUTDOWN_TIMEOUT: '20s',
   LOG_LEVEL: 'warn',
   // utilities/tr's fallback provider, a loopback fake that answers slowly: the requests in flight of the drain.
@@ -239,7 +239,9 @@ maybe('a cluster of three instances behind nginx', () => {
     await waitUntil('the slow requests to reach the upstream', () => slow.calls.filter((r) => r.query.get('q')?.startsWith('inflight')).length >= 10, 10_000);
     c.proc.child!.kill('SIGTERM');
     const sigtermAt = Date.now();
-    const health = await send(`${c.url}/health`);
+    // The signal is handled on the instance's next turn: its first /health answer that is not 200.
+    let health = await send(`${c.url}/health`);
+    while (health.status === 200 && Date.now() - sigtermAt < 2000) health = await send(`${c.url}/health`);
     const direct = await Promise.all(inFlight);
     const exit = await c.proc.exit;
     const drainedS = (Date.now() - sigtermAt) / 1000;
