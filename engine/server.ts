@@ -37,7 +37,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, drainDelayMs: config.drainDelayMs }, 'draining');
+    log.info({ signal, drainDelayMs: config.drainDelayMs }, 'shutting down');
     started.startDraining();
     server.prependListener('request', closeAfterAnswer);
     for (const socket of sockets) {
