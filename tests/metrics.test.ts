@@ -19,6 +19,7 @@ afterAll(async () => {
   await gtx.close();
 });
 
+// Each test may build an app of its own: seconds each on a loaded machine, hence 90 s per test.
 const scrape = async (app: TestApp['app'] = t.app) => (await request(app).get('/metrics').set('Authorization', 'Bearer metrics-secret-1')).text;
 /** The value of one series, 0 when absent. */
 const value = (text: string, series: string) => {
@@ -37,7 +38,7 @@ test('/metrics wants the bearer token when METRICS_TOKEN is set: 401 in the enve
   const ok = await request(t.app).get('/metrics').set('Authorization', 'Bearer metrics-secret-1');
   expect(ok.status).toBe(200);
   expect(ok.text).toContain('uua_requests_total');
-});
+}, 90_000);
 
 test('requests by plan and status class, a missing key counted as plan "none"', async () => {
   const before = await scrape();
@@ -51,7 +52,7 @@ test('requests by plan and status class, a missing key counted as plan "none"', 
   expect(delta('uua_plan_requests_total{plan="enterprise",class="2xx"}')).toBe(1);
   expect(delta('uua_plan_requests_total{plan="enterprise",class="4xx"}')).toBe(1);
   expect(delta('uua_plan_requests_total{plan="none",class="4xx"}')).toBe(1);
-});
+}, 90_000);
 
 test('upstream calls by outcome with latency, and the cache hit ratio', async () => {
   const before = await scrape();
@@ -71,7 +72,7 @@ test('upstream calls by outcome with latency, and the cache hit ratio', async ()
   expect(delta('uua_upstream_requests_total{upstream="gtx",outcome="ok"}')).toBe(1);
   expect(delta('uua_upstream_requests_total{upstream="gtx",outcome="upstream_failed"}')).toBe(1);
   expect(delta('uua_upstream_seconds_count{upstream="gtx"}')).toBe(2);
-});
+}, 90_000);
 
 test('no token configured: /metrics is open; no Redis configured: no Redis gauge', async () => {
   const open = await testApp();
@@ -82,7 +83,7 @@ test('no token configured: /metrics is open; no Redis configured: no Redis gauge
   } finally {
     await open.close();
   }
-});
+}, 90_000);
 
 test('Redis state is a gauge when REDIS_URL is set', async () => {
   const url = await redisAvailable();
@@ -93,7 +94,7 @@ test('Redis state is a gauge when REDIS_URL is set', async () => {
   } finally {
     await r.close();
   }
-});
+}, 90_000);
 
 test('draining: /health answers 503 with status draining', async () => {
   const d = await testApp();
@@ -106,4 +107,4 @@ test('draining: /health answers 503 with status draining', async () => {
   } finally {
     await d.close();
   }
-});
+}, 90_000);
