@@ -16,7 +16,7 @@ import { ApiError } from './errors.js';
 import { errorHandler } from './respond.js';
 import { createLogger } from './logger.js';
 import { connectRedis, type RedisHandle } from './redis.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, metricsAccess } from './metrics.js';
 import { openBlobStore, type HostedBlobs } from './blobs.js';
 import { createHostingRouter } from './hosting-routes.js';
 import { createUpstreams } from './upstream.js';
@@ -51,6 +51,8 @@ export interface App {
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
+  /** From now on /health answers 503 `draining`, so a load balancer sends no more traffic (engine/server.ts). */
+  startDraining(): void;
   close(): Promise<void>;
 }
 
@@ -73,9 +75,10 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const { meter, peekMeter, allowance, usageKey, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
-  const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log });
   const blobs = openBlobStore(config, log, redis && { client: redis.client, prefix });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ redisUp: redis ? () => redis.ready() : undefined, objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined });
+  const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log, observe: metrics.upstream });
+  let draining = false;
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKey };
 
@@ -88,9 +91,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // The access log and the metrics see every answered API request (engine/call.ts).
   const observe: CallObserver = (call, status) => {
     const ms = call.elapsedMs;
-    metrics.observe(call.endpoint, status, ms / 1000);
-    usage.record(call, status);
     const id = call.identity;
+    metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
+    usage.record(call, status);
     log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
   };
   const begin = (endpoint: string) => start(endpoint, observe);
@@ -104,7 +107,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const invoke = invoker(spec, adapters.get(spec.adapter), contextDeps);
     routes.set(`/api/v1/${spec.id}`, {
       method: spec.method,
-      handle: chain([begin(spec.id), parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke), answer]),
+      handle: chain([begin(spec.id), parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer]),
     });
   }
 
@@ -135,19 +138,29 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   app.get('/health', (_req, res) => {
     const redisState = redis ? (redis.ready() ? 'ready' : 'down') : 'disabled';
-    res.status(200).json({
-      status: redisState === 'down' ? 'degraded' : 'ok',
+    const blobState = blobs.state();
+    const objectStore = blobState.backend === 'disk' ? 'disk' : blobState.reachable ? 'ready' : 'down';
+    // Draining: 503, so a balancer's health check takes the instance out while it finishes its requests.
+    // A shared part down is "degraded" but 200: every instance sees the same outage, and taking them all
+    // out would turn a partial outage into a whole one.
+    res.status(draining ? 503 : 200).json({
+      status: draining ? 'draining' : redisState === 'down' || objectStore === 'down' ? 'degraded' : 'ok',
       version: VERSION,
       uptimeSeconds: Math.round(process.uptime()),
       redis: redisState,
       ...(redisState === 'down' ? { redisError: 'unreachable; counting and caching in process until it returns' } : {}),
+      objectStore,
       endpoints: catalog.endpoints.length,
       adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
   const openapi = openApiDocument(catalog.endpoints, { title: config.serviceName, version: VERSION, url: config.publicUrl });
   app.get('/openapi.json', (_req, res) => { res.json(openapi); });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res, next) => {
+    const access = metricsAccess(config.metricsToken, req.headers.authorization);
+    const challenge = { 'WWW-Authenticate': 'Bearer realm="metrics"' };
+    if (access === 'missing') return next(new ApiError('missing_key', 'Missing metrics token: send Authorization: Bearer <METRICS_TOKEN>', challenge));
+    if (access === 'wrong') return next(new ApiError('invalid_key', 'Invalid metrics token', challenge));
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.use(createHostingRouter(blobs));
@@ -156,6 +169,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
 
   return {
     app, config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
+    startDraining() {
+      draining = true;
+    },
     async close() {
       await usage.close();
       closeMeter();

@@ -1,5 +1,6 @@
 // Configuration from the environment. Every default lets `npm start` work offline on a fresh machine.
 import path from 'node:path';
+import { parseDuration } from './duration.js';
 import { fileURLToPath } from 'node:url';
 
 export interface Config {
@@ -23,6 +24,12 @@ export interface Config {
   maxBodyBytes: number;
   /** Per-plan overrides: PLAN_<ID>_LIMIT and PLAN_<ID>_WINDOW. */
   planOverrides: Record<string, { limit?: number; window?: string }>;
+  /** When set, /metrics wants `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** On SIGTERM: how long /health answers 503 (draining) before the server stops accepting. */
+  drainDelayMs: number;
+  /** On SIGTERM: the longest wait for in-flight requests before exiting anyway. */
+  shutdownTimeoutMs: number;
   /** Hosted content in an S3-compatible store instead of DATA_DIR/blobs: set when S3_BUCKET is. */
   s3: S3Config | undefined;
   /** Only tests set this: lets guarded fetches reach loopback fakes. */
@@ -52,6 +59,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (value === undefined || value === '') return fallback;
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
   return Number(value);
+}
+
+function duration(value: string | undefined, fallback: string, name: string): number {
+  try {
+    return parseDuration(value || fallback);
+  } catch {
+    throw new Error(`${name} must be a duration such as 5s or 500ms, got "${value}"`);
+  }
 }
 
 function trustProxy(value: string | undefined): boolean | number | string {
@@ -114,6 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: int(env.MAX_UPLOAD_MB, 32, 'MAX_UPLOAD_MB') * 1024 * 1024,
     maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,
     planOverrides,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
+    shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),
     s3: s3Config(env),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     env,

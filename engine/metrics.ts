@@ -1,25 +1,82 @@
-// Prometheus metrics at /metrics: requests by endpoint and status, and latency.
+// Prometheus metrics at /metrics, for the operator of one instance or of a cluster: requests by endpoint
+// and status, by plan, latency; upstream calls, their latency and failures; response-cache hits and misses;
+// whether Redis and the object store answer. Every label child is looked up once and kept, so a request
+// costs a Map look-up and an increment per series it touches.
+import crypto from 'node:crypto';
 import client from 'prom-client';
 
-export function createMetrics() {
+/** Read when /metrics is scraped; absent when the part is not configured (no series then). */
+export interface MetricsProbes {
+  redisUp?: () => boolean;
+  objectStoreUp?: () => boolean;
+}
+
+const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+
+export function createMetrics(probes: MetricsProbes = {}) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const requests = new client.Counter({ name: 'uua_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers: [registry] });
-  const latency = new client.Histogram({ name: 'uua_request_seconds', help: 'Request latency by endpoint', labelNames: ['endpoint'], buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60], registers: [registry] });
-  // Label lookups hashed once per endpoint and status, not on every request.
-  const cache = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
-  const children = (endpoint: string, status: number) => {
-    const k = `${endpoint} ${status}`;
-    let c = cache.get(k);
-    if (!c) cache.set(k, (c = { count: requests.labels(endpoint, String(status)), latency: latency.labels(endpoint) }));
-    return c;
-  };
+  const registers = [registry];
+  const requests = new client.Counter({ name: 'uua_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers });
+  const latency = new client.Histogram({ name: 'uua_request_seconds', help: 'Request latency by endpoint', labelNames: ['endpoint'], buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60], registers });
+  const byPlan = new client.Counter({ name: 'uua_plan_requests_total', help: 'API requests by plan of the key (none: missing or invalid key) and status class', labelNames: ['plan', 'class'], registers });
+  const upstreamCalls = new client.Counter({ name: 'uua_upstream_requests_total', help: 'Upstream calls by upstream and outcome (ok, or the error code answered)', labelNames: ['upstream', 'outcome'], registers });
+  const upstreamLatency = new client.Histogram({ name: 'uua_upstream_seconds', help: 'Upstream call latency, retries included', labelNames: ['upstream'], buckets: [0.05, 0.2, 0.5, 1, 2, 5, 15, 60], registers });
+  const cacheLookups = new client.Counter({ name: 'uua_cache_requests_total', help: 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))', labelNames: ['result'], registers });
+  const cacheHit = cacheLookups.labels('hit');
+  const cacheMiss = cacheLookups.labels('miss');
+  if (probes.redisUp) {
+    const up = probes.redisUp;
+    new client.Gauge({ name: 'uua_redis_up', help: '1 while the Redis client is connected and ready', registers, collect() { this.set(up() ? 1 : 0); } });
+  }
+  if (probes.objectStoreUp) {
+    const up = probes.objectStoreUp;
+    new client.Gauge({ name: 'uua_object_store_up', help: '1 while the object store of hosted content answered its last call', registers, collect() { this.set(up() ? 1 : 0); } });
+  }
+
+  const endpointChildren = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
+  const planChildren = new Map<string, client.Counter.Internal[]>();
+  const upstreamChildren = new Map<string, { latency: client.Histogram.Internal<string>; outcomes: Map<string, client.Counter.Internal> }>();
+
   return {
     registry,
-    observe(endpoint: string, status: number, seconds: number) {
-      const c = children(endpoint, status);
+    /** One answered API request; `plan` undefined when the key was missing or invalid. */
+    observe(endpoint: string, status: number, seconds: number, plan: string | undefined) {
+      const k = `${endpoint} ${status}`;
+      let c = endpointChildren.get(k);
+      if (!c) endpointChildren.set(k, (c = { count: requests.labels(endpoint, String(status)), latency: latency.labels(endpoint) }));
       c.count.inc();
       c.latency.observe(seconds);
+      const p = plan ?? 'none';
+      let byClass = planChildren.get(p);
+      if (!byClass) planChildren.set(p, (byClass = CLASSES.map((cls) => byPlan.labels(p, cls))));
+      byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1].inc();
+    },
+    /** One upstream call (createUpstreams' `observe`). */
+    upstream(upstreamId: string, outcome: string, seconds: number) {
+      let u = upstreamChildren.get(upstreamId);
+      if (!u) upstreamChildren.set(upstreamId, (u = { latency: upstreamLatency.labels(upstreamId), outcomes: new Map() }));
+      let c = u.outcomes.get(outcome);
+      if (!c) u.outcomes.set(outcome, (c = upstreamCalls.labels(upstreamId, outcome)));
+      c.inc();
+      u.latency.observe(seconds);
+    },
+    cache(hit: boolean) {
+      (hit ? cacheHit : cacheMiss).inc();
     },
   };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Whether a request may read /metrics: always when no METRICS_TOKEN is set, otherwise only with
+ * `Authorization: Bearer <token>`. Compared as SHA-256 digests, in constant time.
+ */
+export function metricsAccess(token: string | undefined, authorization: string | undefined): 'ok' | 'missing' | 'wrong' {
+  if (!token) return 'ok';
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!m) return 'missing';
+  const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+  return crypto.timingSafeEqual(digest(m[1]), digest(token)) ? 'ok' : 'wrong';
 }

@@ -21,6 +21,8 @@ export type UpstreamConfig = UpstreamSpec;
 export interface UpstreamsOptions {
   userAgent: string;
   log: Logger;
+  /** Sees every request() of an adapter once it settles: `outcome` is 'ok' or the ApiError code (metrics). */
+  observe?: (upstreamId: string, outcome: string, seconds: number) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -260,7 +262,23 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     baseUrl: base ? baseUrl : undefined,
     hasKeys: pool.size > 0,
     settings: settingsWithEnv(cfg.settings ?? {}, env, ENV),
-    request,
+    request: opts.observe ? observed(id, request, opts.observe) : request,
+  };
+}
+
+/** request() timed and told to the observer, retries and key rotation included. */
+function observed(id: string, request: UpstreamClient['request'], observe: NonNullable<UpstreamsOptions['observe']>): UpstreamClient['request'] {
+  return async <T,>(req: UpstreamRequest): Promise<UpstreamResponse<T>> => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const res = await request<T>(req);
+      observe(id, 'ok', seconds());
+      return res;
+    } catch (err) {
+      observe(id, err instanceof ApiError ? err.code : 'internal', seconds());
+      throw err;
+    }
   };
 }
 

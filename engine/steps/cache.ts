@@ -8,16 +8,20 @@ import { parseDuration } from '../duration.js';
 import { cacheKey, type ResponseCache } from '../response-cache.js';
 import type { Invoke } from './invoke.js';
 
-export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke): RequestHandler {
+/** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
+export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): RequestHandler {
   const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
   const produce = async (req: Request, res: Response): Promise<Outcome> => {
     const call = callOf(res);
     if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call, req, res);
     const { value, cached } = await cache.wrap(cacheKey(spec.id, call.params!), ttlMs, async () => {
+      lookedUp(false);
       const out = await invoke(call, req, res);
       return { value: out, cacheable: out.cacheable && !out.media };
     });
-    return cached ? { ...value, cached } : value;
+    if (!cached) return value;
+    lookedUp(true);
+    return { ...value, cached };
   };
   return (req: Request, res: Response, next: NextFunction) => {
     produce(req, res).then((outcome) => { callOf(res).outcome = outcome; next(); }, next);
