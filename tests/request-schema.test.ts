@@ -14,7 +14,7 @@ const spec = (id: string) => catalog.endpoints.find((e) => e.id === id)!;
 // A plain validator that knows only the documented custom keywords, to prove the schema stands alone.
 const plain = new Ajv2020({ strict: false });
 plain.addKeyword({ keyword: 'hosts', type: 'string' });
-for (const f of ['url', 'domain', 'ip']) plain.addFormat(f, true);
+for (const f of ['url', 'domain', 'ip', 'binary']) plain.addFormat(f, true);
 
 function engineSays(e: EndpointSpec, params: Record<string, string>): string {
   try {

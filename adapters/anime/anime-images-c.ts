@@ -3,7 +3,7 @@
 // which hides NSFW-only tags). The spec has no image id parameter: image-by-id reads `id` (a catalog
 // addition, recorded there). Search answers random images and is never cached.
 import { reply, type Adapter } from '../../engine/types.js';
-import { missingParam, notFound } from '../../engine/errors.js';
+import { notFound } from '../../engine/errors.js';
 import { isRecord, malformed, num, record, records, type Rec } from '../../engine/shape.js';
 
 const NSFW: Record<string, string> = { true: 'True', false: 'False', All: 'All' };
@@ -35,7 +35,6 @@ const animeImagesC: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    if (params.id === undefined) throw missingParam('id');
     const { body } = await api.request({ path: `/images/${params.id}`, notFoundMessage: `No image with id ${params.id}`, signal: ctx.signal });
     // Tolerate a one-item page as well as the bare image.
     const rec = record(body);

@@ -27,7 +27,7 @@ function filtered(params: Record<string, unknown>): Emoji[] {
 const emoji: Adapter = async (params) => {
   const mode = String(params.mode ?? 'random');
   const q = params.q === undefined ? undefined : String(params.q).trim().toLowerCase();
-  if ((mode === 'search' || mode === 'similar') && !q) throw missingParam('q');
+  if ((mode === 'search' || mode === 'similar') && !q) throw missingParam('q'); // only blanks: the catalog requires q
   const slugs = (names: string[]) => ({ items: names, slugs: names.map((n) => n.replace(/ /g, '-')) });
 
   switch (mode) {

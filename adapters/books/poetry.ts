@@ -2,7 +2,7 @@
 // by author and/or title (partial match). Quirks absorbed here: errors come inside HTTP 200 as
 // {"status": 404 | "405", "reason": …} (the status may be a string); `linecount` is a string; `,;:`
 // separate PoetryDB's own query syntax, so the catalog refuses them in values.
-import { badInput, invalidParam, notFound } from '../../engine/errors.js';
+import { badInput, notFound } from '../../engine/errors.js';
 import { reply, type Adapter } from '../../engine/types.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
@@ -17,7 +17,6 @@ const poetry: Adapter = async (params, ctx) => {
   const author = typeof params.author === 'string' ? params.author.trim() : '';
   const title = typeof params.title === 'string' ? params.title.trim() : '';
   const mode = params.mode as string | undefined;
-  if (mode && (author || title)) throw invalidParam('mode', `${mode} takes no author or title; omit mode to find poems by author or title`);
 
   const enc = encodeURIComponent;
   const path = mode === 'authors' ? '/author'
