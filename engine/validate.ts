@@ -71,7 +71,8 @@ function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
   }
 }
 
-function schemaOf(spec: EndpointSpec): object {
+/** The JSON Schema an endpoint's parameters are checked against (also the MCP tools' input schema, mcp/input-schema.ts). */
+export function schemaOf(spec: EndpointSpec): object {
   const properties: Record<string, object> = {};
   const required: string[] = [];
   const allOf: object[] = [];

@@ -1,0 +1,96 @@
+// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions.md, "MCP").
+// Every POST gets its own Server and transport, answered with plain JSON: no session to keep, so any
+// instance behind a load balancer answers any message. A tool call is the REST request it stands for,
+// injected into the app in process (mcp/inject.ts) with the connection's key and client address, so the
+// key, plan meter, validation, cache and envelope are the REST endpoint's own.
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../engine/config.js';
+import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
+import { ApiError } from '../engine/errors.js';
+import { injector, type Injector } from './inject.js';
+import { buildTools, cursorOf, pageOf, type Tools } from './tools.js';
+import { callerOf, restRequest, type Caller } from './rest-request.js';
+import { toolResult } from './result.js';
+
+export interface McpDeps {
+  app: Express;
+  endpoints: EndpointSpec[];
+  upstreams: Record<string, UpstreamSpec>;
+  config: Config;
+  version: string;
+}
+
+const DEFAULT_PAGE_SIZE = 40;
+
+export function createMcpRouter(deps: McpDeps): Router {
+  const env = deps.config.env;
+  const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_PAGE_SIZE);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
+  const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true', pageSize });
+  const inject = injector(deps.app);
+  const { publicUrl, serviceName, maxUploadBytes, maxBodyBytes } = deps.config;
+  const info = { name: serviceName, version: deps.version };
+  const instructions = `Every tool is an endpoint of ${serviceName} (${publicUrl}/openapi.json). A call counts as one request of your key's plan, exactly as the REST call does; errors carry the REST API's messages.`;
+
+  const router = express.Router();
+  // Room for a file sent as base64, as the REST endpoints allow for uploads.
+  router.post('/', express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }), (req: Request, res: Response, next: NextFunction) => {
+    serve(req, res).catch(next);
+  });
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+  router.all('/', (req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on /mcp; use POST`, { Allow: 'POST' }));
+  });
+
+  async function serve(req: Request, res: Response) {
+    const caller = callerOf(req.headers, req.socket.remoteAddress);
+    // A client with a wrong key learns it at connection, not at its first call. The usage endpoint
+    // checks the key without spending the allowance, and meters failures per IP as REST does.
+    if (opensSession(req.body)) {
+      const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
+      if (check.statusCode >= 400) return refuse(res, check);
+    }
+    const server = mcpServer(tools, caller, inject, publicUrl, info, instructions);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+  return router;
+}
+
+function mcpServer(tools: Tools, caller: Caller, inject: Injector, publicUrl: string, info: { name: string; version: string }, instructions: string): Server {
+  const server = new Server(info, { capabilities: { tools: { listChanged: false } }, instructions });
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const index = pageOf(request.params?.cursor, Math.max(tools.pages.length, 1));
+    if (index === undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+    const next = index + 1 < tools.pages.length ? { nextCursor: cursorOf(index + 1) } : {};
+    return { tools: tools.pages[index] ?? [], ...next };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const entry = tools.byName.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const answer = await inject(await restRequest(entry.spec, request.params.arguments ?? {}, caller));
+    return toolResult(answer, publicUrl, inject);
+  });
+  return server;
+}
+
+function opensSession(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/** The key check's answer, passed on as it came: status, allowance headers and the JSON envelope. */
+function refuse(res: Response, check: Awaited<ReturnType<Injector>>) {
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy', 'retry-after']) {
+    const v = check.headers[name];
+    if (v !== undefined) res.setHeader(name, String(v));
+  }
+  res.status(check.statusCode).type('application/json').send(check.rawPayload);
+}
