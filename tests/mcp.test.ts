@@ -26,7 +26,8 @@ describe('the catalog as MCP tools', () => {
   let r: Running;
   let client: Client;
   beforeAll(async () => {
-    r = await running();
+    // Pages of at most 40 tools, so the list spans several (the default of 100 holds the catalog in one).
+    r = await running({ MCP_PAGE_SIZE: '40' });
     client = await mcpClient(r.url, { 'X-API-Key': KEYS.premium });
   });
   afterAll(async () => {
@@ -154,6 +155,13 @@ describe('the catalog as MCP tools', () => {
       expect(res.headers.get('allow')).toBe('POST');
       expect(await res.json()).toMatchObject({ success: false, error: expect.stringMatching(/use POST/) });
     }
+  });
+
+  it('/docs tells agents where the MCP server is and how to configure a client', async () => {
+    const page = await (await fetch(`${r.url}/docs`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('<code>http://127.0.0.1:3999/mcp</code>');
+    expect(page).toContain('&quot;mcpServers&quot;');
+    expect(page).toContain('&quot;X-API-Key&quot;: &quot;YOUR_KEY&quot;');
   });
 
   it('REST over a real socket still works after calls were injected (express prototypes untouched)', async () => {
