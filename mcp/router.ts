@@ -23,7 +23,8 @@ export interface McpDeps {
   version: string;
 }
 
-const DEFAULT_PAGE_SIZE = 40;
+// Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
+const DEFAULT_PAGE_SIZE = 100;
 
 export function createMcpRouter(deps: McpDeps): Router {
   const env = deps.config.env;
@@ -36,6 +37,14 @@ export function createMcpRouter(deps: McpDeps): Router {
   const instructions = `Every tool is an endpoint of ${serviceName} (${publicUrl}/openapi.json). A call counts as one request of your key's plan, exactly as the REST call does; errors carry the REST API's messages.`;
 
   const router = express.Router();
+  // A browser page may only talk to /mcp from an origin the operator trusts (MCP: servers MUST validate
+  // Origin, against DNS rebinding). Agents and SDK clients send no Origin.
+  const origins = new Set([new URL(publicUrl).origin, ...(env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)]);
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || origins.has(origin) || origins.has('*')) return next();
+    next(new ApiError('forbidden', `Origin ${origin} may not use /mcp; the operator can allow it with MCP_ALLOWED_ORIGINS`));
+  });
   // Room for a file sent as base64, as the REST endpoints allow for uploads.
   router.post('/', express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }), (req: Request, res: Response, next: NextFunction) => {
     serve(req, res).catch(next);

@@ -108,6 +108,35 @@ describe('the catalog as MCP tools', () => {
     }
   });
 
+  it('an image the answer carries (noise-image\'s data: URL) is image content; re-hosted by image-host, it is image content again', async () => {
+    const noise = await call(client, 'art-design_noise-image', {});
+    const image = noise.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+    expect(image.mimeType).toBe('image/png');
+    const png = Buffer.from(image.data, 'base64');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    const hosted = await call(client, 'cloud-storage_image-host', { image: image.data });
+    expect(hosted.isError).toBeFalsy();
+    const again = hosted.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+    expect(again).toMatchObject({ mimeType: 'image/png' });
+    expect(Buffer.from(again.data, 'base64').equals(png)).toBe(true);
+    // The image's own page is a link, not an image.
+    expect(hosted.content).toContainEqual(expect.objectContaining({ type: 'resource_link', uri: (hosted.structuredContent as { url_viewer: string }).url_viewer, mimeType: 'text/html' }));
+  });
+
+  it('hosted files that are not media are resource links to their URL; a file goes up as base64', async () => {
+    const paste = await call(client, 'cloud-storage_paste-host', { paste: 'hello from an agent' });
+    const data = paste.structuredContent as { url: string; raw_url: string };
+    expect(paste.content).toContainEqual({ type: 'resource_link', uri: data.url, name: expect.any(String), mimeType: 'text/html' });
+    expect(paste.content).toContainEqual({ type: 'resource_link', uri: data.raw_url, name: 'raw', mimeType: 'text/plain' });
+    const file = await call(client, 'cloud-storage_file-host', { file: Buffer.from('ten bytes!').toString('base64') });
+    expect(file.isError).toBeFalsy();
+    const hosted = file.structuredContent as { size: number; directLink: string };
+    expect(hosted.size).toBe(10);
+    expect(file.content).toContainEqual(expect.objectContaining({ type: 'resource_link', uri: hosted.directLink }));
+    const bytes = await fetch(hosted.directLink.replace('http://127.0.0.1:3999', r.url));
+    expect(await bytes.text()).toBe('ten bytes!');
+  });
+
   it('a missing required argument is a tool error with the spec\'s message', async () => {
     const res = await call(client, 'tools_ccgen', {});
     expect(res.isError).toBe(true);
@@ -146,6 +175,13 @@ describe('the catalog as MCP tools', () => {
   it('an invalid or missing key is refused at connection with the spec\'s message', async () => {
     await expect(mcpClient(r.url, { 'X-API-Key': 'not-a-key' })).rejects.toThrow(/Invalid apikey/);
     await expect(mcpClient(r.url, {})).rejects.toThrow(/Missing apikey parameter/);
+  });
+
+  it('a browser origin other than the service\'s own is refused (DNS rebinding), before any key is read', async () => {
+    await expect(mcpClient(r.url, { 'X-API-Key': KEYS.premium, Origin: 'http://evil.example' })).rejects.toThrow(/Origin http:\/\/evil.example may not use \/mcp/);
+    const own = await mcpClient(r.url, { 'X-API-Key': KEYS.premium, Origin: 'http://127.0.0.1:3999' });
+    expect((await call(own, 'tools_ccgen', { bin: '457173' })).isError).toBeFalsy();
+    await own.close();
   });
 
   it('GET and DELETE on /mcp are 405 in the JSON envelope (stateless: no stream, no session)', async () => {
