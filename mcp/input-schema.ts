@@ -17,6 +17,7 @@ export function inputSchemaOf(spec: EndpointSpec): Schema {
   for (const [name, p] of Object.entries(spec.params)) {
     properties[name] = portable(base.properties[name] ?? {}, p);
   }
+  // requireOneOf is checked in code by the validator, so its schema does not carry it.
   const oneOf = spec.requireOneOf ? { anyOf: spec.requireOneOf.map((n) => ({ required: [n] })) } : {};
   return { type: 'object', properties, required: base.required, ...(base.allOf ? { allOf: base.allOf } : {}), ...oneOf };
 }
@@ -26,6 +27,7 @@ function portable(checked: Schema, p: ParamSpec): Schema {
   const words = [p.description];
   if (p.type === 'file') {
     s.type = 'string';
+    if (s.format === 'binary') delete s.format;
     if (!p.orText) {
       s.contentEncoding = 'base64';
       words.push('Give the file\'s bytes in base64; they are uploaded as a multipart file.');
