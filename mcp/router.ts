@@ -1,19 +1,15 @@
-// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions.md, "MCP").
-// Every POST gets its own Server and transport, answered with plain JSON: no session to keep, so any
+// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions.md, "Agents (MCP)").
+// Every POST gets its own Server and transport (mcp/server.ts), answered with plain JSON: no session to keep, so any
 // instance behind a load balancer answers any message. A tool call is the REST request it stands for,
 // injected into the app in process (mcp/inject.ts) with the connection's key and client address, so the
 // key, plan meter, validation, cache and envelope are the REST endpoint's own.
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../engine/config.js';
 import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
 import { ApiError } from '../engine/errors.js';
 import { injector, type Injector } from './inject.js';
-import { buildTools, cursorOf, pageOf, type Tools } from './tools.js';
-import { callerOf, restRequest, type Caller } from './rest-request.js';
-import { toolResult } from './result.js';
+import { buildTools } from './tools.js';
+import { callerOf } from './rest-request.js';
 
 export interface McpDeps {
   app: Express;
@@ -54,6 +50,8 @@ export function createMcpRouter(deps: McpDeps): Router {
     next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on /mcp; use POST`, { Allow: 'POST' }));
   });
 
+  // The SDK is loaded at the first MCP request: a server only ever asked REST boots as fast as before.
+  let sdk: Promise<typeof import('./server.js')> | undefined;
   async function serve(req: Request, res: Response) {
     const caller = callerOf(req.headers, req.socket.remoteAddress);
     // A client with a wrong key learns it at connection, not at its first call. The usage endpoint
@@ -62,37 +60,17 @@ export function createMcpRouter(deps: McpDeps): Router {
       const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
       if (check.statusCode >= 400) return refuse(res, check);
     }
-    const server = mcpServer(tools, caller, inject, publicUrl, info, instructions);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    sdk ??= import('./server.js');
+    const { answer } = await sdk;
+    await answer(req, res, { tools, caller, inject, publicUrl, info, instructions });
   }
   return router;
 }
 
-function mcpServer(tools: Tools, caller: Caller, inject: Injector, publicUrl: string, info: { name: string; version: string }, instructions: string): Server {
-  const server = new Server(info, { capabilities: { tools: { listChanged: false } }, instructions });
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const index = pageOf(request.params?.cursor, Math.max(tools.pages.length, 1));
-    if (index === undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
-    const next = index + 1 < tools.pages.length ? { nextCursor: cursorOf(index + 1) } : {};
-    return { tools: tools.pages[index] ?? [], ...next };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const entry = tools.byName.get(request.params.name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const answer = await inject(await restRequest(entry.spec, request.params.arguments ?? {}, caller));
-    return toolResult(answer, publicUrl, inject);
-  });
-  return server;
-}
-
+/** Whether the message (or a batch) opens a session: the moment to check the key. */
 function opensSession(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+  const isInitialize = (m: unknown) => (m as { method?: unknown } | null)?.method === 'initialize';
+  return Array.isArray(body) ? body.some(isInitialize) : isInitialize(body);
 }
 
 /** The key check's answer, passed on as it came: status, allowance headers and the JSON envelope. */
