@@ -27,6 +27,7 @@ import { chain } from './chain.js';
 import type { CallObserver } from './call.js';
 import type { Adapter } from './types.js';
 import { createPortal } from '../portal/index.js';
+import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from './usage.js';
 import { accountUsageHandler } from './account-usage.js';
 import { start } from './steps/start.js';
@@ -130,6 +131,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
     unmatched(req, res, next);
   });
+  // MCP clients (agents): every endpoint as a tool, each call run through the route above (mcp/router.ts).
+  app.use('/mcp', createMcpRouter({ app, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // Pages after the API dispatcher, so an API request is not matched against them first. The portal
   // answers browsers at / (Accept: text/html); JSON clients get the service document below.
   app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps }));

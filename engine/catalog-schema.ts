@@ -108,6 +108,8 @@ const endpoint = {
     adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' },
     /** An id of catalog/upstreams.yaml, or `embedded`. */
     upstream: { type: 'string' },
+    /** Ids of catalog/upstreams.yaml the adapter turns to when `upstream` is not configured or fails. */
+    fallback: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** Response cache TTL such as 30s, 10m, 6h, 30d. */
     cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Time budget of one call, such as 30s (default 30s). */

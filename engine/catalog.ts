@@ -58,6 +58,8 @@ export interface EndpointSpec {
   summary: string;
   adapter: string;
   upstream: string;
+  /** Upstreams the adapter turns to when `upstream` is not configured or fails. */
+  fallback?: string[];
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;
@@ -146,6 +148,9 @@ export function loadCatalog(dir: string): Catalog {
       const where = `${file}: endpoint ${ep.name}`;
       if (ep.upstream !== 'embedded' && !upstreamsDoc.upstreams[ep.upstream]) {
         throw new CatalogError(`${where}, field upstream: unknown upstream "${ep.upstream}" (not in upstreams.yaml)`);
+      }
+      for (const id of ep.fallback ?? []) {
+        if (!upstreamsDoc.upstreams[id]) throw new CatalogError(`${where}, field fallback: unknown upstream "${id}" (not in upstreams.yaml)`);
       }
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {

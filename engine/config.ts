@@ -124,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailLimit: int(env.AUTH_FAIL_LIMIT, 100, 'AUTH_FAIL_LIMIT'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
-    catalogDir: path.join(root, 'catalog'),
+    catalogDir: env.CATALOG_DIR ? path.resolve(env.CATALOG_DIR) : path.join(root, 'catalog'),
     adaptersDir: path.join(root, built ? 'dist/adapters' : 'adapters'),
     maxUploadBytes: int(env.MAX_UPLOAD_MB, 32, 'MAX_UPLOAD_MB') * 1024 * 1024,
     maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,

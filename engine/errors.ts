@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'bad_input'
   | 'missing_key'
   | 'invalid_key'
+  | 'forbidden'
   | 'quota'
   | 'not_found'
   | 'method_not_allowed'
@@ -22,6 +23,7 @@ const STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   missing_key: 401,
   invalid_key: 401,
+  forbidden: 403,
   quota: 429,
   not_found: 404,
   method_not_allowed: 405,

@@ -39,7 +39,8 @@ export function openApiDocument(endpoints: EndpointSpec[], info: { title: string
     if (e.method === 'POST') {
       const properties = Object.fromEntries(params.map(([n, p]) => [n, { ...schemaOf(p), description: p.description }]));
       const multipart = params.some(([, p]) => p.type === 'file');
-      op.requestBody = { required: false, content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema: { type: 'object', properties: { apikey: { type: 'string' }, ...properties } } } } };
+      const required = params.filter(([, p]) => p.required).map(([n]) => n);
+      op.requestBody = { required: false, content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema: { type: 'object', properties: { apikey: { type: 'string' }, ...properties }, ...(required.length ? { required } : {}) } } } };
     }
     paths[`/api/v1/${e.id}`] = { [e.method.toLowerCase()]: op };
   }

@@ -83,6 +83,11 @@ export function docsRoutes(deps: DocsDeps): Router {
     key !== anonymous ? html` (your own key is filled in)`
     : viewer ? html` (filled in for you; your keys are on the <a href="/dashboard">API key page</a>)`
     : html` (filled in for you; <a href="/signup">sign up</a> for a key of your own)`}.</p>
+  <p>AI agents: every endpoint is also a tool of the MCP server at <code>${deps.config.publicUrl}/mcp</code>
+  (Streamable HTTP), with the same key in the <code>X-API-Key</code> header; see
+  <a href="#mcp-config">the client configuration</a>.</p>
+  <details id="mcp-config"><summary>MCP client configuration</summary>
+  <pre><code>${mcpConfig(deps.config.publicUrl)}</code></pre></details>
   <p class="small muted" id="key-note" hidden></p>
   <noscript><p class="notice info">The interactive reference needs JavaScript. The raw OpenAPI document is at <a href="/openapi.json">/openapi.json</a>.</p></noscript>
 </section>
@@ -92,4 +97,10 @@ export function docsRoutes(deps: DocsDeps): Router {
   });
 
   return router;
+}
+
+/** What an MCP client needs (README, "AI agents (MCP)"): the URL and the key header. */
+function mcpConfig(publicUrl: string): string {
+  const server = { type: 'http', url: `${publicUrl}/mcp`, headers: { 'X-API-Key': 'YOUR_KEY' } };
+  return JSON.stringify({ mcpServers: { 'unified-utility-api': server } }, null, 2);
 }

@@ -1,0 +1,83 @@
+// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions.md, "Agents (MCP)").
+// Every POST gets its own Server and transport (mcp/server.ts), answered with plain JSON: no session to keep, so any
+// instance behind a load balancer answers any message. A tool call is the REST request it stands for,
+// injected into the app in process (mcp/inject.ts) with the connection's key and client address, so the
+// key, plan meter, validation, cache and envelope are the REST endpoint's own.
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Config } from '../engine/config.js';
+import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
+import { ApiError } from '../engine/errors.js';
+import { injector, type Injector } from './inject.js';
+import { buildTools } from './tools.js';
+import { callerOf } from './rest-request.js';
+
+export interface McpDeps {
+  app: Express;
+  endpoints: EndpointSpec[];
+  upstreams: Record<string, UpstreamSpec>;
+  config: Config;
+  version: string;
+}
+
+// Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
+const DEFAULT_PAGE_SIZE = 100;
+
+export function createMcpRouter(deps: McpDeps): Router {
+  const env = deps.config.env;
+  const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_PAGE_SIZE);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
+  const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true', pageSize });
+  const inject = injector(deps.app);
+  const { publicUrl, serviceName, maxUploadBytes, maxBodyBytes } = deps.config;
+  const info = { name: serviceName, version: deps.version };
+  const instructions = `Every tool is an endpoint of ${serviceName} (${publicUrl}/openapi.json). A call counts as one request of your key's plan, exactly as the REST call does; errors carry the REST API's messages.`;
+
+  const router = express.Router();
+  // A browser page may only talk to /mcp from an origin the operator trusts (MCP: servers MUST validate
+  // Origin, against DNS rebinding). Agents and SDK clients send no Origin.
+  const origins = new Set([new URL(publicUrl).origin, ...(env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)]);
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || origins.has(origin) || origins.has('*')) return next();
+    next(new ApiError('forbidden', `Origin ${origin} may not use /mcp; the operator can allow it with MCP_ALLOWED_ORIGINS`));
+  });
+  // Room for a file sent as base64, as the REST endpoints allow for uploads.
+  router.post('/', express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }), (req: Request, res: Response, next: NextFunction) => {
+    serve(req, res).catch(next);
+  });
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+  router.all('/', (req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on /mcp; use POST`, { Allow: 'POST' }));
+  });
+
+  // The SDK is loaded at the first MCP request: a server only ever asked REST boots as fast as before.
+  let sdk: Promise<typeof import('./server.js')> | undefined;
+  async function serve(req: Request, res: Response) {
+    const caller = callerOf(req.headers, req.socket.remoteAddress);
+    // A client with a wrong key learns it at connection, not at its first call. The usage endpoint
+    // checks the key without spending the allowance, and meters failures per IP as REST does.
+    if (opensSession(req.body)) {
+      const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
+      if (check.statusCode >= 400) return refuse(res, check);
+    }
+    sdk ??= import('./server.js');
+    const { answer } = await sdk;
+    await answer(req, res, { tools, caller, inject, publicUrl, info, instructions });
+  }
+  return router;
+}
+
+/** Whether the message (or a batch) opens a session: the moment to check the key. */
+function opensSession(body: unknown): boolean {
+  const isInitialize = (m: unknown) => (m as { method?: unknown } | null)?.method === 'initialize';
+  return Array.isArray(body) ? body.some(isInitialize) : isInitialize(body);
+}
+
+/** The key check's answer, passed on as it came: status, allowance headers and the JSON envelope. */
+function refuse(res: Response, check: Awaited<ReturnType<Injector>>) {
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy', 'retry-after']) {
+    const v = check.headers[name];
+    if (v !== undefined) res.setHeader(name, String(v));
+  }
+  res.status(check.statusCode).type('application/json').send(check.rawPayload);
+}
