@@ -30,6 +30,29 @@ const param = {
   },
 };
 
+const names = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' } };
+const scalar = { type: ['string', 'number', 'boolean'] };
+const condition = { type: 'object', minProperties: 1, additionalProperties: { anyOf: [scalar, { type: 'array', minItems: 1, items: scalar }] } };
+const message = { type: 'string', minLength: 3 };
+
+/** A cross-parameter rule (engine/request-schema.ts turns each into JSON Schema). */
+const rule = {
+  oneOf: [
+    /** At least one of these params. */
+    { type: 'object', additionalProperties: false, required: ['anyOf'], properties: { anyOf: { ...names, minItems: 2 }, message } },
+    /** At most one of these params. */
+    { type: 'object', additionalProperties: false, required: ['exclusive'], properties: { exclusive: { ...names, minItems: 2 }, message } },
+    /** When (or unless) the condition holds, these params are required, or refused. */
+    {
+      type: 'object',
+      additionalProperties: false,
+      oneOf: [{ required: ['when'] }, { required: ['unless'] }],
+      anyOf: [{ required: ['require'] }, { required: ['forbid'] }],
+      properties: { when: condition, unless: condition, require: names, forbid: names, message },
+    },
+  ],
+};
+
 const endpoint = {
   type: 'object',
   additionalProperties: false,
@@ -48,8 +71,8 @@ const endpoint = {
     timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Passed to the adapter as ctx.options (e.g. the model a gen-models endpoint is bound to). */
     options: { type: 'object' },
-    /** At least one of these params must be given. */
-    requireOneOf: { type: 'array', minItems: 2, items: { type: 'string' } },
+    /** Rules between params: "one of these", "at most one of these", "required (or refused) when". */
+    rules: { type: 'array', minItems: 1, items: rule },
     params: { type: 'object', additionalProperties: param },
     /** JSON schema of `data`. */
     response: { type: 'object' },

@@ -27,6 +27,23 @@ export interface ParamSpec {
   default?: string | number | boolean;
 }
 
+type Scalar = string | number | boolean;
+
+/** Every listed param has this value (or one of these values); defaults count. */
+export type RuleCondition = Record<string, Scalar | Scalar[]>;
+
+/**
+ * A rule between parameters. `message`, when given, replaces the default words of the 400:
+ *   anyOf      Missing required parameter: a or b
+ *   exclusive  Invalid value for b: cannot be combined with a; give one of a or b
+ *   require    Missing required parameter: a
+ *   forbid     Invalid value for a: is not used with m=v   (unless: is only used with m=v)
+ */
+export type Rule =
+  | { anyOf: string[]; message?: string }
+  | { exclusive: string[]; message?: string }
+  | ({ when: RuleCondition; unless?: undefined } | { unless: RuleCondition; when?: undefined }) & { require?: string[]; forbid?: string[]; message?: string };
+
 export interface EndpointSpec {
   category: string;
   name: string;
@@ -39,7 +56,8 @@ export interface EndpointSpec {
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;
-  requireOneOf?: string[];
+  /** Cross-parameter rules (see engine/request-schema.ts for their JSON Schema). */
+  rules?: Rule[];
   params: Record<string, ParamSpec>;
   response: Record<string, unknown>;
 }
@@ -103,6 +121,14 @@ function validated<T>(file: string, check: ReturnType<typeof ajv.compile>): T {
   return doc as T;
 }
 
+/** [rule index, param name] of every param a rule names. */
+export function ruleParams(rules: Rule[]): Array<[number, string]> {
+  return rules.flatMap((r, i) => {
+    const named = 'anyOf' in r ? r.anyOf : 'exclusive' in r ? r.exclusive : [...Object.keys(r.when ?? r.unless ?? {}), ...(r.require ?? []), ...(r.forbid ?? [])];
+    return named.map((n): [number, string] => [i, n]);
+  });
+}
+
 export function loadCatalog(dir: string): Catalog {
   const plansDoc = validated<{ plans: Record<string, Omit<PlanSpec, 'id'>> }>(path.join(dir, 'plans.yaml'), checkPlans);
   const upstreamsDoc = validated<{ upstreams: Record<string, UpstreamSpec> }>(path.join(dir, 'upstreams.yaml'), checkUpstreams);
@@ -124,8 +150,8 @@ export function loadCatalog(dir: string): Catalog {
           try { new RegExp(p.pattern); } catch { throw new CatalogError(`${where}, field params.${name}.pattern: not a valid regular expression`); }
         }
       }
-      for (const name of ep.requireOneOf ?? []) {
-        if (!ep.params[name]) throw new CatalogError(`${where}, field requireOneOf: unknown param "${name}"`);
+      for (const [i, name] of ruleParams(ep.rules ?? [])) {
+        if (!ep.params[name]) throw new CatalogError(`${where}, field rules.${i}: unknown param "${name}"`);
       }
       const id = `${doc.category}/${ep.name}`;
       if (endpoints.some((e) => e.id === id)) throw new CatalogError(`${where}: defined twice`);

@@ -3,11 +3,10 @@
 // This is the only file that turns validation failures into words.
 import net from 'node:net';
 import { Ajv, type ErrorObject } from 'ajv';
-import { ApiError, invalidParam, missingParam } from './errors.js';
-import type { EndpointSpec, ParamSpec } from './catalog.js';
+import { ApiError, badInput, invalidParam, missingParam } from './errors.js';
+import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from './catalog.js';
+import { DEFAULT_MAX_LENGTH, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
 import type { Params, UploadedFile } from './types.js';
-
-export const DEFAULT_MAX_LENGTH = 2048;
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: false });
 
@@ -71,26 +70,33 @@ function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
   }
 }
 
-function schemaOf(spec: EndpointSpec): object {
-  const properties: Record<string, object> = {};
-  const required: string[] = [];
-  const allOf: object[] = [];
+/** The compiled form: a file param's value is an upload (checked by presence), or text when orText. */
+function runtimeSchema(spec: EndpointSpec): JsonSchema {
+  const schema = requestSchema(spec);
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
   for (const [name, p] of Object.entries(spec.params)) {
-    if (p.required) required.push(name);
-    if (p.requiredWhen) {
-      const cond = Object.fromEntries(Object.entries(p.requiredWhen).map(([k, v]) => [k, { const: v }]));
-      allOf.push({ if: { properties: cond, required: Object.keys(cond) }, then: { required: [name] } });
-    }
-    if (p.type === 'file') continue;
-    const s: Record<string, unknown> = { type: p.type };
-    for (const k of ['enum', 'minimum', 'maximum', 'minLength', 'pattern', 'format', 'hosts', 'default'] as const) {
-      if (p[k] !== undefined) s[k] = p[k];
-    }
-    if (p.type === 'string') s.maxLength = p.maxLength ?? DEFAULT_MAX_LENGTH;
-    if (p.orText) delete s.type; // a file param given as text: a string, checked by the adapter
-    properties[name] = s;
+    if (p.type === 'file') properties[name] = p.orText ? { maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : {};
   }
-  return { type: 'object', properties, required, ...(allOf.length ? { allOf } : {}) };
+  return { ...schema, properties };
+}
+
+const given = (params: Params, names: string[]) => names.filter((n) => params[n] !== undefined);
+const listed = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+const conditionWords = (cond: RuleCondition) =>
+  Object.entries(cond).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(' or ') : v}`).join(' and ');
+
+/** The words of a broken cross-parameter rule. */
+function ruleMessage(rule: Rule, params: Params): ApiError {
+  if (rule.message) return badInput(rule.message);
+  if ('anyOf' in rule) return missingParam(rule.anyOf.join(' or '));
+  if ('exclusive' in rule) {
+    const [first, second] = given(params, rule.exclusive);
+    return invalidParam(second, `cannot be combined with ${first}; give one of ${listed(rule.exclusive)}`);
+  }
+  const missing = (rule.require ?? []).find((n) => params[n] === undefined);
+  if (missing) return missingParam(missing);
+  const [extra] = given(params, rule.forbid ?? []);
+  return rule.when ? invalidParam(extra, `is not used with ${conditionWords(rule.when)}`) : invalidParam(extra, `is only used with ${conditionWords(rule.unless!)}`);
 }
 
 /** Turns the first ajv error into the spec's words. */
@@ -125,7 +131,8 @@ export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
 export type EndpointValidator = (raw: Record<string, unknown>, files: Record<string, UploadedFile>) => Params;
 
 export function compileValidator(spec: EndpointSpec): EndpointValidator {
-  const check = ajv.compile(schemaOf(spec));
+  const check = ajv.compile(runtimeSchema(spec));
+  const rules = rulesOf(spec);
   const names = Object.keys(spec.params);
   return (raw, files) => {
     const params: Params = {};
@@ -140,10 +147,13 @@ export function compileValidator(spec: EndpointSpec): EndpointValidator {
       if (p.type === 'file' && !p.orText) throw invalidParam(name, 'must be a multipart file upload');
       params[name] = coerce(name, p, value);
     }
-    if (spec.requireOneOf && !spec.requireOneOf.some((n) => params[n] !== undefined)) {
-      throw missingParam(spec.requireOneOf.join(' or '));
+    // Defaults first, so that a rule's condition sees them (ajv fills them only after its `allOf`).
+    for (const name of names) if (params[name] === undefined && spec.params[name].default !== undefined) params[name] = spec.params[name].default;
+    if (!check(params)) {
+      const e = check.errors![0];
+      const rule = /^#\/allOf\/(\d+)\//.exec(e.schemaPath);
+      throw rule ? ruleMessage(rules[Number(rule[1])], params) : messageOf(spec, e);
     }
-    if (!check(params)) throw messageOf(spec, check.errors![0]);
     return params;
   };
 }

@@ -12,7 +12,7 @@ import YAML from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog-schema.js';
 import { parseSpec, type SpecEndpoint, type SpecParam } from './spec-tables.js';
-import { describeSchemaError, type ParamSpec } from '../engine/catalog.js';
+import { describeSchemaError, ruleParams, type ParamSpec, type Rule } from '../engine/catalog.js';
 
 export interface CheckResult {
   differences: string[];
@@ -41,7 +41,7 @@ interface CatalogEndpoint {
   method: string;
   adapter: string;
   upstream: string;
-  requireOneOf?: string[];
+  rules?: Rule[];
   params: Record<string, ParamSpec>;
 }
 
@@ -191,8 +191,8 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
         }
         differences.push(...selfCheck(`${id} ${name}`, p));
       }
-      for (const name of ep.requireOneOf ?? []) {
-        if (!ep.params[name]) differences.push(`${id}: requireOneOf names unknown parameter ${name}`);
+      for (const [i, name] of ruleParams(ep.rules ?? [])) {
+        if (!ep.params[name]) differences.push(`${id}: rules.${i} names unknown parameter ${name}`);
       }
     }
   }

@@ -2,21 +2,23 @@
 // behaves as on a machine without network (IP literals and localhost resolve, every name is ENOTFOUND), so
 // no test can reach a real service and none waits on a resolver that throttles bursts.
 import dns from 'node:dns';
-import type { EndpointSpec } from '../../engine/catalog.js';
+import type { EndpointSpec, RuleCondition } from '../../engine/catalog.js';
+import { rulesOf } from '../../engine/request-schema.js';
 import { sampleValue } from './samples.js';
 
-/** Required params, conditionally required ones whose condition holds (given or default), one of requireOneOf. */
+/** Required params, then what the endpoint's rules ask for: conditionally required ones whose condition
+ * holds (given or default), the first of an anyOf. */
 export function sampleParams(spec: EndpointSpec): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, p] of Object.entries(spec.params)) if (p.required && p.type !== 'file') out[name] = sampleValue(p);
   const valueOf = (name: string) => out[name] ?? (spec.params[name]?.default !== undefined ? String(spec.params[name].default) : undefined);
-  for (const [name, p] of Object.entries(spec.params)) {
-    if (!p.requiredWhen || out[name] !== undefined) continue;
-    if (Object.entries(p.requiredWhen).every(([k, v]) => valueOf(k) === String(v))) out[name] = sampleValue(p);
-  }
-  if (spec.requireOneOf && !spec.requireOneOf.some((n) => out[n] !== undefined)) {
-    const first = spec.requireOneOf[0];
-    out[first] = sampleValue(spec.params[first]);
+  const holds = (cond: RuleCondition) => Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v : [v]).map(String).includes(valueOf(k) ?? ''));
+  for (const rule of rulesOf(spec)) {
+    if ('anyOf' in rule) {
+      if (!rule.anyOf.some((n) => out[n] !== undefined)) out[rule.anyOf[0]] = sampleValue(spec.params[rule.anyOf[0]]);
+    } else if ('when' in rule && rule.when && holds(rule.when)) {
+      for (const name of rule.require ?? []) out[name] ??= sampleValue(spec.params[name]);
+    }
   }
   return out;
 }
