@@ -53,6 +53,49 @@ const rule = {
   ],
 };
 
+// A response schema may hold JSON Schema keywords only, so a YAML slip (an unquoted comma in a flow map
+// turns `description: a, b` into a key `b`) is refused instead of reaching the OpenAPI document.
+const TYPES = ['object', 'array', 'string', 'integer', 'number', 'boolean', 'null'];
+const sub = { $ref: '#/definitions/jsonSchema' };
+const subs = { type: 'array', minItems: 1, items: sub };
+const count = { type: 'integer', minimum: 0 };
+const jsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    type: { anyOf: [{ enum: TYPES }, { type: 'array', minItems: 1, items: { enum: TYPES } }] },
+    description: { type: 'string' },
+    title: { type: 'string' },
+    properties: { type: 'object', additionalProperties: sub },
+    patternProperties: { type: 'object', additionalProperties: sub },
+    additionalProperties: { anyOf: [{ type: 'boolean' }, sub] },
+    required: { type: 'array', items: { type: 'string' } },
+    items: sub,
+    prefixItems: subs,
+    anyOf: subs,
+    oneOf: subs,
+    allOf: subs,
+    not: sub,
+    enum: { type: 'array', minItems: 1 },
+    const: {},
+    default: {},
+    examples: { type: 'array' },
+    format: { type: 'string' },
+    pattern: { type: 'string' },
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    exclusiveMinimum: { type: 'number' },
+    exclusiveMaximum: { type: 'number' },
+    minLength: count,
+    maxLength: count,
+    minItems: count,
+    maxItems: count,
+    uniqueItems: { type: 'boolean' },
+    minProperties: count,
+    maxProperties: count,
+  },
+};
+
 const endpoint = {
   type: 'object',
   additionalProperties: false,
@@ -75,11 +118,12 @@ const endpoint = {
     rules: { type: 'array', minItems: 1, items: rule },
     params: { type: 'object', additionalProperties: param },
     /** JSON schema of `data`. */
-    response: { type: 'object' },
+    response: sub,
   },
 };
 
 export const categorySchema = {
+  definitions: { jsonSchema },
   type: 'object',
   additionalProperties: false,
   required: ['category', 'endpoints'],

@@ -41,6 +41,29 @@ test('a missing summary, an unknown upstream, a bad requiredWhen and an unknown 
   expect(bootError(plant('tools.yaml', (d) => { d.endpoints[0].params.country.colour = 'red'; }))).toMatch(/endpoint fake-address, field params\.country\.colour: must NOT have additional properties/);
 });
 
+test('the comma bug: an unquoted comma in a flow-map description plants a junk key, which is refused', () => {
+  const dir = plant('tools.yaml', () => {});
+  const file = path.join(dir, 'tools.yaml');
+  const text = fs.readFileSync(path.join(realDir, 'tools.yaml'), 'utf8'); // as written, not re-serialised
+  const quoted = "scheme: { type: string, description: 'Card network id, e.g. visa, mastercard, american-express' }";
+  expect(text).toContain(quoted);
+  fs.writeFileSync(file, text.replace(quoted, 'scheme: { type: string, description: Card network id, e.g. visa, mastercard }'));
+  expect(bootError(dir)).toBe(`${file}: endpoint bin-lookup, field response.properties.scheme.e.g. visa: must NOT have additional properties`);
+});
+
+test('a response schema holds JSON Schema keywords only, at any depth', () => {
+  const dir = plant('utilities.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.signals.items.colour = 'red'; });
+  expect(bootError(dir)).toMatch(/utilities\.yaml: endpoint phish-check, field response\.properties\.signals\.items\.colour: must NOT have additional properties/);
+  const typo = plant('utilities.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.score.type = 'int'; });
+  expect(bootError(typo)).toMatch(/endpoint phish-check, field response\.properties\.score\.type/);
+});
+
+test('a rule naming an unknown param, or of no known shape, is refused', () => {
+  const phish = (d: any) => d.endpoints.find((e: any) => e.name === 'phish-check');
+  expect(bootError(plant('utilities.yaml', (d) => { phish(d).rules = [{ anyOf: ['domain', 'link'] }]; }))).toMatch(/endpoint phish-check, field rules\.0: unknown param "link"/);
+  expect(bootError(plant('utilities.yaml', (d) => { phish(d).rules = [{ when: { domain: 'x' }, require: ['url'], colour: 'red' }]; }))).toMatch(/endpoint phish-check, field rules\.0/);
+});
+
 test('not YAML at all', () => {
   const dir = plant('video.yaml', () => {});
   fs.writeFileSync(path.join(dir, 'video.yaml'), 'category: video\nendpoints: [\n');

@@ -161,6 +161,24 @@ describe('check-catalog catches planted differences', () => {
     expect(diffs.some((d) => d.endsWith('books.yaml: endpoint poetry, field summary: must have required property \'summary\''))).toBe(true);
   });
 
+  test('a junk key from an unquoted comma, in a response schema or a param, is named with file and endpoint', () => {
+    const dir = plant('tools.yaml', () => {});
+    const file = path.join(dir, 'tools.yaml');
+    const text = fs.readFileSync(path.join(catalogDir, 'tools.yaml'), 'utf8'); // as written, not re-serialised
+    const quoted = "brand: { type: string, description: 'Card network name, e.g. Visa' }";
+    expect(text).toContain(quoted);
+    fs.writeFileSync(file, text.replace(quoted, 'brand: { type: string, description: Card network name, e.g. Visa }'));
+    // (the file is then skipped, so its endpoints are reported missing too)
+    expect(differencesOf(dir)[0]).toBe(`${file}: endpoint bin-lookup, field response.properties.brand.e.g. Visa: must NOT have additional properties`);
+    const param = plant('tools.yaml', (doc: Doc) => { endpoint(doc, 'bin-lookup').params.bin['e.g. 45717360'] = null; });
+    expect(differencesOf(param)[0]).toBe(`${path.join(param, 'tools.yaml')}: endpoint bin-lookup, field params.bin.e.g. 45717360: must NOT have additional properties`);
+  });
+
+  test('a rule naming an unknown parameter', () => {
+    const dir = plant('utilities.yaml', (doc: Doc) => { endpoint(doc, 'phish-check').rules = [{ anyOf: ['domain', 'link'] }]; });
+    expect(differencesOf(dir)).toEqual(['utilities/phish-check: rules.0 names unknown parameter link']);
+  });
+
   test('an example or default that breaks the param\'s own rules', () => {
     const dir = plant('art-design.yaml', (doc: Doc) => {
       endpoint(doc, 'color-scheme').params.hex.examples = ['0047AB', 'blue'];
