@@ -42,13 +42,13 @@ const rule = {
     { type: 'object', additionalProperties: false, required: ['anyOf'], properties: { anyOf: { ...names, minItems: 2 }, message } },
     /** At most one of these params. */
     { type: 'object', additionalProperties: false, required: ['exclusive'], properties: { exclusive: { ...names, minItems: 2 }, message } },
-    /** When (or unless) the condition holds, these params are required, or refused. */
+    /** When (or unless) params have these values, or when these params are given: others required, or refused. */
     {
       type: 'object',
       additionalProperties: false,
-      oneOf: [{ required: ['when'] }, { required: ['unless'] }],
+      oneOf: [{ required: ['when'] }, { required: ['unless'] }, { required: ['given'] }],
       anyOf: [{ required: ['require'] }, { required: ['forbid'] }],
-      properties: { when: condition, unless: condition, require: names, forbid: names, message },
+      properties: { when: condition, unless: condition, given: names, require: names, forbid: names, message },
     },
   ],
 };

@@ -56,6 +56,7 @@ export function ruleSchema(spec: EndpointSpec, rule: Rule): JsonSchema {
   if (rule.require?.length) then.push({ required: rule.require });
   if (rule.forbid?.length) then.push({ not: anyPresent(rule.forbid) });
   const effect = then.length === 1 ? then[0] : { allOf: then };
+  if (rule.given) return rule.given.length === 1 && !rule.forbid ? { dependentRequired: { [rule.given[0]]: rule.require } } : { if: { required: rule.given }, then: effect };
   if (rule.when) return { if: conditionSchema(spec, rule.when), then: effect };
   return { if: conditionSchema(spec, rule.unless!), else: effect };
 }
@@ -76,6 +77,8 @@ export function rulesOf(spec: EndpointSpec): Rule[] {
  *   exclusive: [a, b]           → { not: { required: [a, b] } }   (more names: not anyOf of every pair)
  *   when: {m: v}, require: [a]  → { if: { properties: { m: { const: v } }, required: [m] }, then: { required: [a] } }
  *   unless: ..., forbid: [a]    → { if: ..., else: { not: { required: [a] } } }
+ *   given: [g], require: [a]    → { dependentRequired: { g: [a] } }
+ *   given: [g], forbid: [a]     → { if: { required: [g] }, then: { not: { required: [a] } } }
  */
 export function requestSchema(spec: EndpointSpec): JsonSchema {
   const properties: Record<string, JsonSchema> = {};

@@ -2,7 +2,8 @@
 // JSON scalars) are coerced strictly by type, then checked by ajv; the first error becomes the message.
 // This is the only file that turns validation failures into words.
 import net from 'node:net';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import { ApiError, badInput, invalidParam, missingParam } from './errors.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from './catalog.js';
 import { DEFAULT_MAX_LENGTH, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
@@ -77,7 +78,9 @@ function runtimeSchema(spec: EndpointSpec): JsonSchema {
   for (const [name, p] of Object.entries(spec.params)) {
     if (p.type === 'file') properties[name] = p.orText ? { maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : {};
   }
-  return { ...schema, properties };
+  // Each value's own rules first, then the rules between them: a wrong enum is named before a rule it trips.
+  const { allOf: rules, ...own } = schema;
+  return { allOf: [{ ...own, properties }, { allOf: rules ?? [true] }] };
 }
 
 const given = (params: Params, names: string[]) => names.filter((n) => params[n] !== undefined);
@@ -96,6 +99,7 @@ function ruleMessage(rule: Rule, params: Params): ApiError {
   const missing = (rule.require ?? []).find((n) => params[n] === undefined);
   if (missing) return missingParam(missing);
   const [extra] = given(params, rule.forbid ?? []);
+  if (rule.given) return invalidParam(extra, `is not used with ${rule.given.join(' and ')}`);
   return rule.when ? invalidParam(extra, `is not used with ${conditionWords(rule.when)}`) : invalidParam(extra, `is only used with ${conditionWords(rule.unless!)}`);
 }
 
@@ -151,7 +155,7 @@ export function compileValidator(spec: EndpointSpec): EndpointValidator {
     for (const name of names) if (params[name] === undefined && spec.params[name].default !== undefined) params[name] = spec.params[name].default;
     if (!check(params)) {
       const e = check.errors![0];
-      const rule = /^#\/allOf\/(\d+)\//.exec(e.schemaPath);
+      const rule = /^#\/allOf\/1\/allOf\/(\d+)\//.exec(e.schemaPath);
       throw rule ? ruleMessage(rules[Number(rule[1])], params) : messageOf(spec, e);
     }
     return params;

@@ -2,7 +2,7 @@
 // User-Agent (the engine sends ours). Categories are checked against its own /endpoints list, so a typo
 // is a 400 naming the valid ones instead of an upstream 404. Random answers are never cached.
 import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
-import { invalidParam, missingParam, upstreamBusy } from '../../engine/errors.js';
+import { invalidParam, upstreamBusy } from '../../engine/errors.js';
 import { nekosCategories } from './_nekos-categories.js';
 import { isRecord, malformed, records } from '../../engine/shape.js';
 
@@ -28,19 +28,15 @@ async function images(api: UpstreamClient, path: string, searchParams: Record<st
 const animeImagesA: Adapter = async (params, ctx) => {
   const api = ctx.upstream('nekos-best');
   const action = params.action as string | undefined;
-  if (action !== 'search' && params.type !== undefined) throw invalidParam('type', 'is only used with action=search');
-
   if (action === 'endpoints') {
     const known = await nekosCategories(api);
     return { categories: [...known].sort(([a], [b]) => a.localeCompare(b)).map(([name, format]) => ({ name, format })) };
   }
   if (action === 'search') {
-    if (params.query === undefined) throw missingParam('query');
     const category = params.category === undefined ? undefined : await checkedCategory(api, String(params.category));
     // `type` is required upstream: 1 = images, 2 = GIFs.
     return images(api, '/search', { query: String(params.query), type: (params.type as number | undefined) ?? 1, category, amount: params.amount as number }, ctx.signal);
   }
-  if (params.category === undefined) throw missingParam('category');
   const category = await checkedCategory(api, String(params.category));
   return images(api, `/${category}`, { amount: params.amount as number }, ctx.signal);
 };

@@ -7,7 +7,7 @@
 //   (its queue is full) become our 503 too.
 // - Preview URLs expire 300 s after the search: we say when.
 import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
-import { badInput, missingParam, upstreamBusy, upstreamFailed, upstreamTimeout } from '../../engine/errors.js';
+import { badInput, upstreamBusy, upstreamFailed, upstreamTimeout } from '../../engine/errors.js';
 import { oneAtATime } from './_one-at-a-time.js';
 import { assertPublicUrl } from './_public-url.js';
 import { isRecord, num, record, records, type Rec } from '../../engine/shape.js';
@@ -34,7 +34,6 @@ const sceneFinder: Adapter = async (params, ctx) => {
   const api = ctx.upstream('tracemoe');
   if (params.action === 'me') return reply({ data: await quota(api, ctx.signal), cacheable: false });
 
-  if (params.url === undefined) throw missingParam('url');
   const url = assertPublicUrl('url', String(params.url)).toString();
   lock ??= oneAtATime({
     maxQueue: Number(ctx.options.queueMax ?? 8),

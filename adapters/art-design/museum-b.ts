@@ -3,7 +3,7 @@
 // fetched one by one at a gentle pace (see _museum-b-pace.ts); `q` goes last in the query string
 // because parameter order changes the results; a 410 on /v1/search means the API moved search to
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
-import { invalidParam, missingParam, upstreamFailed } from '../../engine/errors.js';
+import { missingParam, upstreamFailed } from '../../engine/errors.js';
 import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
 import { isRecord, malformed, type Rec } from '../../engine/shape.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
@@ -56,8 +56,6 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
 
 const museumB: Adapter = async (params, ctx) => {
   const q = typeof params.q === 'string' ? params.q.trim() : '';
-  const given = [params.mode !== undefined && 'mode', q && 'q', params.id !== undefined && 'id'].filter(Boolean);
-  if (given.length > 1) throw invalidParam(String(given[1]), `cannot be combined with ${given[0]}; give one of mode, q or id`);
   if (params.mode === 'departments') {
     return reply({ data: { total: MET_DEPARTMENTS.length, items: MET_DEPARTMENTS.map((d) => ({ ...d })) }, source: 'embedded' });
   }

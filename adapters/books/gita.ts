@@ -4,9 +4,9 @@
 // {"error", "message"} ("Language not implemented" → 404, "Invalid verse no" → 400); Odia answers
 // numbers as strings; combined verses (1.4-6, 1.16-18, 18.51-53) answer lists; `purport` may be the
 // text of a Python list.
-import { badInput, invalidParam, missingParam, notFound } from '../../engine/errors.js';
+import { badInput, invalidParam, notFound } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
-import { GITA_TOTAL, GITA_VERSES, gitaSerial } from './_gita-verses.js';
+import { GITA_VERSES, gitaSerial } from './_gita-verses.js';
 import { isRecord, malformed } from './_shape.js';
 
 function int(v: unknown): number | null {
@@ -45,16 +45,10 @@ const gita: Adapter = async (params, ctx) => {
   let verse: number;
   let path: string;
   if (mode === 'serial') {
-    if (params.chapter !== undefined || params.verse !== undefined) throw invalidParam('mode', 'serial takes serial, not chapter and verse');
-    if (params.serial === undefined) throw missingParam('serial');
     const serial = Number(params.serial);
-    if (serial > GITA_TOTAL) throw invalidParam('serial', `must be between 1 and ${GITA_TOTAL}`);
     ({ chapter, verse } = gitaSerial(serial));
     path = `/${language}/verse/${serial}`;
   } else {
-    if (params.serial !== undefined) throw invalidParam('serial', 'is used with mode=serial only');
-    if (params.chapter === undefined) throw missingParam('chapter');
-    if (params.verse === undefined) throw missingParam('verse');
     chapter = Number(params.chapter);
     verse = Number(params.verse);
     const count = GITA_VERSES[chapter - 1];

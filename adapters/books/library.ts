@@ -36,7 +36,7 @@ const library: Adapter = async (params, ctx) => {
   const id = params.id as string | undefined;
   const idKind = id ? KIND_BY_LETTER[id.slice(-1)] : undefined;
   const mode = String(params.mode ?? idKind ?? 'search');
-  if (id && mode === 'search') throw invalidParam('id', 'is not used with mode=search; give q');
+  // Which kind an id is shows only in its last letter, a fact of Open Library's ids.
   if (id && idKind !== mode) throw invalidParam('id', `${id} is ${idKind === 'author' ? 'an' : 'a'} ${idKind} id; mode=${mode} needs an id ending in ${LETTER_BY_KIND[mode]}`);
 
   if (id) {
@@ -44,7 +44,6 @@ const library: Adapter = async (params, ctx) => {
     if (!isRecord(res.body) || typeof res.body.key !== 'string') throw malformed();
     return record(res.body);
   }
-  if (mode === 'work' || mode === 'edition') throw missingParam('id');
   if (!q) throw missingParam('q');
 
   const authors = mode === 'author';

@@ -1,6 +1,5 @@
 // Phishing check of a URL or domain: an explainable heuristic score (never fetching the target), plus
 // Safe Browsing and URLhaus when their keys are configured, whose listing overrides the score.
-import { invalidParam } from '../../engine/errors.js';
 import { reply, type Adapter } from '../../engine/types.js';
 import { analyse, WEIGHTS, type RuleId, type Target } from './_phish-signals.js';
 import { safeBrowsing, urlhaus, type Verdict } from './_reputation.js';
@@ -10,13 +9,10 @@ const NOTE = 'A low score means no warning sign was found, not that the site is 
 function targetOf(params: Record<string, unknown>): Target {
   const name = params.url !== undefined ? 'url' : 'domain';
   const raw = String(params[name]).trim();
-  // A domain may come with a scheme and path; only then do the scheme and path rules apply.
+  // A domain may come with a scheme and path; only then do the scheme and path rules apply. Both parse:
+  // the catalog's formats (url, domain) checked them.
   const isUrl = name === 'url' || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw);
-  try {
-    return { raw, url: new URL(isUrl ? raw : `http://${raw}`), isUrl };
-  } catch {
-    throw invalidParam(name, name === 'url' ? 'must be an http(s) URL' : 'must be a domain name such as example.com');
-  }
+  return { raw, url: new URL(isUrl ? raw : `http://${raw}`), isUrl };
 }
 
 /** Operators tune the weights and keep a blocklist in the catalog's `options:` of this endpoint. */
