@@ -77,6 +77,11 @@ function runtimeSchema(spec: EndpointSpec): JsonSchema {
   const properties = { ...(schema.properties as Record<string, JsonSchema>) };
   for (const [name, p] of Object.entries(spec.params)) {
     if (p.type === 'file') properties[name] = p.orText ? { maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : {};
+    // ajv checks `enum` before `pattern`; a malformed value is better told by its pattern's words.
+    else if (p.enum && p.pattern) {
+      const { enum: values, ...rest } = properties[name];
+      properties[name] = { allOf: [rest, { enum: values }] };
+    }
   }
   // Each value's own rules first, then the rules between them: a wrong enum is named before a rule it trips.
   const { allOf: rules, ...own } = schema;

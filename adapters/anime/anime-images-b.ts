@@ -42,9 +42,10 @@ const animeImagesB: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    if (id === undefined) throw missingParam('id');
-    if (!IMAGE_ID.test(id)) throw invalidParam('id', 'must be a 24-character hexadecimal image id for action=image-by-id');
-    const { body } = await api.request({ path: `/getImageById/${id.toLowerCase()}`, notFoundMessage: `No image with id ${id}`, signal: ctx.signal });
+    // The catalog's id is also a session id; only here must it be an image id.
+    const imageId = String(id);
+    if (!IMAGE_ID.test(imageId)) throw invalidParam('id', 'must be a 24-character hexadecimal image id for action=image-by-id');
+    const { body } = await api.request({ path: `/getImageById/${imageId.toLowerCase()}`, notFoundMessage: `No image with id ${imageId}`, signal: ctx.signal });
     return image(record(body));
   }
 
@@ -52,8 +53,6 @@ const animeImagesB: Adapter = async (params, ctx) => {
   const additionalTags = csv(params.additionalTags);
   if (category === 'nothing' && !additionalTags) throw missingParam('additionalTags');
   const session = (params.session as string | undefined) ?? (id !== undefined ? 'id' : undefined);
-  if (session === 'id' && id === undefined) throw missingParam('id');
-  if (session === 'ip' && id !== undefined) throw invalidParam('id', 'is only used with session=id');
   const sessionId = session === 'ip' ? crypto.createHmac('sha256', IP_SALT).update(ctx.clientIp).digest('hex').slice(0, 32) : id;
 
   const res = await api.request({

@@ -1,7 +1,6 @@
 // Artworks of the Art Institute of Chicago: a search (q), one artwork (id), or the collection's first
 // page (neither). `fields` is always sent: without it, search hits carry only _score, id and title.
 // Image URLs are built from the IIIF base the API returns; images are linked, never proxied.
-import { invalidParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
 import { isRecord, malformed, type Rec } from '../../engine/shape.js';
 
@@ -29,7 +28,6 @@ const museumA: Adapter = async (params, ctx) => {
   const client = ctx.upstream('artic');
   const fields = String(client.settings.fields ?? DEFAULT_FIELDS);
   const q = typeof params.q === 'string' ? params.q.trim() : '';
-  if (q && params.id !== undefined) throw invalidParam('id', 'give either q (search) or id (one artwork), not both');
   // AIC asks API clients to identify themselves in this header (browsers cannot set User-Agent).
   const headers = { 'AIC-User-Agent': `unified-utility-api (+${ctx.publicUrl})` };
 

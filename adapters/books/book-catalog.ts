@@ -1,6 +1,5 @@
 // Public-domain e-books of Project Gutenberg, through Gutendex: a search (every word must match an
 // author or a title), one book by id, or the catalog's pages (most downloaded first). 32 per page.
-import { invalidParam } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
 import { isRecord, malformed, pageOf, text, type Rec } from './_shape.js';
 
@@ -28,7 +27,6 @@ const bookCatalog: Adapter = async (params, ctx) => {
   const client = ctx.upstream('gutendex');
   const q = typeof params.q === 'string' ? params.q.trim() : '';
   if (params.id !== undefined) {
-    if (q) throw invalidParam('id', 'give either q (search) or id (one book), not both');
     const res = await client.request({ path: `/books/${params.id}`, signal: ctx.signal, notFoundMessage: `No book with id ${params.id}` });
     if (!isRecord(res.body) || typeof res.body.id !== 'number') throw malformed();
     return book(res.body);

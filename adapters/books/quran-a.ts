@@ -59,7 +59,6 @@ const quranA: Adapter = async (params, ctx) => {
   }
 
   if (mode === 'random' || mode === 'ayah') {
-    if (mode === 'ayah' && params.number === undefined) throw missingParam('number');
     // Drawn here, not by /ayah/random, which draws from 1..6326 and so fails about 1.4 % of the time.
     const n = mode === 'random' ? crypto.randomInt(1, AYAH_COUNT + 1) : Number(params.number);
     const cacheable = mode !== 'random';
@@ -68,7 +67,6 @@ const quranA: Adapter = async (params, ctx) => {
   }
 
   if (mode === 'surah') {
-    if (params.surah === undefined) throw missingParam('surah');
     const n = Number(params.surah);
     if (local) return reply({ data: surahObject(n, local), cacheable: false });
     return reply({ data: (await fromUpstream(client, ctx, `/surah/${n}/${enc(editionId)}`)) as Record<string, unknown>, source: 'alquran' });

@@ -48,22 +48,18 @@ const quranB: Adapter = async (params, ctx) => {
         return embedded(editionsMap(client.baseUrl));
       }
     case 'edition':
-      if (params.edition === undefined) throw missingParam('edition');
       return local ? embedded({ quran: versesOf(local).map(row) }) : answer(await fromUpstream(client, ctx, path, 'quran'));
     case 'chapter': {
-      if (params.chapter === undefined) throw missingParam('chapter');
       const c = Number(params.chapter);
       return local ? embedded({ chapter: versesOf(local).filter((v) => v.surah === c).map(row) }) : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
     }
     case 'verse': {
-      if (params.chapter === undefined) throw missingParam('chapter');
-      if (params.verse === undefined) throw missingParam('verse');
+      if (params.chapter === undefined) throw missingParam('chapter'); // mode=verse, or verse given without mode
       const n = globalNumber(Number(params.chapter), Number(params.verse));
       return local ? embedded(row(versesOf(local)[n - 1])) : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
     }
     default: {
-      if (params.segment === undefined) throw missingParam('segment');
-      if (params.segment_no === undefined) throw missingParam('segment_no');
+      if (params.segment_no === undefined) throw missingParam('segment_no'); // segment given without mode
       const segment = String(params.segment) as Segment;
       const [first, last] = segmentRange(segment, Number(params.segment_no));
       const key = `${segment}s`;

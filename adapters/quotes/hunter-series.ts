@@ -3,7 +3,6 @@
 // present and `count` is the size of the whole unfiltered collection, so the next page is known only
 // by comparing the page length with the size we asked for; quotes are blocks of `line_0…line_N`,
 // turned into `lines[]`; `char` must equal a speaker exactly, in lower case (comma-separated = all of).
-import { invalidParam } from '../../engine/errors.js';
 import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
@@ -48,14 +47,10 @@ const hunterSeries: Adapter = async (params, ctx) => {
   const season = params.season === undefined ? undefined : String(params.season);
   const pageNo = Number(params.page ?? 1);
 
-  if (resource === 'characters' && season) throw invalidParam('season', 'applies to resources quotes and episodes only');
-  if (resource === 'episodes' && char) throw invalidParam('char', 'applies to resources quotes and characters only');
   const filters: Query = resource === 'characters' ? { name: char } : resource === 'episodes' ? { season } : { char, season };
 
   if (params.action === 'random') {
     if (resource !== 'quotes') return randomOf(ctx, resource, filters);
-    // The random route takes no filters: refusing them is clearer than ignoring them.
-    if (char || season) throw invalidParam('action', 'random takes no char or season; omit action to list with filters');
     const res = await ctx.upstream('supernatural').request({ path: '/quotes/random', signal: ctx.signal });
     if (!isRecord(res.body)) throw unexpectedShape();
     return reply({ data: quoteBlock(res.body), cacheable: false });
