@@ -1,0 +1,105 @@
+// One catalog endpoint as an OpenAPI operation: its parameters (GET) or request body (POST), the example
+// request, the success schema and every error status the engine can give for it.
+import type { EndpointSpec, UpstreamSpec } from '../catalog.js';
+import { answerHeaders, errorResponseRef, successSchema } from './components.js';
+import { crossRules, exampleRequest, parametersSchema, propertySchema, ruleWords } from './params.js';
+
+export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
+const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperCase());
+
+export interface OperationContext {
+  upstreams: Record<string, UpstreamSpec>;
+  /** False when this server has no adapter for the endpoint (it answers 501). */
+  implemented: boolean;
+  /** Request body schemas, added to components.schemas by name. */
+  bodies: Record<string, unknown>;
+}
+
+/** Statuses other than 200 that the engine can give for this endpoint. */
+function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
+  const params = Object.values(spec.params);
+  const fetches = params.some((p) => p.format === 'url' || p.orText);
+  const out = [400, 401];
+  if (spec.upstream !== 'embedded') out.push(404);
+  if (spec.method === 'POST' || fetches) out.push(413);
+  out.push(429);
+  if (!implemented) out.push(501);
+  if (spec.upstream !== 'embedded' || fetches) out.push(502);
+  out.push(503, 504); // the key store may be down; every endpoint has a deadline
+  return out;
+}
+
+function description(spec: EndpointSpec, ctx: OperationContext): string {
+  const lines = [`${spec.summary}.`];
+  const up = ctx.upstreams[spec.upstream];
+  lines.push(up ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).` : 'Answered by the service itself, from data and code it ships with.');
+  if (spec.requireOneOf) lines.push(`Send at least one of ${spec.requireOneOf.map((n) => `\`${n}\``).join(', ')}.`);
+  for (const [name, p] of Object.entries(spec.params)) {
+    if (p.requiredWhen) lines.push(`\`${name}\` is required when ${Object.entries(p.requiredWhen).map(([k, v]) => `\`${k}\` is \`${v}\``).join(' and ')}.`);
+  }
+  if (spec.params.upstream_key) {
+    lines.push(`Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`);
+  }
+  if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
+  return lines.join(' ');
+}
+
+function queryParameters(spec: EndpointSpec, example: Record<string, unknown>) {
+  return Object.entries(spec.params).map(([name, p]) => ({
+    name,
+    in: 'query',
+    required: Boolean(p.required),
+    description: [p.description, ...ruleWords(spec, name)].join(' '),
+    schema: propertySchema(p),
+    ...(example[name] !== undefined ? { example: example[name] } : {}),
+  }));
+}
+
+/** JSON and urlencoded bodies carry text; multipart also carries files. A file that cannot be text is multipart only. */
+function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: OperationContext) {
+  const name = `${pascal(spec.id)}Request`;
+  const params = Object.values(spec.params);
+  const hasFiles = params.some((p) => p.type === 'file');
+  const textOnly = params.every((p) => p.type !== 'file' || p.orText);
+  const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
+  const content: Record<string, unknown> = {};
+  if (textOnly) {
+    ctx.bodies[name] = parametersSchema(spec, 'text');
+    content['application/json'] = { schema: ref(name), example };
+    content['application/x-www-form-urlencoded'] = { schema: ref(name), example };
+  }
+  if (hasFiles) {
+    ctx.bodies[`${pascal(spec.id)}Upload`] = parametersSchema(spec, 'binary');
+    content['multipart/form-data'] = { schema: ref(`${pascal(spec.id)}Upload`), example };
+  } else {
+    content['multipart/form-data'] = { schema: ref(name), example };
+  }
+  return { required: Object.keys(example).length > 0, content };
+}
+
+export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<string, unknown> {
+  const example = exampleRequest(spec);
+  const rules = crossRules(spec);
+  const op: Record<string, unknown> = {
+    summary: spec.summary,
+    description: description(spec, ctx),
+    operationId: operationIdOf(spec.id),
+    tags: [spec.category],
+  };
+  if (spec.method === 'GET') {
+    op.parameters = queryParameters(spec, example);
+    // Query parameters cannot hold rules between them in OpenAPI: the parameter object's schema says them.
+    if (Object.keys(rules).length) op['x-parameters-schema'] = { type: 'object', ...rules };
+  } else {
+    op.requestBody = requestBody(spec, example, ctx);
+  }
+  op.responses = {
+    200: {
+      description: 'The success envelope, with the endpoint\'s answer in `data`.',
+      headers: answerHeaders(),
+      content: { 'application/json': { schema: successSchema(spec.response) } },
+    },
+    ...Object.fromEntries(errorStatuses(spec, ctx.implemented).map((s) => [s, errorResponseRef(s)])),
+  };
+  return op;
+}
