@@ -2,7 +2,8 @@
 // request, the success schema and every error status the engine can give for it.
 import type { EndpointSpec, UpstreamSpec } from '../catalog.js';
 import { answerHeaders, errorResponseRef, successSchema } from './components.js';
-import { crossRules, exampleRequest, parametersSchema, propertySchema, ruleWords } from './params.js';
+import { rulesOf } from '../request-schema.js';
+import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords } from './params.js';
 
 export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
 const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperCase());
@@ -33,10 +34,7 @@ function description(spec: EndpointSpec, ctx: OperationContext): string {
   const lines = [`${spec.summary}.`];
   const up = ctx.upstreams[spec.upstream];
   lines.push(up ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).` : 'Answered by the service itself, from data and code it ships with.');
-  if (spec.requireOneOf) lines.push(`Send at least one of ${spec.requireOneOf.map((n) => `\`${n}\``).join(', ')}.`);
-  for (const [name, p] of Object.entries(spec.params)) {
-    if (p.requiredWhen) lines.push(`\`${name}\` is required when ${Object.entries(p.requiredWhen).map(([k, v]) => `\`${k}\` is \`${v}\``).join(' and ')}.`);
-  }
+  lines.push(...rulesOf(spec).map(ruleWords));
   if (spec.params.upstream_key) {
     lines.push(`Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`);
   }
@@ -49,7 +47,7 @@ function queryParameters(spec: EndpointSpec, example: Record<string, unknown>) {
     name,
     in: 'query',
     required: Boolean(p.required),
-    description: [p.description, ...ruleWords(spec, name)].join(' '),
+    description: [p.description, ...formatWords(p), ...rulesNaming(spec, name)].join(' '),
     schema: propertySchema(p),
     ...(example[name] !== undefined ? { example: example[name] } : {}),
   }));
@@ -64,12 +62,12 @@ function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: 
   const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
   const content: Record<string, unknown> = {};
   if (textOnly) {
-    ctx.bodies[name] = parametersSchema(spec, 'text');
+    ctx.bodies[name] = bodySchema(spec, 'text');
     content['application/json'] = { schema: ref(name), example };
     content['application/x-www-form-urlencoded'] = { schema: ref(name), example };
   }
   if (hasFiles) {
-    ctx.bodies[`${pascal(spec.id)}Upload`] = parametersSchema(spec, 'binary');
+    ctx.bodies[`${pascal(spec.id)}Upload`] = bodySchema(spec, 'multipart');
     content['multipart/form-data'] = { schema: ref(`${pascal(spec.id)}Upload`), example };
   } else {
     content['multipart/form-data'] = { schema: ref(name), example };
@@ -89,7 +87,7 @@ export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<s
   if (spec.method === 'GET') {
     op.parameters = queryParameters(spec, example);
     // Query parameters cannot hold rules between them in OpenAPI: the parameter object's schema says them.
-    if (Object.keys(rules).length) op['x-parameters-schema'] = { type: 'object', ...rules };
+    if (rules) op['x-parameters-schema'] = { type: 'object', ...rules };
   } else {
     op.requestBody = requestBody(spec, example, ctx);
   }

@@ -1,56 +1,72 @@
-// Parameters as JSON Schema for the document: one property per parameter, and the object schema with the
-// rules between parameters (required, "one of", "required when"), from which the example request is built.
+// Parameters as the document shows them, from the JSON Schema the validator compiles
+// (engine/request-schema.ts): one property per parameter, the rules between parameters, their words, and
+// the example request those rules accept.
 import { Ajv } from 'ajv';
-import type { EndpointSpec, ParamSpec } from '../catalog.js';
-import { DEFAULT_MAX_LENGTH } from '../validate.js';
+import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog.js';
+import { paramSchema, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../request-schema.js';
 
-/** One parameter's schema; `file` is the multipart form (binary) or the text form (a string). */
-export function propertySchema(p: ParamSpec, file: 'binary' | 'text' = 'text'): Record<string, unknown> {
-  if (p.type === 'file') {
-    if (file === 'binary') return { type: 'string', format: 'binary', description: p.description };
-    return { type: 'string', maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH, description: p.description };
+/**
+ * A schema in the words of OpenAPI 3.1: `format: url` is `uri`, and the validator's own `hosts` keyword
+ * becomes the extension `x-hosts` (the words of the description say it too).
+ */
+function documented(s: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...s };
+  if (out.format === 'url') out.format = 'uri';
+  if (out.hosts) {
+    out['x-hosts'] = out.hosts;
+    delete out.hosts;
   }
-  const s: Record<string, unknown> = { type: p.type };
-  for (const k of ['enum', 'minimum', 'maximum', 'minLength', 'pattern', 'default', 'examples'] as const) {
-    if (p[k] !== undefined) s[k] = p[k];
-  }
-  if (p.type === 'string') s.maxLength = p.maxLength ?? DEFAULT_MAX_LENGTH;
-  if (p.format === 'url') s.format = 'uri';
-  return s;
+  return out;
 }
 
-/** The words for a parameter's rules that a schema of its own cannot carry. */
-export function ruleWords(spec: EndpointSpec, name: string): string[] {
-  const p = spec.params[name];
+/** One parameter's schema; a file is binary in multipart, and text (base64 or a URL) elsewhere when it may be. */
+export function propertySchema(p: ParamSpec, form: 'multipart' | 'text' = 'text'): JsonSchema {
+  const s = form === 'multipart' && p.type === 'file' ? { type: 'string', format: 'binary' } : paramSchema(p);
+  return documented({ ...s, ...(p.examples ? { examples: p.examples } : {}) });
+}
+
+const list = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
+const condition = (c: RuleCondition) =>
+  Object.entries(c).map(([k, v]) => `\`${k}\` is ${(Array.isArray(v) ? v : [v]).map((x) => `\`${x}\``).join(' or ')}`).join(' and ');
+
+/** A rule between parameters, in words. */
+export function ruleWords(rule: Rule): string {
+  if ('anyOf' in rule) return `Send at least one of ${list(rule.anyOf)}.`;
+  if ('exclusive' in rule) return `Send at most one of ${list(rule.exclusive)}.`;
+  const effect = [
+    ...(rule.require?.length ? [`${list(rule.require)} ${rule.require.length > 1 ? 'are' : 'is'} required`] : []),
+    ...(rule.forbid?.length ? [`${list(rule.forbid)} must not be sent`] : []),
+  ].join(' and ');
+  return rule.when ? `When ${condition(rule.when)}, ${effect}.` : `Unless ${condition(rule.unless!)}, ${effect}.`;
+}
+
+/** What a parameter's own schema cannot say in words a reader sees at once. */
+export function formatWords(p: ParamSpec): string[] {
   const out: string[] = [];
-  if (p.requiredWhen) out.push(`Required when ${Object.entries(p.requiredWhen).map(([k, v]) => `${k} is ${v}`).join(' and ')}.`);
-  if (spec.requireOneOf?.includes(name)) out.push(`Send at least one of ${spec.requireOneOf.join(', ')}.`);
-  if (p.format === 'url') out.push(p.hosts ? `An http(s) URL on ${p.hosts.join(', ')}.` : 'An http(s) URL.');
+  if (p.format === 'url') out.push(p.hosts ? `An http(s) URL on ${p.hosts.join(', ')} (or a subdomain).` : 'An http(s) URL.');
   if (p.format === 'ip') out.push('An IPv4 or IPv6 address.');
   if (p.format === 'domain') out.push('A domain name such as example.com.');
   if (p.patternHint) out.push(`Must be ${p.patternHint}.`);
   return out;
 }
 
-/** The rules between parameters, as JSON Schema keywords of the parameter object. */
-export function crossRules(spec: EndpointSpec): Record<string, unknown> {
-  const allOf: object[] = [];
-  for (const [name, p] of Object.entries(spec.params)) {
-    if (!p.requiredWhen) continue;
-    const cond = Object.fromEntries(Object.entries(p.requiredWhen).map(([k, v]) => [k, { const: v }]));
-    allOf.push({ if: { properties: cond, required: Object.keys(cond) }, then: { required: [name] } });
-  }
-  return {
-    ...(spec.requireOneOf ? { anyOf: spec.requireOneOf.map((n) => ({ required: [n] })) } : {}),
-    ...(allOf.length ? { allOf } : {}),
-  };
+/** The rules naming this parameter, in words. */
+export function rulesNaming(spec: EndpointSpec, name: string): string[] {
+  return rulesOf(spec).filter((r) => JSON.stringify(r).includes(`"${name}"`)).map(ruleWords);
 }
 
-/** The parameter object of an endpoint: properties, `required` and the rules between them. */
-export function parametersSchema(spec: EndpointSpec, file: 'binary' | 'text' = 'text'): Record<string, unknown> {
-  const properties = Object.fromEntries(Object.entries(spec.params).map(([n, p]) => [n, propertySchema(p, file)]));
-  const required = Object.entries(spec.params).filter(([, p]) => p.required).map(([n]) => n);
-  return { type: 'object', properties, ...(required.length ? { required } : {}), ...crossRules(spec) };
+/** The rules between parameters as JSON Schema (`allOf`, one entry per rule), or undefined without rules. */
+export function crossRules(spec: EndpointSpec): JsonSchema | undefined {
+  const rules = rulesOf(spec).map((r) => ruleSchema(spec, r));
+  return rules.length ? { allOf: rules } : undefined;
+}
+
+/** The parameter object of an endpoint as a request body: properties, `required` and the rules between them. */
+export function bodySchema(spec: EndpointSpec, form: 'multipart' | 'text'): JsonSchema {
+  const s = requestSchema(spec);
+  const properties = Object.fromEntries(Object.entries(spec.params).map(([n, p]) => [n, { ...propertySchema(p, form), description: [p.description, ...formatWords(p)].join(' ') }]));
+  const required = s.required as string[];
+  return { ...s, properties, required: required.length ? required : undefined };
 }
 
 /** A value that suits the parameter, or undefined when none can be made up (a pattern without examples). */
@@ -70,10 +86,10 @@ const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
 /**
  * The smallest valid request: the required parameters, then whatever the rules ask for next (the first
- * branch of a "one of", a parameter that a chosen value makes required), until the schema is satisfied.
+ * name of a "one of", a parameter that a chosen value makes required), until the schema is satisfied.
  */
 export function exampleRequest(spec: EndpointSpec): Record<string, string | number | boolean> {
-  const check = ajv.compile(parametersSchema(spec));
+  const check = ajv.compile(requestSchema(spec));
   const out: Record<string, string | number | boolean> = {};
   const valid = (): boolean => check(out);
   for (let round = 0; round < 20 && !valid(); round++) {
