@@ -40,5 +40,6 @@ export const MEDIA: Record<string, Answers> = {
   tikwm: { 'GET /api/': json('tikwm', 'video.json') },
   fxtwitter: { 'GET /status/:id': json('fxtwitter', 'video.json') },
   gofile: { 'POST /uploadfile': json('gofile', 'uploadfile.json') },
+  imgbb: { 'POST /1/upload': json('imgbb', 'upload.json') },
   'binance-p2p': { 'POST /bapi/c2c/v2/friendly/c2c/adv/search': json('binance-p2p', 'search-buy.json') },
 };
