@@ -3,7 +3,7 @@
 import type { EndpointSpec, UpstreamSpec } from '../catalog.js';
 import { answerHeaders, errorResponseRef, successSchema } from './components.js';
 import { rulesOf } from '../request-schema.js';
-import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords } from './params.js';
+import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
 
 export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
 const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperCase());
@@ -31,7 +31,7 @@ function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
 }
 
 function description(spec: EndpointSpec, ctx: OperationContext): string {
-  const lines = [`${spec.summary}.`];
+  const lines = [spec.summary];
   const up = ctx.upstreams[spec.upstream];
   lines.push(up ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).` : 'Answered by the service itself, from data and code it ships with.');
   lines.push(...rulesOf(spec).map(ruleWords));
@@ -39,7 +39,7 @@ function description(spec: EndpointSpec, ctx: OperationContext): string {
     lines.push(`Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`);
   }
   if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
-  return lines.join(' ');
+  return sentences(lines);
 }
 
 function queryParameters(spec: EndpointSpec, example: Record<string, unknown>) {
@@ -47,7 +47,7 @@ function queryParameters(spec: EndpointSpec, example: Record<string, unknown>) {
     name,
     in: 'query',
     required: Boolean(p.required),
-    description: [p.description, ...formatWords(p), ...rulesNaming(spec, name)].join(' '),
+    description: sentences([p.description, ...formatWords(p), ...rulesNaming(spec, name)]),
     schema: propertySchema(p),
     ...(example[name] !== undefined ? { example: example[name] } : {}),
   }));

@@ -25,6 +25,9 @@ export function propertySchema(p: ParamSpec, form: 'multipart' | 'text' = 'text'
   return documented({ ...s, ...(p.examples ? { examples: p.examples } : {}) });
 }
 
+/** Sentences joined, each ending in a full stop (catalog descriptions often leave it out). */
+export const sentences = (parts: string[]) => parts.map((x) => x.trim()).filter(Boolean).map((x) => (/[.!?)]$/.test(x) ? x : `${x}.`)).join(' ');
+
 const list = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
 const condition = (c: RuleCondition) =>
   Object.entries(c).map(([k, v]) => `\`${k}\` is ${(Array.isArray(v) ? v : [v]).map((x) => `\`${x}\``).join(' or ')}`).join(' and ');
@@ -64,7 +67,7 @@ export function crossRules(spec: EndpointSpec): JsonSchema | undefined {
 /** The parameter object of an endpoint as a request body: properties, `required` and the rules between them. */
 export function bodySchema(spec: EndpointSpec, form: 'multipart' | 'text'): JsonSchema {
   const s = requestSchema(spec);
-  const properties = Object.fromEntries(Object.entries(spec.params).map(([n, p]) => [n, { ...propertySchema(p, form), description: [p.description, ...formatWords(p)].join(' ') }]));
+  const properties = Object.fromEntries(Object.entries(spec.params).map(([n, p]) => [n, { ...propertySchema(p, form), description: sentences([p.description, ...formatWords(p)]) }]));
   const required = s.required as string[];
   return { ...s, properties, required: required.length ? required : undefined };
 }
