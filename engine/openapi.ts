@@ -21,7 +21,7 @@ const DESCRIPTION = [
   `Send your key in the X-API-Key header (or as the \`apikey\` query parameter). ${KEY_ORDER}`,
   'GET endpoints take query parameters; POST endpoints take a JSON, urlencoded or multipart body (parameters in the query string are read too, the body winning).',
   'Every answer to an API request carries the allowance headers (X-RateLimit-*, RateLimit, RateLimit-Policy); answers of 500 and above are not counted against the allowance.',
-  'The parameters of an operation that carry an `example` together make a valid request.',
+  'The parameters of an operation that carry an `example` together make a valid request. Rules between parameters (one of, required when) are part of each POST body\'s schema; for GET operations they are in the operation\'s description and, as the JSON Schema of the parameter object, in its `x-parameters-schema`.',
 ].join('\n\n');
 
 export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {

@@ -60,17 +60,18 @@ function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: 
   const hasFiles = params.some((p) => p.type === 'file');
   const textOnly = params.every((p) => p.type !== 'file' || p.orText);
   const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
+  const ex = Object.keys(example).length ? { example } : {};
   const content: Record<string, unknown> = {};
   if (textOnly) {
     ctx.bodies[name] = bodySchema(spec, 'text');
-    content['application/json'] = { schema: ref(name), example };
-    content['application/x-www-form-urlencoded'] = { schema: ref(name), example };
+    content['application/json'] = { schema: ref(name), ...ex };
+    content['application/x-www-form-urlencoded'] = { schema: ref(name), ...ex };
   }
   if (hasFiles) {
     ctx.bodies[`${pascal(spec.id)}Upload`] = bodySchema(spec, 'multipart');
-    content['multipart/form-data'] = { schema: ref(`${pascal(spec.id)}Upload`), example };
+    content['multipart/form-data'] = { schema: ref(`${pascal(spec.id)}Upload`), ...ex };
   } else {
-    content['multipart/form-data'] = { schema: ref(name), example };
+    content['multipart/form-data'] = { schema: ref(name), ...ex };
   }
   return { required: Object.keys(example).length > 0, content };
 }
