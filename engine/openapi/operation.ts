@@ -20,8 +20,8 @@ export interface OperationContext {
 function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
   const params = Object.values(spec.params);
   const fetches = params.some((p) => p.format === 'url' || p.orText);
-  const out = [400, 401];
-  if (spec.upstream !== 'embedded') out.push(404);
+  // 404 on all: an upstream's "no such item" and an embedded look-up's (an emoji, a BIN, a verse) alike.
+  const out = [400, 401, 404];
   if (spec.method === 'POST' || fetches) out.push(413);
   out.push(429);
   if (!implemented) out.push(501);
