@@ -2,10 +2,11 @@
 // operation's documented example request (key in the X-API-Key header, body as documented) and gets a 2xx
 // whose body matches the documented schema, with every upstream faked on loopback (helpers/fake-world).
 // Fuzzed variants of each request (no key, a required parameter left out, a bound broken, a value outside
-// its enum) get a documented 4xx whose body matches the error schema.
+// its enum) get a documented 4xx whose body matches the error schema. Every answer carries the headers its
+// status documents (the allowance headers, X-Request-Id, Retry-After where required).
 import { testApp, listen } from './helpers/app.js';
 import { fakeWorld } from './helpers/fake-world/index.js';
-import { bodySchemaOf, exampleOf, operationsOf, responseChecker, send, type ClientRequest, type Doc, type Operation } from './helpers/openapi-client.js';
+import { bodySchemaOf, exampleOf, missingHeaders, operationsOf, responseChecker, send, type ClientRequest, type Doc, type Operation } from './helpers/openapi-client.js';
 
 // Top-level await: the operations to test come from the running service's document.
 const world = await fakeWorld();
@@ -62,7 +63,8 @@ function variantsOf(op: Operation): Array<[string, ClientRequest, string | undef
 async function expectDocumented(op: Operation, r: ClientRequest, key: string | undefined, want: (status: number) => boolean) {
   world.unmatched.length = 0;
   const res = await send(server.url, op, r, key, fileFieldsOf(op, r));
-  const problem = !want(res.status) ? `answered ${res.status}` : check(op, res.status, res.body);
+  const lacking = missingHeaders(doc, op, res.status, res.headers);
+  const problem = !want(res.status) ? `answered ${res.status}` : check(op, res.status, res.body) ?? (lacking.length ? `no ${lacking.join(', ')} header` : undefined);
   if (problem) throw new Error(`${JSON.stringify(r)}: ${problem}: ${JSON.stringify(res.body).slice(0, 400)}${world.unmatched.length ? `\nunexpected upstream calls: ${world.unmatched.join(', ')}` : ''}`);
 }
 

@@ -88,3 +88,13 @@ export function responseChecker(doc: Doc) {
     return check(body) ? undefined : ajv.errorsText(check.errors, { separator: '; ' });
   };
 }
+
+/** Documented headers of the answer's status that the answer lacks (Retry-After counts only where required). */
+export function missingHeaders(doc: Doc, op: Operation, status: number, headers: Headers): string[] {
+  let documented = op.responses[String(status)] as { $ref?: string; headers?: Record<string, { required?: boolean }> } | undefined;
+  if (documented?.$ref) documented = doc.components.responses[documented.$ref.split('/').pop()!] as typeof documented;
+  return Object.entries(documented?.headers ?? {})
+    .filter(([name, h]) => name !== 'Retry-After' || h.required)
+    .map(([name]) => name)
+    .filter((name) => !headers.has(name));
+}
