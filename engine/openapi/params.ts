@@ -1,7 +1,7 @@
 // Parameters as the document shows them, from the JSON Schema the validator compiles
 // (engine/request-schema.ts): one property per parameter, the rules between parameters, their words, and
 // the example request those rules accept.
-import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog.js';
 import { paramSchema, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../request-schema.js';
 
@@ -40,6 +40,7 @@ export function ruleWords(rule: Rule): string {
     ...(rule.require?.length ? [`${list(rule.require)} ${rule.require.length > 1 ? 'are' : 'is'} required`] : []),
     ...(rule.forbid?.length ? [`${list(rule.forbid)} must not be sent`] : []),
   ].join(' and ');
+  if (rule.given) return `When ${list(rule.given)} ${rule.given.length > 1 ? 'are' : 'is'} sent, ${effect}.`;
   return rule.when ? `When ${condition(rule.when)}, ${effect}.` : `Unless ${condition(rule.unless!)}, ${effect}.`;
 }
 
@@ -85,7 +86,7 @@ export function exampleValue(p: ParamSpec): string | number | boolean | undefine
   return p.pattern ? undefined : 'hello';
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 
 /**
  * The smallest valid request: the required parameters, then whatever the rules ask for next (the first
@@ -96,7 +97,7 @@ export function exampleRequest(spec: EndpointSpec): Record<string, string | numb
   const out: Record<string, string | number | boolean> = {};
   const valid = (): boolean => check(out);
   for (let round = 0; round < 20 && !valid(); round++) {
-    const missing = check.errors?.find((e) => e.keyword === 'required' && out[e.params.missingProperty] === undefined);
+    const missing = check.errors?.find((e) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && out[e.params.missingProperty] === undefined);
     const name = missing?.params.missingProperty as string | undefined;
     const value = name && spec.params[name] ? exampleValue(spec.params[name]) : undefined;
     if (value === undefined) break;
