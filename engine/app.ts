@@ -157,7 +157,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
-  const openapi = openApiDocument(catalog.endpoints, { title: config.serviceName, version: VERSION, url: config.publicUrl });
+  const openapi = openApiDocument(catalog.endpoints, { title: config.serviceName, version: VERSION, url: config.publicUrl, upstreams: catalog.upstreams, implemented: (e) => adapters.has(e.adapter) });
   app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/metrics', async (req, res, next) => {
     const access = metricsAccess(config.metricsToken, req.headers.authorization);

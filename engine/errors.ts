@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'range_not_satisfiable'
   | 'internal';
 
-const STATUS: Record<ErrorCode, number> = {
+/** The HTTP status of each error code (also listed in the OpenAPI document). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   missing_key: 401,
   invalid_key: 401,
@@ -48,7 +49,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = STATUS[code];
+    this.status = ERROR_STATUS[code];
     this.headers = headers;
   }
 }

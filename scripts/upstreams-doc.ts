@@ -65,6 +65,9 @@ function offline(spec: EndpointSpec, use: Usage, ups: Record<string, UpstreamSpe
   if (use.embeddedAnswer) return 'partly: some answers come from embedded data';
   const unset = use.upstreams.filter((id) => !ups[id]?.url || ups[id]?.auth?.required);
   if (unset.length === use.upstreams.length) return 'no: 503 until configured';
+  // The caller may bring the provider key (gen-models): without a pooled one and without upstream_key there
+  // is nothing to send, and the caller is told which parameter is missing (a 400, not an outage).
+  if (spec.params.upstream_key) return 'no: 502 when unreachable; without a pooled key, 400 `Missing required parameter: upstream_key` when the caller sends none';
   return 'no: 502 when unreachable';
 }
 

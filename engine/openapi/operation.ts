@@ -1,0 +1,104 @@
+// One catalog endpoint as an OpenAPI operation: its parameters (GET) or request body (POST), the example
+// request, the success schema and every error status the engine can give for it.
+import type { EndpointSpec, UpstreamSpec } from '../catalog.js';
+import { answerHeaders, errorResponseRef, successSchema } from './components.js';
+import { rulesOf } from '../request-schema.js';
+import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
+
+export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
+const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperCase());
+
+export interface OperationContext {
+  upstreams: Record<string, UpstreamSpec>;
+  /** False when this server has no adapter for the endpoint (it answers 501). */
+  implemented: boolean;
+  /** Request body schemas, added to components.schemas by name. */
+  bodies: Record<string, unknown>;
+}
+
+/** Statuses other than 200 that the engine can give for this endpoint. */
+function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
+  const params = Object.values(spec.params);
+  const fetches = params.some((p) => p.format === 'url' || p.orText);
+  // 404 on all: an upstream's "no such item" and an embedded look-up's (an emoji, a BIN, a verse) alike.
+  const out = [400, 401, 404];
+  if (spec.method === 'POST' || fetches) out.push(413);
+  out.push(429);
+  if (!implemented) out.push(501);
+  if (spec.upstream !== 'embedded' || fetches) out.push(502);
+  out.push(503, 504); // the key store may be down; every endpoint has a deadline
+  return out;
+}
+
+function description(spec: EndpointSpec, ctx: OperationContext): string {
+  const lines = [spec.summary];
+  const up = ctx.upstreams[spec.upstream];
+  lines.push(up ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).` : 'Answered by the service itself, from data and code it ships with.');
+  lines.push(...rulesOf(spec).map(ruleWords));
+  if (spec.params.upstream_key) {
+    lines.push(`Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`);
+  }
+  if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
+  return sentences(lines);
+}
+
+function queryParameters(spec: EndpointSpec, example: Record<string, unknown>) {
+  return Object.entries(spec.params).map(([name, p]) => ({
+    name,
+    in: 'query',
+    required: Boolean(p.required),
+    description: sentences([p.description, ...formatWords(p), ...rulesNaming(spec, name)]),
+    schema: propertySchema(p),
+    ...(example[name] !== undefined ? { example: example[name] } : {}),
+  }));
+}
+
+/** JSON and urlencoded bodies carry text; multipart also carries files. A file that cannot be text is multipart only. */
+function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: OperationContext) {
+  const name = `${pascal(spec.id)}Request`;
+  const params = Object.values(spec.params);
+  const hasFiles = params.some((p) => p.type === 'file');
+  const textOnly = params.every((p) => p.type !== 'file' || p.orText);
+  const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
+  const ex = Object.keys(example).length ? { example } : {};
+  const content: Record<string, unknown> = {};
+  if (textOnly) {
+    ctx.bodies[name] = bodySchema(spec, 'text');
+    content['application/json'] = { schema: ref(name), ...ex };
+    content['application/x-www-form-urlencoded'] = { schema: ref(name), ...ex };
+  }
+  if (hasFiles) {
+    ctx.bodies[`${pascal(spec.id)}Upload`] = bodySchema(spec, 'multipart');
+    content['multipart/form-data'] = { schema: ref(`${pascal(spec.id)}Upload`), ...ex };
+  } else {
+    content['multipart/form-data'] = { schema: ref(name), ...ex };
+  }
+  return { required: Object.keys(example).length > 0, content };
+}
+
+export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<string, unknown> {
+  const example = exampleRequest(spec);
+  const rules = crossRules(spec);
+  const op: Record<string, unknown> = {
+    summary: spec.summary,
+    description: description(spec, ctx),
+    operationId: operationIdOf(spec.id),
+    tags: [spec.category],
+  };
+  if (spec.method === 'GET') {
+    op.parameters = queryParameters(spec, example);
+    // Query parameters cannot hold rules between them in OpenAPI: the parameter object's schema says them.
+    if (rules) op['x-parameters-schema'] = { type: 'object', ...rules };
+  } else {
+    op.requestBody = requestBody(spec, example, ctx);
+  }
+  op.responses = {
+    200: {
+      description: 'The success envelope, with the endpoint\'s answer in `data`.',
+      headers: answerHeaders(),
+      content: { 'application/json': { schema: successSchema(spec.response) } },
+    },
+    ...Object.fromEntries(errorStatuses(spec, ctx.implemented).map((s) => [s, errorResponseRef(s)])),
+  };
+  return op;
+}

@@ -1,0 +1,26 @@
+// Writes the service's OpenAPI document to a file, for the linters of `npm run lint:openapi` (and anyone who
+// wants the document without starting the service). It is the document GET /openapi.json serves.
+//
+//   node dist/scripts/openapi-doc.js <out.json>
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../engine/config.js';
+import { loadCatalog } from '../engine/catalog.js';
+import { openApiDocument } from '../engine/openapi.js';
+import { VERSION } from '../engine/app.js';
+
+const out = process.argv[2];
+if (!out) {
+  console.error('usage: node dist/scripts/openapi-doc.js <out.json>');
+  process.exit(2);
+}
+const config = loadConfig({});
+const catalog = loadCatalog(config.catalogDir);
+// The adapters a server would load (engine/registry.ts), found by their files rather than imported.
+const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
+const doc = openApiDocument(catalog.endpoints, {
+  title: config.serviceName, version: VERSION, url: config.publicUrl, upstreams: catalog.upstreams,
+  implemented: (e) => implemented(e.adapter),
+});
+fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+console.log(`${out}: ${Object.keys(doc.paths).length} paths`);
