@@ -39,7 +39,7 @@ const message = { type: 'string', minLength: 3 };
 const rule = {
   oneOf: [
     /** At least one of these params. */
-    { type: 'object', additionalProperties: false, required: ['anyOf'], properties: { anyOf: { ...names, minItems: 2 }, message } },
+    { type: 'object', additionalProperties: false, required: ['anyOf'], properties: { anyOf: { ...names, minItems: 1 }, message } },
     /** At most one of these params. */
     { type: 'object', additionalProperties: false, required: ['exclusive'], properties: { exclusive: { ...names, minItems: 2 }, message } },
     /** When (or unless) params have these values, or when these params are given: others required, or refused. */

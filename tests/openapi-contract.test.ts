@@ -77,19 +77,10 @@ test('the document lists the 79 catalog operations and the account usage', () =>
 // Operations whose adapters still hold a rule the catalog does not (issue 10, item 1, in progress on
 // another branch): their example request is refused. test.failing keeps them honest: the day one passes,
 // its test fails, and it must leave this list.
-const PENDING = new Set([
-  // gen-models: the adapters answer 400 Missing required parameter: q, the catalog leaves q optional.
-  ...['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', '14', '15', '16', '17'].map((n) => `/api/v1/gen-models/chat-${n}`),
-  '/api/v1/gen-models/image-01', '/api/v1/gen-models/audio-01', '/api/v1/gen-models/video-01',
-  // tts/accentlist: the adapter knows the language codes, the catalog gives lang no enum or example.
-  '/api/v1/tts/accentlist',
-]);
 
 describe('the documented example request gets a 2xx matching the documented schema', () => {
   const example = async (_name: string, op: Operation) => expectDocumented(op, exampleOf(op), t.key, (s) => s >= 200 && s < 300);
-  test.each(named.filter(([, op]) => !PENDING.has(op.path)))('%s', example);
-  const pending = named.filter(([, op]) => PENDING.has(op.path));
-  if (pending.length) test.failing.each(pending)('%s (pending: a rule still in its adapter)', example);
+  test.each(named)('%s', example);
 });
 
 describe('fuzzed variants get a documented 4xx matching the error schema', () => {
