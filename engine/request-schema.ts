@@ -47,7 +47,8 @@ const pairs = (names: string[]) => names.flatMap((a, i) => names.slice(i + 1).ma
 
 /** One catalog rule as JSON Schema. */
 export function ruleSchema(spec: EndpointSpec, rule: Rule): JsonSchema {
-  if ('anyOf' in rule) return { anyOf: rule.anyOf.map((n) => ({ required: [n] })) };
+  // One name: required by the rule though the spec lists it optional (an anyOf of one would be illogical).
+  if ('anyOf' in rule) return rule.anyOf.length === 1 ? { required: rule.anyOf } : { anyOf: rule.anyOf.map((n) => ({ required: [n] })) };
   if ('exclusive' in rule) {
     const both = pairs(rule.exclusive).map((pair) => ({ required: pair }));
     return { not: both.length === 1 ? both[0] : { anyOf: both } };
@@ -73,7 +74,7 @@ export function rulesOf(spec: EndpointSpec): Rule[] {
 /**
  * The JSON Schema of an endpoint's parameters (apikey left out): `properties`, `required`, and the
  * cross-parameter rules under `allOf`, one entry per rule in the order of rulesOf(spec):
- *   anyOf: [a, b]               → { anyOf: [{ required: [a] }, { required: [b] }] }
+ *   anyOf: [a, b]               → { anyOf: [{ required: [a] }, { required: [b] }] }   (anyOf: [a] → { required: [a] })
  *   exclusive: [a, b]           → { not: { required: [a, b] } }   (more names: not anyOf of every pair)
  *   when: {m: v}, require: [a]  → { if: { properties: { m: { const: v } }, required: [m] }, then: { required: [a] } }
  *   unless: ..., forbid: [a]    → { if: ..., else: { not: { required: [a] } } }
