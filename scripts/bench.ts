@@ -145,6 +145,12 @@ const cases: Array<{ name: string; target: string; env?: Record<string, string>;
   { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
 ];
 
+// BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference.
+if (process.env.BENCH_ONLY) {
+  const only = new RegExp(process.env.BENCH_ONLY, 'i');
+  cases.splice(0, cases.length, ...cases.filter((c) => only.test(c.name) || c.name.startsWith('bare Express')));
+}
+
 // Every case is measured `runs` times in interleaved rounds (each round runs all cases), and its median run
 // is reported: a slow spell of the machine then weighs on every case alike instead of on one of them.
 type Run = { rps: number; p50: number; p99: number; cpuUs: number; non2xx: number };
