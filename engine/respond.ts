@@ -69,6 +69,8 @@ export function answerCodec<T extends CachedAnswer>(): CacheCodec<T> {
     // A decoded answer is sent by sendData from dataJson alone: its data is never read.
     decode(text) {
       const cut = text.indexOf('\n');
+      // An entry written before answers were kept this way (plain JSON, no newline): a miss, then replaced.
+      if (cut < 0) throw new Error('not a cached answer');
       return { source: text.slice(0, cut), dataJson: text.slice(cut + 1), data: undefined, cacheable: true } as unknown as T;
     },
   };
