@@ -23,6 +23,8 @@ export interface Outcome {
   media?: { bytes: Buffer; contentType: string };
   cacheable: boolean;
   cached: boolean;
+  /** `data` serialised, when the response cache holds it so (engine/respond.ts answerCodec): sent as it is. */
+  dataJson?: string;
 }
 
 /** Sees every answered request: the access log and the metrics (engine/app.ts). */

@@ -1,18 +1,17 @@
 // Fetching a URL that a caller gave us (downloaders, image-host by URL, favicon, phish-check...).
 // The caller chooses the URL, so without a guard they could make the service read its own network:
-// loopback admin ports, the cloud metadata service at 169.254.169.254, private ranges. The guard
-// checks the address AFTER DNS resolution, inside the socket's own lookup, so the connection goes to
-// exactly the address that was checked (no DNS-rebinding gap), and it does so again on every redirect.
+// loopback admin ports, the cloud metadata service at 169.254.169.254, private ranges. The guard is a
+// connect-time check of the same HTTP client as the upstreams' (an undici Agent): its connector resolves
+// the name, checks every address, hands the socket only checked ones (no DNS-rebinding gap) and checks the
+// peer it got; every redirect hop gets an Agent of its own, so the check runs again on every hop.
 //
 // We do not use request-filtering-agent: it fixes one policy per agent, while here tests must inject
 // the resolver and a per-hop policy (see `allowPrivate`), so node's net.BlockList does the address part.
 import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
-import { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { ApiError, badInput, payloadTooLarge, upstreamTimeout } from './errors.js';
+import { ACCEPT_ENCODING, BodyError, readBody } from './read-body.js';
 import type { FetchUrlOptions, FetchedUrl } from './types.js';
 
 export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -133,6 +132,24 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
   };
 }
 
+/** undici's connector, with the guarded lookup, that also refuses a peer the policy does not accept. */
+function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
+  const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) as unknown as net.LookupFunction });
+  return (options, callback) => {
+    connect(options, (...args) => {
+      const [err, socket] = args;
+      if (err) return callback(err, null);
+      // Belt and braces: the peer we ended up talking to must be one the policy accepts.
+      const peer = socket!.remoteAddress;
+      if (peer && !allowed(peer)) {
+        socket!.destroy();
+        return callback(new BlockedAddress(), null);
+      }
+      callback(null, socket!);
+    });
+  };
+}
+
 function parseHttpUrl(text: string, base?: URL): URL | undefined {
   try {
     const u = new URL(text, base);
@@ -159,6 +176,9 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
   const failure = (err: unknown): ApiError => {
     if (err instanceof ApiError) return err;
     if (err instanceof BlockedAddress) return badInput(MSG_PRIVATE);
+    if (err instanceof BodyError) {
+      return err.reason === 'too-large' ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`) : badInput('Could not fetch url: the answer was corrupt');
+    }
     if (signal.aborted) {
       const reason: unknown = opts.signal?.aborted ? opts.signal.reason : undefined;
       return reason instanceof ApiError ? reason : upstreamTimeout('Fetching url timed out');
@@ -169,92 +189,42 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     return badInput('Could not fetch url: the connection failed');
   };
 
-  try {
-    for (let hop = 0; ; hop++) {
-      const res = await requestOnce(url, hop);
-      const status = res.statusCode ?? 0;
-      if (REDIRECTS.has(status) && res.headers.location) {
-        res.destroy();
+  for (let hop = 0; ; hop++) {
+    const allowed = (ip: string) => policy(ip, hop);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A literal address skips DNS (and the lookup): judge it before any connection.
+    if (net.isIP(host) && !allowed(host)) throw badInput(MSG_PRIVATE);
+    // An Agent per hop: a pooled socket would skip the lookup that does the checking.
+    const agent = new Agent({ connect: guardedConnector(resolve, allowed) });
+    try {
+      const res: Dispatcher.ResponseData = await agent.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'GET',
+        signal,
+        headers: { 'user-agent': opts.userAgent ?? 'unified-utility-api', accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
+      });
+      const status = res.statusCode;
+      const location = res.headers.location;
+      if (REDIRECTS.has(status) && typeof location === 'string') {
+        await res.body.dump();
         if (hop >= MAX_REDIRECTS) throw badInput('Could not fetch url: too many redirects');
-        const next = parseHttpUrl(res.headers.location, url);
+        const next = parseHttpUrl(location, url);
         if (!next) throw badInput('Could not fetch url: it redirected to a non-http(s) URL');
         url = next;
         continue;
       }
       if (status < 200 || status >= 300) {
-        res.destroy();
+        await res.body.dump();
         throw badInput(`Could not fetch url: it answered ${status}`);
       }
-      const bytes = await readCapped(res, maxBytes);
+      const bytes = await readBody(res.body, res.headers['content-encoding'], maxBytes);
       const contentType = res.headers['content-type'];
-      return { bytes, contentType, finalUrl: url.toString() };
+      return { bytes, contentType: typeof contentType === 'string' ? contentType : undefined, finalUrl: url.toString() };
+    } catch (err) {
+      throw failure(err);
+    } finally {
+      void agent.destroy().catch(() => {});
     }
-  } catch (err) {
-    throw failure(err);
   }
-
-  function requestOnce(target: URL, hop: number): Promise<http.IncomingMessage> {
-    const allowed = (ip: string) => policy(ip, hop);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    // A literal address skips DNS (and the socket's lookup): judge it here.
-    if (net.isIP(host) && !allowed(host)) return Promise.reject(new BlockedAddress());
-    return new Promise((resolveRes, reject) => {
-      const mod = target.protocol === 'https:' ? https : http;
-      const req = mod.request(target, {
-        method: 'GET',
-        // A fresh agent per hop: a pooled socket would skip the lookup that does the checking.
-        agent: false,
-        lookup: guardedLookup(resolve, allowed) as unknown as net.LookupFunction,
-        signal,
-        headers: {
-          'user-agent': opts.userAgent ?? 'unified-utility-api',
-          accept: '*/*',
-          'accept-encoding': 'gzip, deflate, br',
-        },
-      });
-      req.on('response', (res) => {
-        // Belt and braces: the peer we ended up talking to must be one the policy accepts.
-        const peer = res.socket?.remoteAddress;
-        if (peer && !allowed(peer)) {
-          res.destroy();
-          reject(new BlockedAddress());
-          return;
-        }
-        resolveRes(res);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
-}
-
-/** The body, decompressed, counting bytes as they arrive so an oversized (or bomb) answer stops early. */
-async function readCapped(res: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`);
-  const declared = Number(res.headers['content-length']);
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
-    res.destroy();
-    throw tooLarge();
-  }
-  let stream: Readable = res;
-  if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate') stream = res.pipe(zlib.createUnzip());
-  else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of stream) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) throw tooLarge();
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (res.errored || res.destroyed) throw err; // aborted or reset: the caller maps it
-    throw badInput('Could not fetch url: the answer was corrupt');
-  } finally {
-    res.destroy();
-    if (stream !== res) stream.destroy();
-  }
-  return Buffer.concat(chunks);
 }

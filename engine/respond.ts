@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
 import type { AdapterData } from './types.js';
 import { maybeCallOf } from './call.js';
+import type { CacheCodec } from './response-cache.js';
 
 export interface Meta {
   endpoint: string;
@@ -15,7 +16,10 @@ export interface Meta {
 
 /** Writes JSON directly: Express's res.json adds content negotiation and charset parsing we never need. */
 export function sendJson(res: Response, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+function sendJsonText(res: Response, status: number, text: string) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text)); // Node would leave it out of a HEAD answer
@@ -38,14 +42,38 @@ function endAnswer(res: Response, payload: string | Buffer) {
   res.end(payload);
 }
 
-export function sendData(res: Response, creator: string, source: string, data: AdapterData, meta: Meta) {
-  sendJson(res, 200, {
-    success: true,
-    creator,
-    source,
-    data,
-    metadata: { endpoint: meta.endpoint, requestId: meta.requestId, tookMs: Math.round(meta.elapsedMs * 100) / 100, cached: meta.cached },
-  });
+/** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
+export function sendData(res: Response, creator: string, source: string, data: AdapterData, meta: Meta, dataJson?: string) {
+  const metadata = { endpoint: meta.endpoint, requestId: meta.requestId, tookMs: Math.round(meta.elapsedMs * 100) / 100, cached: meta.cached };
+  if (dataJson === undefined) return sendJson(res, 200, { success: true, creator, source, data, metadata });
+  // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
+  sendJsonText(res, 200, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`);
+}
+
+/** What the response cache keeps of an answer: its source and its data serialised, never parsed again. */
+export interface CachedAnswer {
+  source: string;
+  data: AdapterData;
+  /** `data` serialised: set by encode() on the call that produced it, and all a decoded answer carries. */
+  dataJson?: string;
+}
+
+/** The response cache's codec for answers: `<source>\n<data as JSON>` (a source is a catalog id, no newline). */
+export function answerCodec<T extends CachedAnswer>(): CacheCodec<T> {
+  return {
+    encode(answer) {
+      const json = (answer.dataJson ??= JSON.stringify(answer.data));
+      if (json === undefined) throw new Error('the answer has no data');
+      return `${answer.source}\n${json}`;
+    },
+    // A decoded answer is sent by sendData from dataJson alone: its data is never read.
+    decode(text) {
+      const cut = text.indexOf('\n');
+      // An entry written before answers were kept this way (plain JSON, no newline): a miss, then replaced.
+      if (cut < 0) throw new Error('not a cached answer');
+      return { source: text.slice(0, cut), dataJson: text.slice(cut + 1), data: undefined, cacheable: true } as unknown as T;
+    },
+  };
 }
 
 /** True when the client asked for this media type (or its family) rather than JSON. */

@@ -18,8 +18,16 @@ export interface CacheProduce<T> {
   cacheable: boolean;
 }
 
+/** How values are stored: JSON by default; a caller that keeps its answers serialised already passes its own. */
+export interface CacheCodec<T> {
+  encode(value: T): string;
+  decode(text: string): T;
+}
+
+const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), decode: (text) => JSON.parse(text) };
+
 export interface ResponseCache {
-  wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<{ value: T; cached: boolean }>;
+  wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
   /** Entries currently held in process (tests, metrics). */
   readonly size: number;
   clear(): void;
@@ -78,7 +86,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     while (mem.size > maxEntries) mem.delete(mem.keys().next().value as string);
   }
 
-  async function redisGet(key: string): Promise<(Entry & { value: unknown }) | undefined> {
+  async function redisGet(key: string, codec: CacheCodec<unknown>): Promise<(Entry & { value: unknown }) | undefined> {
     if (!redis?.isReady) return undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -93,7 +101,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
       const m = /^\{"e":(\d+),"v":/.exec(raw);
       if (!m || Number(m[1]) <= Date.now()) return undefined;
       const json = raw.slice(m[0].length, -1);
-      return { json, expires: Number(m[1]), value: JSON.parse(json) };
+      return { json, expires: Number(m[1]), value: codec.decode(json) };
     } catch (err) {
       warn(err, 'get');
       return undefined;
@@ -109,8 +117,8 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).catch((err) => warn(err, 'set'));
   }
 
-  async function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<Outcome> {
-    const shared = await redisGet(key);
+  async function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
+    const shared = await redisGet(key, codec);
     if (shared) {
       memSet(key, { json: shared.json, expires: shared.expires });
       return { value: shared.value, json: shared.json, cached: true };
@@ -119,7 +127,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     if (!res.cacheable) return { value: res.value, cached: false };
     let json: string | undefined;
     try {
-      json = JSON.stringify(res.value);
+      json = codec.encode(res.value);
     } catch (err) {
       log.warn({ err: (err as Error).message, key }, 'response cache: value is not JSON, not cached');
     }
@@ -130,21 +138,23 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     return { value: res.value, json, cached: false };
   }
 
-  async function wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>): Promise<{ value: T; cached: boolean }> {
+  async function wrap<T>(
+    key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec = JSON_CODEC as CacheCodec<T>,
+  ): Promise<{ value: T; cached: boolean }> {
     if (!(ttlMs > 0)) return { value: (await fn()).value, cached: false };
     const hit = memGet(key);
-    if (hit) return { value: JSON.parse(hit.json) as T, cached: true };
+    if (hit) return { value: codec.decode(hit.json), cached: true };
 
     const pending = inflight.get(key);
     if (pending) {
       // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
       const out = await pending;
-      if (out.json !== undefined) return { value: JSON.parse(out.json) as T, cached: out.cached };
+      if (out.json !== undefined) return { value: codec.decode(out.json), cached: out.cached };
       // The answer was not cacheable (random, secret): this caller gets its own.
       return { value: (await fn()).value, cached: false };
     }
 
-    const p = produce(key, ttlMs, fn);
+    const p = produce(key, ttlMs, fn, codec);
     inflight.set(key, p);
     try {
       const out = await p;
@@ -167,7 +177,7 @@ const NOT_IN_KEY = new Set(['apikey', 'upstream_key']);
 
 /**
  * A stable cache key for an endpoint and its validated params: sorted names, stringified values,
- * without the caller's keys, hashed so long texts do not make long Redis keys.
+ * without the caller's keys, hashed so long texts do not make long Redis keys (nor a caller's text a key).
  */
 export function cacheKey(endpoint: string, params: Record<string, unknown>): string {
   const pairs = Object.keys(params)

@@ -1,17 +1,18 @@
-// The clients of catalog/upstreams.yaml: one got instance per upstream, with its base URL, timeout,
+// The clients of catalog/upstreams.yaml: one undici Agent (keep-alive pool) per upstream, with its base URL, timeout,
 // retries on idempotent calls, a rotating pool of server keys, and one mapping from what the provider
 // answered to the error vocabulary of engine/errors.ts. Adapters only see UpstreamClient.request().
 //
 // Nothing of the provider leaks to our caller: messages are fixed sentences that never carry a key, an
 // upstream URL, an upstream body or a stack. Logs carry the upstream id, path, status and time, with
 // every key scrubbed.
-import got, { type Got, type OptionsInit, type Response } from 'got';
+import { Agent } from 'undici';
 import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from './errors.js';
 import { parseDuration } from './duration.js';
 import { pause } from './pause.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
+import { BodyError, ACCEPT_ENCODING, readBody } from './read-body.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 import type { UpstreamSpec } from './catalog.js';
 
@@ -37,7 +38,35 @@ const KEY_REFUSED = new Set([401, 402, 403]);
 /** Connection-level failures: worth one more try on an idempotent call, else "unreachable". */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED',
+  // undici's own: the socket closed under a request, or the pool was closed.
+  'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
 ]);
+/** undici's phase timeouts (connect, headers, body): as late as our own timeout. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+/** Largest answer read from an upstream, decompressed (media generation answers are the big ones). */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Idle keep-alive sockets are closed after this, below the usual 5 s of Node and nginx servers. */
+const KEEP_ALIVE_MS = 4_000;
+const TIMED_OUT = Symbol('timed out');
+const EMPTY = Buffer.alloc(0);
+
+/** What goes on the wire for one exchange. */
+interface Call {
+  method: string;
+  headers: Record<string, string>;
+  body: Buffer | string | undefined;
+}
+
+/** One answer, its body read whole; `location` is set when it is a redirect to follow. */
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  url: URL;
+  location?: string;
+}
 
 /** `pokemon-tcg` → `POKEMON_TCG`, the infix of UPSTREAM_<ID>_URL / UPSTREAM_<ID>_KEYS. */
 export function envId(id: string): string {
@@ -94,25 +123,10 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_TIMEOUT_MS;
   const retries = cfg.retries ?? DEFAULT_RETRIES;
   const keyHeader = auth?.in === 'header' ? auth.name!.toLowerCase() : auth?.in === 'bearer' ? 'authorization' : undefined;
+  const debug = log.isLevelEnabled('debug');
 
-  const http: Got = got.extend({
-    timeout: { request: timeoutMs },
-    // got retries 429 and POST-less 5xx on its own by default; our loop below decides instead.
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    responseType: 'buffer',
-    maxRedirects: 5,
-    headers: { 'user-agent': opts.userAgent },
-    hooks: {
-      beforeRedirect: [
-        (options) => {
-          // got drops Authorization on a cross-origin redirect, but not a custom key header.
-          const to = options.url instanceof URL ? options.url : undefined;
-          if (keyHeader && base && to && to.origin !== base.origin) delete options.headers[keyHeader];
-        },
-      ],
-    },
-  });
+  // One keep-alive connection pool per upstream (per origin, for the URLs an adapter follows elsewhere).
+  const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
 
   const scrub = (text: string, callerKey?: string): string => {
     let out = text;
@@ -127,36 +141,89 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     else if (auth.in === 'query') url.searchParams.set(auth.name!, key);
   };
 
+  /**
+   * One exchange within `ms` (body included): the answer read whole, or, when it is a redirect we follow,
+   * its body dropped. The caller's signal (client gone, endpoint budget spent) cancels it too.
+   */
+  async function exchange(url: URL, call: Call, follow: boolean, ms: number, signal: AbortSignal | undefined): Promise<Answer> {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(TIMED_OUT), ms);
+    const cancel = () => ctl.abort(signal!.reason);
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const res = await agent.request({
+        origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body, signal: ctl.signal,
+      });
+      const location = res.headers.location;
+      if (follow && REDIRECTS.has(res.statusCode) && typeof location === 'string') {
+        res.body.dump().catch(() => {});
+        return { status: res.statusCode, headers: res.headers, body: EMPTY, url, location };
+      }
+      const body = await readBody(res.body, res.headers['content-encoding'], MAX_RESPONSE_BYTES);
+      return { status: res.statusCode, headers: res.headers, body, url };
+    } catch (err) {
+      if (ctl.signal.aborted) throw ctl.signal.reason === TIMED_OUT ? upstreamTimeout() : abortError(signal!);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** An exchange and the redirects it leads to (GET ones by default), the key kept to its own origin. */
+  async function chase(start: URL, first: Call, followRedirect: boolean, ms: number, signal: AbortSignal | undefined): Promise<Answer> {
+    let url = start;
+    let call = first;
+    for (let hop = 0; ; hop++) {
+      const answer = await exchange(url, call, followRedirect, ms, signal);
+      if (answer.location === undefined) return answer;
+      const next = hop < MAX_REDIRECTS ? httpUrl(answer.location, url) : undefined;
+      if (!next) throw upstreamFailed();
+      const headers = { ...call.headers };
+      if (next.origin !== url.origin) {
+        // Like a browser: credentials stay with the origin they were meant for.
+        for (const h of ['authorization', 'cookie', ...(keyHeader ? [keyHeader] : [])]) delete headers[h];
+      }
+      // Only a 303 turns the call into a GET (got's and the RFC's default).
+      call = answer.status === 303 && call.method !== 'HEAD'
+        ? { method: 'GET', headers: withoutBodyHeaders(headers), body: undefined }
+        : { ...call, headers };
+      url = next;
+    }
+  }
+
   /** One call, retried on network errors and 5xx when it is idempotent. */
-  async function send(url: URL, init: OptionsInit, idempotent: boolean, callerKey?: string): Promise<Response<Buffer>> {
+  async function send(url: URL, call: Call, followRedirect: boolean, ms: number, signal: AbortSignal | undefined, callerKey?: string): Promise<Answer> {
     const path = scrub(url.pathname, callerKey);
+    const idempotent = call.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
-      const ms = () => Math.round(performance.now() - started);
+      const elapsed = () => Math.round(performance.now() - started);
       try {
-        const res = (await http(url, init)) as Response<Buffer>;
-        const status = res.statusCode;
-        if (status >= 500) log.warn({ path, status, ms: ms(), attempt }, 'upstream answered 5xx');
-        else log.debug({ path, status, ms: ms() }, 'upstream call');
+        const res = await chase(url, call, followRedirect, ms, signal);
+        const status = res.status;
+        if (status >= 500) log.warn({ path, status, ms: elapsed(), attempt }, 'upstream answered 5xx');
+        else if (debug) log.debug({ path, status, ms: elapsed() }, 'upstream call');
         if (status >= 500 && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), init.signal as AbortSignal | undefined);
+          await waitBeforeRetry(backoff(attempt), signal);
           continue;
         }
         return res;
       } catch (err) {
         const code = (err as { code?: string }).code;
-        const name = (err as Error).name;
-        log.warn({ path, err: code ?? name, ms: ms(), attempt }, 'upstream call failed');
+        const name = err instanceof ApiError ? err.code : (err as Error).name;
+        log.warn({ path, err: code ?? name, ms: elapsed(), attempt }, 'upstream call failed');
         if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), init.signal as AbortSignal | undefined);
+          await waitBeforeRetry(backoff(attempt), signal);
           continue;
         }
-        throw mapError(err, init.signal as AbortSignal | undefined);
+        throw mapError(err);
       }
     }
   }
 
-  function decode(res: Response<Buffer>, type: UpstreamRequest['responseType'], strict: boolean): unknown {
+  function decode(res: Answer, type: UpstreamRequest['responseType'], strict: boolean): unknown {
     if (type === 'buffer') return res.body;
     const text = res.body.toString('utf8');
     if (type === 'text') return text;
@@ -169,8 +236,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     }
   }
 
-  function mapStatus(res: Response<Buffer>, req: UpstreamRequest): ApiError {
-    const status = res.statusCode;
+  function mapStatus(res: Answer, req: UpstreamRequest): ApiError {
+    const status = res.status;
     if (status === 404) return notFound(req.notFoundMessage ?? 'Not found upstream');
     if (status === 429) {
       return upstreamBusy(`Upstream ${id} is rate limited; try again later`, retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000);
@@ -213,23 +280,29 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       }
 
       const url = new URL(target);
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { 'user-agent': opts.userAgent, 'accept-encoding': ACCEPT_ENCODING };
       for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
       withKey(url, headers, key);
-      const init: OptionsInit = { method, headers, followRedirect: follow };
       // Some upstreams (LibreTranslate, pastebin) read the key from the body.
       const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : {};
-      if (req.json !== undefined) init.json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
-      else if (req.form !== undefined) init.form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
+      let json: unknown;
+      let form: Record<string, string> | undefined;
+      if (req.json !== undefined) json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
+      else if (req.form !== undefined) form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
       // A GET has no body: the key stays out (LibreTranslate's /languages needs none).
-      else if (auth?.in === 'json' && key && method !== 'GET') init.json = bodyKey;
-      else if (auth?.in === 'form' && key && method !== 'GET') init.form = bodyKey;
-      else if (req.body !== undefined) init.body = req.body;
-      if (req.timeoutMs) init.timeout = { request: req.timeoutMs };
-      if (req.signal) init.signal = req.signal;
+      else if (auth?.in === 'json' && key && method !== 'GET') json = bodyKey;
+      else if (auth?.in === 'form' && key && method !== 'GET') form = bodyKey;
+      let body: Buffer | string | undefined = req.body;
+      if (json !== undefined) {
+        body = JSON.stringify(json);
+        headers['content-type'] ??= 'application/json';
+      } else if (form !== undefined) {
+        body = new URLSearchParams(form).toString();
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      }
 
-      const res = await send(url, init, method === 'GET', req.callerKey);
-      const status = res.statusCode;
+      const res = await send(url, { method, headers, body }, follow, req.timeoutMs ?? timeoutMs, req.signal, req.callerKey);
+      const status = res.status;
 
       if (source === 'pool' && (KEY_REFUSED.has(status) || status === 429)) {
         const coolMs = status === 429 ? (retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000 : REFUSED_KEY_COOLDOWN_MS;
@@ -298,9 +371,9 @@ function buildUrl(base: URL, req: UpstreamRequest): URL {
 }
 
 /** Retry-After as seconds (delta or HTTP date), bounded; undefined when absent or unreadable. */
-function retryAfter(res: Response<Buffer>): number | undefined {
+function retryAfter(res: Answer): number | undefined {
   const raw = res.headers['retry-after'];
-  if (!raw) return undefined;
+  if (typeof raw !== 'string' || !raw) return undefined;
   const secs = /^\d+$/.test(raw.trim()) ? Number(raw) : (Date.parse(raw) - Date.now()) / 1000;
   if (!Number.isFinite(secs)) return undefined;
   return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(secs)));
@@ -316,15 +389,31 @@ function abortError(signal: AbortSignal): ApiError {
   return signal.reason instanceof ApiError ? signal.reason : upstreamTimeout();
 }
 
-function mapError(err: unknown, signal?: AbortSignal): ApiError {
+/** A failure of the exchange itself (our timeout and the caller's cancel are ApiErrors already). */
+function mapError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof BodyError) {
+    return upstreamFailed(err.reason === 'too-large' ? 'The upstream service answered with more data than allowed' : 'The upstream service answered with malformed data');
+  }
   const code = (err as { code?: string }).code;
-  const name = (err as Error).name;
-  if (name === 'TimeoutError' || code === 'ETIMEDOUT') return upstreamTimeout();
-  // Cancelled by our side (client gone, endpoint budget spent): the engine's reason wins if it has one.
-  if (name === 'AbortError' || code === 'ERR_ABORTED') return signal ? abortError(signal) : upstreamTimeout();
+  if (code && TIMEOUT_CODES.has(code)) return upstreamTimeout();
   if (code && NETWORK_CODES.has(code)) return upstreamFailed('The upstream service is unreachable');
   return upstreamFailed();
+}
+
+/** `text` as an http(s) URL, relative to `base`; undefined when it is anything else. */
+function httpUrl(text: string, base: URL): URL | undefined {
+  try {
+    const u = new URL(text, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  const { 'content-type': _type, 'content-length': _length, ...rest } = headers;
+  return rest;
 }
 
 /**

@@ -1,10 +1,12 @@
 // The servers `npm run bench` measures, one per child process: the baselines (bare node:http, bare
-// Express 5, Fastify with a JSON schema), our engine, and a loopback fake upstream for data-set endpoints.
+// Express 5, Fastify with a JSON schema, a bare Node reverse proxy with undici), our engine, and a loopback
+// fake upstream for data-set endpoints. (nginx, the other proxy baseline, is started by bench.ts itself.)
 // Once listening it says `{ ready: <port> }` over IPC (and prints `READY <port>` when run by hand).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
+import { Agent } from 'undici';
 import { createApp } from '../engine/app.js';
 
 const target = process.argv[2];
@@ -37,6 +39,24 @@ switch (target) {
     }, async () => ({ hello: 'world' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     ready((app.server.address() as AddressInfo).port);
+    break;
+  }
+  case 'undici-proxy': {
+    // The least a Node process can do per proxied call: one keep-alive pool, the answer read whole and sent.
+    const agent = new Agent({ keepAliveTimeout: 4_000 });
+    const origin = process.env.UPSTREAM_URL!;
+    listen(http.createServer((req, res) => {
+      agent.request({ origin, path: req.url ?? '/', method: 'GET' })
+        .then(async (up) => {
+          const body = Buffer.from(await up.body.arrayBuffer());
+          res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/octet-stream') });
+          res.end(body);
+        })
+        .catch(() => {
+          res.statusCode = 502;
+          res.end();
+        });
+    }));
     break;
   }
   case 'fake-upstream': {

@@ -1,10 +1,14 @@
 // `npm run bench`: autocannon on loopback against the baselines and our engine, side by side, in one go.
-// Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency and
-// the ratio of each to bare Express. Options: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
-// BENCH_RUNS (default 3: the median of that many interleaved runs per case).
+// Each server runs in its own child process; autocannon runs here. Prints req/s, p50 and p99 latency, the
+// server's CPU time per request (from /proc: it barely moves when other processes load the machine, unlike
+// req/s), and the ratio of each case to bare Express and, for the upstream path, to nginx proxying to the
+// same fake upstream (the limit of what an uncached upstream call can cost here). Options: BENCH_SECONDS
+// (default 8), BENCH_CONNECTIONS (default 50), BENCH_RUNS (default 3: the median of that many interleaved
+// runs per case).
 import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -19,18 +23,23 @@ const KEY = 'bench-enterprise-key-0001';
 // The load generator and the server under test each get cores of their own (taskset, where there are two
 // or more): left to the scheduler, a freshly started server often shares the load generator's core for a
 // while, and the time-slicing alone then moves its p99 from ~4 to ~20 ms and its req/s by a third.
+// The fake upstream stands for another machine: with three cores or more it gets one of its own, with two
+// it shares the load generator's (the table says which).
 const cpus = os.cpus().length;
 const pinned = cpus >= 2 && spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
-const serverCpus = cpus > 2 ? `1-${cpus - 1}` : `1`;
+const upstreamCpus = pinned && cpus > 2 ? '1' : '0';
+const serverCpus = cpus > 3 ? `2-${cpus - 1}` : cpus === 3 ? '2' : '1';
+const taskset = (cores: string, cmd: string[]) => (pinned ? ['taskset', '-c', cores, ...cmd] : cmd);
 
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
-// The fake upstream stands for another machine, so it runs beside the load generator, not the server.
 let started = 0;
-function start(target: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+type Server = { port: number; child: ChildProcess };
+function start(target: string, env: Record<string, string> = {}): Promise<Server> {
+  if (target === 'nginx') return startNginx();
   const log = fs.openSync(path.join(dataDir, `${target}-${++started}.log`), 'w');
   const node = [process.execPath, path.join(here, 'bench-targets.js'), target];
-  const [cmd, ...args] = pinned && target !== 'fake-upstream' ? ['taskset', '-c', serverCpus, ...node] : node;
+  const [cmd, ...args] = taskset(target === 'fake-upstream' ? upstreamCpus : serverCpus, node);
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit', 'ipc'] });
   fs.closeSync(log);
   return new Promise((resolve, reject) => {
@@ -39,17 +48,86 @@ function start(target: string, env: Record<string, string> = {}): Promise<{ port
   });
 }
 
-async function measure(url: string) {
-  await autocannon({ url, connections, duration: 1 }); // warm-up
-  const r = await autocannon({ url, connections, duration: seconds });
-  const non2xx = r.non2xx + r.errors;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx };
+// ---- nginx: one worker, no master, keep-alive to the fake upstream, no access log (our engine logs to a file) ----
+
+/** The nginx binary on PATH or in /usr/sbin; else installed from Debian's packages when we may; else undefined. */
+function findNginx(): string | undefined {
+  const found = () => ['nginx', '/usr/sbin/nginx'].find((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
+  if (found() || process.env.BENCH_NO_INSTALL) return found();
+  console.error('bench: nginx not found, trying `apt-get install -y nginx`...');
+  spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return found();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startNginx(): Promise<Server> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(dataDir, 'nginx-'));
+  const conf = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(conf, `worker_processes 1;
+master_process off;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  upstream fake { server 127.0.0.1:${upstream.port}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / { proxy_pass http://fake; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+`);
+  const [cmd, ...args] = taskset(serverCpus, [nginx!, '-p', dir, '-c', conf, '-e', `${dir}/error.log`]);
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((ok) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); ok(true); }).once('error', () => ok(false)));
+    if (up) return { port, child };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error(`nginx did not start: see ${dir}/error.log`);
+}
+
+/** User + system CPU time of a process so far, in µs (Linux /proc; undefined elsewhere). */
+const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+function cpuOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6; // utime, stime
+  } catch {
+    return undefined;
+  }
+}
+
+/** A warm-up second, then the timed run; the server's CPU per request is read around the timed run only. */
+async function drive(opts: Record<string, unknown>, pid: number | undefined) {
+  await autocannon({ ...opts, connections, duration: 1 } as never);
+  const before = cpuOf(pid);
+  const r = await autocannon({ ...opts, connections, duration: seconds } as never);
+  const after = cpuOf(pid);
+  const cpuUs = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : NaN;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx + r.errors };
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-bench-'));
 const keysFile = path.join(dataDir, 'keys.yaml');
 fs.writeFileSync(keysFile, `- { key: ${KEY}, plan: enterprise, name: bench }\n`);
 const upstream = await start('fake-upstream');
+const nginx = findNginx();
+if (!nginx) console.error('bench: nginx is not installed and could not be installed: its row is left out');
 const engineEnv = {
   DATA_DIR: dataDir, API_KEYS_FILE: keysFile, PLAN_ENTERPRISE_LIMIT: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstream.port}`,
@@ -59,15 +137,23 @@ const cases: Array<{ name: string; target: string; env?: Record<string, string>;
   { name: 'bare node:http hello', target: 'node-http', path: '/' },
   { name: 'bare Express 5 hello', target: 'express', path: '/' },
   { name: 'Fastify route + JSON schema', target: 'fastify', path: '/?bin=457173' },
+  ...(nginx ? [{ name: 'bare nginx proxy → fake upstream', target: 'nginx', path: '/api/v2/pokemon/pikachu/' }] : []),
+  { name: 'bare Node proxy (undici) → fake upstream', target: 'undici-proxy', env: { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` }, path: '/api/v2/pokemon/pikachu/' },
   { name: 'ours: tools/ccgen, in-process store', target: 'engine', env: engineEnv, path: ccgen },
   { name: 'ours: tools/ccgen, Redis store', target: 'engine', env: { ...engineEnv, REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${Date.now()}:` }, path: ccgen },
   { name: 'ours: creature-data cached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu` },
   { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
 ];
 
+// BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference.
+if (process.env.BENCH_ONLY) {
+  const only = new RegExp(process.env.BENCH_ONLY, 'i');
+  cases.splice(0, cases.length, ...cases.filter((c) => only.test(c.name) || c.name.startsWith('bare Express')));
+}
+
 // Every case is measured `runs` times in interleaved rounds (each round runs all cases), and its median run
 // is reported: a slow spell of the machine then weighs on every case alike instead of on one of them.
-type Run = { rps: number; p50: number; p99: number; non2xx: number };
+type Run = { rps: number; p50: number; p99: number; cpuUs: number; non2xx: number };
 const results: Run[][] = cases.map(() => []);
 for (let round = 0; round < runs; round++) {
   for (const [i, c] of cases.entries()) {
@@ -76,8 +162,8 @@ for (let round = 0; round < runs; round++) {
       const base = `http://127.0.0.1:${server.port}`;
       // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
       results[i].push(c.path.includes('nocache=RANDOM')
-        ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''))
-        : await measure(`${base}${c.path}`));
+        ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''), server.child.pid)
+        : await drive({ url: `${base}${c.path}` }, server.child.pid));
     } finally {
       server.child.kill();
     }
@@ -91,23 +177,24 @@ const rows = cases.map((c, i) => {
 });
 upstream.child.kill();
 
-async function measureDistinct(base: string, pathTemplate: string) {
+function measureDistinct(base: string, pathTemplate: string, pid: number | undefined) {
   let i = 0;
-  const opts = {
-    url: base, connections, duration: seconds,
-    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: pathTemplate.replace('id=pikachu', `id=p${i++}`) }) }],
-  };
-  await autocannon({ ...opts, duration: 1 } as never);
-  const r = await autocannon(opts as never);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+  const setupRequest = (req: { path: string }) => ({ ...req, path: pathTemplate.replace('id=pikachu', `id=p${i++}`) });
+  return drive({ url: base, requests: [{ setupRequest }] }, pid);
 }
 
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
-const placement = pinned ? `load generator on CPU 0, servers on CPU ${serverCpus}` : 'unpinned (no taskset or one core)';
+const nginxRps = rows.find((r) => r.name.startsWith('bare nginx'))?.rps;
+const placement = pinned
+  ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
+  : 'unpinned (no taskset or one core)';
 console.log(`\nautocannon: ${connections} connections, ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
-console.log('| case | req/s | p50 ms | p99 ms | vs bare Express | non-2xx |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+const pct = (x: number, of: number | undefined) => (of ? `${Math.round((x / of) * 100)}%` : '–');
 for (const r of rows) {
-  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round((r.rps / express) * 100)}% | ${r.non2xx} |`);
+  const upstreamCase = r.name.includes('upstream');
+  const cpu = Number.isFinite(r.cpuUs) ? Math.round(r.cpuUs) : '–';
+  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`);
 }
 if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true }); // the servers' logs and data (BENCH_KEEP=1 keeps them)

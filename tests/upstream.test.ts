@@ -1,4 +1,5 @@
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ApiError } from '../engine/errors.js';
@@ -316,6 +317,49 @@ describe('status mapping', () => {
     const before404 = count('/missing');
     await apiError(get('r').request({ path: '/missing' }));
     expect(count('/missing') - before404).toBe(1);
+  });
+});
+
+describe('answers on the wire', () => {
+  test('gzip, deflate and brotli answers are decoded; the encodings are asked for', async () => {
+    const body = JSON.stringify({ name: 'pikachu' });
+    const f = await fake(
+      routes({
+        'GET /gz': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: zlib.gzipSync(body) }),
+        'GET /deflate': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, body: zlib.deflateSync(body) }),
+        'GET /br': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: zlib.brotliCompressSync(body) }),
+        'GET /bad': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, text: 'not gzip' }),
+      }),
+    );
+    const c = upstreams({ z: { url: f.url, retries: 0 } })('z');
+    for (const path of ['/gz', '/deflate', '/br']) expect((await c.request({ path })).body).toEqual({ name: 'pikachu' });
+    expect(f.calls[0].headers['accept-encoding']).toMatch(/gzip.*br|br.*gzip/);
+    expect(await apiError(c.request({ path: '/bad' }))).toMatchObject({ status: 502, message: 'The upstream service answered with malformed data' });
+  });
+
+  test('a POST redirected by a 303 becomes a GET without its body; a 307 keeps both; POSTs are not followed by default', async () => {
+    const f = await fake(
+      routes({
+        'POST /see-other': () => ({ status: 303, headers: { location: '/landing' } }),
+        'POST /temporary': () => ({ status: 307, headers: { location: '/landing' } }),
+        '* /landing': (req) => ({ json: { method: req.method, body: req.body.toString('utf8'), type: req.headers['content-type'] ?? null } }),
+      }),
+    );
+    const c = upstreams({ r: { url: f.url } })('r');
+    const seeOther = await c.request({ path: '/see-other', method: 'POST', json: { a: 1 }, followRedirect: true });
+    expect(seeOther.body).toEqual({ method: 'GET', body: '', type: null });
+    expect(seeOther.url).toBe(`${f.url}/landing`);
+    const temporary = await c.request({ path: '/temporary', method: 'POST', json: { a: 1 }, followRedirect: true });
+    expect(temporary.body).toEqual({ method: 'POST', body: '{"a":1}', type: 'application/json' });
+    const kept = await c.request({ path: '/temporary', method: 'POST', json: { a: 1 }, allowStatus: [307] });
+    expect(kept.status).toBe(307);
+  });
+
+  test('more than 5 redirects → 502', async () => {
+    const f = await fake(routes({ 'GET /loop/:n': (_req, p) => ({ status: 302, headers: { location: `/loop/${Number(p.n) + 1}` } }) }));
+    const c = upstreams({ l: { url: f.url, retries: 0 } })('l');
+    expect(await apiError(c.request({ path: '/loop/0' }))).toMatchObject({ status: 502 });
+    expect(f.calls).toHaveLength(6);
   });
 });
 

@@ -5,8 +5,12 @@ import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { callOf, type Outcome } from '../call.js';
 import type { EndpointSpec } from '../catalog.js';
 import { parseDuration } from '../duration.js';
+import { answerCodec } from '../respond.js';
 import { cacheKey, type ResponseCache } from '../response-cache.js';
 import type { Invoke } from './invoke.js';
+
+// Kept serialised: a hit is spliced into the envelope, never parsed and serialised again.
+const outcomeCodec = answerCodec<Outcome>();
 
 /** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
 export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): RequestHandler {
@@ -18,7 +22,7 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
       lookedUp(false);
       const out = await invoke(call, req, res);
       return { value: out, cacheable: out.cacheable && !out.media };
-    });
+    }, outcomeCodec);
     if (!cached) return value;
     lookedUp(true);
     return { ...value, cached };

@@ -9,6 +9,6 @@ export function envelope(serviceName: string) {
     const call = callOf(res);
     const out = call.outcome!;
     if (out.media && wantsMedia(req, out.media.contentType)) return sendMedia(res, out.media.bytes, out.media.contentType);
-    sendData(res, serviceName, out.source, out.data, { endpoint: call.endpoint, requestId: call.id, elapsedMs: call.elapsedMs, cached: out.cached });
+    sendData(res, serviceName, out.source, out.data, { endpoint: call.endpoint, requestId: call.id, elapsedMs: call.elapsedMs, cached: out.cached }, out.dataJson);
   };
 }
