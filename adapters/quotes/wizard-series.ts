@@ -1,7 +1,7 @@
 // Characters, students, staff, spells, houses and single characters of the wizard series (HP-API).
 // Quirks absorbed here: an unknown house answers `[]` instead of an error, so houses are checked
 // locally; `/character/{id}` answers an array, unwrapped here, and `[]` for an unknown id (→ 404).
-import { invalidParam, missingParam, notFound } from '../../engine/errors.js';
+import { invalidParam, notFound } from '../../engine/errors.js';
 import type { Adapter } from '../../engine/types.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
@@ -33,22 +33,20 @@ const wizardSeries: Adapter = async (params, ctx) => {
   const { kind, arg } = target(String(params.resource), params.id as string | undefined);
   const get = (path: string) => client.request({ path, signal: ctx.signal, notFoundMessage: 'Not found upstream' });
 
+  // The catalog's rules require an id with a bare house or character and refuse one with the other lists.
   if (kind === 'house') {
-    if (!arg) throw missingParam('id');
-    const house = arg.toLowerCase();
+    const house = String(arg).toLowerCase();
     if (!HOUSES.includes(house)) throw invalidParam('id', `must be a house: ${HOUSES.join(', ')}`);
     const items = records((await get(`/characters/house/${house}`)).body);
     return { house, items, count: items.length };
   }
   // `characters` with an id is a lookup of that character, as the spec's "id: character UUID" suggests.
   if (kind === 'character' || (kind === 'characters' && arg)) {
-    if (!arg) throw missingParam('id');
-    if (!UUID.test(arg)) throw invalidParam('id', 'must be a character UUID such as 9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8');
-    const found = records((await get(`/character/${arg.toLowerCase()}`)).body)[0];
+    if (!UUID.test(String(arg))) throw invalidParam('id', 'must be a character UUID such as 9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8');
+    const found = records((await get(`/character/${String(arg).toLowerCase()}`)).body)[0];
     if (!found) throw notFound(`No character with id ${arg}`);
     return found;
   }
-  if (arg) throw invalidParam('id', `is used only with resource house or character, not ${kind}`);
   const items = records((await get(LISTS[kind])).body);
   return { resource: kind, items, count: items.length };
 };
