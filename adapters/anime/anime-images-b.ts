@@ -51,7 +51,7 @@ const animeImagesB: Adapter = async (params, ctx) => {
 
   const category = (params.category as string | undefined) ?? 'random';
   const additionalTags = csv(params.additionalTags);
-  if (category === 'nothing' && !additionalTags) throw missingParam('additionalTags');
+  if (category === 'nothing' && !additionalTags) throw missingParam('additionalTags'); // tags of only commas or blanks
   const session = (params.session as string | undefined) ?? (id !== undefined ? 'id' : undefined);
   const sessionId = session === 'ip' ? crypto.createHmac('sha256', IP_SALT).update(ctx.clientIp).digest('hex').slice(0, 32) : id;
 
