@@ -39,6 +39,7 @@ export const EXTENSIONS: Record<string, string> = {
 /** Lists the spec gives as examples but the upstream closes (`category/name param`): an enum is allowed. */
 export const CLOSED_LISTS: Record<string, string> = {
   'anime/creature-data resource': 'the spec names 9 and "40+ more"; PokéAPI v2 has exactly these 48 resources, so the catalog lists them',
+  'art-design/color-scheme scheme': 'the spec names 4 and "others"; the embedded scheme algorithm has exactly these 8',
 };
 
 interface CatalogEndpoint {

@@ -3,7 +3,9 @@
 import request from 'supertest';
 import { testApp, type TestApp } from './helpers/app.js';
 import { expectMatchesSchema } from './helpers/schema.js';
-import { schemeColors } from '../adapters/art-design/_schemes.js';
+import { SCHEME_NAMES, schemeColors } from '../adapters/art-design/_schemes.js';
+import { loadCatalog } from '../engine/catalog.js';
+import { loadConfig } from '../engine/config.js';
 import { nameOf } from '../adapters/art-design/_color-names.js';
 
 const PATH = '/api/v1/art-design/color-scheme';
@@ -74,6 +76,11 @@ test('the grey groups of monochrome-light/-dark come first/last', () => {
   const isGrey = (h: string) => h.slice(0, 2) === h.slice(2, 4) && h.slice(2, 4) === h.slice(4, 6);
   expect(schemeColors('0047AB', 'monochrome-light').map(isGrey)).toEqual([true, true, false, false, false]);
   expect(schemeColors('0047AB', 'monochrome-dark').map(isGrey)).toEqual([false, false, false, true, true]);
+});
+
+test("the catalog's scheme enum is exactly the algorithm's schemes", () => {
+  const spec = loadCatalog(loadConfig({}).catalogDir).endpoints.find((e) => e.id === 'art-design/color-scheme');
+  expect([...(spec?.params.scheme.enum ?? [])].sort()).toEqual([...SCHEME_NAMES].sort());
 });
 
 test('mode=scheme without scheme defaults to monochrome', async () => {
