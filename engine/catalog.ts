@@ -20,6 +20,7 @@ export interface ParamSpec {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /** What the pattern asks, told as `must be <hint>`; a hint that starts with "must " is told as it is. */
   patternHint?: string;
   format?: 'url' | 'ip' | 'domain';
   hosts?: string[];

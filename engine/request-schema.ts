@@ -18,6 +18,10 @@ export type JsonSchema = Record<string, unknown>;
 
 const KEYWORDS = ['enum', 'minimum', 'maximum', 'minLength', 'pattern', 'format', 'hosts', 'default'] as const;
 
+/** What a param's pattern asks, as the words after its name: "must be 2 to 10 letters", "must link to a post". */
+export const patternWords = (p: ParamSpec | undefined): string =>
+  p?.patternHint?.startsWith('must ') ? p.patternHint : `must be ${p?.patternHint ?? `in the form ${p?.pattern}`}`;
+
 /** The schema of one parameter's value. */
 export function paramSchema(p: ParamSpec): JsonSchema {
   if (p.type === 'file') return p.orText ? { type: 'string', maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : { type: 'string', format: 'binary' };

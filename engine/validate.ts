@@ -6,7 +6,7 @@ import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { ApiError, badInput, invalidParam, missingParam } from './errors.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from './catalog.js';
-import { DEFAULT_MAX_LENGTH, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
+import { DEFAULT_MAX_LENGTH, patternWords, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
 import type { Params, UploadedFile } from './types.js';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: false });
@@ -82,6 +82,11 @@ function runtimeSchema(spec: EndpointSpec): JsonSchema {
       const { enum: values, ...rest } = properties[name];
       properties[name] = { allOf: [rest, { enum: values }] };
     }
+    // ajv checks `pattern` before `format` and `hosts`; a URL on the wrong site is better told so first.
+    else if (p.pattern && (p.format || p.hosts)) {
+      const { pattern, ...rest } = properties[name];
+      properties[name] = { allOf: [rest, { pattern }] };
+    }
   }
   // Each value's own rules first, then the rules between them: a wrong enum is named before a rule it trips.
   const { allOf: rules, ...own } = schema;
@@ -125,7 +130,7 @@ export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
     case 'minLength':
       return invalidParam(name, `must be at least ${e.params.limit} characters`);
     case 'pattern':
-      return invalidParam(name, `must be ${p?.patternHint ?? `in the form ${p?.pattern}`}`);
+      return invalidParam(name, patternWords(p));
     case 'format':
       return invalidParam(name, { url: 'must be an http(s) URL', ip: 'must be an IPv4 or IPv6 address', domain: 'must be a domain name such as example.com' }[String(e.params.format)] ?? 'has the wrong format');
     case 'hosts':

@@ -51,6 +51,17 @@ test.each([
   ['utilities/phish-check', {}, 'Missing required parameter: domain or url'],
   ['anime/scene-finder', {}, 'Missing required parameter: url'],
   ['anime/scene-finder', { action: 'me' }, 'ok'],
+  ['quotes/office-series', { action: 'season', value: '1' }, 'Invalid value for action: season applies to resource episodes only'],
+  ['quotes/office-series', { resource: 'episodes', action: 'season' }, 'Missing required parameter: value'],
+  ['quotes/office-series', { resource: 'episodes', action: 'season', value: '2' }, 'ok'],
+  ['quotes/wizard-series', { resource: 'character' }, 'Missing required parameter: id'],
+  ['quotes/wizard-series', { resource: 'staff', id: 'gryffindor' }, 'Invalid value for id: is used only with resource house or character, not staff'],
+  ['quotes/wizard-series', { resource: 'characters', id: '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8' }, 'ok'],
+  ['anime/fighter-series-data', { resource: 'planets', race: 'Saiyan' }, 'Invalid value for race: is a filter of resource=characters only'],
+  ['anime/fighter-series-data', { resource: 'planets', name: 'Namek' }, 'ok'],
+  ['anime/anime-images-b', { category: 'nothing' }, 'Missing required parameter: additionalTags'],
+  ['downloaders/dl-e', { url: 'https://x.com/NASA' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
+  ['downloaders/dl-e', { url: 'https://x.com/NASA?next=/status/1' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
 ])('%s %j → %s, and the exported schema agrees', (id, params, message) => {
   const e = spec(id);
   expect(engineSays(e, params)).toBe(message);
@@ -66,6 +77,13 @@ test('the rules are standard JSON Schema: anyOf of required, not required, if/th
   expect(gita).toContainEqual({ if: { properties: { mode: { const: 'serial' } }, required: ['mode'] }, then: { required: ['serial'] } });
   // A condition its default satisfies holds when the param is absent: scene-finder's action defaults to search.
   expect(requestSchema(spec('anime/scene-finder')).allOf).toEqual([{ if: { properties: { action: { const: 'search' } } }, then: { required: ['url'] } }]);
+});
+
+test('a url with a pattern is told by its hosts first: a link to another site is not "a post without an id"', () => {
+  expect(engineSays(spec('downloaders/dl-e'), { url: 'https://example.com/NASA' })).toBe(
+    'Invalid value for url: must be an http(s) URL on twitter.com, www.twitter.com, mobile.twitter.com, x.com, www.x.com, mobile.x.com',
+  );
+  expect(engineSays(spec('finance/p2p'), { asset: 'US DT' })).toBe('Invalid value for asset: must be 2 to 10 letters, such as USDT or BTC');
 });
 
 test('every endpoint has a schema a standard validator compiles', () => {

@@ -2,24 +2,18 @@
 // lists the ads of people selling the asset (Binance's tradeType means the same thing). Binance reports
 // failures inside a 200 (`code` other than "000000") and blocks bots with 403/429: a 502 and a 503.
 // Amounts stay strings, as Binance sends them, so no precision is lost.
-import { invalidParam, upstreamBusy, upstreamFailed } from '../../engine/errors.js';
+import { upstreamBusy, upstreamFailed } from '../../engine/errors.js';
 import { isRecord, num, record, records } from '../../engine/shape.js';
 import type { Adapter } from '../../engine/types.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-const CODE = /^[A-Z]{2,10}$/;
 
 const amount = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
 
-function symbol(name: 'asset' | 'fiat', v: unknown): string {
-  const s = String(v).trim().toUpperCase();
-  if (!CODE.test(s)) throw invalidParam(name, 'must be 2 to 10 letters, such as USDT or USD');
-  return s;
-}
-
 const p2p: Adapter = async (params, ctx) => {
-  const asset = symbol('asset', params.asset ?? 'USDT');
-  const fiat = symbol('fiat', params.fiat ?? 'USD');
+  // Two to ten letters (the catalog's patterns), sent in capitals.
+  const asset = String(params.asset).toUpperCase();
+  const fiat = String(params.fiat).toUpperCase();
   const tradeType = String(params.type ?? 'BUY').toUpperCase() === 'SELL' ? 'SELL' : 'BUY';
   const api = ctx.upstream('binance-p2p');
   const rows = Math.min(20, Number(api.settings.rows ?? 20));

@@ -3,7 +3,7 @@
 // the example request those rules accept.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog.js';
-import { paramSchema, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../request-schema.js';
+import { paramSchema, patternWords, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../request-schema.js';
 
 /**
  * A schema in the words of OpenAPI 3.1: `format: url` is `uri`, and the validator's own `hosts` keyword
@@ -50,7 +50,7 @@ export function formatWords(p: ParamSpec): string[] {
   if (p.format === 'url') out.push(p.hosts ? `An http(s) URL on ${p.hosts.join(', ')} (or a subdomain).` : 'An http(s) URL.');
   if (p.format === 'ip') out.push('An IPv4 or IPv6 address.');
   if (p.format === 'domain') out.push('A domain name such as example.com.');
-  if (p.patternHint) out.push(`Must be ${p.patternHint}.`);
+  if (p.patternHint) out.push(`M${patternWords(p).slice(1)}.`);
   return out;
 }
 
