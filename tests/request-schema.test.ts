@@ -60,6 +60,11 @@ test.each([
   ['anime/fighter-series-data', { resource: 'planets', race: 'Saiyan' }, 'Invalid value for race: is a filter of resource=characters only'],
   ['anime/fighter-series-data', { resource: 'planets', name: 'Namek' }, 'ok'],
   ['anime/anime-images-b', { category: 'nothing' }, 'Missing required parameter: additionalTags'],
+  ['books/quran-b', { verse: '3' }, 'Missing required parameter: chapter'],
+  ['books/quran-b', { segment: 'juz' }, 'Missing required parameter: segment_no'],
+  ['books/quran-b', { chapter: '2', verse: '3' }, 'ok'],
+  ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/' }, 'Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)'],
+  ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/p/C0abcDEFghi/?igsh=1' }, 'ok'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA?next=/status/1' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
 ])('%s %j → %s, and the exported schema agrees', (id, params, message) => {

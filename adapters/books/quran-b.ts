@@ -4,7 +4,7 @@
 // with '_'. Cleared editions (_quran-editions.ts) come from quran-json with segment bounds from quran-meta;
 // others from the upstream (`quran-api`). `mode` defaults from what is given: segment → segment,
 // verse → verse, chapter → chapter, edition → edition, nothing → editions.
-import { ApiError, missingParam, upstreamFailed } from '../../engine/errors.js';
+import { ApiError, upstreamFailed } from '../../engine/errors.js';
 import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
 import { globalNumber, segmentRange, versesOf, type Segment, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByQuranApiName, type EditionRow } from './_quran-editions.js';
@@ -54,12 +54,10 @@ const quranB: Adapter = async (params, ctx) => {
       return local ? embedded({ chapter: versesOf(local).filter((v) => v.surah === c).map(row) }) : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
     }
     case 'verse': {
-      if (params.chapter === undefined) throw missingParam('chapter'); // mode=verse, or verse given without mode
       const n = globalNumber(Number(params.chapter), Number(params.verse));
       return local ? embedded(row(versesOf(local)[n - 1])) : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
     }
     default: {
-      if (params.segment_no === undefined) throw missingParam('segment_no'); // segment given without mode
       const segment = String(params.segment) as Segment;
       const [first, last] = segmentRange(segment, Number(params.segment_no));
       const key = `${segment}s`;
