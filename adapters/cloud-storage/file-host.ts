@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
-import { ApiError, invalidParam, missingParam } from '../../engine/errors.js';
+import { ApiError, invalidParam } from '../../engine/errors.js';
 import { reply, type Adapter, type UploadedFile } from '../../engine/types.js';
 import { cleanFileName } from './_names.js';
 import { uploadToGofile } from './_gofile.js';
@@ -21,8 +21,7 @@ async function md5Of(file: string): Promise<string> {
 }
 
 const fileHost: Adapter = async (params, ctx) => {
-  const file = params.file as UploadedFile | undefined;
-  if (!file || typeof file !== 'object') throw missingParam('file');
+  const file = params.file as UploadedFile; // required, and only ever an upload: the catalog's file type
   if (file.size === 0) throw invalidParam('file', 'must not be empty');
   const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   const fileName = cleanFileName(file.originalName) || 'file';
