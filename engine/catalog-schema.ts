@@ -34,6 +34,7 @@ const names = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 's
 const scalar = { type: ['string', 'number', 'boolean'] };
 const condition = { type: 'object', minProperties: 1, additionalProperties: { anyOf: [scalar, { type: 'array', minItems: 1, items: scalar }] } };
 const message = { type: 'string', minLength: 3 };
+const patterns = { type: 'object', minProperties: 1, additionalProperties: { type: 'string', minLength: 1 } };
 
 /** A cross-parameter rule (engine/request-schema.ts turns each into JSON Schema). */
 const rule = {
@@ -42,13 +43,13 @@ const rule = {
     { type: 'object', additionalProperties: false, required: ['anyOf'], properties: { anyOf: { ...names, minItems: 1 }, message } },
     /** At most one of these params. */
     { type: 'object', additionalProperties: false, required: ['exclusive'], properties: { exclusive: { ...names, minItems: 2 }, message } },
-    /** When (or unless) params have these values, or when these params are given: others required, or refused. */
+    /** When (or unless) params have these values, or when these params are given: others required, refused, or held to a pattern. */
     {
       type: 'object',
       additionalProperties: false,
       oneOf: [{ required: ['when'] }, { required: ['unless'] }, { required: ['given'] }],
-      anyOf: [{ required: ['require'] }, { required: ['forbid'] }],
-      properties: { when: condition, unless: condition, given: names, require: names, forbid: names, message },
+      anyOf: [{ required: ['require'] }, { required: ['forbid'] }, { required: ['match'] }],
+      properties: { when: condition, unless: condition, given: names, require: names, forbid: names, match: patterns, message },
     },
   ],
 };

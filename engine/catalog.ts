@@ -39,7 +39,8 @@ export type RuleCondition = Record<string, Scalar | Scalar[]>;
  *   exclusive  Invalid value for b: cannot be combined with a; give one of a or b
  *   require    Missing required parameter: a
  *   forbid     Invalid value for a: is not used with m=v   (unless: is only used with m=v; given: with g)
- * The condition of require/forbid is `when` (values hold), `unless` (they do not) or `given` (params present).
+ *   match      Invalid value for a: must be in the form <pattern>, with m=v   (a given param's pattern under the condition)
+ * The condition of require/forbid/match is `when` (values hold), `unless` (they do not) or `given` (params present).
  */
 export type Rule =
   | { anyOf: string[]; message?: string }
@@ -48,7 +49,7 @@ export type Rule =
       | { when: RuleCondition; unless?: undefined; given?: undefined }
       | { unless: RuleCondition; when?: undefined; given?: undefined }
       | { given: string[]; when?: undefined; unless?: undefined }
-    ) & { require?: string[]; forbid?: string[]; message?: string };
+    ) & { require?: string[]; forbid?: string[]; match?: Record<string, string>; message?: string };
 
 export interface EndpointSpec {
   category: string;
@@ -132,7 +133,7 @@ function validated<T>(file: string, check: ReturnType<typeof ajv.compile>): T {
 /** [rule index, param name] of every param a rule names. */
 export function ruleParams(rules: Rule[]): Array<[number, string]> {
   return rules.flatMap((r, i) => {
-    const named = 'anyOf' in r ? r.anyOf : 'exclusive' in r ? r.exclusive : [...Object.keys(r.when ?? r.unless ?? {}), ...(r.given ?? []), ...(r.require ?? []), ...(r.forbid ?? [])];
+    const named = 'anyOf' in r ? r.anyOf : 'exclusive' in r ? r.exclusive : [...Object.keys(r.when ?? r.unless ?? {}), ...(r.given ?? []), ...(r.require ?? []), ...(r.forbid ?? []), ...Object.keys(r.match ?? {})];
     return named.map((n): [number, string] => [i, n]);
   });
 }

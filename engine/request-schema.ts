@@ -60,8 +60,9 @@ export function ruleSchema(spec: EndpointSpec, rule: Rule): JsonSchema {
   const then: JsonSchema[] = [];
   if (rule.require?.length) then.push({ required: rule.require });
   if (rule.forbid?.length) then.push({ not: anyPresent(rule.forbid) });
+  if (rule.match) then.push({ properties: Object.fromEntries(Object.entries(rule.match).map(([n, pattern]) => [n, { pattern }])) });
   const effect = then.length === 1 ? then[0] : { allOf: then };
-  if (rule.given) return rule.given.length === 1 && !rule.forbid ? { dependentRequired: { [rule.given[0]]: rule.require } } : { if: { required: rule.given }, then: effect };
+  if (rule.given) return rule.given.length === 1 && !rule.forbid && !rule.match ? { dependentRequired: { [rule.given[0]]: rule.require } } : { if: { required: rule.given }, then: effect };
   if (rule.when) return { if: conditionSchema(spec, rule.when), then: effect };
   return { if: conditionSchema(spec, rule.unless!), else: effect };
 }
@@ -84,6 +85,7 @@ export function rulesOf(spec: EndpointSpec): Rule[] {
  *   unless: ..., forbid: [a]    → { if: ..., else: { not: { required: [a] } } }
  *   given: [g], require: [a]    → { dependentRequired: { g: [a] } }
  *   given: [g], forbid: [a]     → { if: { required: [g] }, then: { not: { required: [a] } } }
+ *   when: ..., match: {a: p}    → { if: ..., then: { properties: { a: { pattern: p } } } }
  */
 export function requestSchema(spec: EndpointSpec): JsonSchema {
   const properties: Record<string, JsonSchema> = {};

@@ -65,6 +65,12 @@ test.each([
   ['books/quran-b', { chapter: '2', verse: '3' }, 'ok'],
   ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/' }, 'Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)'],
   ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/p/C0abcDEFghi/?igsh=1' }, 'ok'],
+  ['quotes/office-series', { action: 'id', value: '12a' }, 'Invalid value for value: must be a quote id (a whole number) with action=id'],
+  ['quotes/office-series', { resource: 'episodes', action: 'season', value: '0' }, 'Invalid value for value: must be a season number with action=season'],
+  ['quotes/office-series', { resource: 'episodes', action: 'id', value: '2 x 1' }, 'ok'],
+  ['quotes/office-series', { resource: 'characters', action: 'id', value: 'Dwight Schrute' }, 'ok'],
+  ['anime/anime-images-b', { action: 'image-by-id', id: 'user-1234' }, 'Invalid value for id: must be a 24-character hexadecimal image id for action=image-by-id'],
+  ['anime/anime-images-b', { session: 'id', id: 'user-1234' }, 'ok'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA?next=/status/1' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
 ])('%s %j → %s, and the exported schema agrees', (id, params, message) => {
@@ -89,6 +95,13 @@ test('a url with a pattern is told by its hosts first: a link to another site is
     'Invalid value for url: must be an http(s) URL on twitter.com, www.twitter.com, mobile.twitter.com, x.com, www.x.com, mobile.x.com',
   );
   expect(engineSays(spec('finance/p2p'), { asset: 'US DT' })).toBe('Invalid value for asset: must be 2 to 10 letters, such as USDT or BTC');
+});
+
+test('a match rule is a pattern under the rule\'s condition, told in default words without a message', () => {
+  const e = { ...spec('anime/anime-images-b'), rules: [{ when: { action: 'image-by-id' }, match: { id: '^[0-9a-f]{24}$' } }] };
+  expect(requestSchema(e).allOf).toEqual([{ if: { properties: { action: { const: 'image-by-id' } }, required: ['action'] }, then: { properties: { id: { pattern: '^[0-9a-f]{24}$' } } } }]);
+  expect(engineSays(e, { action: 'image-by-id', id: 'user-1234' })).toBe('Invalid value for id: must be in the form ^[0-9a-f]{24}$ with action=image-by-id');
+  expect(engineSays(e, { id: 'user-1234' })).toBe('ok');
 });
 
 test('every endpoint has a schema a standard validator compiles', () => {

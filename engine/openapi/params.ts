@@ -39,6 +39,7 @@ export function ruleWords(rule: Rule): string {
   const effect = [
     ...(rule.require?.length ? [`${list(rule.require)} ${rule.require.length > 1 ? 'are' : 'is'} required`] : []),
     ...(rule.forbid?.length ? [`${list(rule.forbid)} must not be sent`] : []),
+    ...Object.entries(rule.match ?? {}).map(([n, p]) => `\`${n}\` must match \`${p}\``),
   ].join(' and ');
   if (rule.given) return `When ${list(rule.given)} ${rule.given.length > 1 ? 'are' : 'is'} sent, ${effect}.`;
   return rule.when ? `When ${condition(rule.when)}, ${effect}.` : `Unless ${condition(rule.unless!)}, ${effect}.`;
