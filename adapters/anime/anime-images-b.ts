@@ -1,6 +1,5 @@
 // Nekosia: random images of a category, the tag list, or one image by id.
-// - `id` means two things upstream: the session id (4-128 chars, with session=id) and, for image-by-id,
-//   a 24-hex image id (the catalog's rules check each).
+// - `id` is the session id (with session=id) or, for image-by-id, a 24-hex image id: the catalog checks each.
 // - session=ip would make the upstream track OUR address, shared by every caller; we send session=id
 //   with a salted hash of the caller's IP instead, so duplicate avoidance stays per caller and the
 //   caller's address never leaves this service.
@@ -41,8 +40,7 @@ const animeImagesB: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    const imageId = String(id);
-    const { body } = await api.request({ path: `/getImageById/${imageId.toLowerCase()}`, notFoundMessage: `No image with id ${imageId}`, signal: ctx.signal });
+    const { body } = await api.request({ path: `/getImageById/${String(id).toLowerCase()}`, notFoundMessage: `No image with id ${id}`, signal: ctx.signal });
     return image(record(body));
   }
 
