@@ -1,14 +1,15 @@
 // pino, with every place a key could hide redacted: keys never reach the logs.
 import { pino, type Logger } from 'pino';
+import { logDestination } from './log-destination.js';
 
-// Buffered, asynchronous writes: a synchronous write per access-log line costs a tenth of a request. A
-// quiet server must not hold its lines until 4 KiB have gathered, so what is buffered is also written at
-// least once a second (sonic-boom's periodic flush: unref'd, stopped when the stream closes).
-const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
+// Lines are written to stdout in batches (engine/log-destination.ts), and what is gathered when the
+// process exits is written then.
+const destination = logDestination(1);
+process.once('exit', () => destination.flushSync());
 
-/** Writes what is buffered; called on shutdown. */
+/** Writes what is gathered; called on shutdown. */
 export function flushLogs(): void {
-  try { destination.flushSync(); } catch { /* not yet open */ }
+  destination.flushSync();
 }
 
 export function createLogger(level: string): Logger {

@@ -2,7 +2,7 @@
 // recently-used order), in Redis too when a ready client is given, so instances share answers.
 // Concurrent identical misses share one call of the producer. Redis is an optimisation only: its
 // errors are logged and ignored, and a read never waits on it for more than REDIS_WAIT_MS.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Logger } from 'pino';
 
 /** The few node-redis v5 client members used here (a RedisClientType fits). */
@@ -184,12 +184,12 @@ export function cacheKey(endpoint: string, params: Record<string, unknown>): str
     .filter((k) => !NOT_IN_KEY.has(k.toLowerCase()) && params[k] !== undefined)
     .sort()
     .map((k) => [k, stringify(params[k])]);
-  return `${endpoint}:${createHash('sha256').update(JSON.stringify(pairs)).digest('base64url')}`;
+  return `${endpoint}:${hash('sha256', JSON.stringify(pairs), 'base64url')}`;
 }
 
 function stringify(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return `bytes:${createHash('sha256').update(v).digest('hex')}`;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return `bytes:${hash('sha256', v, 'hex')}`;
   if (typeof v === 'object' && v !== null) return JSON.stringify(v);
   return String(v);
 }

@@ -108,6 +108,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       throw new Error(`Upstream ${id}: the base URL (config url or UPSTREAM_${ENV}_URL) is not an http(s) URL`);
     }
   }
+  const root = base?.toString().replace(/\/+$/, '');
   const auth = cfg.auth;
   if (auth && auth.in !== 'bearer' && !auth.name) {
     throw new Error(`Upstream ${id}: auth.in "${auth.in}" needs auth.name`);
@@ -227,10 +228,10 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     if (type === 'buffer') return res.body;
     const text = res.body.toString('utf8');
     if (type === 'text') return text;
-    if (text.trim() === '') return null;
     try {
-      return JSON.parse(text.replace(/^\uFEFF/, ''));
+      return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch {
+      if (/^\s*$/.test(text)) return null;
       if (strict) throw upstreamFailed('The upstream service answered with malformed data');
       return text;
     }
@@ -254,7 +255,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   async function request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     if (!base) throw notConfigured(`Upstream ${id} is not configured: set UPSTREAM_${ENV}_URL`);
     const method = req.method ?? 'GET';
-    const target = buildUrl(base, req);
+    const target = buildUrl(base, root!, req);
     // Keys only ever go to the configured origin, never to a URL an adapter follows elsewhere.
     const ownOrigin = target.origin === base.origin;
     const follow = req.followRedirect ?? method === 'GET';
@@ -279,7 +280,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         throw notConfigured(`Upstream ${id} needs a key: set UPSTREAM_${ENV}_KEYS`);
       }
 
-      const url = new URL(target);
+      // A copy only when the key goes into its query: nothing else changes the URL.
+      const url = key && auth?.in === 'query' ? new URL(target) : target;
       const headers: Record<string, string> = { 'user-agent': opts.userAgent, 'accept-encoding': ACCEPT_ENCODING };
       for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
       withKey(url, headers, key);
@@ -319,13 +321,11 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const redirectKept = status >= 300 && status < 400 && req.followRedirect === false;
       if (!ok && !allowed && !redirectKept) throw mapStatus(res, req);
 
-      const finalUrl = new URL(res.url);
-      if (auth?.in === 'query') finalUrl.searchParams.delete(auth.name!);
       return {
         status,
         headers: res.headers,
         body: decode(res, req.responseType ?? 'json', ok) as T,
-        url: finalUrl.toString(),
+        url: auth?.in === 'query' ? withoutParam(res.url, auth.name!) : res.url.href,
       };
     }
   }
@@ -355,12 +355,18 @@ function observed(id: string, request: UpstreamClient['request'], observe: NonNu
   };
 }
 
-/** Base URL + path (or an absolute http(s) URL) + search params, skipping undefined values. */
-function buildUrl(base: URL, req: UpstreamRequest): URL {
+/** The URL without one query parameter (the key of an upstream that takes it in the query). */
+function withoutParam(url: URL, name: string): string {
+  const copy = new URL(url);
+  copy.searchParams.delete(name);
+  return copy.toString();
+}
+
+/** Base URL (`root`: its text without a trailing slash) + path (or an absolute http(s) URL) + search params, skipping undefined values. */
+function buildUrl(base: URL, root: string, req: UpstreamRequest): URL {
   let url: URL;
   if (/^https?:\/\//i.test(req.path)) url = new URL(req.path);
   else {
-    const root = base.toString().replace(/\/+$/, '');
     const path = req.path === '' || req.path.startsWith('/') || req.path.startsWith('?') ? req.path : `/${req.path}`;
     url = new URL(root + path);
   }
