@@ -3,8 +3,8 @@
 // server's CPU time per request (from /proc: it barely moves when other processes load the machine, unlike
 // req/s), and the ratio of each case to bare Express and, for the upstream path, to nginx proxying to the
 // same fake upstream (the limit of what an uncached upstream call can cost here). Options: BENCH_SECONDS
-// (default 8), BENCH_CONNECTIONS (default 50), BENCH_RUNS (default 3: the median of that many interleaved
-// runs per case).
+// (default 8), BENCH_WARMUP (default 3), BENCH_CONNECTIONS (default 50), BENCH_RUNS (default 3: the median of
+// that many interleaved runs per case).
 import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const warmup = Number(process.env.BENCH_WARMUP ?? 3);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KEY = 'bench-enterprise-key-0001';
@@ -112,9 +113,14 @@ function cpuOf(pid: number | undefined): number | undefined {
   }
 }
 
-/** A warm-up second, then the timed run; the server's CPU per request is read around the timed run only. */
+/**
+ * A warm-up, then the timed run; the server's CPU per request is read around the timed run only. The warm-up
+ * lasts BENCH_WARMUP seconds (default 3): a server with as much code as ours is still compiling its hot paths
+ * after one second (its first timed second ran 15 % slower than the rest), and a long-running server is
+ * measured, not a fresh one. Every case gets the same warm-up.
+ */
 async function drive(opts: Record<string, unknown>, pid: number | undefined) {
-  await autocannon({ ...opts, connections, duration: 1 } as never);
+  await autocannon({ ...opts, connections, duration: warmup } as never);
   const before = cpuOf(pid);
   const r = await autocannon({ ...opts, connections, duration: seconds } as never);
   const after = cpuOf(pid);
@@ -188,7 +194,7 @@ const nginxRps = rows.find((r) => r.name.startsWith('bare nginx'))?.rps;
 const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
-console.log(`\nautocannon: ${connections} connections, ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
+console.log(`\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 const pct = (x: number, of: number | undefined) => (of ? `${Math.round((x / of) * 100)}%` : '–');

@@ -14,7 +14,7 @@ test('the bench runs every case and tabulates it', async () => {
   if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does)`);
   // nginx is a baseline when the machine has it; the bench is not the place to install it for a test.
   const nginx = ['nginx', '/usr/sbin/nginx'].some((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
-  const child = spawn(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: '1', BENCH_CONNECTIONS: '4', BENCH_RUNS: '2', LOG_LEVEL: 'warn', BENCH_NO_INSTALL: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: '1', BENCH_WARMUP: '1', BENCH_CONNECTIONS: '4', BENCH_RUNS: '2', LOG_LEVEL: 'warn', BENCH_NO_INSTALL: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
