@@ -36,10 +36,10 @@ const taskset = (cores: string, cmd: string[]) => (pinned ? ['taskset', '-c', co
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
 let started = 0;
 type Server = { port: number; child: ChildProcess };
-function start(target: string, env: Record<string, string> = {}): Promise<Server> {
+function start(target: string, env: Record<string, string> = {}, scriptsDir = here): Promise<Server> {
   if (target === 'nginx') return startNginx();
   const log = fs.openSync(path.join(dataDir, `${target}-${++started}.log`), 'w');
-  const node = [process.execPath, path.join(here, 'bench-targets.js'), target];
+  const node = [process.execPath, path.join(scriptsDir, 'bench-targets.js'), target];
   const [cmd, ...args] = taskset(target === 'fake-upstream' ? upstreamCpus : serverCpus, node);
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit', 'ipc'] });
   fs.closeSync(log);
@@ -139,7 +139,8 @@ const engineEnv = {
   UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstream.port}`,
 };
 const ccgen = `/api/v1/tools/ccgen?apikey=${KEY}&bin=457173`;
-const cases: Array<{ name: string; target: string; env?: Record<string, string>; path: string }> = [
+type Case = { name: string; target: string; env?: Record<string, string>; path: string; scriptsDir?: string };
+const cases: Case[] = [
   { name: 'bare node:http hello', target: 'node-http', path: '/' },
   { name: 'bare Express 5 hello', target: 'express', path: '/' },
   { name: 'Fastify route + JSON schema', target: 'fastify', path: '/?bin=457173' },
@@ -150,6 +151,15 @@ const cases: Array<{ name: string; target: string; env?: Record<string, string>;
   { name: 'ours: creature-data cached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu` },
   { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
 ];
+
+// BENCH_COMPARE=<another build's dist/scripts> adds that build's engine cases, named "before: …", to the same
+// interleaved rounds: a before/after comparison that a change of the machine's pace between two runs cannot
+// skew. That build's dist/scripts needs this bench-targets.js (copy it there and build).
+if (process.env.BENCH_COMPARE) {
+  const other = path.resolve(process.env.BENCH_COMPARE);
+  const ours = cases.filter((c) => c.target === 'engine');
+  cases.push(...ours.map((c) => ({ ...c, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
+}
 
 // BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference.
 if (process.env.BENCH_ONLY) {
@@ -163,7 +173,7 @@ type Run = { rps: number; p50: number; p99: number; cpuUs: number; non2xx: numbe
 const results: Run[][] = cases.map(() => []);
 for (let round = 0; round < runs; round++) {
   for (const [i, c] of cases.entries()) {
-    const server = await start(c.target, c.env);
+    const server = await start(c.target, c.env, c.scriptsDir);
     try {
       const base = `http://127.0.0.1:${server.port}`;
       // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
