@@ -255,7 +255,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   async function request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     if (!base) throw notConfigured(`Upstream ${id} is not configured: set UPSTREAM_${ENV}_URL`);
     const method = req.method ?? 'GET';
-    const target = buildUrl(base, root!, req);
+    const target = buildUrl(root!, req);
     // Keys only ever go to the configured origin, never to a URL an adapter follows elsewhere.
     const ownOrigin = target.origin === base.origin;
     const follow = req.followRedirect ?? method === 'GET';
@@ -362,8 +362,8 @@ function withoutParam(url: URL, name: string): string {
   return copy.toString();
 }
 
-/** Base URL (`root`: its text without a trailing slash) + path (or an absolute http(s) URL) + search params, skipping undefined values. */
-function buildUrl(base: URL, root: string, req: UpstreamRequest): URL {
+/** The base URL (`root`: its text without a trailing slash) + path (or an absolute http(s) URL) + search params, skipping undefined values. */
+function buildUrl(root: string, req: UpstreamRequest): URL {
   let url: URL;
   if (/^https?:\/\//i.test(req.path)) url = new URL(req.path);
   else {
