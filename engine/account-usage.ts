@@ -1,7 +1,7 @@
 // GET /api/v1/account/usage: the caller's own allowance and usage history, for scripts. It does not spend
 // the allowance (the meter only peeks), and carries the same numbers as the X-RateLimit-* headers.
-import type { Request, Response, NextFunction } from 'express';
-import { callOf } from './call.js';
+import type { Call } from './call.js';
+import type { Next } from './chain.js';
 import { ApiError } from './errors.js';
 import { sendData } from './respond.js';
 import type { Allowance } from './meter.js';
@@ -32,12 +32,11 @@ export async function keyUsage(deps: AccountUsageDeps, plan: string, keyId: stri
 }
 
 export function accountUsageHandler(deps: AccountUsageDeps) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const call = callOf(res);
+  return (call: Call, next: Next) => {
     const id = call.identity;
     if (id?.status !== 'ok') return next(new ApiError('invalid_key', 'Invalid apikey'));
-    keyUsage(deps, id.plan, id.keyId, req.ip).then((data) => {
-      sendData(res, deps.serviceName, 'usage', data, { endpoint: call.endpoint, requestId: call.id, elapsedMs: call.elapsedMs, cached: false });
+    keyUsage(deps, id.plan, id.keyId, call.ip).then((data) => {
+      sendData(call, deps.serviceName, 'usage', data, false);
     }, next);
   };
 }

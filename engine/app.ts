@@ -1,9 +1,12 @@
-// Wires the request lifecycle of every catalog endpoint as one chain of named steps (engine/steps/):
-//   start → parse → identify → meter (429; headers on every answer) → authorize (401) → validate (400)
-//   → cache → invoke (the adapter) → envelope, and the error handler for whatever a step raised.
+// Wires the request lifecycle of every catalog endpoint as one chain of named steps (engine/steps/), run on
+// a Call (engine/call.ts, which also sets X-Request-Id): parse → identify → meter (429; headers on every
+// answer) → authorize (401) → validate (400) → cache → invoke (the adapter) → envelope, and the error
+// answer for whatever a step raised. The API is served before Express (engine/api.ts); Express serves
+// the pages.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import path from 'node:path';
-import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { loadCatalog, type EndpointSpec } from './catalog.js';
@@ -13,7 +16,7 @@ import { KeyStore, record } from './keystore.js';
 import { openRedisStore, openSqlite, type Store } from './store/index.js';
 import { loadAdapters } from './registry.js';
 import { ApiError } from './errors.js';
-import { errorHandler } from './respond.js';
+import { errorHandler, failCall } from './respond.js';
 import { createLogger } from './logger.js';
 import { connectRedis, type RedisHandle } from './redis.js';
 import { createMetrics, metricsAccess } from './metrics.js';
@@ -24,13 +27,14 @@ import { createResponseCache } from './response-cache.js';
 import { loadKeysFile } from './keys-file.js';
 import { openApiDocument } from './openapi.js';
 import { chain } from './chain.js';
-import type { CallObserver } from './call.js';
+import type { Call, CallObserver } from './call.js';
+import type { Next } from './chain.js';
+import { apiServer, type Route } from './api.js';
 import type { Adapter } from './types.js';
 import { createPortal } from '../portal/index.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from './usage.js';
 import { accountUsageHandler } from './account-usage.js';
-import { start } from './steps/start.js';
 import { parse } from './steps/parse.js';
 import { identify } from './steps/identify.js';
 import { authorize } from './steps/authorize.js';
@@ -42,7 +46,8 @@ import { envelope } from './steps/envelope.js';
 export const VERSION = '0.1.0';
 
 export interface App {
-  app: express.Express;
+  /** The whole server's request listener: the API (engine/api.ts), then Express for everything else. */
+  app: RequestListener;
   config: Config;
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
@@ -97,44 +102,44 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     usage.record(call, status);
     log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
   };
-  const begin = (endpoint: string) => start(endpoint, observe);
   const identifyKey = identify(identifier);
+  const fail = failCall(log);
 
   const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
-  const routes = new Map<string, { method: string; handle: RequestHandler }>();
+  const routes = new Map<string, Route>();
   const limits = { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes };
   const answer = envelope(config.serviceName);
   for (const spec of catalog.endpoints) {
     const invoke = invoker(spec, adapters.get(spec.adapter), contextDeps);
     routes.set(`/api/v1/${spec.id}`, {
+      endpoint: spec.id,
       method: spec.method,
-      handle: chain([begin(spec.id), parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer]),
+      run: chain([parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer], fail),
     });
   }
 
   // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
   routes.set('/api/v1/account/usage', {
+    endpoint: 'account/usage',
     method: 'GET',
-    handle: chain([begin('account/usage'), identifyKey, peekMeter, authorize, accountUsageHandler(usageDeps)]),
+    run: chain([identifyKey, peekMeter, authorize, accountUsageHandler(usageDeps)], fail),
   });
 
   // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
-  const unmatched = chain([begin('unmatched'), identifyKey, meter, (req: Request, _res: Response, next: NextFunction) => {
-    const route = routes.get(req.path.replace(/\/+$/, ''));
-    if (route) return next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on ${req.path}; use ${route.method}`, { Allow: route.method }));
-    next(new ApiError('not_found', `No such endpoint: ${req.method} ${req.path}`));
-  }]);
-  // The API: one Map look-up instead of Express matching a layer per endpoint. Mounted first.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (!req.path.startsWith('/api/')) return next();
-    const route = routes.get(req.path);
-    if (route && (route.method === req.method || (route.method === 'GET' && req.method === 'HEAD'))) return route.handle(req, res, next);
-    unmatched(req, res, next);
-  });
-  // MCP clients (agents): every endpoint as a tool, each call run through the route above (mcp/router.ts).
-  app.use('/mcp', createMcpRouter({ app, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
-  // Pages after the API dispatcher, so an API request is not matched against them first. The portal
-  // answers browsers at / (Accept: text/html); JSON clients get the service document below.
+  const unmatched: Route = {
+    endpoint: 'unmatched',
+    method: '',
+    run: chain([identifyKey, meter, (call: Call, next: Next) => {
+      const route = routes.get(call.path.replace(/\/+$/, ''));
+      if (route) return next(new ApiError('method_not_allowed', `Method ${call.method} is not allowed on ${call.path}; use ${route.method}`, { Allow: route.method }));
+      next(new ApiError('not_found', `No such endpoint: ${call.method} ${call.path}`));
+    }], fail),
+  };
+  // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
+  const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
+  // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
+  app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
+  // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps }));
   app.get('/', (_req, res) => {
     res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
@@ -171,7 +176,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.use(errorHandler(log));
 
   return {
-    app, config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
+    app: (req, res) => { if (!api(req, res)) app(req, res); },
+    config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
     startDraining() {
       draining = true;
     },

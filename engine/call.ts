@@ -1,11 +1,17 @@
-// The state of one API request as it moves through the lifecycle's steps, kept on `res.locals.call`: one
-// object of one shape (Express's res.locals is a prototype-less bag that every property reshapes), and the
-// one place an answered request is logged and counted.
+// The state of one API request as it moves through the lifecycle's steps (engine/steps/): one object of
+// one shape, holding the node:http request and response it answers, and the one place an answered
+// request is logged and counted. The API is served by node:http directly (engine/api.ts), not by
+// Express: the call carries the few things the steps need of a request (path, query, client address).
 import crypto from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
+import proxyaddr from 'proxy-addr';
 import type { ApiError } from './errors.js';
 import type { Identity } from './identify.js';
 import type { AdapterData, Params, UploadedFile } from './types.js';
+
+/** A request as the body parsers leave it (express.json and urlencoded set `body`, multer `files`). */
+export type ApiRequest = IncomingMessage & { body?: unknown; files?: unknown };
 
 /** What the caller sent, read by the parse step (engine/steps/parse.ts). */
 export interface ParsedInput {
@@ -30,13 +36,21 @@ export interface Outcome {
 /** Sees every answered request: the access log and the metrics (engine/app.ts). */
 export type CallObserver = (call: Call, status: number) => void;
 
+/** What every call of one app shares: who observes answers, and which proxies are trusted (TRUST_PROXY). */
+export interface CallSite {
+  observe: CallObserver;
+  /** Express's compiled `trust proxy` function, so the client address is the one Express would give. */
+  trust: (addr: string, i: number) => boolean;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export class Call {
   /** The caller's X-Request-Id when it is sane, otherwise a new one. */
   readonly id: string;
   readonly startedAt = performance.now();
-  /** The query string, parsed once (Express 5 parses it again on every read of req.query). */
+  readonly method: string;
+  /** The query string, parsed as Express's `simple` parser does (a repeated name gives a list). */
   readonly query: Record<string, unknown>;
   identity: Identity | undefined;
   /** The counter a known key's request was counted on (the usage history's partition). */
@@ -49,15 +63,24 @@ export class Call {
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
   private isAnswered = false;
+  private clientIp: string | undefined;
 
-  constructor(readonly endpoint: string, readonly method: string, readonly req: Request, private readonly observe: CallObserver) {
+  /** `search`: the query string without its `?` (null when there is none). */
+  constructor(readonly endpoint: string, readonly path: string, search: string | null, readonly req: ApiRequest, readonly res: ServerResponse, private readonly site: CallSite) {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    this.query = req.query as Record<string, unknown>;
+    this.method = req.method ?? 'GET';
+    this.query = querystring.parse(search ?? '') as Record<string, unknown>;
+    res.setHeader('X-Request-Id', this.id);
   }
 
   get elapsedMs(): number {
     return performance.now() - this.startedAt;
+  }
+
+  /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names. */
+  get ip(): string {
+    return (this.clientIp ??= proxyaddr(this.req, this.site.trust));
   }
 
   /** True once an answer is on its way (it leaves at the end of the event-loop turn). */
@@ -69,15 +92,6 @@ export class Call {
   done(status: number): void {
     if (this.isAnswered) return;
     this.isAnswered = true;
-    this.observe(this, status);
+    this.site.observe(this, status);
   }
-}
-
-export function callOf(res: Response): Call {
-  return res.locals.call as Call;
-}
-
-/** The call of an API request, or undefined for other pages (hosted files, /health). */
-export function maybeCallOf(res: Response): Call | undefined {
-  return res.locals.call as Call | undefined;
 }

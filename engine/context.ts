@@ -2,10 +2,9 @@
 // closures on every request gives every context its own hidden class, allocated in old space, which made
 // the garbage collector the costliest step of a request. The costly parts (the abort controller with its
 // disconnect watch, the child logger, the client address) are made only when an adapter uses them.
-import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { EndpointSpec } from './catalog.js';
-import { callOf } from './call.js';
+import type { Call } from './call.js';
 import type { AdapterContext, BlobStore, FetchedUrl, FetchUrlOptions, UpstreamClient, UploadedFile } from './types.js';
 
 export interface ContextDeps {
@@ -28,7 +27,7 @@ export class RequestContext implements AdapterContext {
   private childLog: Logger | undefined;
   private ip: string | undefined;
 
-  constructor(spec: EndpointSpec, private readonly req: Request, private readonly res: Response, readonly files: Record<string, UploadedFile>, private readonly deps: ContextDeps) {
+  constructor(spec: EndpointSpec, private readonly call: Call, readonly files: Record<string, UploadedFile>, private readonly deps: ContextDeps) {
     this.endpoint = spec.id;
     this.options = spec.options ?? NO_OPTIONS;
     this.publicUrl = deps.publicUrl;
@@ -40,7 +39,7 @@ export class RequestContext implements AdapterContext {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       const controller = (this.controller = new AbortController());
-      const res = this.res;
+      const res = this.call.res;
       if (res.destroyed && !res.writableFinished) controller.abort(new Error('client disconnected'));
       else res.on('close', (this.onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); }));
     }
@@ -48,11 +47,11 @@ export class RequestContext implements AdapterContext {
   }
 
   get log(): Logger {
-    return (this.childLog ??= this.deps.log.child({ requestId: callOf(this.res).id, endpoint: this.endpoint }));
+    return (this.childLog ??= this.deps.log.child({ requestId: this.call.id, endpoint: this.endpoint }));
   }
 
   get clientIp(): string {
-    return (this.ip ??= (this.req.ip ?? '').replace(/^::ffff:/i, ''));
+    return (this.ip ??= (this.call.ip ?? '').replace(/^::ffff:/i, ''));
   }
 
   async fetchUrl(url: string, o?: FetchUrlOptions): Promise<FetchedUrl> {
@@ -68,7 +67,7 @@ export class RequestContext implements AdapterContext {
 
   /** Stops watching for a client disconnect once the answer is ready. */
   release(): void {
-    if (this.onClose !== undefined) this.res.off('close', this.onClose);
+    if (this.onClose !== undefined) this.call.res.off('close', this.onClose);
   }
 }
 

@@ -5,7 +5,7 @@
 // This replaces express-rate-limit's middleware, which cost more than the rest of a request together
 // (docs/decisions.md); its counting semantics and rate-limit-redis's store are kept.
 import { createHash } from 'node:crypto';
-import type { Request, Response, NextFunction } from 'express';
+import type { ServerResponse } from 'node:http';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
@@ -15,7 +15,8 @@ import { parseDuration } from './duration.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisCounter, type RedisHealth } from './redis-counter.js';
 import type { Identity } from './identify.js';
-import { callOf, type Call } from './call.js';
+import type { Call } from './call.js';
+import type { Next } from './chain.js';
 import { partitionOf } from './usage.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
@@ -62,15 +63,15 @@ export function counterKey(plan: PlanSpec, keyId: string, ip: () => string | und
 export interface Allowance { plan: string; limit: number; used: number; remaining: number; resetAt: number }
 
 /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
-function settle(m: Meter, key: string, hit: Hit, res: Response, next: NextFunction, call: Call) {
-  writeHeaders(m, key, hit, res);
+function settle(m: Meter, key: string, hit: Hit, call: Call, next: Next) {
+  writeHeaders(m, key, hit, call.res);
   // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
   if (hit.hits > m.plan.limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))) }));
   call.refund = () => m.counter.refund(key);
   next();
 }
 
-function writeHeaders(m: Meter, key: string, hit: Hit, res: Response) {
+function writeHeaders(m: Meter, key: string, hit: Hit, res: ServerResponse) {
   const limit = m.plan.limit;
   const remaining = Math.max(limit - hit.hits, 0);
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
@@ -96,17 +97,16 @@ export function createMeter(deps: MeterDeps) {
     meters.set(plan.id, { plan, counter, windowSeconds, policy: `"${plan.id}"; q=${plan.limit}; w=${windowSeconds}; pk=:` });
   }
 
-  const meter = (req: Request, res: Response, next: NextFunction) => {
-    const call = callOf(res);
+  const meter = (call: Call, next: Next) => {
     const id = call.identity!;
     const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
     const m = meters.get(planId);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    const key = counterKey(m.plan, id.status === 'ok' ? id.keyId : '-', () => req.ip);
+    const key = counterKey(m.plan, id.status === 'ok' ? id.keyId : '-', () => call.ip);
     if (id.status === 'ok') call.meterKey = key;
     const hit = m.counter.hit(key);
-    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, res, next, call), next);
-    else settle(m, key, hit, res, next, call);
+    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, call, next), next);
+    else settle(m, key, hit, call, next);
   };
 
   /** The allowance of a key as it stands, without counting a request. */
@@ -123,14 +123,14 @@ export function createMeter(deps: MeterDeps) {
    * its allowance as it stands; a missing or invalid one is metered like any other, so keys still cannot
    * be guessed at speed there.
    */
-  const peekMeter = (req: Request, res: Response, next: NextFunction) => {
-    const id = callOf(res).identity!;
-    if (id.status !== 'ok') return meter(req, res, next);
+  const peekMeter = (call: Call, next: Next) => {
+    const id = call.identity!;
+    if (id.status !== 'ok') return meter(call, next);
     const m = meters.get(id.plan);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
-    const key = counterKey(m.plan, id.keyId, () => req.ip);
+    const key = counterKey(m.plan, id.keyId, () => call.ip);
     Promise.resolve(m.counter.peek(key)).then((hit) => {
-      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, res);
+      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, call.res);
       next();
     }, next);
   };

@@ -1,53 +1,48 @@
 // The one place that writes answers: the success envelope, raw media on a matching Accept header, and
 // the terminal error handler that maps the error vocabulary to HTTP while hiding internals.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
 import type { AdapterData } from './types.js';
-import { maybeCallOf } from './call.js';
+import type { Call } from './call.js';
+import type { Fail } from './chain.js';
 import type { CacheCodec } from './response-cache.js';
 
-export interface Meta {
-  endpoint: string;
-  requestId: string;
-  elapsedMs: number;
-  cached: boolean;
-}
-
 /** Writes JSON directly: Express's res.json adds content negotiation and charset parsing we never need. */
-export function sendJson(res: Response, status: number, body: unknown) {
-  sendJsonText(res, status, JSON.stringify(body));
+export function sendJson(res: ServerResponse, status: number, body: unknown, call?: Call) {
+  sendJsonText(res, status, JSON.stringify(body), call);
 }
 
-function sendJsonText(res: Response, status: number, text: string) {
+function sendJsonText(res: ServerResponse, status: number, text: string, call?: Call) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text)); // Node would leave it out of a HEAD answer
-  deliver(res, text);
+  deliver(res, text, call);
 }
 
 /**
  * Answers leave at the end of the event-loop turn (setImmediate), once the server has read every socket
  * that was ready, instead of one by one in between those reads. On a busy server that batching nearly
  * halves the CPU of a request (fewer wake-ups of the peers, warmer caches: docs/decisions.md); on an idle
- * one it costs a loop turn of microseconds. The answer counts as given now: it is logged and counted here.
+ * one it costs a loop turn of microseconds. An API answer counts as given now: it is logged and counted here.
  */
-function deliver(res: Response, payload: string | Buffer) {
-  maybeCallOf(res)?.done(res.statusCode);
+function deliver(res: ServerResponse, payload: string | Buffer, call: Call | undefined) {
+  call?.done(res.statusCode);
   setImmediate(endAnswer, res, payload);
 }
 
-// Node drops the write by itself when the client has gone in the meantime.
-function endAnswer(res: Response, payload: string | Buffer) {
+// Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
+function endAnswer(res: ServerResponse, payload: string | Buffer) {
   res.end(payload);
 }
 
 /** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
-export function sendData(res: Response, creator: string, source: string, data: AdapterData, meta: Meta, dataJson?: string) {
-  const metadata = { endpoint: meta.endpoint, requestId: meta.requestId, tookMs: Math.round(meta.elapsedMs * 100) / 100, cached: meta.cached };
-  if (dataJson === undefined) return sendJson(res, 200, { success: true, creator, source, data, metadata });
+export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
+  const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.elapsedMs * 100) / 100, cached };
+  if (dataJson === undefined) return sendJson(call.res, 200, { success: true, creator, source, data, metadata }, call);
   // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
-  sendJsonText(res, 200, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`);
+  sendJsonText(call.res, 200, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`, call);
 }
 
 /** What the response cache keeps of an answer: its source and its data serialised, never parsed again. */
@@ -77,8 +72,8 @@ export function answerCodec<T extends CachedAnswer>(): CacheCodec<T> {
 }
 
 /** True when the client asked for this media type (or its family) rather than JSON. */
-export function wantsMedia(req: Request, contentType: string): boolean {
-  const accept = req.get('accept');
+export function wantsMedia(req: IncomingMessage, contentType: string): boolean {
+  const accept = req.headers.accept;
   if (!accept || accept.includes('application/json')) return false;
   const family = contentType.split('/')[0];
   return accept.split(',').some((part) => {
@@ -87,27 +82,46 @@ export function wantsMedia(req: Request, contentType: string): boolean {
   });
 }
 
-export function sendMedia(res: Response, bytes: Buffer, contentType: string) {
-  res.status(200).type(contentType).set('Content-Length', String(bytes.length));
-  deliver(res, bytes);
+export function sendMedia(call: Call, bytes: Buffer, contentType: string) {
+  const res = call.res;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', bytes.length);
+  deliver(res, bytes, call);
 }
 
+/** The error vocabulary's answer to whatever was raised; anything unforeseen is logged and hidden as a 500. */
+function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string | undefined): ApiError {
+  if (err instanceof ApiError) {
+    if (err.status >= 500) log.warn({ code: err.code, path, requestId }, err.message);
+    return err;
+  }
+  if ((err as { type?: string })?.type === 'entity.parse.failed') return new ApiError('bad_input', 'Malformed JSON body');
+  log.error({ err, path, requestId }, 'unhandled error');
+  return new ApiError('internal', 'Internal server error');
+}
+
+/** The error envelope of `e`, with its headers (Allow, Retry-After); a call's answer is counted as given. */
+export function sendError(res: ServerResponse, e: ApiError, call?: Call) {
+  if (res.headersSent) return res.end();
+  for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+  sendJson(res, e.status, { success: false, error: e.message, code: e.code }, call);
+}
+
+/** Answers an API call with the error one of its steps raised. */
+export function failCall(log: Logger): Fail {
+  return (err, call) => {
+    const e = apiErrorOf(err, log, call.path, call.id);
+    if (call.answered) return; // an answer is already on its way: it stands, and so does its count
+    // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
+    if (e.status >= 500 && call.refund) Promise.resolve().then(call.refund).catch(() => {});
+    sendError(call.res, e, call);
+  };
+}
+
+/** Express's terminal error handler, for the pages (portal, hosted files, /health, /metrics). */
 export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const call = maybeCallOf(res);
-    let e: ApiError;
-    if (err instanceof ApiError) e = err;
-    else if ((err as { type?: string })?.type === 'entity.parse.failed') e = new ApiError('bad_input', 'Malformed JSON body');
-    else {
-      log.error({ err, path: req.path, requestId: call?.id }, 'unhandled error');
-      e = new ApiError('internal', 'Internal server error');
-    }
-    if (call?.answered) return; // an answer is already on its way: it stands, and so does its count
-    // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
-    if (e.status >= 500 && call?.refund) Promise.resolve().then(call.refund).catch(() => {});
-    if (e.status >= 500 && e.code !== 'internal') log.warn({ code: e.code, path: req.path, requestId: call?.id }, e.message);
-    if (res.headersSent) return res.end();
-    res.set(e.headers);
-    sendJson(res, e.status, { success: false, error: e.message, code: e.code });
+    sendError(res, apiErrorOf(err, log, req.path, undefined));
   };
 }

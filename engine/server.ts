@@ -1,6 +1,6 @@
 // Entry point of `npm start`.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from './app.js';
 import { flushLogs } from './logger.js';
@@ -11,7 +11,7 @@ const started = await createApp().catch((err: Error) => {
   process.exit(1);
 });
 const { app, config, log } = started;
-const server = app.listen(config.port, config.host, () => {
+const server = http.createServer(app).listen(config.port, config.host, () => {
   log.info({ url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' }, `${config.serviceName} listening`);
 });
 answerClientErrors(server);

@@ -98,7 +98,7 @@ export function createUsage(store: Store, log: Logger) {
       ops.push({ kind: 'push', list: `usage-recent:${partition}`, items: p.recent().map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })), cap: RECENT, ttlMs: SPAN.day.ttlMs });
     }
     const uses = new Map<string, LastUse>();
-    for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.req.ip ?? '' });
+    for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.ip ?? '' });
     ops.push(...KeyStore.lastUsedOps(uses));
     return ops;
   };

@@ -7,12 +7,15 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import type { Config } from '../engine/config.js';
 import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
 import { ApiError } from '../engine/errors.js';
+import type { ApiServer } from '../engine/api.js';
 import { injector, type Injector } from './inject.js';
 import { buildTools } from './tools.js';
 import { callerOf } from './rest-request.js';
 
 export interface McpDeps {
+  /** The pages (hosted files are read through it), and the API that is served before it. */
   app: Express;
+  api: ApiServer;
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
   config: Config;
@@ -27,7 +30,7 @@ export function createMcpRouter(deps: McpDeps): Router {
   const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_PAGE_SIZE);
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
   const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true', pageSize });
-  const inject = injector(deps.app);
+  const inject = injector(deps.app, deps.api);
   const { publicUrl, serviceName, maxUploadBytes, maxBodyBytes } = deps.config;
   const info = { name: serviceName, version: deps.version };
   const instructions = `Every tool is an endpoint of ${serviceName} (${publicUrl}/openapi.json). A call counts as one request of your key's plan, exactly as the REST call does; errors carry the REST API's messages.`;

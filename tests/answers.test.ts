@@ -2,11 +2,10 @@
 // answer keeps its Content-Length; the caller's X-Request-Id is honoured when sane; every answered request
 // is logged and counted exactly once.
 import http from 'node:http';
-import express from 'express';
 import request from 'supertest';
 import { testApp, listen, KEYS, type TestApp } from './helpers/app.js';
 import { Call } from '../engine/call.js';
-import { errorHandler, sendJson } from '../engine/respond.js';
+import { failCall, sendJson } from '../engine/respond.js';
 import { createLogger } from '../engine/logger.js';
 
 const ccgen = '/api/v1/tools/ccgen';
@@ -82,16 +81,14 @@ test('a sane X-Request-Id is echoed; anything else is replaced by a new id', asy
 test('an error after an answer is on its way writes nothing more, refunds nothing, and is observed once', async () => {
   const seen: number[] = [];
   let refunds = 0;
-  const app = express();
-  app.get('/x', (req, res, next) => {
-    const call = new Call('test/x', req.method, req, (_call, status) => seen.push(status));
+  const fail = failCall(createLogger('silent'));
+  const server = http.createServer((req, res) => {
+    const call = new Call('test/x', '/x', null, req, res, { observe: (_call, status) => seen.push(status), trust: () => false });
     call.refund = () => { refunds++; };
-    res.locals.call = call;
-    sendJson(res, 200, { ok: true });
-    next(new Error('too late'));
+    sendJson(res, 200, { ok: true }, call);
+    fail(new Error('too late'), call);
   });
-  app.use(errorHandler(createLogger('silent')));
-  const res = await request(app).get('/x');
+  const res = await request(server).get('/x');
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ ok: true });
   expect(seen).toEqual([200]);

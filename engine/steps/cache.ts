@@ -1,8 +1,8 @@
 // The cache step: for an endpoint with a `cache:` TTL, an answer to the same parameters is served from the
 // response cache (engine/response-cache.ts), and concurrent misses share one adapter call; otherwise, and
 // for uploads, media and answers the adapter marks uncacheable, the adapter runs every time.
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { callOf, type Outcome } from '../call.js';
+import type { Call, Outcome } from '../call.js';
+import type { Next, Step } from '../chain.js';
 import type { EndpointSpec } from '../catalog.js';
 import { parseDuration } from '../duration.js';
 import { answerCodec } from '../respond.js';
@@ -13,21 +13,20 @@ import type { Invoke } from './invoke.js';
 const outcomeCodec = answerCodec<Outcome>();
 
 /** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
-export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): RequestHandler {
+export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): Step {
   const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
-  const produce = async (req: Request, res: Response): Promise<Outcome> => {
-    const call = callOf(res);
-    if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call, req, res);
+  const produce = async (call: Call): Promise<Outcome> => {
+    if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call);
     const { value, cached } = await cache.wrap(cacheKey(spec.id, call.params!), ttlMs, async () => {
       lookedUp(false);
-      const out = await invoke(call, req, res);
+      const out = await invoke(call);
       return { value: out, cacheable: out.cacheable && !out.media };
     }, outcomeCodec);
     if (!cached) return value;
     lookedUp(true);
     return { ...value, cached };
   };
-  return (req: Request, res: Response, next: NextFunction) => {
-    produce(req, res).then((outcome) => { callOf(res).outcome = outcome; next(); }, next);
+  return (call: Call, next: Next) => {
+    produce(call).then((outcome) => { call.outcome = outcome; next(); }, next);
   };
 }

@@ -1,13 +1,12 @@
 // The identify step: which key was presented (header, then query, then body) and whose it is. An unseen
 // personal key waits for the key store; every other answer is given at once, without a promise.
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { callOf } from '../call.js';
+import type { Call } from '../call.js';
+import type { Next, Step } from '../chain.js';
 import { presentedKey, type Identifier } from '../identify.js';
 
-export function identify(identifier: Identifier): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const call = callOf(res);
-    const identity = identifier(presentedKey(req.headers, call.query, req.body as Record<string, unknown> | undefined));
+export function identify(identifier: Identifier): Step {
+  return (call: Call, next: Next) => {
+    const identity = identifier(presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined));
     if (identity instanceof Promise) {
       identity.then((i) => { call.identity = i; next(); }, next);
     } else {

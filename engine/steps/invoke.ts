@@ -1,6 +1,5 @@
 // The invoke step: runs the endpoint's adapter with its context, under the endpoint's deadline, and turns
 // what it returned into an Outcome. An endpoint without an adapter answers 501.
-import type { Request, Response } from 'express';
 import type { EndpointSpec } from '../catalog.js';
 import type { Call, Outcome } from '../call.js';
 import { RequestContext, type ContextDeps } from '../context.js';
@@ -8,15 +7,15 @@ import { ApiError, upstreamTimeout } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { isReply, type Adapter, type AdapterData, type Reply } from '../types.js';
 
-export type Invoke = (call: Call, req: Request, res: Response) => Promise<Outcome>;
+export type Invoke = (call: Call) => Promise<Outcome>;
 
 export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: ContextDeps): Invoke {
   const timeoutMs = parseDuration(spec.timeout ?? '30s');
   const source = spec.upstream;
-  return async (call, req, res) => {
+  return async (call) => {
     if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
     const input = call.input!;
-    const ctx = new RequestContext(spec, req, res, input.files, deps);
+    const ctx = new RequestContext(spec, call, input.files, deps);
     try {
       return outcomeOf(await withDeadline(adapter(call.params!, ctx), timeoutMs, ctx), source);
     } finally {

@@ -5,12 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import multer from 'multer';
 import type { EndpointSpec } from '../catalog.js';
 import { ApiError, badInput, invalidParam, payloadTooLarge } from '../errors.js';
 import type { UploadedFile } from '../types.js';
-import { callOf } from '../call.js';
+import type { ApiRequest, Call } from '../call.js';
+import type { Next, Step } from '../chain.js';
+
+/** A body parser of Express's kind (body-parser, multer): they need no more of req and res than node:http's. */
+type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 export interface ParseLimits { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }
 
@@ -31,15 +36,15 @@ function normalise(value: unknown): unknown {
   return value;
 }
 
-export function parse(spec: EndpointSpec, opts: ParseLimits): RequestHandler {
+export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   const names = Object.keys(spec.params);
   const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
-  const parsers: RequestHandler[] = [];
+  const parsers: BodyParser[] = [];
   // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
   const textLimit = names.some((n) => spec.params[n].orText) ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536) : opts.maxBodyBytes;
   if (spec.method === 'POST') {
-    parsers.push(express.json({ limit: textLimit, strict: true }));
-    parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }));
+    parsers.push(<BodyParser>express.json({ limit: textLimit, strict: true }));
+    parsers.push(<BodyParser>express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }));
     const upload = multer({
       storage: multer.diskStorage({
         destination: (_req, _file, cb) => {
@@ -52,12 +57,12 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): RequestHandler {
       // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
       defParamCharset: 'utf8',
     });
-    parsers.push(fileFields.length ? upload.fields(fileFields) : upload.none());
+    parsers.push(<BodyParser>(fileFields.length ? upload.fields(fileFields) : upload.none()));
   }
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
-  const merge = (req: Request, res: Response, next: NextFunction, failed?: ApiError) => {
-    const call = callOf(res);
+  const merge = (call: Call, next: Next, failed?: ApiError) => {
+    const req: ApiRequest = call.req;
     const query = call.query;
     const body = (failed ? undefined : req.body) as unknown;
     let error = failed;
@@ -80,27 +85,27 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): RequestHandler {
     }
     // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
     if (Object.keys(files).length) {
-      res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
+      call.res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
     }
     call.input = { raw, files, error };
     next();
   };
   // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
-  const read = (req: Request, res: Response, next: NextFunction) => {
+  const read = (call: Call, next: Next) => {
     let i = 0;
     const step = (err?: unknown) => {
       if (err) {
         // Drain what is left so the connection stays usable and the client gets our answer.
-        req.resume();
-        return merge(req, res, next, bodyError(err, opts.maxUploadBytes));
+        call.req.resume();
+        return merge(call, next, bodyError(err, opts.maxUploadBytes));
       }
       const parser = parsers[i++];
-      if (!parser) return merge(req, res, next);
-      parser(req, res, step);
+      if (!parser) return merge(call, next);
+      parser(call.req, call.res, step);
     };
     step();
   };
-  return parsers.length ? read : (req, res, next) => merge(req, res, next);
+  return parsers.length ? read : (call, next) => merge(call, next);
 }
 
 /** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */

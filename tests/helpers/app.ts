@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../engine/app.js';
@@ -46,7 +46,7 @@ export async function testApp(env: Record<string, string | undefined> = {}, opts
 
 /** Listens on a loopback port, for tests that need a real socket (disconnects, restarts, load). */
 export async function listen(app: App['app']): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const server = app.listen(0, '127.0.0.1');
+  const server = http.createServer(app).listen(0, '127.0.0.1');
   answerClientErrors(server);
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
