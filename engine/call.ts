@@ -62,6 +62,8 @@ export class Call {
   outcome: Outcome | undefined;
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
+  /** The answer's headers as name, value, name, value: written in one go with the answer (engine/respond.ts). */
+  readonly headers: string[];
   private isAnswered = false;
   private clientIp: string | undefined;
 
@@ -71,7 +73,11 @@ export class Call {
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';
     this.query = querystring.parse(search ?? '') as Record<string, unknown>;
-    res.setHeader('X-Request-Id', this.id);
+    this.headers = ['X-Request-Id', this.id];
+  }
+
+  header(name: string, value: string): void {
+    this.headers.push(name, value);
   }
 
   get elapsedMs(): number {

@@ -5,7 +5,6 @@
 // This replaces express-rate-limit's middleware, which cost more than the rest of a request together
 // (docs/decisions.md); its counting semantics and rate-limit-redis's store are kept.
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
@@ -64,22 +63,24 @@ export interface Allowance { plan: string; limit: number; used: number; remainin
 
 /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
 function settle(m: Meter, key: string, hit: Hit, call: Call, next: Next) {
-  writeHeaders(m, key, hit, call.res);
+  writeHeaders(m, key, hit, call);
   // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
   if (hit.hits > m.plan.limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))) }));
   call.refund = () => m.counter.refund(key);
   next();
 }
 
-function writeHeaders(m: Meter, key: string, hit: Hit, res: ServerResponse) {
+function writeHeaders(m: Meter, key: string, hit: Hit, call: Call) {
   const limit = m.plan.limit;
   const remaining = Math.max(limit - hit.hits, 0);
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
-  res.setHeader('X-RateLimit-Limit', String(limit));
-  res.setHeader('X-RateLimit-Remaining', String(remaining));
-  res.setHeader('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
-  res.setHeader('RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`);
-  res.setHeader('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
+  call.headers.push(
+    'X-RateLimit-Limit', String(limit),
+    'X-RateLimit-Remaining', String(remaining),
+    'X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)),
+    'RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`,
+    'RateLimit-Policy', `${m.policy}${partitionKey(key)}:`,
+  );
 }
 
 export function createMeter(deps: MeterDeps) {
@@ -130,7 +131,7 @@ export function createMeter(deps: MeterDeps) {
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
     const key = counterKey(m.plan, id.keyId, () => call.ip);
     Promise.resolve(m.counter.peek(key)).then((hit) => {
-      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, call.res);
+      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, call);
       next();
     }, next);
   };

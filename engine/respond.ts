@@ -1,6 +1,6 @@
 // The one place that writes answers: the success envelope, raw media on a matching Accept header, and
 // the terminal error handler that maps the error vocabulary to HTTP while hiding internals.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
@@ -9,40 +9,48 @@ import type { Call } from './call.js';
 import type { Fail } from './chain.js';
 import type { CacheCodec } from './response-cache.js';
 
-/** Writes JSON directly: Express's res.json adds content negotiation and charset parsing we never need. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, call?: Call) {
-  sendJsonText(res, status, JSON.stringify(body), call);
-}
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-function sendJsonText(res: ServerResponse, status: number, text: string, call?: Call) {
+/** A page's JSON answer (Express's res.json adds content negotiation and charset parsing we never need). */
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text)); // Node would leave it out of a HEAD answer
-  deliver(res, text, call);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  setImmediate(endPage, res, text);
 }
 
 /**
- * Answers leave at the end of the event-loop turn (setImmediate), once the server has read every socket
- * that was ready, instead of one by one in between those reads. On a busy server that batching nearly
- * halves the CPU of a request (fewer wake-ups of the peers, warmer caches: docs/decisions.md); on an idle
- * one it costs a loop turn of microseconds. An API answer counts as given now: it is logged and counted here.
+ * An API call's answer. Answers leave at the end of the event-loop turn (setImmediate), once the server
+ * has read every socket that was ready, instead of one by one in between those reads: on a busy server
+ * that batching nearly halves the CPU of a request (fewer wake-ups of the peers, warmer caches:
+ * docs/decisions.md); on an idle one it costs a loop turn of microseconds. The headers the steps gathered
+ * on the call go out in one writeHead. The answer counts as given now: it is logged and counted here.
  */
-function deliver(res: ServerResponse, payload: string | Buffer, call: Call | undefined) {
-  call?.done(res.statusCode);
-  setImmediate(endAnswer, res, payload);
+function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {
+  call.header('Content-Type', contentType);
+  // Always given: Node would leave it out of a HEAD answer.
+  call.header('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+  call.done(status);
+  setImmediate(endCall, call, status, payload);
 }
 
 // Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
-function endAnswer(res: ServerResponse, payload: string | Buffer) {
+function endCall(call: Call, status: number, payload: string | Buffer) {
+  call.res.writeHead(status, call.headers);
+  call.res.end(payload);
+}
+
+function endPage(res: ServerResponse, payload: string) {
   res.end(payload);
 }
 
 /** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
 export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
   const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.elapsedMs * 100) / 100, cached };
-  if (dataJson === undefined) return sendJson(call.res, 200, { success: true, creator, source, data, metadata }, call);
+  if (dataJson === undefined) return answer(call, 200, JSON_TYPE, JSON.stringify({ success: true, creator, source, data, metadata }));
   // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
-  sendJsonText(call.res, 200, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`, call);
+  answer(call, 200, JSON_TYPE, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`);
 }
 
 /** What the response cache keeps of an answer: its source and its data serialised, never parsed again. */
@@ -83,11 +91,9 @@ export function wantsMedia(req: IncomingMessage, contentType: string): boolean {
 }
 
 export function sendMedia(call: Call, bytes: Buffer, contentType: string) {
-  const res = call.res;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', bytes.length);
-  deliver(res, bytes, call);
+  // Checked now, in the step, so a bad type is this request's error and not a throw when the answer leaves.
+  validateHeaderValue('Content-Type', contentType);
+  answer(call, 200, contentType, bytes);
 }
 
 /** The error vocabulary's answer to whatever was raised; anything unforeseen is logged and hidden as a 500. */
@@ -101,11 +107,13 @@ function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string |
   return new ApiError('internal', 'Internal server error');
 }
 
-/** The error envelope of `e`, with its headers (Allow, Retry-After); a call's answer is counted as given. */
-export function sendError(res: ServerResponse, e: ApiError, call?: Call) {
+const errorBody = (e: ApiError) => ({ success: false, error: e.message, code: e.code });
+
+/** The error envelope of `e`, with its headers (Allow, WWW-Authenticate), for a page or a URL no route reads. */
+export function sendError(res: ServerResponse, e: ApiError) {
   if (res.headersSent) return res.end();
   for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
-  sendJson(res, e.status, { success: false, error: e.message, code: e.code }, call);
+  sendJson(res, e.status, errorBody(e));
 }
 
 /** Answers an API call with the error one of its steps raised. */
@@ -115,7 +123,8 @@ export function failCall(log: Logger): Fail {
     if (call.answered) return; // an answer is already on its way: it stands, and so does its count
     // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
     if (e.status >= 500 && call.refund) Promise.resolve().then(call.refund).catch(() => {});
-    sendError(call.res, e, call);
+    for (const [name, value] of Object.entries(e.headers)) call.header(name, value);
+    answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
   };
 }
 

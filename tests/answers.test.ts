@@ -5,7 +5,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { testApp, listen, KEYS, type TestApp } from './helpers/app.js';
 import { Call } from '../engine/call.js';
-import { failCall, sendJson } from '../engine/respond.js';
+import { failCall, sendData } from '../engine/respond.js';
 import { createLogger } from '../engine/logger.js';
 
 const ccgen = '/api/v1/tools/ccgen';
@@ -85,12 +85,12 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   const server = http.createServer((req, res) => {
     const call = new Call('test/x', '/x', null, req, res, { observe: (_call, status) => seen.push(status), trust: () => false });
     call.refund = () => { refunds++; };
-    sendJson(res, 200, { ok: true }, call);
+    sendData(call, 'test', 'embedded', { ok: true }, false);
     fail(new Error('too late'), call);
   });
   const res = await request(server).get('/x');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ ok: true });
+  expect(res.body).toMatchObject({ success: true, data: { ok: true } });
   expect(seen).toEqual([200]);
   await new Promise((r) => setImmediate(r));
   expect(refunds).toBe(0);
