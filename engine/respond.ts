@@ -36,9 +36,11 @@ function answer(call: Call, status: number, contentType: string, payload: string
 }
 
 // Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
+// Nothing else writes an API answer, but a throw here would be outside any request: writeHead only once.
 function endCall(call: Call, status: number, payload: string | Buffer) {
-  call.res.writeHead(status, call.headers);
-  call.res.end(payload);
+  const res = call.res;
+  if (!res.headersSent) res.writeHead(status, call.headers);
+  res.end(payload);
 }
 
 function endPage(res: ServerResponse, payload: string) {
