@@ -3,12 +3,17 @@
 // WHATWG URL parser applies IDNA). Used by every endpoint that takes a domain.
 import { domainToASCII } from 'node:url';
 
-const LABELS = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+// Labels of letters, digits and inner hyphens; the last (the top-level domain) starts with a letter.
+const LABELS = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62}$/;
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const WEB_SCHEME = /^https?:\/\//i;
 
 /** The host name, or undefined when there is none (an IP address, a single label, junk). */
 export function hostOfDomain(input: string, opts: { stripWww?: boolean } = {}): string | undefined {
   const raw = input.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  // A scheme, when given, is a web one: ftp://example.com names a server, not a domain.
+  if (SCHEME.test(raw) && !WEB_SCHEME.test(raw)) return undefined;
+  const withScheme = SCHEME.test(raw) ? raw : `http://${raw}`;
   let host: string;
   try {
     host = new URL(withScheme).hostname;

@@ -9,9 +9,9 @@
 // the resolver and a per-hop policy (see `allowPrivate`), so node's net.BlockList does the address part.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import { ApiError, badInput, payloadTooLarge, upstreamTimeout } from './errors.js';
-import { ACCEPT_ENCODING, BodyError, readBody } from './read-body.js';
+import { ACCEPT_ENCODING, BodyError, TIMED_OUT, wholeAnswer } from './whole-answer.js';
 import type { FetchUrlOptions, FetchedUrl } from './types.js';
 
 export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -168,7 +168,9 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
   let url = parseHttpUrl(String(input));
   if (!url) throw badInput(MSG_SCHEME);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  // One budget for the whole fetch, redirects included.
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   const policy: AddressPolicy = opts.policy ?? ((ip, hop) => isPublicAddress(ip) || (opts.allowPrivate === true && hop === 0));
   const resolve = opts.resolve ?? systemResolve;
@@ -179,7 +181,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     if (err instanceof BodyError) {
       return err.reason === 'too-large' ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`) : badInput('Could not fetch url: the answer was corrupt');
     }
-    if (signal.aborted) {
+    if (signal.aborted || err === TIMED_OUT) {
       const reason: unknown = opts.signal?.aborted ? opts.signal.reason : undefined;
       return reason instanceof ApiError ? reason : upstreamTimeout('Fetching url timed out');
     }
@@ -197,30 +199,25 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     // An Agent per hop: a pooled socket would skip the lookup that does the checking.
     const agent = new Agent({ connect: guardedConnector(resolve, allowed) });
     try {
-      const res: Dispatcher.ResponseData = await agent.request({
+      // Bodies of redirects and refusals are dropped: only a 2xx answer is read.
+      const res = await wholeAnswer(agent, {
         origin: url.origin,
         path: url.pathname + url.search,
         method: 'GET',
-        signal,
         headers: { 'user-agent': opts.userAgent ?? 'unified-utility-api', accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
-      });
-      const status = res.statusCode;
+      }, { maxBytes, timeoutMs, signal, skipBody: (status) => status < 200 || status >= 300 });
+      const status = res.status;
       const location = res.headers.location;
       if (REDIRECTS.has(status) && typeof location === 'string') {
-        await res.body.dump();
         if (hop >= MAX_REDIRECTS) throw badInput('Could not fetch url: too many redirects');
         const next = parseHttpUrl(location, url);
         if (!next) throw badInput('Could not fetch url: it redirected to a non-http(s) URL');
         url = next;
         continue;
       }
-      if (status < 200 || status >= 300) {
-        await res.body.dump();
-        throw badInput(`Could not fetch url: it answered ${status}`);
-      }
-      const bytes = await readBody(res.body, res.headers['content-encoding'], maxBytes);
+      if (status < 200 || status >= 300) throw badInput(`Could not fetch url: it answered ${status}`);
       const contentType = res.headers['content-type'];
-      return { bytes, contentType: typeof contentType === 'string' ? contentType : undefined, finalUrl: url.toString() };
+      return { bytes: res.body, contentType: typeof contentType === 'string' ? contentType : undefined, finalUrl: url.toString() };
     } catch (err) {
       throw failure(err);
     } finally {

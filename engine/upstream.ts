@@ -5,6 +5,7 @@
 // Nothing of the provider leaks to our caller: messages are fixed sentences that never carry a key, an
 // upstream URL, an upstream body or a stack. Logs carry the upstream id, path, status and time, with
 // every key scrubbed.
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from './errors.js';
@@ -12,7 +13,7 @@ import { parseDuration } from './duration.js';
 import { pause } from './pause.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
-import { BodyError, ACCEPT_ENCODING, readBody } from './read-body.js';
+import { ACCEPT_ENCODING, BodyError, TIMED_OUT, wholeAnswer } from './whole-answer.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 import type { UpstreamSpec } from './catalog.js';
 
@@ -49,8 +50,6 @@ const MAX_REDIRECTS = 5;
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Idle keep-alive sockets are closed after this, below the usual 5 s of Node and nginx servers. */
 const KEEP_ALIVE_MS = 4_000;
-const TIMED_OUT = Symbol('timed out');
-const EMPTY = Buffer.alloc(0);
 
 /** What goes on the wire for one exchange. */
 interface Call {
@@ -147,28 +146,17 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
    * its body dropped. The caller's signal (client gone, endpoint budget spent) cancels it too.
    */
   async function exchange(url: URL, call: Call, follow: boolean, ms: number, signal: AbortSignal | undefined): Promise<Answer> {
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(TIMED_OUT), ms);
-    const cancel = () => ctl.abort(signal!.reason);
-    if (signal?.aborted) cancel();
-    else signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const res = await agent.request({
-        origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body, signal: ctl.signal,
+      const res = await wholeAnswer(agent, { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body }, {
+        maxBytes: MAX_RESPONSE_BYTES, timeoutMs: ms, signal, skipBody: follow ? isRedirect : undefined,
       });
       const location = res.headers.location;
-      if (follow && REDIRECTS.has(res.statusCode) && typeof location === 'string') {
-        res.body.dump().catch(() => {});
-        return { status: res.statusCode, headers: res.headers, body: EMPTY, url, location };
-      }
-      const body = await readBody(res.body, res.headers['content-encoding'], MAX_RESPONSE_BYTES);
-      return { status: res.statusCode, headers: res.headers, body, url };
+      if (follow && isRedirect(res.status, res.headers)) return { status: res.status, headers: res.headers, body: res.body, url, location: location as string };
+      return { status: res.status, headers: res.headers, body: res.body, url };
     } catch (err) {
-      if (ctl.signal.aborted) throw ctl.signal.reason === TIMED_OUT ? upstreamTimeout() : abortError(signal!);
+      if (err === TIMED_OUT) throw upstreamTimeout();
+      if (signal?.aborted && err === signal.reason) throw abortError(signal);
       throw err;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', cancel);
     }
   }
 
@@ -374,6 +362,11 @@ function buildUrl(root: string, req: UpstreamRequest): URL {
   if (sp instanceof URLSearchParams) sp.forEach((v, k) => url.searchParams.append(k, v));
   else if (sp) for (const [k, v] of Object.entries(sp)) if (v !== undefined) url.searchParams.append(k, String(v));
   return url;
+}
+
+/** A redirect that can be followed: a 3xx of the followed kinds with a Location. */
+function isRedirect(status: number, headers: IncomingHttpHeaders): boolean {
+  return REDIRECTS.has(status) && typeof headers.location === 'string';
 }
 
 /** Retry-After as seconds (delta or HTTP date), bounded; undefined when absent or unreadable. */

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { ApiError, badInput, invalidParam, missingParam } from './errors.js';
+import { hostOfDomain } from './domain.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from './catalog.js';
 import { DEFAULT_MAX_LENGTH, patternWords, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
 import type { Params, UploadedFile } from './types.js';
@@ -20,18 +21,10 @@ function hostOf(value: string): string | undefined {
   }
 }
 
-const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
-
 ajv.addFormat('url', { type: 'string', validate: (v: string) => hostOf(v) !== undefined });
 ajv.addFormat('ip', { type: 'string', validate: (v: string) => net.isIP(v) !== 0 });
-// A domain may come with a scheme, www., a path or a port: adapters normalise it; here we only check the host.
-ajv.addFormat('domain', {
-  type: 'string',
-  validate: (v: string) => {
-    const host = (hostOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `http://${v}`) ?? '').replace(/\.$/, '');
-    return HOSTNAME.test(host) || HOSTNAME.test(safeToAscii(host));
-  },
-});
+// A domain may come with a scheme, www., a path or a port: the same reading the adapters then use.
+ajv.addFormat('domain', { type: 'string', validate: (v: string) => hostOfDomain(v) !== undefined });
 ajv.addKeyword({
   keyword: 'hosts',
   type: 'string',
@@ -41,14 +34,6 @@ ajv.addKeyword({
     return host !== undefined && hosts.some((h) => host === h || host.endsWith(`.${h}`));
   },
 });
-
-function safeToAscii(host: string): string {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return host;
-  }
-}
 
 function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
   if (typeof raw !== 'string') throw invalidParam(name, 'must be a single value');
