@@ -12,8 +12,9 @@ const WEB_SCHEME = /^https?:\/\//i;
 export function hostOfDomain(input: string, opts: { stripWww?: boolean } = {}): string | undefined {
   const raw = input.trim();
   // A scheme, when given, is a web one: ftp://example.com names a server, not a domain.
-  if (SCHEME.test(raw) && !WEB_SCHEME.test(raw)) return undefined;
-  const withScheme = SCHEME.test(raw) ? raw : `http://${raw}`;
+  const hasScheme = SCHEME.test(raw);
+  if (hasScheme && !WEB_SCHEME.test(raw)) return undefined;
+  const withScheme = hasScheme ? raw : `http://${raw}`;
   let host: string;
   try {
     host = new URL(withScheme).hostname;

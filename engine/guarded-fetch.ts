@@ -159,6 +159,8 @@ function parseHttpUrl(text: string, base?: URL): URL | undefined {
   }
 }
 
+const isSuccess = (status: number) => status >= 200 && status < 300;
+
 function mb(bytes: number): string {
   const n = bytes / (1024 * 1024);
   return n >= 1 ? String(+n.toFixed(1)) : String(+n.toPrecision(2));
@@ -168,10 +170,8 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
   let url = parseHttpUrl(String(input));
   if (!url) throw badInput(MSG_SCHEME);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  // One budget for the whole fetch, redirects included.
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  // One budget for the whole fetch, redirects included: each hop gets what is left of it.
+  const deadline = performance.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const policy: AddressPolicy = opts.policy ?? ((ip, hop) => isPublicAddress(ip) || (opts.allowPrivate === true && hop === 0));
   const resolve = opts.resolve ?? systemResolve;
 
@@ -181,7 +181,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     if (err instanceof BodyError) {
       return err.reason === 'too-large' ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`) : badInput('Could not fetch url: the answer was corrupt');
     }
-    if (signal.aborted || err === TIMED_OUT) {
+    if (err === TIMED_OUT || opts.signal?.aborted) {
       const reason: unknown = opts.signal?.aborted ? opts.signal.reason : undefined;
       return reason instanceof ApiError ? reason : upstreamTimeout('Fetching url timed out');
     }
@@ -205,7 +205,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
         path: url.pathname + url.search,
         method: 'GET',
         headers: { 'user-agent': opts.userAgent ?? 'unified-utility-api', accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
-      }, { maxBytes, timeoutMs, signal, skipBody: (status) => status < 200 || status >= 300 });
+      }, { maxBytes, timeoutMs: Math.max(0, deadline - performance.now()), signal: opts.signal, skipBody: (status) => !isSuccess(status) });
       const status = res.status;
       const location = res.headers.location;
       if (REDIRECTS.has(status) && typeof location === 'string') {
@@ -215,7 +215,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
         url = next;
         continue;
       }
-      if (status < 200 || status >= 300) throw badInput(`Could not fetch url: it answered ${status}`);
+      if (!isSuccess(status)) throw badInput(`Could not fetch url: it answered ${status}`);
       const contentType = res.headers['content-type'];
       return { bytes: res.body, contentType: typeof contentType === 'string' ? contentType : undefined, finalUrl: url.toString() };
     } catch (err) {

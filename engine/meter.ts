@@ -74,13 +74,11 @@ function writeHeaders(m: Meter, key: string, hit: Hit, call: Call) {
   const limit = m.plan.limit;
   const remaining = Math.max(limit - hit.hits, 0);
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
-  call.headers.push(
-    'X-RateLimit-Limit', String(limit),
-    'X-RateLimit-Remaining', String(remaining),
-    'X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)),
-    'RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`,
-    'RateLimit-Policy', `${m.policy}${partitionKey(key)}:`,
-  );
+  call.header('X-RateLimit-Limit', String(limit));
+  call.header('X-RateLimit-Remaining', String(remaining));
+  call.header('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
+  call.header('RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`);
+  call.header('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
 }
 
 export function createMeter(deps: MeterDeps) {

@@ -150,9 +150,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const res = await wholeAnswer(agent, { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body }, {
         maxBytes: MAX_RESPONSE_BYTES, timeoutMs: ms, signal, skipBody: follow ? isRedirect : undefined,
       });
-      const location = res.headers.location;
-      if (follow && isRedirect(res.status, res.headers)) return { status: res.status, headers: res.headers, body: res.body, url, location: location as string };
-      return { status: res.status, headers: res.headers, body: res.body, url };
+      const location = follow && isRedirect(res.status, res.headers) ? (res.headers.location as string) : undefined;
+      return { status: res.status, headers: res.headers, body: res.body, url, location };
     } catch (err) {
       if (err === TIMED_OUT) throw upstreamTimeout();
       if (signal?.aborted && err === signal.reason) throw abortError(signal);

@@ -43,8 +43,8 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
   const textLimit = names.some((n) => spec.params[n].orText) ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536) : opts.maxBodyBytes;
   if (spec.method === 'POST') {
-    parsers.push(<BodyParser>express.json({ limit: textLimit, strict: true }));
-    parsers.push(<BodyParser>express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }));
+    parsers.push(express.json({ limit: textLimit, strict: true }) as BodyParser);
+    parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }) as BodyParser);
     const upload = multer({
       storage: multer.diskStorage({
         destination: (_req, _file, cb) => {
@@ -57,7 +57,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
       // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
       defParamCharset: 'utf8',
     });
-    parsers.push(<BodyParser>(fileFields.length ? upload.fields(fileFields) : upload.none()));
+    parsers.push((fileFields.length ? upload.fields(fileFields) : upload.none()) as BodyParser);
   }
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
