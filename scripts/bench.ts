@@ -32,6 +32,24 @@ const upstreamCpus = pinned && cpus > 2 ? '1' : '0';
 const serverCpus = cpus > 3 ? `2-${cpus - 1}` : cpus === 3 ? '2' : '1';
 const taskset = (cores: string, cmd: string[]) => (pinned ? ['taskset', '-c', cores, ...cmd] : cmd);
 
+// A Redis on this machine stands for another machine too, like the fake upstream: it is moved to the fake
+// upstream's core for the run and given back its own cores afterwards. Left where the scheduler puts it, it
+// sometimes shares the server's core, and the Redis case then moved by a fifth between runs of one build.
+function pinLocalRedis(url: string): { pinned: boolean; restore(): void } {
+  const host = new URL(url).hostname;
+  if (!pinned || !['127.0.0.1', 'localhost', '[::1]'].includes(host)) return { pinned: false, restore() {} };
+  const pids = spawnSync('pgrep', ['-x', 'redis-server']).stdout?.toString().split(/\s+/).filter(Boolean) ?? [];
+  const restore: [string, string][] = [];
+  for (const pid of pids) {
+    const was = /: (\S+)\s*$/.exec(spawnSync('taskset', ['-a', '-p', '-c', pid]).stdout?.toString().split('\n')[0] ?? '')?.[1];
+    if (was && spawnSync('taskset', ['-a', '-p', '-c', upstreamCpus, pid], { stdio: 'ignore' }).status === 0) restore.push([pid, was]);
+  }
+  return {
+    pinned: restore.length > 0,
+    restore() { for (const [pid, cores] of restore.splice(0)) spawnSync('taskset', ['-a', '-p', '-c', cores, pid], { stdio: 'ignore' }); },
+  };
+}
+
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
 let started = 0;
@@ -132,6 +150,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-bench-'));
 const keysFile = path.join(dataDir, 'keys.yaml');
 fs.writeFileSync(keysFile, `- { key: ${KEY}, plan: enterprise, name: bench }\n`);
 const upstream = await start('fake-upstream');
+const redisPin = pinLocalRedis(redisUrl);
+const redisPinned = redisPin.pinned;
+process.once('exit', () => redisPin.restore());
+process.once('SIGINT', () => process.exit(130));
 const nginx = findNginx();
 if (!nginx) console.error('bench: nginx is not installed and could not be installed: its row is left out');
 const engineEnv = {
@@ -192,6 +214,7 @@ const rows = cases.map((c, i) => {
   return { name: c.name, ...median, non2xx: results[i].reduce((n, r) => n + r.non2xx, 0) };
 });
 upstream.child.kill();
+redisPin.restore();
 
 function measureDistinct(base: string, pathTemplate: string, pid: number | undefined) {
   let i = 0;
@@ -202,7 +225,7 @@ function measureDistinct(base: string, pathTemplate: string, pid: number | undef
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
 const nginxRps = rows.find((r) => r.name.startsWith('bare nginx'))?.rps;
 const placement = pinned
-  ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
+  ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
 console.log(`\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
