@@ -25,10 +25,10 @@ export interface AdapterContext {
   clientIp: string;
   /** Base of URLs the service hands out, without a trailing slash. */
   publicUrl: string;
-  /** Aborted when the client disconnects or the endpoint's time is up. */
+  /** Aborted when the client disconnects or the endpoint's time is up; `upstream()`'s calls stop then on their own. */
   signal: AbortSignal;
   log: Logger;
-  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream.ts). */
+  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream.ts), its calls stopped with the request. */
   upstream(id: string): UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/guarded-fetch.ts). */
   fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;

@@ -15,7 +15,19 @@ import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
 import { ACCEPT_ENCODING, BodyError, TIMED_OUT, wholeAnswer } from './whole-answer.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
+import type { CancelScope } from './cancel.js';
 import type { UpstreamSpec } from './catalog.js';
+
+/** The engine's side of a client: `scope` stops its exchanges with the request (engine/context.ts binds it). */
+export interface ScopedUpstream extends UpstreamClient {
+  request<T = unknown>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>>;
+}
+
+/** What stops an exchange early: the adapter's own signal, and the request's scope. */
+interface Stop {
+  signal: AbortSignal | undefined;
+  scope: CancelScope | undefined;
+}
 
 /** One entry of catalog/upstreams.yaml (see upstreamsSchema in engine/catalog-schema.ts). */
 export type UpstreamConfig = UpstreamSpec;
@@ -76,8 +88,8 @@ export function createUpstreams(
   configs: Record<string, UpstreamConfig>,
   env: NodeJS.ProcessEnv,
   opts: UpstreamsOptions,
-): (id: string) => UpstreamClient {
-  const clients = new Map<string, UpstreamClient>();
+): (id: string) => ScopedUpstream {
+  const clients = new Map<string, ScopedUpstream>();
   for (const [id, cfg] of Object.entries(configs)) clients.set(id, createClient(id, cfg, env, opts));
   return (id) => {
     const client = clients.get(id);
@@ -92,7 +104,7 @@ function nonEmpty(v: string | undefined): string | undefined {
   return t ? t : undefined;
 }
 
-function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, opts: UpstreamsOptions): UpstreamClient {
+function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, opts: UpstreamsOptions): ScopedUpstream {
   const ENV = envId(id);
   const baseUrl = nonEmpty(env[`UPSTREAM_${ENV}_URL`]) ?? nonEmpty(cfg.url);
   let base: URL | undefined;
@@ -145,26 +157,27 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
    * One exchange within `ms` (body included): the answer read whole, or, when it is a redirect we follow,
    * its body dropped. The caller's signal (client gone, endpoint budget spent) cancels it too.
    */
-  async function exchange(url: URL, call: Call, follow: boolean, ms: number, signal: AbortSignal | undefined): Promise<Answer> {
+  async function exchange(url: URL, call: Call, follow: boolean, ms: number, stop: Stop): Promise<Answer> {
+    const { signal, scope } = stop;
     try {
       const res = await wholeAnswer(agent, { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body }, {
-        maxBytes: MAX_RESPONSE_BYTES, timeoutMs: ms, signal, skipBody: follow ? isRedirect : undefined,
+        maxBytes: MAX_RESPONSE_BYTES, timeoutMs: ms, signal, scope, skipBody: follow ? isRedirect : undefined,
       });
       const location = follow && isRedirect(res.status, res.headers) ? (res.headers.location as string) : undefined;
       return { status: res.status, headers: res.headers, body: res.body, url, location };
     } catch (err) {
       if (err === TIMED_OUT) throw upstreamTimeout();
-      if (signal?.aborted && err === signal.reason) throw abortError(signal);
+      if ((signal?.aborted && err === signal.reason) || (scope !== undefined && err === scope.cancelled)) throw stopError(err);
       throw err;
     }
   }
 
   /** An exchange and the redirects it leads to (GET ones by default), the key kept to its own origin. */
-  async function chase(start: URL, first: Call, followRedirect: boolean, ms: number, signal: AbortSignal | undefined): Promise<Answer> {
+  async function chase(start: URL, first: Call, followRedirect: boolean, ms: number, stop: Stop): Promise<Answer> {
     let url = start;
     let call = first;
     for (let hop = 0; ; hop++) {
-      const answer = await exchange(url, call, followRedirect, ms, signal);
+      const answer = await exchange(url, call, followRedirect, ms, stop);
       if (answer.location === undefined) return answer;
       const next = hop < MAX_REDIRECTS ? httpUrl(answer.location, url) : undefined;
       if (!next) throw upstreamFailed();
@@ -182,28 +195,29 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   }
 
   /** One call, retried on network errors and 5xx when it is idempotent. */
-  async function send(url: URL, call: Call, followRedirect: boolean, ms: number, signal: AbortSignal | undefined, callerKey?: string): Promise<Answer> {
-    const path = scrub(url.pathname, callerKey);
+  async function send(url: URL, call: Call, followRedirect: boolean, ms: number, stop: Stop, callerKey?: string): Promise<Answer> {
+    // Scrubbed only for a log line: most calls write none.
+    const path = () => scrub(url.pathname, callerKey);
     const idempotent = call.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const res = await chase(url, call, followRedirect, ms, signal);
+        const res = await chase(url, call, followRedirect, ms, stop);
         const status = res.status;
-        if (status >= 500) log.warn({ path, status, ms: elapsed(), attempt }, 'upstream answered 5xx');
-        else if (debug) log.debug({ path, status, ms: elapsed() }, 'upstream call');
+        if (status >= 500) log.warn({ path: path(), status, ms: elapsed(), attempt }, 'upstream answered 5xx');
+        else if (debug) log.debug({ path: path(), status, ms: elapsed() }, 'upstream call');
         if (status >= 500 && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), signal);
+          await waitBeforeRetry(backoff(attempt), stop);
           continue;
         }
         return res;
       } catch (err) {
         const code = (err as { code?: string }).code;
         const name = err instanceof ApiError ? err.code : (err as Error).name;
-        log.warn({ path, err: code ?? name, ms: elapsed(), attempt }, 'upstream call failed');
+        log.warn({ path: path(), err: code ?? name, ms: elapsed(), attempt }, 'upstream call failed');
         if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), signal);
+          await waitBeforeRetry(backoff(attempt), stop);
           continue;
         }
         throw mapError(err);
@@ -239,7 +253,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     return upstreamFailed();
   }
 
-  async function request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+  async function request<T = unknown>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>> {
     if (!base) throw notConfigured(`Upstream ${id} is not configured: set UPSTREAM_${ENV}_URL`);
     const method = req.method ?? 'GET';
     const target = buildUrl(root!, req);
@@ -290,7 +304,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
       }
 
-      const res = await send(url, { method, headers, body }, follow, req.timeoutMs ?? timeoutMs, req.signal, req.callerKey);
+      const res = await send(url, { method, headers, body }, follow, req.timeoutMs ?? timeoutMs, { signal: req.signal, scope }, req.callerKey);
       const status = res.status;
 
       if (source === 'pool' && (KEY_REFUSED.has(status) || status === 429)) {
@@ -327,12 +341,12 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
 }
 
 /** request() timed and told to the observer, retries and key rotation included. */
-function observed(id: string, request: UpstreamClient['request'], observe: NonNullable<UpstreamsOptions['observe']>): UpstreamClient['request'] {
-  return async <T,>(req: UpstreamRequest): Promise<UpstreamResponse<T>> => {
+function observed(id: string, request: ScopedUpstream['request'], observe: NonNullable<UpstreamsOptions['observe']>): ScopedUpstream['request'] {
+  return async <T,>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>> => {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
-      const res = await request<T>(req);
+      const res = await request<T>(req, scope);
       observe(id, 'ok', seconds());
       return res;
     } catch (err) {
@@ -381,10 +395,15 @@ function backoff(attempt: number): number {
   return Math.min(1000, 100 * 2 ** attempt);
 }
 
-const waitBeforeRetry = (ms: number, signal?: AbortSignal) => pause(ms, signal, () => abortError(signal!));
+/** The pause before a retry; a request stopped meanwhile is not retried. */
+async function waitBeforeRetry(ms: number, stop: Stop): Promise<void> {
+  await pause(ms, stop.signal, () => stopError(stop.signal!.reason));
+  if (stop.scope?.cancelled) throw stopError(stop.scope.cancelled);
+}
 
-function abortError(signal: AbortSignal): ApiError {
-  return signal.reason instanceof ApiError ? signal.reason : upstreamTimeout();
+/** What a stopped exchange answers: the stopper's own ApiError, else a timeout (the deadline, a client gone). */
+function stopError(reason: unknown): ApiError {
+  return reason instanceof ApiError ? reason : upstreamTimeout();
 }
 
 /** A failure of the exchange itself (our timeout and the caller's cancel are ApiErrors already). */

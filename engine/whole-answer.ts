@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { Cancellable, CancelScope } from './cancel.js';
 
 /** What the caller maps to its own error: too many bytes, or a body that does not decompress. */
 export class BodyError extends Error {
@@ -43,6 +44,8 @@ export interface WholeOptions {
   timeoutMs: number;
   /** Cancels the exchange: the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Cancels the exchange with its request (engine/cancel.ts): the promise rejects with the scope's reason. */
+  scope?: CancelScope;
   /** An answer whose body is not wanted (a redirect to follow): settled at its head, the body dropped. */
   skipBody?(status: number, headers: IncomingHttpHeaders): boolean;
 }
@@ -58,11 +61,12 @@ export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.Dispatch
   return new Promise((resolve, reject) => {
     const reader = new Reader(resolve, reject, opts);
     if (opts.signal?.aborted) return reader.abort(opts.signal.reason as Error);
-    dispatcher.dispatch(request, reader);
+    // A request stopped already is not sent.
+    if (!reader.isSettled) dispatcher.dispatch(request, reader);
   });
 }
 
-class Reader implements Dispatcher.DispatchHandler {
+class Reader implements Dispatcher.DispatchHandler, Cancellable {
   private controller: Dispatcher.DispatchController | undefined;
   /** An abort asked for before undici handed over the controller. */
   private abortReason: Error | undefined;
@@ -80,6 +84,15 @@ class Reader implements Dispatcher.DispatchHandler {
     this.timer = setTimeout(() => this.abort(TIMED_OUT), opts.timeoutMs);
     const signal = opts.signal;
     if (signal) signal.addEventListener('abort', (this.onAbort = () => this.abort(signal.reason as Error)), { once: true });
+    opts.scope?.watch(this);
+  }
+
+  get isSettled(): boolean {
+    return this.settled;
+  }
+
+  cancel(reason: Error): void {
+    this.abort(reason);
   }
 
   /** Ends the exchange with `reason` (settling it now) and tells undici to drop the connection's request. */
@@ -154,5 +167,6 @@ class Reader implements Dispatcher.DispatchHandler {
     this.settled = true;
     clearTimeout(this.timer);
     if (this.onAbort) this.opts.signal!.removeEventListener('abort', this.onAbort);
+    this.opts.scope?.unwatch(this);
   }
 }

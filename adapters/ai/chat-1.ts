@@ -25,7 +25,6 @@ const chat1: Adapter = async (params, ctx) => {
     json: oneTurn(model, q),
     // A 404 here is our configuration (wrong base path, unknown model), not something the caller asked for.
     allowStatus: [404],
-    signal: ctx.signal,
   });
   if (res.status === 404) throw upstreamFailed('The chat server knows no such path or model: check its base URL and model');
   const answer = readCompletion(res.body);

@@ -23,7 +23,6 @@ const chat2: Adapter = async (params, ctx) => {
     path: typeof client.settings.path === 'string' ? client.settings.path : '/chat/completions',
     method: 'POST',
     json: oneTurn(model, q),
-    signal: ctx.signal,
   });
   const answer = readCompletion(res.body);
   return { response: answer.content, model: answer.model ?? model, citations: citationsOf(res.body) };

@@ -33,14 +33,14 @@ const animeImagesB: Adapter = async (params, ctx) => {
   const id = params.id as string | undefined;
 
   if (action === 'tags') {
-    const body = record((await api.request({ path: '/tags', signal: ctx.signal })).body);
+    const body = record((await api.request({ path: '/tags' })).body);
     if (!Array.isArray(body.tags)) throw malformed();
     const extra = Object.fromEntries(['anime', 'characters'].filter((k) => Array.isArray(body[k])).map((k) => [k, tagList(body[k])]));
     return { items: tagList(body.tags), ...extra };
   }
 
   if (action === 'image-by-id') {
-    const { body } = await api.request({ path: `/getImageById/${String(id).toLowerCase()}`, notFoundMessage: `No image with id ${id}`, signal: ctx.signal });
+    const { body } = await api.request({ path: `/getImageById/${String(id).toLowerCase()}`, notFoundMessage: `No image with id ${id}` });
     return image(record(body));
   }
 
@@ -62,7 +62,6 @@ const animeImagesB: Adapter = async (params, ctx) => {
     },
     allowStatus: [400],
     notFoundMessage: `No images in category ${category}`,
-    signal: ctx.signal,
   });
   if (res.status === 400) throw badInput(rejected);
   const body = record(res.body);

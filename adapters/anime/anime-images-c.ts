@@ -27,7 +27,7 @@ const animeImagesC: Adapter = async (params, ctx) => {
   const action = (params.action as string | undefined) ?? 'search';
 
   if (action === 'tags') {
-    const body = record((await api.request({ path: '/tags', signal: ctx.signal })).body);
+    const body = record((await api.request({ path: '/tags' })).body);
     const items = records(body.items)
       .filter((t) => typeof t.name === 'string')
       .map((t) => ({ name: t.name, slug: t.slug ?? null, description: t.description ?? null, imageCount: num(t.imageCount) ?? null }));
@@ -35,7 +35,7 @@ const animeImagesC: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    const { body } = await api.request({ path: `/images/${params.id}`, notFoundMessage: `No image with id ${params.id}`, signal: ctx.signal });
+    const { body } = await api.request({ path: `/images/${params.id}`, notFoundMessage: `No image with id ${params.id}` });
     // Tolerate a one-item page as well as the bare image.
     const rec = record(body);
     if (Array.isArray(rec.items)) {
@@ -53,7 +53,7 @@ const animeImagesC: Adapter = async (params, ctx) => {
   if (params.isAnimated !== undefined) sp.set('IsAnimated', params.isAnimated ? 'True' : 'False');
   if (params.orientation !== undefined) sp.set('Orientation', String(params.orientation));
   sp.set('PageSize', String(params.limit));
-  const body = record((await api.request({ path: '/images', searchParams: sp, notFoundMessage: 'No image matches these filters', signal: ctx.signal })).body);
+  const body = record((await api.request({ path: '/images', searchParams: sp, notFoundMessage: 'No image matches these filters' })).body);
   const items = records(body.items).map(image);
   return reply({ data: { items, total: num(body.totalCount) ?? items.length }, cacheable: false });
 };

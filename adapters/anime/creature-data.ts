@@ -20,13 +20,13 @@ const creatureData: Adapter = async (params, ctx) => {
 
   if (params.id !== undefined) {
     const id = String(params.id).toLowerCase();
-    const { body } = await api.request({ path: `/${resource}/${id}/`, notFoundMessage: `No ${resource} with id or name "${id}"`, signal: ctx.signal });
+    const { body } = await api.request({ path: `/${resource}/${id}/`, notFoundMessage: `No ${resource} with id or name "${id}"` });
     return record(body);
   }
 
   const limit = params.limit as number;
   const offset = (params.offset as number | undefined) ?? 0;
-  const { body } = await api.request({ path: `/${resource}/`, searchParams: { limit, offset }, signal: ctx.signal });
+  const { body } = await api.request({ path: `/${resource}/`, searchParams: { limit, offset } });
   const list = record(body);
   const items = records(list.results);
   return {

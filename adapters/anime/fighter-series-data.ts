@@ -19,7 +19,7 @@ const fighterSeriesData: Adapter = async (params, ctx) => {
   const filters = filtersOf(resource, params);
 
   if (params.id !== undefined) {
-    const { body } = await api.request({ path: `/${resource}/${params.id}`, notFoundMessage: `No ${resource} with id ${params.id}`, signal: ctx.signal });
+    const { body } = await api.request({ path: `/${resource}/${params.id}`, notFoundMessage: `No ${resource} with id ${params.id}` });
     const item = record(body);
     if (item.id === undefined) throw notFound(`No ${resource} with id ${params.id}`);
     return item;
@@ -31,7 +31,6 @@ const fighterSeriesData: Adapter = async (params, ctx) => {
   const { body } = await api.request({
     path: `/${resource}`,
     searchParams: filtered ? filters : { page, limit },
-    signal: ctx.signal,
   });
 
   if (Array.isArray(body)) {

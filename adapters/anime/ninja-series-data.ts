@@ -15,7 +15,6 @@ const ninjaSeriesData: Adapter = async (params, ctx) => {
     const { body } = await api.request({
       path: `/${resource}/${params.ids}`,
       notFoundMessage: `No ${resource} found with id ${params.ids}`,
-      signal: ctx.signal,
     });
     if (!Array.isArray(body) && !isRecord(body)) throw malformed();
     const items = Array.isArray(body) ? records(body) : [body];
@@ -26,7 +25,7 @@ const ninjaSeriesData: Adapter = async (params, ctx) => {
   const page = params.page as number;
   const limit = params.limit as number;
   const name = params.name as string | undefined;
-  const { body } = await api.request({ path: `/${resource}`, searchParams: { page, limit, name }, signal: ctx.signal });
+  const { body } = await api.request({ path: `/${resource}`, searchParams: { page, limit, name } });
   const list = record(body);
   return {
     items: records(list[resource]),

@@ -51,7 +51,6 @@ const sceneFinder: Adapter = async (params, ctx) => {
         anilistInfo: params.animedbInfo === true ? '' : undefined,
       },
       allowStatus: [400, 402, 503, 504],
-      signal: ctx.signal,
     });
     if (res.status === 400) throw badInput('Invalid value for url: the image could not be fetched or read by the search service');
     if (res.status === 402) {

@@ -38,7 +38,7 @@ async function fromUpstream(q: string, ctx: AdapterContext): Promise<Palette[] |
   const base = client.baseUrl;
   if (!base || (skipUntil.get(base) ?? 0) > Date.now()) return undefined;
   try {
-    const res = await client.request({ path: '/palette/search', searchParams: { q }, timeoutMs: UPSTREAM_TIMEOUT_MS, signal: ctx.signal });
+    const res = await client.request({ path: '/palette/search', searchParams: { q }, timeoutMs: UPSTREAM_TIMEOUT_MS });
     const items = normalise(res.body);
     if (!items) ctx.log.warn('colormagic answered an unexpected shape; using embedded palettes');
     return items;

@@ -33,7 +33,7 @@ const museumA: Adapter = async (params, ctx) => {
 
   const path = params.id !== undefined ? `/artworks/${params.id}` : q ? '/artworks/search' : '/artworks';
   const searchParams = params.id !== undefined ? { fields } : { ...(q ? { q } : {}), limit: PAGE_SIZE, fields };
-  const res = await client.request({ path, searchParams, headers, signal: ctx.signal, notFoundMessage: `No artwork with id ${params.id}` });
+  const res = await client.request({ path, searchParams, headers, notFoundMessage: `No artwork with id ${params.id}` });
   const body = res.body;
   if (!isObj(body)) throw malformed();
   const iiif = (isObj(body.config) && text(body.config.iiif_url)) || String(client.settings.iiifUrl ?? DEFAULT_IIIF);

@@ -36,7 +36,7 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
     await pace();
     const params = new URLSearchParams({ hasImages: 'true' });
     params.append('q', q); // last, on purpose
-    const res = await client.request({ path: String(client.settings.searchPath ?? '/search'), searchParams: params, allowStatus: [410], signal: ctx.signal });
+    const res = await client.request({ path: String(client.settings.searchPath ?? '/search'), searchParams: params, allowStatus: [410] });
     if (res.status !== 410) {
       if (!isObj(res.body)) throw malformed();
       return res.body;
@@ -49,7 +49,7 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
   await pace();
   const params = new URLSearchParams({ hasImages: 'true', offset: '0', limit: String(max) });
   params.append('q', q);
-  const res = await client.request({ path: `${v11}/search`, searchParams: params, signal: ctx.signal });
+  const res = await client.request({ path: `${v11}/search`, searchParams: params });
   if (!isObj(res.body)) throw malformed();
   return res.body;
 }
@@ -63,7 +63,7 @@ const museumB: Adapter = async (params, ctx) => {
   const client = ctx.upstream('met');
   const getObject = async (id: number, allowMissing: boolean) => {
     await paced(client.baseUrl ?? '', Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
-    const res = await client.request({ path: `/objects/${id}`, allowStatus: allowMissing ? [404] : [], signal: ctx.signal, notFoundMessage: `No object with id ${id}` });
+    const res = await client.request({ path: `/objects/${id}`, allowStatus: allowMissing ? [404] : [], notFoundMessage: `No object with id ${id}` });
     if (res.status === 404) return undefined;
     if (!isObj(res.body) || res.body.objectID === undefined) throw malformed();
     return metObject(res.body);

@@ -13,7 +13,7 @@ const verseNo = (v: unknown) => (/^\d+$/.test(String(v)) ? Number(v) : String(v)
 const bibleA: Adapter = async (params, ctx) => {
   const client = ctx.upstream('wldeh-bible');
   if (params.mode === 'versions') {
-    const res = await client.request({ path: '/bibles.json', signal: ctx.signal });
+    const res = await client.request({ path: '/bibles.json' });
     if (!Array.isArray(res.body)) throw malformed();
     const items = res.body.filter((v) => isRecord(v) && typeof v.id === 'string');
     return { items, count: items.length };
@@ -29,12 +29,12 @@ const bibleA: Adapter = async (params, ctx) => {
   const notFoundMessage = `No ${where} in version ${version} (check the version id and the book name)`;
 
   if (params.verse !== undefined) {
-    const res = await client.request({ path: `${base}/verses/${Number(params.verse)}.json`, signal: ctx.signal, notFoundMessage });
+    const res = await client.request({ path: `${base}/verses/${Number(params.verse)}.json`, notFoundMessage });
     if (!isRecord(res.body) || typeof res.body.text !== 'string') throw malformed();
     return { version, book: bookName, chapter, verse: verseNo(res.body.verse ?? params.verse), text: clean(res.body.text) };
   }
 
-  const res = await client.request({ path: `${base}.json`, signal: ctx.signal, notFoundMessage });
+  const res = await client.request({ path: `${base}.json`, notFoundMessage });
   if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw malformed();
   const seen = new Map<string, { verse: number | string; text: string }>();
   for (const v of res.body.data) {

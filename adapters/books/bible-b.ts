@@ -19,7 +19,7 @@ async function translations(client: UpstreamClient, ctx: AdapterContext, guard: 
   if (memo && Date.now() - memo.at < LIST_TTL_MS) return memo.ids;
   try {
     guard.admit();
-    const res = await client.request({ path: '/data', signal: ctx.signal });
+    const res = await client.request({ path: '/data' });
     const list = isRecord(res.body) && Array.isArray(res.body.translations) ? res.body.translations : undefined;
     const ids = new Set((list ?? []).map((t) => (isRecord(t) ? text(t.identifier) : null)).filter((x): x is string => !!x));
     if (!ids.size) throw malformed();
@@ -45,7 +45,6 @@ const bibleB: Adapter = async (params, ctx) => {
     path: `/${encodeURI(parsed.reference)}`,
     searchParams: { translation },
     allowStatus: [400, 403, 404],
-    signal: ctx.signal,
   });
   const error = isRecord(res.body) ? String(res.body.error ?? '') : '';
   if (res.status === 403) {

@@ -27,7 +27,7 @@ const bookCatalog: Adapter = async (params, ctx) => {
   const client = ctx.upstream('gutendex');
   const q = typeof params.q === 'string' ? params.q.trim() : '';
   if (params.id !== undefined) {
-    const res = await client.request({ path: `/books/${params.id}`, signal: ctx.signal, notFoundMessage: `No book with id ${params.id}` });
+    const res = await client.request({ path: `/books/${params.id}`, notFoundMessage: `No book with id ${params.id}` });
     if (!isRecord(res.body) || typeof res.body.id !== 'number') throw malformed();
     return book(res.body);
   }
@@ -36,7 +36,6 @@ const bookCatalog: Adapter = async (params, ctx) => {
   const res = await client.request({
     path: '/books',
     searchParams: { ...(q ? { search: q } : {}), ...(page > 1 ? { page } : {}) },
-    signal: ctx.signal,
     notFoundMessage: `No page ${page} for this search`,
   });
   const body = res.body;

@@ -56,7 +56,7 @@ const gita: Adapter = async (params, ctx) => {
     path = `/${language}/verse/${chapter}/${verse}`;
   }
 
-  const res = await ctx.upstream('gita').request({ path, signal: ctx.signal, notFoundMessage: `No verse ${chapter}.${verse} in language ${language}` });
+  const res = await ctx.upstream('gita').request({ path, notFoundMessage: `No verse ${chapter}.${verse} in language ${language}` });
   const b = res.body;
   if (!isRecord(b)) throw malformed();
   if (b.error !== undefined) {

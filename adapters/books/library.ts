@@ -40,7 +40,7 @@ const library: Adapter = async (params, ctx) => {
   if (id && idKind !== mode) throw invalidParam('id', `${id} is ${idKind === 'author' ? 'an' : 'a'} ${idKind} id; mode=${mode} needs an id ending in ${LETTER_BY_KIND[mode]}`);
 
   if (id) {
-    const res = await client.request({ path: `/${PATH_BY_KIND[mode]}/${id}.json`, signal: ctx.signal, notFoundMessage: `No ${mode} with id ${id}` });
+    const res = await client.request({ path: `/${PATH_BY_KIND[mode]}/${id}.json`, notFoundMessage: `No ${mode} with id ${id}` });
     if (!isRecord(res.body) || typeof res.body.key !== 'string') throw malformed();
     return record(res.body);
   }
@@ -50,7 +50,6 @@ const library: Adapter = async (params, ctx) => {
   const res = await client.request({
     path: authors ? '/search/authors.json' : '/search.json',
     searchParams: authors ? { q, limit: LIMIT } : { q, limit: LIMIT, fields: SEARCH_FIELDS },
-    signal: ctx.signal,
   });
   const body = res.body;
   if (!isRecord(body) || !Array.isArray(body.docs)) throw malformed();

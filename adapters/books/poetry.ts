@@ -25,7 +25,7 @@ const poetry: Adapter = async (params, ctx) => {
     : author ? `/author/${enc(author)}`
     : title ? `/title/${enc(title)}`
     : '/title';
-  const res = await ctx.upstream('poetrydb').request({ path, signal: ctx.signal, notFoundMessage: 'No poem matches' });
+  const res = await ctx.upstream('poetrydb').request({ path, notFoundMessage: 'No poem matches' });
   const body = res.body;
 
   if (isRecord(body) && body.status !== undefined) {

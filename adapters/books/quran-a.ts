@@ -28,7 +28,7 @@ function surahObject(n: number, e: EditionRow) {
 /** `data` of an AlQuran Cloud envelope, or a 502 when the body is not one. */
 async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, allow404 = false): Promise<unknown> {
   const res = await client.request<{ code?: number; data?: unknown }>({
-    path, signal: ctx.signal, allowStatus: allow404 ? [404] : undefined, notFoundMessage: 'No such ayah, surah or edition at AlQuran Cloud',
+    path, allowStatus: allow404 ? [404] : undefined, notFoundMessage: 'No such ayah, surah or edition at AlQuran Cloud',
   });
   if (allow404 && res.status === 404) return undefined;
   const body = res.body;

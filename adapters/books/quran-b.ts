@@ -22,7 +22,7 @@ function editionsMap(base: string | undefined) {
 
 /** A JSON object from the upstream holding `key` (an array unless `key` is '' for any object). */
 async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, key: string): Promise<Record<string, unknown>> {
-  const res = await client.request<Record<string, unknown>>({ path: `${path}.min.json`, signal: ctx.signal, notFoundMessage: 'No such edition, chapter, verse or segment at quran-api' });
+  const res = await client.request<Record<string, unknown>>({ path: `${path}.min.json`, notFoundMessage: 'No such edition, chapter, verse or segment at quran-api' });
   const body = res.body;
   const ok = body && typeof body === 'object' && !Array.isArray(body) && (key === '' || Array.isArray(body[key]) || (key === 'text' && typeof body.text === 'string'));
   if (!ok) throw upstreamFailed('quran-api answered with an unexpected shape');

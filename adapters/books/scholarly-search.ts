@@ -39,7 +39,6 @@ const scholarlySearch: Adapter = async (params, ctx) => {
     path: '/works',
     searchParams: { query: q, rows: Number(s.rows ?? 20), select: String(s.select ?? 'DOI,title,author,issued,container-title,type,URL'), mailto },
     allowStatus: [400],
-    signal: ctx.signal,
   });
   // Crossref answers 400 {"status":"failed","message":[{"type":"validation-failure",…}]} for queries it refuses.
   if (res.status === 400) throw badInput('The upstream service rejected the query');

@@ -42,7 +42,6 @@ export async function uploadToGofile(
     method: 'POST',
     body,
     headers: { 'content-type': contentType },
-    signal: ctx.signal,
   });
   const d = res.body?.data;
   // gofile reports errors inside a 200 as status "error-…".

@@ -57,7 +57,7 @@ export async function readImageInput(value: unknown, ctx: AdapterContext): Promi
   }
   const text = String(value ?? '').trim();
   if (/^https?:\/\//i.test(text)) {
-    const fetched = await ctx.fetchUrl(text, { maxBytes: MAX_IMAGE_BYTES, signal: ctx.signal }).catch((err: unknown) => {
+    const fetched = await ctx.fetchUrl(text, { maxBytes: MAX_IMAGE_BYTES }).catch((err: unknown) => {
       throw renamed(err);
     });
     if (fetched.bytes.length > MAX_IMAGE_BYTES) throw tooLarge();

@@ -32,7 +32,6 @@ export async function uploadToImgbb(
     method: 'POST',
     searchParams: expiration ? { expiration } : undefined,
     form: { image: bytes.toString('base64'), name },
-    signal: ctx.signal,
   });
   const d = res.body?.data;
   if (!res.body?.success || !d || typeof d.url !== 'string' || typeof d.id !== 'string') throw upstreamFailed('imgbb answered with an unexpected shape');

@@ -45,7 +45,6 @@ export async function cobalt(ctx: AdapterContext, url: string, videoQuality?: st
       filenameStyle: style,
     },
     allowStatus: [400, 401, 403, 404, 429],
-    signal: ctx.signal,
   });
   return readAnswer(res, style);
 }

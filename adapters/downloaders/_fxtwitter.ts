@@ -21,7 +21,6 @@ export async function fxtwitter(ctx: AdapterContext, statusId: string): Promise<
   const res = await ctx.upstream(FXTWITTER).request<Record<string, unknown>>({
     path: `/status/${statusId}`,
     allowStatus: [401, 403, 404],
-    signal: ctx.signal,
   });
   const b = typeof res.body === 'object' && res.body !== null ? res.body : {};
   if (b.code !== 200 || res.status !== 200) {

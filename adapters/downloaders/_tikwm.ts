@@ -15,7 +15,7 @@ interface TikwmAnswer {
 
 export async function tikwm(ctx: AdapterContext, url: string): Promise<Download> {
   const client = ctx.upstream(TIKWM);
-  const res = await client.request<TikwmAnswer>({ path: '/api/', searchParams: { url, hd: 1 }, signal: ctx.signal });
+  const res = await client.request<TikwmAnswer>({ path: '/api/', searchParams: { url, hd: 1 } });
   const b = typeof res.body === 'object' && res.body !== null ? res.body : ({} as TikwmAnswer);
   if (b.code !== 0) {
     const msg = typeof b.msg === 'string' ? b.msg : '';

@@ -23,7 +23,6 @@ const p2p: Adapter = async (params, ctx) => {
     headers: { clienttype: 'web', lang: 'en', 'user-agent': BROWSER_UA },
     json: { asset, fiat, tradeType, page: 1, rows, payTypes: [], publisherType: null, merchantCheck: false },
     allowStatus: [403],
-    signal: ctx.signal,
   });
   if (res.status === 403) throw upstreamBusy('The P2P market refused the request (bot protection); try again later', 60);
 

@@ -21,7 +21,6 @@ const audio01: Adapter = async (params, ctx) => {
         path: promptPath(setting(client, ['audio', 'path'], '/audio/{prompt}'), q),
         searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['audio', 'query'], {}), voice },
         callerKey,
-        signal: ctx.signal,
       }, 'audio');
   return hostMedia(ctx, media, { voice });
 };
@@ -39,7 +38,6 @@ async function viaChat(client: UpstreamClient, q: string, voice: string, callerK
     },
     callerKey,
     allowStatus: [400, 404],
-    signal: ctx.signal,
   });
   if (res.status === 400 || res.status === 404) throw refusal(res.status, res.body, 'audio');
   const b = (res.body ?? {}) as { choices?: Array<{ message?: { audio?: { data?: unknown } } }> };

@@ -16,7 +16,6 @@ const chat: Adapter = async (params, ctx) => {
     json: oneTurn(model, q),
     callerKey,
     allowStatus: [400, 404],
-    signal: ctx.signal,
   });
   if (res.status === 400 || res.status === 404) throw refusal(res.status, res.body, 'chat');
   const answer = readCompletion(res.body);

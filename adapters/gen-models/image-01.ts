@@ -17,7 +17,6 @@ const image01: Adapter = async (params, ctx) => {
       nologo: true,
     },
     callerKey,
-    signal: ctx.signal,
   }, 'image');
   return hostMedia(ctx, media, { model });
 };

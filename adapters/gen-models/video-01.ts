@@ -13,7 +13,6 @@ const video01: Adapter = async (params, ctx) => {
     path: promptPath(setting(client, ['video', 'path'], '/image/{prompt}'), q),
     searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['video', 'query'], {}), model },
     callerKey,
-    signal: ctx.signal,
   }, 'video');
   return hostMedia(ctx, media, { model });
 };

@@ -8,11 +8,11 @@ const cartoonSeries: Adapter = async (params, ctx) => {
   const client = ctx.upstream('southpark-quotes');
   const search = typeof params.search === 'string' ? params.search.trim().toLowerCase() : '';
   if (search) {
-    const res = await client.request({ path: `/quotes/search/${encodeURIComponent(search)}`, signal: ctx.signal });
+    const res = await client.request({ path: `/quotes/search/${encodeURIComponent(search)}` });
     const items = quoteItems(res.body, 'character');
     return { items, count: items.length, search };
   }
-  const res = await client.request({ path: `/quotes/${Number(params.count)}`, signal: ctx.signal });
+  const res = await client.request({ path: `/quotes/${Number(params.count)}` });
   const items = quoteItems(res.body, 'character');
   return reply({ data: { items, count: items.length }, cacheable: false });
 };

@@ -6,7 +6,7 @@ import { quoteItems } from './_quotes.js';
 const devilSeries: Adapter = async (params, ctx) => {
   const count = Number(params.count);
   const path = params.lang === 'fr' ? `/fr/quotes/${count}` : `/quotes/${count}`;
-  const res = await ctx.upstream('lucifer-quotes').request({ path, signal: ctx.signal });
+  const res = await ctx.upstream('lucifer-quotes').request({ path });
   const items = quoteItems(res.body, 'author');
   // Random draws: never cached.
   return reply({ data: { items, count: items.length, lang: params.lang ?? 'en' }, cacheable: false });

@@ -24,14 +24,14 @@ function quoteBlock(q: Record<string, unknown>) {
 }
 
 async function page(ctx: AdapterContext, resource: string, query: Query): Promise<Record<string, unknown>[]> {
-  const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: query, signal: ctx.signal });
+  const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: query });
   if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw unexpectedShape();
   return res.body.data.filter(isRecord);
 }
 
 /** Characters and episodes have no random route: `count` from a one-item page, then a random page of one. */
 async function randomOf(ctx: AdapterContext, resource: string, filters: Query) {
-  const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: { ...filters, page: 1, size: 1 }, signal: ctx.signal });
+  const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: { ...filters, page: 1, size: 1 } });
   if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw unexpectedShape();
   const total = Number(res.body.count);
   if (!res.body.data.length || !Number.isFinite(total) || total < 1) throw unexpectedShape();
@@ -51,7 +51,7 @@ const hunterSeries: Adapter = async (params, ctx) => {
 
   if (params.action === 'random') {
     if (resource !== 'quotes') return randomOf(ctx, resource, filters);
-    const res = await ctx.upstream('supernatural').request({ path: '/quotes/random', signal: ctx.signal });
+    const res = await ctx.upstream('supernatural').request({ path: '/quotes/random' });
     if (!isRecord(res.body)) throw unexpectedShape();
     return reply({ data: quoteBlock(res.body), cacheable: false });
   }

@@ -13,7 +13,7 @@ const random = (data: OfficeRecord) => reply({ data, cacheable: false });
 const has = (text: unknown, term: string) => typeof text === 'string' && text.toLowerCase().includes(term);
 
 async function lookup(ctx: AdapterContext, path: string, missing: string): Promise<unknown> {
-  const res = await ctx.upstream('office-api').request({ path, allowStatus: [400], signal: ctx.signal });
+  const res = await ctx.upstream('office-api').request({ path, allowStatus: [400] });
   if (res.status === 400) {
     const message = isRecord(res.body) ? String(res.body.message ?? '') : '';
     if (/does not exist|no episodes? found/i.test(message)) throw notFound(missing);
@@ -39,7 +39,7 @@ const officeSeries: Adapter = async (params, ctx) => {
   const index = () => officeCorpus(ctx.upstream('office-api'), ctx.log);
 
   if (resource === 'quotes') {
-    if (!action || action === 'random') return random(record((await ctx.upstream('office-api').request({ path: '/quote/random', signal: ctx.signal })).body));
+    if (!action || action === 'random') return random(record((await ctx.upstream('office-api').request({ path: '/quote/random' })).body));
     if (action === 'id') {
       const id = need(params.value); // a whole number: the catalog's rules
       return record(await lookup(ctx, `/quote/${Number(id)}`, `No quote with id ${Number(id)}`));

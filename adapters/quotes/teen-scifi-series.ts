@@ -5,7 +5,7 @@ import { quoteItems } from './_quotes.js';
 
 const teenScifiSeries: Adapter = async (params, ctx) => {
   const count = Number(params.count);
-  const res = await ctx.upstream('strangerthings-quotes').request({ path: `/quotes/${count}`, signal: ctx.signal });
+  const res = await ctx.upstream('strangerthings-quotes').request({ path: `/quotes/${count}` });
   const items = quoteItems(res.body, 'author');
   return reply({ data: { items, count: items.length }, cacheable: false });
 };

@@ -31,7 +31,7 @@ const records = (body: unknown): Record<string, unknown>[] => {
 const wizardSeries: Adapter = async (params, ctx) => {
   const client = ctx.upstream('hp-api');
   const { kind, arg } = target(String(params.resource), params.id as string | undefined);
-  const get = (path: string) => client.request({ path, signal: ctx.signal, notFoundMessage: 'Not found upstream' });
+  const get = (path: string) => client.request({ path, notFoundMessage: 'Not found upstream' });
 
   // The catalog's rules require an id with a bare house or character and refuse one with the other lists.
   if (kind === 'house') {

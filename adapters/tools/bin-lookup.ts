@@ -26,7 +26,6 @@ async function askBinlist(bin: string, ctx: AdapterContext): Promise<BinlistAnsw
       headers: { 'Accept-Version': '3' },
       allowStatus: [404],
       timeoutMs: BINLIST_TIMEOUT_MS,
-      signal: ctx.signal,
     });
     if (res.status === 404) return null;
     // A 200 that is not an object (an HTML error page) is no answer either.

@@ -36,7 +36,6 @@ const chatAppPhone: Adapter = async (params, ctx) => {
     responseType: 'text',
     headers: { accept: 'text/html' },
     notFoundMessage: `No public profile for @${username}`,
-    signal: ctx.signal,
   });
   const $ = load(body);
   const meta = (p: string) => clean($(`meta[property="${p}"]`).attr('content'));

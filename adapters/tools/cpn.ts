@@ -59,7 +59,6 @@ const cpn: Adapter = async (params, ctx) => {
       headers: { 'user-agent': BROWSER_UA, referer: 'https://dealspotr.com/', accept: 'text/html' },
       allowStatus: allow404 ? [404] : undefined,
       notFoundMessage: `No coupon page for ${domain}`,
-      signal: ctx.signal,
     });
 
   const listingHtml = (await get(s.listingPath.replace('{domain}', encodeURIComponent(domain)))).body;

@@ -44,7 +44,6 @@ const gitUser: Adapter = async (params, ctx) => {
     headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
     allowStatus: [403, 429],
     notFoundMessage: `No user named ${username} on GitHub`,
-    signal: ctx.signal,
   });
   if (res.status === 403 || res.status === 429) {
     const limited = res.status === 429 || res.headers['x-ratelimit-remaining'] === '0' || res.headers['retry-after'] !== undefined;

@@ -13,7 +13,7 @@ export async function activeDomains(ctx: AdapterContext): Promise<string[]> {
   const api = ctx.upstream('mailtm');
   const base = api.baseUrl ?? '';
   if (domainsMemo && domainsMemo.base === base && Date.now() - domainsMemo.at < DOMAINS_TTL_MS) return domainsMemo.domains;
-  const { body } = await api.request({ path: '/domains', signal: ctx.signal });
+  const { body } = await api.request({ path: '/domains' });
   const members = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['hydra:member']) ? body['hydra:member'] : undefined;
   if (!members) throw malformed();
   const domains = members

@@ -49,7 +49,6 @@ export function safeBrowsing(ctx: AdapterContext, t: ReputationTarget): Promise<
         },
       },
       timeoutMs: TIMEOUT_MS,
-      signal: ctx.signal,
     });
     const body = res.body;
     // A clean answer is `{}`; anything that is not an object is not an answer at all.
@@ -73,7 +72,6 @@ export function urlhaus(ctx: AdapterContext, t: ReputationTarget): Promise<Verdi
       method: 'POST',
       form: t.url ? { url: t.url } : { host: t.host },
       timeoutMs: TIMEOUT_MS,
-      signal: ctx.signal,
     });
     const status = res.body && typeof res.body === 'object' ? res.body.query_status : undefined;
     if (status === 'no_results') return { status: 'clean', threats: [] };

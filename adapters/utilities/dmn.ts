@@ -40,7 +40,6 @@ const dmn: Adapter = async (params, ctx) => {
     path: `/domain/${domain}`,
     headers: { accept: 'application/rdap+json, application/json' },
     allowStatus: [404],
-    signal: ctx.signal,
   });
 
   if (res.status === 404) {

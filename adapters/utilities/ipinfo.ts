@@ -40,7 +40,7 @@ async function embedded(ip: string) {
 
 async function fromIpinfo(ip: string, ctx: AdapterContext) {
   try {
-    const res = await ctx.upstream('ipinfo').request<IpinfoAnswer>({ path: `/${ip}/json`, timeoutMs: IPINFO_TIMEOUT_MS, signal: ctx.signal });
+    const res = await ctx.upstream('ipinfo').request<IpinfoAnswer>({ path: `/${ip}/json`, timeoutMs: IPINFO_TIMEOUT_MS });
     const b = res.body;
     if (!b || typeof b !== 'object') return undefined;
     if (b.bogon === true) return { ip, bogon: true };

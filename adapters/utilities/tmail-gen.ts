@@ -22,9 +22,9 @@ async function createMailbox(ctx: AdapterContext) {
   const password = crypto.randomBytes(18).toString('base64url');
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const address = `${localPart()}@${domains[crypto.randomInt(domains.length)]}`;
-    const created = await api.request({ path: '/accounts', method: 'POST', json: { address, password }, allowStatus: [422], signal: ctx.signal });
+    const created = await api.request({ path: '/accounts', method: 'POST', json: { address, password }, allowStatus: [422] });
     if (created.status === 422) continue; // address taken (or refused): another random one
-    const { body } = await api.request({ path: '/token', method: 'POST', json: { address, password }, signal: ctx.signal });
+    const { body } = await api.request({ path: '/token', method: 'POST', json: { address, password } });
     const token = record(body).token;
     if (typeof token !== 'string' || !token) throw upstreamFailed('The upstream service answered with malformed data');
     return { address, password, token };

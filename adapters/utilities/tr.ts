@@ -17,7 +17,7 @@ async function libreLanguages(api: UpstreamClient, ctx: AdapterContext): Promise
   if (memo && Date.now() - memo.at < (memo.codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS)) return memo.codes;
   let codes: string[] | undefined;
   try {
-    const { body } = await api.request({ path: '/languages', signal: ctx.signal });
+    const { body } = await api.request({ path: '/languages' });
     const found = Array.isArray(body) ? body.filter(isRecord).map((l) => l.code).filter((c): c is string => typeof c === 'string') : [];
     codes = found.length ? found : undefined;
   } catch {
@@ -53,7 +53,6 @@ async function viaLibre(api: UpstreamClient, text: string, from: string | undefi
     path: '/translate',
     method: 'POST',
     json: { q: text, source, target, format: 'text' },
-    signal: ctx.signal,
   });
   const r = record(body);
   if (typeof r.translatedText !== 'string') throw upstreamFailed('The upstream service answered with malformed data');
@@ -67,7 +66,6 @@ async function viaGtx(text: string, from: string | undefined, to: string, ctx: A
     path: String(api.settings.path ?? '/translate_a/single'),
     // dj=1 asks for named fields ({sentences:[{trans,orig}], src}) instead of nested arrays.
     searchParams: { client: String(api.settings.client ?? 'gtx'), sl: from ?? 'auto', tl: to, dt: 't', dj: 1, q: text },
-    signal: ctx.signal,
   });
   const r = record(body);
   if (!Array.isArray(r.sentences)) throw upstreamFailed('The upstream service answered with malformed data');

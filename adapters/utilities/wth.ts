@@ -28,7 +28,6 @@ const wth: Adapter = async (params, ctx) => {
   const geo = await ctx.upstream('open-meteo-geo').request({
     path: '/v1/search',
     searchParams: { name: city, count: 1, language: 'en', format: 'json' },
-    signal: ctx.signal,
   });
   // No match: Open-Meteo leaves `results` out altogether.
   const results = record(geo.body).results;
@@ -47,7 +46,6 @@ const wth: Adapter = async (params, ctx) => {
       wind_speed_unit: 'kmh',
       timezone: 'auto',
     },
-    signal: ctx.signal,
   });
   const current = record(forecast.body).current;
   if (!isRecord(current)) throw upstreamFailed('The upstream service answered with malformed data');

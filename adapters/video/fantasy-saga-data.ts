@@ -55,7 +55,6 @@ const fantasySagaData: Adapter = async (params, ctx) => {
     searchParams: params.id !== undefined ? undefined : { page, pageSize },
     allowStatus: [403],
     notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${params.id}`,
-    signal: ctx.signal,
   });
   if (res.status === 403) {
     blockedUntil.set(key, Date.now() + BLOCK_MS);
