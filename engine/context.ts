@@ -1,7 +1,7 @@
 // The AdapterContext of one request. A class, not an object literal: a literal with getters that are new
 // closures on every request gives every context its own hidden class, allocated in old space, which made
-// the garbage collector the costliest step of a request. The costly parts (the abort controller with its
-// disconnect watch, the child logger, the client address) are made only when an adapter uses them.
+// the garbage collector the costliest step of a request. The costly parts (the abort controller, the child
+// logger, the client address) are made only when an adapter uses them.
 // The context is also the cancel scope of its request's upstream exchanges (engine/cancel.ts): the clients
 // it hands out stop their exchanges when the client goes away or the endpoint's time is up, with no
 // signal passed and no AbortController made.
@@ -30,7 +30,6 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   private exchanges: Cancellable[] | undefined;
   private unwatchClient: (() => void) | undefined;
   private controller: AbortController | undefined;
-  private onClose: (() => void) | undefined;
   private childLog: Logger | undefined;
   private ip: string | undefined;
 
@@ -66,10 +65,9 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   /** Aborted when the client disconnects or the endpoint's time is up. */
   get signal(): AbortSignal {
     if (this.controller === undefined) {
-      const controller = (this.controller = new AbortController());
-      const res = this.call.res;
-      if (res.destroyed && !res.writableFinished) controller.abort(new Error('client disconnected'));
-      else res.on('close', (this.onClose = () => { if (!res.writableFinished) controller.abort(new Error('client disconnected')); }));
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.cancelled);
+      else this.unwatchClient ??= watchClient(this.call.req.socket, this);
     }
     return this.controller.signal;
   }
@@ -99,7 +97,6 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
 
   /** Stops watching for a client disconnect once the answer is ready. */
   release(): void {
-    if (this.onClose !== undefined) this.call.res.off('close', this.onClose);
     this.unwatchClient?.();
   }
 }

@@ -64,6 +64,25 @@ test('a client that hangs up stops the upstream exchange, without the adapter pa
   }
 });
 
+test("ctx.signal, for an adapter that reads it, aborts when the client hangs up", async () => {
+  let heard!: (reason: unknown) => void;
+  const aborted = new Promise((ok) => (heard = ok));
+  const waits: Adapter = (_params, ctx) => new Promise((_, reject) => {
+    ctx.signal.addEventListener('abort', () => { heard(ctx.signal.reason); reject(ctx.signal.reason); });
+  });
+  const s = await endpointServer(waits, '30s');
+  try {
+    const client = new AbortController();
+    const call = fetch(`${s.url}/x`, { signal: client.signal }).catch((err: Error) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    client.abort();
+    await call;
+    expect(await aborted).toMatchObject({ message: 'client disconnected' });
+  } finally {
+    await s.close();
+  }
+});
+
 test('an exchange of a request stopped already is not sent, and rejects with its reason', async () => {
   const reason = new Error('stopped');
   const scope = { cancelled: reason, watch: (c: { cancel(e: Error): void }) => c.cancel(reason), unwatch: () => {} };
