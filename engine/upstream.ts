@@ -155,7 +155,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
 
   /**
    * One exchange within `ms` (body included): the answer read whole, or, when it is a redirect we follow,
-   * its body dropped. The caller's signal (client gone, endpoint budget spent) cancels it too.
+   * its body dropped. The caller's signal and the request's scope (client gone, endpoint budget spent) cancel it too.
    */
   async function exchange(url: URL, call: Call, follow: boolean, ms: number, stop: Stop): Promise<Answer> {
     const { signal, scope } = stop;
