@@ -28,6 +28,11 @@ export interface CacheCodec<T> {
 const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), decode: (text) => JSON.parse(text) };
 
 export interface ResponseCache {
+  /** The value under `key` from memory, or undefined: answers a hit without a promise. */
+  get<T>(key: string, codec?: CacheCodec<T>): T | undefined;
+  /** The miss: Redis, else `fn` (shared by concurrent callers), then stored. */
+  fill<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
+  /** get, then fill. */
   wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
   /** Entries currently held in process (tests, metrics). */
   readonly size: number;
@@ -133,13 +138,15 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     return { value: res.value, json, cached: false };
   }
 
-  async function wrap<T>(
+  function get<T>(key: string, codec = JSON_CODEC as CacheCodec<T>): T | undefined {
+    const hit = memGet(key);
+    return hit === undefined ? undefined : codec.decode(hit.json);
+  }
+
+  async function fill<T>(
     key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec = JSON_CODEC as CacheCodec<T>,
   ): Promise<{ value: T; cached: boolean }> {
     if (!(ttlMs > 0)) return { value: (await fn()).value, cached: false };
-    const hit = memGet(key);
-    if (hit) return { value: codec.decode(hit.json), cached: true };
-
     const pending = inflight.get(key);
     if (pending) {
       // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
@@ -160,7 +167,12 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   }
 
   return {
-    wrap,
+    get,
+    fill,
+    async wrap(key, ttlMs, fn, codec) {
+      const hit = ttlMs > 0 ? get(key, codec) : undefined;
+      return hit !== undefined ? { value: hit, cached: true } : fill(key, ttlMs, fn, codec);
+    },
     get size() {
       return mem.size;
     },

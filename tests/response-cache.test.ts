@@ -42,6 +42,15 @@ describe('in process', () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
+  test('get answers a hit in memory at once and undefined for a miss or an expired entry', async () => {
+    const cache = createResponseCache({ prefix: 't:', maxEntries: 10, log });
+    expect(cache.get('k')).toBeUndefined();
+    await cache.fill('k', 50, producer({ n: 1 }));
+    expect(cache.get('k')).toEqual({ n: 1 });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(cache.get('k')).toBeUndefined();
+  });
+
   test('entries expire after their TTL', async () => {
     // The cache reads Date.now(): the test moves that clock rather than racing a short real TTL, which a
     // busy machine could let run out between the first call and the second.

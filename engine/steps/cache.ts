@@ -15,9 +15,8 @@ const outcomeCodec = answerCodec<Outcome>();
 /** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
 export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): Step {
   const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
-  const produce = async (call: Call): Promise<Outcome> => {
-    if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call);
-    const { value, cached } = await cache.wrap(cacheKey(spec.id, call.params!), ttlMs, async () => {
+  const miss = async (call: Call, key: string): Promise<Outcome> => {
+    const { value, cached } = await cache.fill(key, ttlMs, async () => {
       lookedUp(false);
       const out = await invoke(call);
       return { value: out, cacheable: out.cacheable && !out.media };
@@ -26,7 +25,20 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
     lookedUp(true);
     return { ...value, cached };
   };
+  const done = (call: Call, next: Next) => (outcome: Outcome) => {
+    call.outcome = outcome;
+    next();
+  };
   return (call: Call, next: Next) => {
-    produce(call).then((outcome) => { call.outcome = outcome; next(); }, next);
+    if (!ttlMs || Object.keys(call.input!.files).length) return void invoke(call).then(done(call, next), next);
+    const key = cacheKey(spec.id, call.params!);
+    // A hit in memory is answered at once, without a promise.
+    const hit = cache.get(key, outcomeCodec);
+    if (hit !== undefined) {
+      lookedUp(true);
+      call.outcome = { ...hit, cached: true };
+      return next();
+    }
+    miss(call, key).then(done(call, next), next);
   };
 }
