@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 
 /** Something to stop: an exchange in flight (engine/whole-answer.ts). */
 export interface Cancellable {
-  cancel(reason: Error): void;
+  abort(reason: Error): void;
 }
 
 /** The exchanges of one request. `watch` cancels at once when the request is cancelled already. */

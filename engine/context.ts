@@ -47,7 +47,7 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   }
 
   watch(c: Cancellable): void {
-    if (this.cancelled) return c.cancel(this.cancelled);
+    if (this.cancelled) return c.abort(this.cancelled);
     (this.exchanges ??= []).push(c);
     this.unwatchClient ??= watchClient(this.call.req.socket, this);
   }
@@ -92,7 +92,7 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
     this.controller?.abort(reason);
     const list = this.exchanges;
     this.exchanges = undefined;
-    if (list) for (const c of list) c.cancel(reason);
+    if (list) for (const c of list) c.abort(reason);
   }
 
   /** Stops watching for a client disconnect once the answer is ready. */

@@ -11,7 +11,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { ApiError, badInput, payloadTooLarge, upstreamTimeout } from './errors.js';
-import { ACCEPT_ENCODING, BodyError, TIMED_OUT, wholeAnswer } from './whole-answer.js';
+import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from './whole-answer.js';
 import type { FetchUrlOptions, FetchedUrl } from './types.js';
 
 export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -158,8 +158,6 @@ function parseHttpUrl(text: string, base?: URL): URL | undefined {
     return undefined;
   }
 }
-
-const isSuccess = (status: number) => status >= 200 && status < 300;
 
 function mb(bytes: number): string {
   const n = bytes / (1024 * 1024);

@@ -13,7 +13,7 @@ import { parseDuration } from './duration.js';
 import { pause } from './pause.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
-import { ACCEPT_ENCODING, BodyError, TIMED_OUT, wholeAnswer } from './whole-answer.js';
+import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from './whole-answer.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 import type { CancelScope } from './cancel.js';
 import type { UpstreamSpec } from './catalog.js';
@@ -318,7 +318,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       }
 
       const allowed = req.allowStatus?.includes(status) ?? false;
-      const ok = status >= 200 && status < 300;
+      const ok = isSuccess(status);
       const redirectKept = status >= 300 && status < 400 && req.followRedirect === false;
       if (!ok && !allowed && !redirectKept) throw mapStatus(res, req);
 

@@ -50,6 +50,9 @@ export interface WholeOptions {
   skipBody?(status: number, headers: IncomingHttpHeaders): boolean;
 }
 
+/** A 2xx status: the answers whose body is read. */
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
 /** The rejection of an exchange that ran out of time. */
 export const TIMED_OUT = Object.freeze(new Error('the exchange timed out'));
 
@@ -60,8 +63,7 @@ const MAX_DROPPED_BYTES = 128 * 1024;
 export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, opts: WholeOptions): Promise<WholeAnswer> {
   return new Promise((resolve, reject) => {
     const reader = new Reader(resolve, reject, opts);
-    if (opts.signal?.aborted) return reader.abort(opts.signal.reason as Error);
-    // A request stopped already is not sent.
+    // A request stopped already (its signal or its scope) is not sent.
     if (!reader.isSettled) dispatcher.dispatch(request, reader);
   });
 }
@@ -83,16 +85,15 @@ class Reader implements Dispatcher.DispatchHandler, Cancellable {
   constructor(private readonly resolve: (a: WholeAnswer) => void, private readonly reject: (e: unknown) => void, private readonly opts: WholeOptions) {
     this.timer = setTimeout(() => this.abort(TIMED_OUT), opts.timeoutMs);
     const signal = opts.signal;
-    if (signal) signal.addEventListener('abort', (this.onAbort = () => this.abort(signal.reason as Error)), { once: true });
-    opts.scope?.watch(this);
+    if (signal?.aborted) this.abort(signal.reason as Error);
+    else {
+      if (signal) signal.addEventListener('abort', (this.onAbort = () => this.abort(signal.reason as Error)), { once: true });
+      opts.scope?.watch(this);
+    }
   }
 
   get isSettled(): boolean {
     return this.settled;
-  }
-
-  cancel(reason: Error): void {
-    this.abort(reason);
   }
 
   /** Ends the exchange with `reason` (settling it now) and tells undici to drop the connection's request. */

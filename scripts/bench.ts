@@ -214,7 +214,6 @@ const rows = cases.map((c, i) => {
   return { name: c.name, ...median, non2xx: results[i].reduce((n, r) => n + r.non2xx, 0) };
 });
 upstream.child.kill();
-redisPin.restore();
 
 function measureDistinct(base: string, pathTemplate: string, pid: number | undefined) {
   let i = 0;
