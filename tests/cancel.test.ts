@@ -13,7 +13,7 @@ import { invoker } from '../engine/steps/invoke.js';
 import { createUpstreams, type UpstreamConfig } from '../engine/upstream.js';
 import { wholeAnswer } from '../engine/whole-answer.js';
 import type { Adapter } from '../engine/types.js';
-import { hungUpstream, type HungUpstream } from './helpers/hung-upstream.js';
+import { hangUp, hungUpstream, type HungUpstream } from './helpers/hung-upstream.js';
 
 const log = createLogger('silent');
 let hung: HungUpstream;
@@ -53,11 +53,7 @@ test("the endpoint's deadline stops its upstream exchange and answers upstream_t
 test('a client that hangs up stops the upstream exchange, without the adapter passing a signal', async () => {
   const s = await endpointServer(callsHung, '30s');
   try {
-    const client = new AbortController();
-    const call = fetch(`${s.url}/x`, { signal: client.signal }).catch((err: Error) => err);
-    await hung.requested;
-    client.abort();
-    expect(await call).toMatchObject({ name: 'AbortError' });
+    expect(await hangUp(`${s.url}/x`, hung.requested)).toMatchObject({ name: 'AbortError' });
     expect(await hung.closedWithin(3000)).toBe(true);
   } finally {
     await s.close();
@@ -72,11 +68,7 @@ test("ctx.signal, for an adapter that reads it, aborts when the client hangs up"
   });
   const s = await endpointServer(waits, '30s');
   try {
-    const client = new AbortController();
-    const call = fetch(`${s.url}/x`, { signal: client.signal }).catch((err: Error) => err);
-    await new Promise((r) => setTimeout(r, 100));
-    client.abort();
-    await call;
+    await hangUp(`${s.url}/x`, new Promise((r) => setTimeout(r, 100)));
     expect(await aborted).toMatchObject({ message: 'client disconnected' });
   } finally {
     await s.close();
@@ -85,7 +77,7 @@ test("ctx.signal, for an adapter that reads it, aborts when the client hangs up"
 
 test('an exchange of a request stopped already is not sent, and rejects with its reason', async () => {
   const reason = new Error('stopped');
-  const scope = { cancelled: reason, watch: (c: { cancel(e: Error): void }) => c.cancel(reason), unwatch: () => {} };
+  const scope = { cancelled: reason, watch: (c: { abort(e: Error): void }) => c.abort(reason), unwatch: () => {} };
   const agent = new Agent();
   try {
     const url = new URL(hung.url);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import request from 'supertest';
 import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from './helpers/fake-upstream.js';
 import { listen, testApp, type TestApp } from './helpers/app.js';
-import { hungUpstream } from './helpers/hung-upstream.js';
+import { hangUp, hungUpstream } from './helpers/hung-upstream.js';
 import { expectMatchesSchema } from './helpers/schema.js';
 import { expectFailure } from './helpers/upstream-failures.js';
 import { shortTimeoutCtx } from './helpers/short-timeout.js';
@@ -255,11 +255,8 @@ describe('client disconnect', () => {
     const app = await testApp({ UPSTREAM_COBALT_URL: hung.url });
     const server = await listen(app.app);
     try {
-      const client = new AbortController();
-      const call = fetch(`${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`, { signal: client.signal }).catch((err: Error) => err);
-      await hung.requested;
-      client.abort();
-      expect(await call).toMatchObject({ name: 'AbortError' });
+      const ended = await hangUp(`${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`, hung.requested);
+      expect(ended).toMatchObject({ name: 'AbortError' });
       expect(await hung.closedWithin(5000)).toBe(true);
     } finally {
       await server.close();

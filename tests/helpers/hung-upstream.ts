@@ -38,3 +38,12 @@ export async function hungUpstream(): Promise<HungUpstream> {
     },
   };
 }
+
+/** A client that asks `url` and hangs up once `when` resolves: what its fetch ended with (an AbortError). */
+export async function hangUp(url: string, when: Promise<unknown>, init: RequestInit = {}): Promise<unknown> {
+  const client = new AbortController();
+  const call = fetch(url, { ...init, signal: client.signal }).catch((err: Error) => err);
+  await when;
+  client.abort();
+  return call;
+}
