@@ -1,6 +1,7 @@
 // Fixed-window request counters. A window opens at a client's first request and closes `windowMs` later,
-// as express-rate-limit's MemoryStore and rate-limit-redis count. The in-process counter answers
-// synchronously, so a request metered in process costs no promise and no event-loop turn.
+// as express-rate-limit's MemoryStore and rate-limit-redis count (engine/redis-counter.ts counts the same
+// in Redis). The in-process counter answers synchronously, so a request metered in process costs no
+// promise and no event-loop turn.
 
 export interface Hit {
   /** Requests counted in the current window, this one included. */

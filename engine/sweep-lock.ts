@@ -5,10 +5,11 @@
 // and expiry is still honoured on every read.
 import crypto from 'node:crypto';
 import type { RedisClientType } from 'redis';
+import { RedisScript } from './redis-script.js';
 
 export type SweepLock = <T>(run: () => Promise<T>) => Promise<T | undefined>;
 
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RELEASE = new RedisScript("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end");
 
 /** Runs `run` when this instance got the lock; undefined when another holds it (or Redis is down). */
 export function sweepLock(redis: RedisClientType, key: string, ttlMs = 5 * 60_000): SweepLock {
@@ -19,7 +20,7 @@ export function sweepLock(redis: RedisClientType, key: string, ttlMs = 5 * 60_00
     try {
       return await run();
     } finally {
-      await redis.eval(RELEASE, { keys: [key], arguments: [token] }).catch(() => {});
+      await RELEASE.run(redis, [key], [token]).catch(() => {});
     }
   };
 }
