@@ -121,16 +121,17 @@ export class RedisCounter implements Counter {
     const keys = counters.map((c) => this.prefix + c.key);
     const args = [this.window, ...counters.map((c) => String(c.waiters.length))];
     return INCREMENT.run(this.redis, keys, args).then((reply) => {
+      // Checked before any request is answered, so a reply of another shape falls back whole.
+      if (!Array.isArray(reply) || reply.length !== 2 * counters.length || !reply.every(Number.isInteger)) throw new Error(`unexpected reply to the counters' script: ${String(reply).slice(0, 100)}`);
       const out = reply as number[];
       const now = Date.now();
       counters.forEach((c, i) => {
-        const total = out[2 * i];
         const resetAt = now + out[2 * i + 1];
-        const first = total - c.waiters.length;
-        // The turn's requests of one counter take their places in the order they arrived.
+        const first = out[2 * i] - c.waiters.length;
+        // The requests of one counter take their places in the order they came.
         c.waiters.forEach((resolve, j) => resolve({ hits: first + j + 1, resetAt }));
       });
-    }, (err: unknown) => {
+    }).catch((err: unknown) => {
       this.fallback('increment', err);
       for (const c of counters) for (const resolve of c.waiters) resolve(this.memory.hit(c.key));
     });

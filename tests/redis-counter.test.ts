@@ -155,6 +155,15 @@ test('a failed call counts its hits in process and tells the health check; the n
   expect((await c.hit('f')).hits).toBe(1); // Redis's own count, which saw none of the failed turn
 });
 
+test('a reply of another shape counts the whole turn in process, no request answered twice', async () => {
+  const failures: unknown[] = [];
+  const odd = { sendCommand: () => Promise.resolve([5, 60_000]) } as unknown as RedisClientType;
+  const c = counter(odd, { ready: () => true, failed: (err) => failures.push(err) });
+  const hits = await Promise.all([c.hit('x'), c.hit('y')]);
+  expect(hits.map((x) => x.hits)).toEqual([1, 1]);
+  expect(String(failures[0])).toMatch(/unexpected reply/);
+});
+
 test('while Redis is not ready, hits are counted in process at once, without a promise', () => {
   const c = counter({} as RedisClientType, { ready: () => false, failed: () => {} });
   expect(c.hit('n')).toEqual({ hits: 1, resetAt: expect.any(Number) });
