@@ -14,6 +14,7 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisScript } from './redis-script.js';
+import { answeredWithin } from './redis.js';
 
 export interface RedisHealth {
   /** True while the client is connected and ready. */
@@ -48,6 +49,9 @@ interface Pending { key: string; waiters: ((hit: Hit) => void)[] }
 
 // A script call's keys are bounded, so one turn with very many distinct clients stays a few short scripts.
 const MAX_KEYS_PER_CALL = 256;
+// A Redis that stops answering without closing the connection (paused, swapping, a network that drops
+// packets) is given up on after this long: the call's requests are counted in process, like an outage.
+const CALL_WAIT_MS = 1000;
 
 export class RedisCounter implements Counter {
   private readonly memory: MemoryCounter;
@@ -79,7 +83,7 @@ export class RedisCounter implements Counter {
   async refund(key: string): Promise<void> {
     if (this.health.ready()) {
       try {
-        await this.redis.sendCommand(['DECR', this.prefix + key]);
+        await answeredWithin(this.redis.sendCommand(['DECR', this.prefix + key]), CALL_WAIT_MS, 'DECR');
         return;
       } catch (err) {
         this.fallback('decrement', err);
@@ -91,7 +95,7 @@ export class RedisCounter implements Counter {
   async peek(key: string): Promise<Hit | undefined> {
     if (this.health.ready()) {
       try {
-        const [hits, ttl] = await GET.run(this.redis, [this.prefix + key], []) as [string | null, number];
+        const [hits, ttl] = await answeredWithin(GET.run(this.redis, [this.prefix + key], []), CALL_WAIT_MS, 'counter GET') as [string | null, number];
         return hits !== null && ttl > 0 ? { hits: Number(hits), resetAt: Date.now() + ttl } : undefined;
       } catch (err) {
         this.fallback('get', err);
@@ -120,7 +124,7 @@ export class RedisCounter implements Counter {
   private send(counters: Pending[]): Promise<void> {
     const keys = counters.map((c) => this.prefix + c.key);
     const args = [this.window, ...counters.map((c) => String(c.waiters.length))];
-    return INCREMENT.run(this.redis, keys, args).then((reply) => {
+    return answeredWithin(INCREMENT.run(this.redis, keys, args), CALL_WAIT_MS, 'counter script').then((reply) => {
       // Checked before any request is answered, so a reply of another shape falls back whole.
       if (!Array.isArray(reply) || reply.length !== 2 * counters.length || !reply.every(Number.isInteger)) throw new Error(`unexpected reply to the counters' script: ${String(reply).slice(0, 100)}`);
       const out = reply as number[];

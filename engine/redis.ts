@@ -54,3 +54,16 @@ export function connectRedis(url: string, log: Logger): RedisHandle {
     },
   };
 }
+
+/**
+ * `reply`, or a rejection once `ms` have passed without it. node-redis bounds a command's wait only until
+ * it is written; a Redis that stops answering without closing the connection (paused, swapping, packets
+ * dropped) would otherwise keep its callers waiting for as long as the connection stays open.
+ */
+export function answeredWithin<T>(reply: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`redis ${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
+}

@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { answeredWithin } from './redis.js';
 
 /** The few node-redis v5 client members used here (a RedisClientType fits). */
 export interface CacheRedis {
@@ -88,14 +89,8 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
 
   async function redisGet(key: string, codec: CacheCodec<unknown>): Promise<(Entry & { value: unknown }) | undefined> {
     if (!redis?.isReady) return undefined;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const raw = await Promise.race([
-        redis.get(prefix + key),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`redis GET took longer than ${REDIS_WAIT_MS} ms`)), REDIS_WAIT_MS);
-        }),
-      ]);
+      const raw = await answeredWithin(redis.get(prefix + key), REDIS_WAIT_MS, 'GET');
       if (typeof raw !== 'string') return undefined;
       // Stored as {"e":<expiry epoch ms>,"v":<value>} so the memory copy expires with the Redis one.
       const m = /^\{"e":(\d+),"v":/.exec(raw);
@@ -105,8 +100,6 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     } catch (err) {
       warn(err, 'get');
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,15 +1,19 @@
 // The Redis counter on a real Redis: a turn's hits are one script call and each request gets its own place
 // in the count; hits that come while a call is in flight go out together when it is answered; counters on
 // two clients share one count exactly; windows open at the first hit and start again once closed;
-// counters rate-limit-redis left behind carry on; a script Redis forgot is sent again; a failed call
-// counts in process.
+// counters rate-limit-redis left behind carry on; a script Redis forgot is sent again; a failed call, or
+// one a stalled Redis never answers, counts in process.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import type { RedisClientType } from 'redis';
 import { RedisCounter, type RedisHealth } from '../engine/redis-counter.js';
 import { connectRedis, type RedisHandle } from '../engine/redis.js';
 import type { Hit } from '../engine/counter.js';
 import { redisAvailable } from './helpers/app.js';
+import { freePort, missingParts, redisServer, tcpOpen, waitUntil } from './helpers/cluster.js';
 
 const log = pino({ level: 'silent' });
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -162,6 +166,38 @@ test('a reply of another shape counts the whole turn in process, no request answ
   const hits = await Promise.all([c.hit('x'), c.hit('y')]);
   expect(hits.map((x) => x.hits)).toEqual([1, 1]);
   expect(String(failures[0])).toMatch(/unexpected reply/);
+});
+
+test('a Redis that stops answering (SIGSTOP) is given up on within about a second; counting goes back to it after', async () => {
+  if (!redisUrl || missingParts().some((p) => p.startsWith('redis-server'))) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-stall-'));
+  const port = await freePort();
+  const server = redisServer(dir, port).start();
+  try {
+    await waitUntil('redis-server listening', () => tcpOpen(port));
+    const h = connectRedis(`redis://127.0.0.1:${port}`, log);
+    handles.push(h);
+    await h.whenReady(2000);
+    const failures: unknown[] = [];
+    const c = counter(h.client, { ready: h.ready, failed: (err) => failures.push(err) });
+    expect((await c.hit('s')).hits).toBe(1);
+
+    server.child!.kill('SIGSTOP');
+    const started = Date.now();
+    const stalled = await Promise.all([c.hit('s'), c.hit('s')]);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(stalled.map((x) => x.hits)).toEqual([1, 2]); // counted in process
+    expect(String(failures[0])).toMatch(/took longer than 1000 ms/);
+
+    server.child!.kill('SIGCONT');
+    // The stalled call was written and now runs too: Redis's count is 3, and the next hit its 4th.
+    await waitUntil('redis answering again', async () => (await h.client.ping().catch(() => '')) === 'PONG');
+    expect((await c.hit('s')).hits).toBe(4);
+  } finally {
+    server.child?.kill('SIGCONT');
+    await server.stop('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('while Redis is not ready, hits are counted in process at once, without a promise', () => {
