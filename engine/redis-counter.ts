@@ -57,7 +57,7 @@ export class RedisCounter implements Counter {
   private readonly memory: MemoryCounter;
   private readonly window: string;
   private batch = new Map<string, Pending>();
-  /** A flush is due at the end of this turn, or script calls are in flight: either way the batch waits. */
+  /** The flush due at the end of this turn; none while calls are in flight (the last answer flushes). */
   private flushing: NodeJS.Immediate | undefined;
   private inFlight = 0;
 
