@@ -7,9 +7,8 @@
 // allowance stays exact, and a busy key or many keys cost Redis and this process one command per turn
 // instead of one per request. While a call is in flight, later hits wait for its answer and then go out
 // together (group commit), so the busier the server, the larger and fewer the calls (docs/decisions.md,
-// "One script call per turn"). The counters keep
-// rate-limit-redis's layout (an integer with the window as its PX expiry), so counters already in Redis
-// carry on.
+// "One script call per turn"). The counters keep rate-limit-redis's layout (an integer with the window as
+// its PX expiry), so counters already in Redis carry on.
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
@@ -61,7 +60,7 @@ export class RedisCounter implements Counter {
   private flushing: NodeJS.Immediate | undefined;
   private inFlight = 0;
 
-  constructor(private readonly redis: RedisClientType, private readonly windowMs: number, private readonly prefix: string, private readonly health: RedisHealth, private readonly log: Logger) {
+  constructor(private readonly redis: RedisClientType, windowMs: number, private readonly prefix: string, private readonly health: RedisHealth, private readonly log: Logger) {
     this.memory = new MemoryCounter(windowMs);
     this.window = String(windowMs);
   }
