@@ -110,13 +110,8 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).catch((err) => warn(err, 'set'));
   }
 
-  async function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
-    const shared = await redisGet(key, codec);
-    if (shared) {
-      mem.set(key, { json: shared.json, expires: shared.expires });
-      return { value: shared.value, json: shared.json, cached: true };
-    }
-    const res = await fn();
+  /** Keeps a produced value: in memory and in Redis, when it may be kept and serialises. */
+  function keep<T>(key: string, ttlMs: number, res: CacheProduce<T>, codec: CacheCodec<T>): Outcome {
     if (!res.cacheable) return { value: res.value, cached: false };
     let json: string | undefined;
     try {
@@ -131,32 +126,41 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     return { value: res.value, json, cached: false };
   }
 
+  // Promise chains rather than async functions: a miss passes through here on every uncached call, and
+  // each async layer cost it a promise and a microtask more (docs/decisions.md).
+  function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
+    const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
+    if (!redis?.isReady) return run();
+    return redisGet(key, codec).then((shared) => {
+      if (!shared) return run();
+      mem.set(key, { json: shared.json, expires: shared.expires });
+      return { value: shared.value, json: shared.json, cached: true };
+    });
+  }
+
   function get<T>(key: string, codec = JSON_CODEC as CacheCodec<T>): T | undefined {
     const hit = memGet(key);
     return hit === undefined ? undefined : codec.decode(hit.json);
   }
 
-  async function fill<T>(
+  function fill<T>(
     key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec = JSON_CODEC as CacheCodec<T>,
   ): Promise<{ value: T; cached: boolean }> {
-    if (!(ttlMs > 0)) return { value: (await fn()).value, cached: false };
+    if (!(ttlMs > 0)) return fn().then((res) => ({ value: res.value, cached: false }));
     const pending = inflight.get(key);
     if (pending) {
       // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
-      const out = await pending;
-      if (out.json !== undefined) return { value: codec.decode(out.json), cached: out.cached };
-      // The answer was not cacheable (random, secret): this caller gets its own.
-      return { value: (await fn()).value, cached: false };
+      return pending.then((out) => out.json !== undefined
+        ? { value: codec.decode(out.json), cached: out.cached }
+        // The answer was not cacheable (random, secret): this caller gets its own.
+        : fn().then((res) => ({ value: res.value, cached: false })));
     }
-
     const p = produce(key, ttlMs, fn, codec);
     inflight.set(key, p);
-    try {
-      const out = await p;
-      return { value: out.value as T, cached: out.cached };
-    } finally {
-      inflight.delete(key);
-    }
+    // Registered first, so the key is free again before any caller goes on.
+    const free = () => inflight.delete(key);
+    p.then(free, free);
+    return p.then((out) => ({ value: out.value as T, cached: out.cached }));
   }
 
   return {

@@ -15,16 +15,17 @@ const outcomeCodec = answerCodec<Outcome>();
 /** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
 export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): Step {
   const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
-  const miss = async (call: Call, key: string): Promise<Outcome> => {
-    const { value, cached } = await cache.fill(key, ttlMs, async () => {
-      lookedUp(false);
-      const out = await invoke(call);
-      return { value: out, cacheable: out.cacheable && !out.media };
-    }, outcomeCodec);
-    if (!cached) return value;
-    lookedUp(true);
-    return { ...value, cached };
+  const produce = (call: Call) => () => {
+    lookedUp(false);
+    return invoke(call).then((out) => ({ value: out, cacheable: out.cacheable && !out.media }));
   };
+  /** A miss in memory: Redis, a call shared with concurrent ones, or the adapter (promise chains: docs/decisions.md). */
+  const miss = (call: Call, key: string): Promise<Outcome> =>
+    cache.fill(key, ttlMs, produce(call), outcomeCodec).then(({ value, cached }) => {
+      if (!cached) return value;
+      lookedUp(true);
+      return { ...value, cached };
+    });
   const done = (call: Call, next: Next) => (outcome: Outcome) => {
     call.outcome = outcome;
     next();

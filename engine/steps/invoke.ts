@@ -12,34 +12,39 @@ export type Invoke = (call: Call) => Promise<Outcome>;
 export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: ContextDeps): Invoke {
   const timeoutMs = parseDuration(spec.timeout ?? '30s');
   const source = spec.upstream;
-  return async (call) => {
-    if (!adapter) throw new ApiError('not_implemented', `Not implemented yet: ${spec.id}`);
-    const input = call.input!;
-    const ctx = new RequestContext(spec, call, input.files, deps);
-    try {
-      return outcomeOf(await withDeadline(adapter(call.params!, ctx), timeoutMs, ctx), source);
-    } finally {
-      ctx.release();
-    }
+  return (call) => {
+    if (!adapter) return Promise.reject(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
+    const ctx = new RequestContext(spec, call, call.input!.files, deps);
+    // One promise, settled by the adapter or by the deadline, whichever comes first: no async layer and no
+    // Promise.race on a path every call takes (docs/decisions.md).
+    return new Promise<Outcome>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        ctx.abort(new Error('deadline'));
+        ctx.release();
+        reject(upstreamTimeout('The endpoint did not answer in time'));
+      }, timeoutMs);
+      const settled = () => {
+        clearTimeout(timer);
+        ctx.release();
+      };
+      let work: Promise<AdapterData | Reply>;
+      try {
+        work = adapter(call.params!, ctx);
+      } catch (err) {
+        work = Promise.reject(err);
+      }
+      work.then((out) => {
+        settled();
+        resolve(outcomeOf(out, source));
+      }, (err: unknown) => {
+        settled();
+        reject(err);
+      });
+    });
   };
 }
 
 function outcomeOf(out: AdapterData | Reply, source: string): Outcome {
   if (isReply(out)) return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false, cached: false };
   return { data: out, source, cacheable: true, cached: false };
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, ctx: RequestContext): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      ctx.abort(new Error('deadline'));
-      reject(upstreamTimeout('The endpoint did not answer in time'));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
