@@ -184,11 +184,17 @@ const NOT_IN_KEY = new Set(['apikey', 'upstream_key']);
  * without the caller's keys, hashed so long texts do not make long Redis keys (nor a caller's text a key).
  */
 export function cacheKey(endpoint: string, params: Record<string, unknown>): string {
-  const pairs = Object.keys(params)
-    .filter((k) => !NOT_IN_KEY.has(k.toLowerCase()) && params[k] !== undefined)
-    .sort()
-    .map((k) => [k, stringify(params[k])]);
-  return `${endpoint}:${hash('sha256', JSON.stringify(pairs), 'base64url')}`;
+  return cacheKeyOf(endpoint, Object.keys(params))(params);
+}
+
+/** cacheKey for the params of one endpoint, its names sorted once rather than on every call. */
+export function cacheKeyOf(endpoint: string, names: string[]): (params: Record<string, unknown>) => string {
+  const sorted = names.filter((k) => !NOT_IN_KEY.has(k.toLowerCase())).sort();
+  return (params) => {
+    const pairs: [string, string][] = [];
+    for (const k of sorted) if (params[k] !== undefined) pairs.push([k, stringify(params[k])]);
+    return `${endpoint}:${hash('sha256', JSON.stringify(pairs), 'base64url')}`;
+  };
 }
 
 function stringify(v: unknown): string {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { createClient } from 'redis';
-import { cacheKey, createResponseCache, type CacheRedis } from '../engine/response-cache.js';
+import { cacheKey, cacheKeyOf, createResponseCache, type CacheRedis } from '../engine/response-cache.js';
 
 const log = pino({ level: 'silent' });
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -136,6 +136,13 @@ describe('cacheKey', () => {
     expect(cacheKey('anime/top', { q: 'naruto', page: 2 })).not.toBe(a);
     // Values that would concatenate alike stay distinct.
     expect(cacheKey('e', { a: 'b', c: '' })).not.toBe(cacheKey('e', { a: 'bc' }));
+  });
+
+  test("an endpoint's own key maker (its names sorted once) gives the same keys, whichever params are set", () => {
+    const keyOf = cacheKeyOf('anime/search', ['q', 'page', 'apikey', 'upstream_key', 'sort']);
+    expect(keyOf({ q: 'naruto', page: 2, apikey: 'k1', upstream_key: 'u1' })).toBe(cacheKey('anime/search', { q: 'naruto', page: 2 }));
+    expect(keyOf({ page: 2, q: 'naruto', sort: 'asc' })).toBe(cacheKey('anime/search', { sort: 'asc', q: 'naruto', page: '2' }));
+    expect(keyOf({ q: 'naruto' })).not.toBe(keyOf({ q: 'naruto', page: 1 }));
   });
 });
 

@@ -6,7 +6,7 @@ import type { Next, Step } from '../chain.js';
 import type { EndpointSpec } from '../catalog.js';
 import { parseDuration } from '../duration.js';
 import { answerCodec } from '../respond.js';
-import { cacheKey, type ResponseCache } from '../response-cache.js';
+import { cacheKeyOf, type ResponseCache } from '../response-cache.js';
 import type { Invoke } from './invoke.js';
 
 // Kept serialised: a hit is spliced into the envelope, never parsed and serialised again.
@@ -15,6 +15,8 @@ const outcomeCodec = answerCodec<Outcome>();
 /** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
 export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): Step {
   const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
+  // The validated params hold only the catalog's names (engine/validate.ts).
+  const keyOf = cacheKeyOf(spec.id, Object.keys(spec.params));
   const produce = (call: Call) => () => {
     lookedUp(false);
     return invoke(call).then((out) => ({ value: out, cacheable: out.cacheable && !out.media }));
@@ -32,7 +34,7 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
   };
   return (call: Call, next: Next) => {
     if (!ttlMs || Object.keys(call.input!.files).length) return void invoke(call).then(done(call, next), next);
-    const key = cacheKey(spec.id, call.params!);
+    const key = keyOf(call.params!);
     // A hit in memory is answered at once, without a promise.
     const hit = cache.get(key, outcomeCodec);
     if (hit !== undefined) {
