@@ -82,3 +82,49 @@ test('an output that is gone never throws into the request', () => {
     out.flushSync();
   }).not.toThrow();
 });
+
+test('a line longer than the batch buffer is written whole, in its turn', () => {
+  const file = path.join(dir, 'long.log');
+  const fd = fs.openSync(file, 'w');
+  const out = logDestination(fd);
+  const long = `{"big":"${'é'.repeat(40_000)}"}\n`;
+  out.write(line(1));
+  out.write(long);
+  out.write(line(2));
+  out.flushSync();
+  expect(fs.readFileSync(file, 'utf8')).toBe(line(1) + long + line(2));
+  fs.closeSync(fd);
+});
+
+test('lines beyond what may wait for a pipe that stays full are dropped, and a line says how many', () => {
+  const fifo = path.join(dir, 'stuck');
+  execFileSync('mkfifo', [fifo]);
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const out = logDestination(writer);
+  const count = 120_000; // ~11 MB, beyond the 8 MiB that may wait
+  for (let i = 0; i < count; i++) out.write(line(i));
+  const buf = Buffer.alloc(1 << 20);
+  const chunks: Buffer[] = [];
+  // Read and flush until two reads in a row find the pipe empty (a flush in between wrote nothing more).
+  for (let round = 0, empty = 0; round < 10_000 && empty < 2; round++) {
+    let n = 0;
+    try {
+      n = fs.readSync(reader, buf);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+    if (n > 0) chunks.push(Buffer.from(buf.subarray(0, n)));
+    empty = n > 0 ? 0 : empty + 1;
+    out.flushSync();
+  }
+  const lines = Buffer.concat(chunks).toString().split('\n').filter(Boolean);
+  const note = JSON.parse(lines[lines.length - 1]);
+  expect(note).toMatchObject({ level: 40, msg: 'log lines dropped: the output did not keep up' });
+  const kept = lines.slice(0, -1);
+  // What was kept is the oldest lines, whole and in order; the count of the rest is told.
+  expect(kept).toEqual(Array.from({ length: kept.length }, (_, k) => line(k).trimEnd()));
+  expect(kept.length + note.dropped).toBe(count);
+  fs.closeSync(writer);
+  fs.closeSync(reader);
+});
