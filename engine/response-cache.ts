@@ -157,10 +157,14 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     }
     const p = produce(key, ttlMs, fn, codec);
     inflight.set(key, p);
-    // Registered first, so the key is free again before any caller goes on.
-    const free = () => inflight.delete(key);
-    p.then(free, free);
-    return p.then((out) => ({ value: out.value as T, cached: out.cached }));
+    // Registered before any waiting caller's, so the key is free again before they go on.
+    return p.then((out) => {
+      inflight.delete(key);
+      return { value: out.value as T, cached: out.cached };
+    }, (err: unknown) => {
+      inflight.delete(key);
+      throw err;
+    });
   }
 
   return {

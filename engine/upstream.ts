@@ -48,6 +48,8 @@ const THROTTLED_KEY_COOLDOWN_MS = 60_000;
 /** Longest Retry-After we honour: a daily quota, not a typo of a year. */
 const MAX_RETRY_AFTER_S = 24 * 3600;
 const KEY_REFUSED = new Set([401, 402, 403]);
+const NO_KEYS: ReadonlySet<string> = new Set();
+const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
 /** Connection-level failures: worth one more try on an idempotent call, else "unreachable". */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED',
@@ -260,7 +262,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     // Keys only ever go to the configured origin, never to a URL an adapter follows elsewhere.
     const ownOrigin = target.origin === base.origin;
     const follow = req.followRedirect ?? method === 'GET';
-    const tried = new Set<string>();
+    // Allocated for the upstreams that rotate keys only.
+    const tried = pool.size > 0 ? new Set<string>() : NO_KEYS;
     let callerTried = false;
 
     for (;;) {
@@ -270,7 +273,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       if (pooled) {
         key = pooled;
         source = 'pool';
-        tried.add(pooled);
+        (tried as Set<string>).add(pooled);
       } else if (ownOrigin && auth && req.callerKey && !callerTried) {
         key = req.callerKey;
         source = 'caller';
@@ -284,10 +287,10 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       // A copy only when the key goes into its query: nothing else changes the URL.
       const url = key && auth?.in === 'query' ? new URL(target) : target;
       const headers: Record<string, string> = { 'user-agent': opts.userAgent, 'accept-encoding': ACCEPT_ENCODING };
-      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+      if (req.headers) for (const k in req.headers) headers[k.toLowerCase()] = req.headers[k];
       withKey(url, headers, key);
       // Some upstreams (LibreTranslate, pastebin) read the key from the body.
-      const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : {};
+      const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : NO_FIELDS;
       let json: unknown;
       let form: Record<string, string> | undefined;
       if (req.json !== undefined) json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
