@@ -87,8 +87,8 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     return undefined;
   }
 
-  async function redisGet(key: string, codec: CacheCodec<unknown>): Promise<(Entry & { value: unknown }) | undefined> {
-    if (!redis?.isReady) return undefined;
+  /** The entry shared in Redis; called only while Redis is ready (produce). */
+  async function redisGet(redis: CacheRedis, key: string, codec: CacheCodec<unknown>): Promise<(Entry & { value: unknown }) | undefined> {
     try {
       const raw = await answeredWithin(redis.get(prefix + key), REDIS_WAIT_MS, 'GET');
       if (typeof raw !== 'string') return undefined;
@@ -131,7 +131,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
     const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
     if (!redis?.isReady) return run();
-    return redisGet(key, codec).then((shared) => {
+    return redisGet(redis, key, codec).then((shared) => {
       if (!shared) return run();
       mem.set(key, { json: shared.json, expires: shared.expires });
       return { value: shared.value, json: shared.json, cached: true };
@@ -184,14 +184,10 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
 const NOT_IN_KEY = new Set(['apikey', 'upstream_key']);
 
 /**
- * A stable cache key for an endpoint and its validated params: sorted names, stringified values,
- * without the caller's keys, hashed so long texts do not make long Redis keys (nor a caller's text a key).
+ * The cache keys of one endpoint, for its validated params: sorted names (sorted once, here), stringified
+ * values, without the caller's keys, hashed so long texts do not make long Redis keys (nor a caller's text a
+ * key).
  */
-export function cacheKey(endpoint: string, params: Record<string, unknown>): string {
-  return cacheKeyOf(endpoint, Object.keys(params))(params);
-}
-
-/** cacheKey for the params of one endpoint, its names sorted once rather than on every call. */
 export function cacheKeyOf(endpoint: string, names: string[]): (params: Record<string, unknown>) => string {
   const sorted = names.filter((k) => !NOT_IN_KEY.has(k.toLowerCase())).sort();
   return (params) => {

@@ -262,18 +262,18 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     // Keys only ever go to the configured origin, never to a URL an adapter follows elsewhere.
     const ownOrigin = target.origin === base.origin;
     const follow = req.followRedirect ?? method === 'GET';
-    // Allocated for the upstreams that rotate keys only.
-    const tried = pool.size > 0 ? new Set<string>() : NO_KEYS;
+    // The pooled keys tried so far: made on the first one, so a call without keys allocates no set.
+    let tried: Set<string> | undefined;
     let callerTried = false;
 
     for (;;) {
       let key: string | undefined;
       let source: 'pool' | 'caller' | 'none' = 'none';
-      const pooled = ownOrigin && auth ? pool.take(tried) : undefined;
+      const pooled = ownOrigin && auth ? pool.take(tried ?? NO_KEYS) : undefined;
       if (pooled) {
         key = pooled;
         source = 'pool';
-        (tried as Set<string>).add(pooled);
+        (tried ??= new Set()).add(pooled);
       } else if (ownOrigin && auth && req.callerKey && !callerTried) {
         key = req.callerKey;
         source = 'caller';
