@@ -146,6 +146,8 @@ describe('cacheKey', () => {
     expect(keyOf({ q: 'naruto', page: 2, apikey: 'k1', upstream_key: 'u1' })).toBe(cacheKey('anime/search', { q: 'naruto', page: 2 }));
     expect(keyOf({ page: 2, q: 'naruto', sort: 'asc' })).toBe(cacheKey('anime/search', { sort: 'asc', q: 'naruto', page: '2' }));
     expect(keyOf({ q: 'naruto' })).not.toBe(keyOf({ q: 'naruto', page: 1 }));
+    // The very string earlier builds made (and keep in Redis): the SHA-256 of [["page","2"],["q","naruto"]].
+    expect(keyOf({ q: 'naruto', page: 2, apikey: 'k1' })).toBe('anime/search:gMlDgEUuXa4UXdWbDPr_S-FA85fS0ZE0ebRCEDViOL0');
   });
 });
 
