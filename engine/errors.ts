@@ -1,5 +1,5 @@
 // The small error vocabulary of the service. Every failure is one of these; the error handler in
-// engine/respond.ts is the only place that turns them into HTTP (status, body, headers).
+// engine/pipeline/respond.ts is the only place that turns them into HTTP (status, body, headers).
 
 export type ErrorCode =
   | 'bad_input'
@@ -64,7 +64,7 @@ export const upstreamTimeout = (message = 'The upstream service timed out') => n
 export const notConfigured = (message: string) => new ApiError('not_configured', message);
 export const upstreamBusy = (message: string, retryAfterSeconds?: number) =>
   new ApiError('upstream_busy', message, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
-/** The object store behind hosted content did not answer (engine/blobs-s3.ts). */
+/** The object store behind hosted content did not answer (engine/hosting/s3.ts). */
 export const storageUnavailable = () =>
   new ApiError('storage_unavailable', 'Hosted content storage is unavailable; try again shortly', { 'Retry-After': '5' });
 export const payloadTooLarge = (message: string) => new ApiError('payload_too_large', message);

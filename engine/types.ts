@@ -28,15 +28,15 @@ export interface AdapterContext {
   /** Aborted when the client disconnects or the endpoint's time is up; `upstream()`'s calls stop then on their own. */
   signal: AbortSignal;
   log: Logger;
-  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream.ts), its calls stopped with the request. */
+  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream/client.ts), its calls stopped with the request. */
   upstream(id: string): UpstreamClient;
-  /** Fetch a caller-supplied URL through the SSRF guard (engine/guarded-fetch.ts). */
+  /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */
   fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;
-  /** Files, images, pastes and generated media hosted by the service (engine/blobs.ts). */
+  /** Files, images, pastes and generated media hosted by the service (engine/hosting/blobs.ts). */
   blobs: BlobStore;
 }
 
-// ---- upstream client (engine/upstream.ts) ----
+// ---- upstream client (engine/upstream/client.ts) ----
 
 export interface UpstreamRequest {
   /** Path below the upstream's base URL ('' or '/x'); an absolute http(s) URL is allowed only for redirects the adapter follows itself. */
@@ -79,7 +79,7 @@ export interface UpstreamClient {
   request<T = unknown>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
 }
 
-// ---- guarded fetch of caller URLs (engine/guarded-fetch.ts) ----
+// ---- guarded fetch of caller URLs (engine/upstream/guarded-fetch.ts) ----
 
 export interface FetchUrlOptions {
   /** Largest body accepted, in bytes (default 32 MiB): more is a 413. */
@@ -94,7 +94,7 @@ export interface FetchedUrl {
   finalUrl: string;
 }
 
-// ---- hosted blobs (engine/blobs.ts) ----
+// ---- hosted blobs (engine/hosting/blobs.ts) ----
 
 export interface BlobMeta {
   id: string;

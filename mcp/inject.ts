@@ -1,6 +1,6 @@
 // Requests into the app in process, with light-my-request: no socket, no network hop, the whole REST
 // lifecycle (key, meter, validation, cache, adapter, envelope) exactly as a client over HTTP gets it. API
-// paths go to the API server (engine/api.ts), which needs nothing but node:http's request and response;
+// paths go to the API server (engine/pipeline/api.ts), which needs nothing but node:http's request and response;
 // the rest (hosted files) goes to Express.
 //
 // Handed an Express app itself, light-my-request re-parents Express's *shared* request and response
@@ -13,7 +13,7 @@
 // routers, so they never do.)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import type { ApiServer } from '../engine/api.js';
+import type { ApiServer } from '../engine/pipeline/api.js';
 import inject, { type InjectOptions, type Response as Injected } from 'light-my-request';
 
 export type Injector = (opts: InjectOptions) => Promise<Injected>;

@@ -1,4 +1,4 @@
-// A tool's inputSchema: the JSON Schema the endpoint's validator compiles (engine/request-schema.ts), made
+// A tool's inputSchema: the JSON Schema the endpoint's validator compiles (engine/catalog/request-schema.ts), made
 // portable for any MCP client's validator and worded for an agent:
 // - the validator's own formats and keywords become standard ones (url → uri, ip → ipv4 or ipv6) or words
 //   in the description (domain, hosts), since a client's ajv refuses keywords it does not know;
@@ -6,8 +6,8 @@
 //   the tool call sends it to the REST endpoint as a multipart upload (mcp/rest-request.ts);
 // - every property carries the catalog's description and examples.
 // The server still validates every call with the engine's validator, so a lenient client changes nothing.
-import type { EndpointSpec, ParamSpec } from '../engine/catalog.js';
-import { requestSchema } from '../engine/request-schema.js';
+import type { EndpointSpec, ParamSpec } from '../engine/catalog/load.js';
+import { requestSchema } from '../engine/catalog/request-schema.js';
 
 type Schema = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // address of the MCP connection. The REST lifecycle then decides everything (key, meter, validation).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { InjectOptions } from 'light-my-request';
-import type { EndpointSpec } from '../engine/catalog.js';
+import type { EndpointSpec } from '../engine/catalog/load.js';
 
 /** Who is calling, taken from the HTTP request that carried the MCP message. */
 export interface Caller {

@@ -5,9 +5,9 @@
 // key, plan meter, validation, cache and envelope are the REST endpoint's own.
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Config } from '../engine/config.js';
-import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
+import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
-import type { ApiServer } from '../engine/api.js';
+import type { ApiServer } from '../engine/pipeline/api.js';
 import { injector, type Injector } from './inject.js';
 import { buildTools } from './tools.js';
 import { callerOf } from './rest-request.js';
@@ -22,14 +22,9 @@ export interface McpDeps {
   version: string;
 }
 
-// Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
-const DEFAULT_PAGE_SIZE = 100;
-
 export function createMcpRouter(deps: McpDeps): Router {
-  const env = deps.config.env;
-  const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_PAGE_SIZE);
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
-  const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true', pageSize });
+  const { env, mcp } = deps.config;
+  const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: mcp.hideUnconfigured, pageSize: mcp.pageSize });
   const inject = injector(deps.app, deps.api);
   const { publicUrl, serviceName, maxUploadBytes, maxBodyBytes } = deps.config;
   const info = { name: serviceName, version: deps.version };
@@ -38,7 +33,7 @@ export function createMcpRouter(deps: McpDeps): Router {
   const router = express.Router();
   // A browser page may only talk to /mcp from an origin the operator trusts (MCP: servers MUST validate
   // Origin, against DNS rebinding). Agents and SDK clients send no Origin.
-  const origins = new Set([new URL(publicUrl).origin, ...(env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)]);
+  const origins = new Set([new URL(publicUrl).origin, ...mcp.allowedOrigins]);
   router.use((req: Request, _res: Response, next: NextFunction) => {
     const origin = req.headers.origin;
     if (origin === undefined || origins.has(origin) || origins.has('*')) return next();

@@ -4,7 +4,7 @@
 // Listed in pages of whole categories; an endpoint that can only fail here (its upstream not configured)
 // is listed with a note saying what the operator must set, or left out under MCP_HIDE_UNCONFIGURED=true.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { EndpointSpec, UpstreamSpec } from '../engine/catalog.js';
+import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
 import { inputSchemaOf } from './input-schema.js';
 import { unconfiguredNote } from './configured.js';
 

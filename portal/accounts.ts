@@ -5,7 +5,7 @@
 // announces it, so each process forgets what it had cached within a second).
 import crypto from 'node:crypto';
 import type { Store } from '../engine/store/index.js';
-import type { KeyStore } from '../engine/keystore.js';
+import type { KeyStore } from '../engine/access/keystore.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 export const PLANS = ['free', 'premium', 'enterprise'] as const;

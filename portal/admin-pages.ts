@@ -5,7 +5,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { html, type Safe } from './html.js';
 import type { AuthContext } from './auth.js';
 import { PLANS, STATUSES, isPlan, isStatus, type Account } from './accounts.js';
-import { isLive, type KeyRecord } from '../engine/keystore.js';
+import { isLive, type KeyRecord } from '../engine/access/keystore.js';
 import { requireAdmin, requireSignedIn } from './sessions.js';
 import { csrfField, notice, posted } from './forms.js';
 import { PageError, wrap } from './pages.js';
@@ -32,7 +32,7 @@ function keyState(k: KeyRecord): Safe {
 }
 
 // Usage per account: the requests of its personal keys in the last 24 hours and 30 days, from the usage
-// history (engine/usage.ts). Free accounts call on the shared free key, counted per client IP, so their
+// history (engine/access/usage.ts). Free accounts call on the shared free key, counted per client IP, so their
 // calls cannot be told apart per account. A key's history is kept under its current plan.
 async function usageOf(ctx: AuthContext, held: KeyRecord[]): Promise<{ day: number; month: number }> {
   const u = ctx.deps.usage;

@@ -14,7 +14,7 @@ import { pageHeaders } from './security.js';
 import { authRoutes } from './auth-pages.js';
 import { adminRoutes } from './admin-pages.js';
 
-export type SignupMode = 'open' | 'approval' | 'closed';
+import type { SignupMode } from '../engine/config.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 export const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
@@ -32,12 +32,6 @@ export interface AuthContext {
   signup: SignupMode;
 }
 
-function signupMode(value: string | undefined): SignupMode {
-  const v = (value || 'open').toLowerCase();
-  if (v !== 'open' && v !== 'approval' && v !== 'closed') throw new Error(`SIGNUP must be open, approval or closed, got "${value}"`);
-  return v;
-}
-
 export function createAuth(deps: Omit<PortalDeps, 'viewerOf'>) {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys);
@@ -46,18 +40,18 @@ export function createAuth(deps: Omit<PortalDeps, 'viewerOf'>) {
     accounts,
     sessions: new Sessions(deps.store, accounts, config.publicUrl),
     invites: new Invites(deps.store),
-    throttle: SignInThrottle.create({ redis: deps.redis, prefix: config.env.REDIS_PREFIX ?? 'uua:', log }),
+    throttle: SignInThrottle.create({ redis: deps.redis, prefix: config.redisPrefix, log }),
     pages: createPages(config.serviceName, log),
-    signup: signupMode(config.env.SIGNUP),
+    signup: config.signup,
   };
 
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that
   // arrives at once finds it there.
-  const adminEmail = config.env.ADMIN_EMAIL?.trim();
-  const ready = adminEmail
-    ? ensureAdmin(accounts, { email: adminEmail, password: config.env.ADMIN_PASSWORD || undefined, name: config.env.ADMIN_NAME })
-        .then(({ outcome, account, note }) => log.info({ accountId: account.id, outcome }, `portal: admin ${adminEmail} ${outcome}${note ? `; ${note}` : ''}`))
-        .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${adminEmail} an admin`))
+  const admin = config.admin;
+  const ready = admin
+    ? ensureAdmin(accounts, admin)
+        .then(({ outcome, account, note }) => log.info({ accountId: account.id, outcome }, `portal: admin ${admin.email} ${outcome}${note ? `; ${note}` : ''}`))
+        .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${admin.email} an admin`))
     : Promise.resolve();
 
   const middleware: Router = express.Router();

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { html, type Safe } from './html.js';
 import type { PortalDeps } from './index.js';
 import type { Viewer } from './layout.js';
-import type { KeyRecord } from '../engine/keystore.js';
+import type { KeyRecord } from '../engine/access/keystore.js';
 
 export const FREE_KEY_ID = 'free';
 

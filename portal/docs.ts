@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import { loadCatalog, type EndpointSpec } from '../engine/catalog.js';
+import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
 import type { PortalDeps } from './index.js';
 import { html, type Safe } from './html.js';
 import { page, type Viewer } from './layout.js';
@@ -24,7 +24,7 @@ export interface DocsDeps extends PortalDeps {
 }
 
 // portal/ in the source tree, dist/portal/ once built: static files are read from the source tree, which
-// tsc does not copy (as engine/config.ts does for catalog/).
+// tsc does not copy (as server/config.ts does for catalog/).
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, path.basename(path.dirname(here)) === 'dist' ? '../..' : '..');
 export const STATIC_DIR = path.join(root, 'portal', 'static');

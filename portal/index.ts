@@ -3,11 +3,11 @@
 import express, { type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../engine/config.js';
-import type { PlanSpec } from '../engine/catalog.js';
-import type { KeyStore } from '../engine/keystore.js';
+import type { PlanSpec } from '../engine/catalog/load.js';
+import type { KeyStore } from '../engine/access/keystore.js';
 import type { Store } from '../engine/store/index.js';
-import type { RedisHandle } from '../engine/redis.js';
-import type { AccountUsageDeps } from '../engine/account-usage.js';
+import type { RedisHandle } from '../engine/infra/redis.js';
+import type { AccountUsageDeps } from '../engine/access/account-usage.js';
 import type { Viewer } from './layout.js';
 import { docsRoutes } from './docs.js';
 import { createAuth } from './auth.js';
@@ -22,7 +22,7 @@ export interface PortalDeps {
   plans: Record<string, PlanSpec>;
   log: Logger;
   redis?: RedisHandle;
-  /** Allowances and usage history of keys (engine/account-usage.ts keyUsage). */
+  /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */
   usage: AccountUsageDeps;
   /** The signed-in viewer of a request, if any (sessions). */
   viewerOf(req: express.Request): Promise<Viewer | undefined>;

@@ -9,7 +9,7 @@ import type { PortalDeps } from './index.js';
 import type { Viewer } from './layout.js';
 import { PageError, wrap, type Pages } from './pages.js';
 import { csrfField, errors, notice, posted } from './forms.js';
-import { isLive, type KeyRecord } from '../engine/keystore.js';
+import { isLive, type KeyRecord } from '../engine/access/keystore.js';
 import { allowanceFacts, count, FREE_KEY_ID, holdsPersonalKeys, personalRef, relative, time, allowanceOf, freeRef, windowText } from './dashboard-view.js';
 
 const NAME_MAX = 60;

@@ -13,8 +13,8 @@ import type { Viewer } from './layout.js';
 import { PageError, wrap, type Pages } from './pages.js';
 import { notice } from './forms.js';
 import { assetHeaders } from './security.js';
-import { keyUsage } from '../engine/account-usage.js';
-import type { History } from '../engine/usage.js';
+import { keyUsage } from '../engine/access/account-usage.js';
+import type { History } from '../engine/access/usage.js';
 import { allowanceFacts, count, time, viewerKeys, type KeyRef } from './dashboard-view.js';
 
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];

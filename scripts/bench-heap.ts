@@ -14,7 +14,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Agent } from 'undici';
-import { createApp } from '../engine/app.js';
+import { createApp } from '../server/app.js';
 
 const calls = Number(process.env.HEAP_CALLS ?? 10_000);
 const slackMb = Number(process.env.HEAP_SLACK_MB ?? 2);

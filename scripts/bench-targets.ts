@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { Agent } from 'undici';
-import { createApp } from '../engine/app.js';
+import { createApp } from '../server/app.js';
 
 const target = process.argv[2];
 const ready = (port: number) => {

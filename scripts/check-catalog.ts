@@ -10,9 +10,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
-import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog-schema.js';
+import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog/schema.js';
 import { parseSpec, type SpecEndpoint, type SpecParam } from './spec-tables.js';
-import { describeSchemaError, ruleParams, type ParamSpec, type Rule } from '../engine/catalog.js';
+import { describeSchemaError, ruleParams, type ParamSpec, type Rule } from '../engine/catalog/load.js';
 
 export interface CheckResult {
   differences: string[];

@@ -2,9 +2,9 @@
 // | admin <email> [name] | accounts`.
 // It uses the server's own store (DATA_DIR/uua.sqlite, or Redis when REDIS_URL is set), so a running
 // server sees every change within a second. Run through tsx: no build step per call.
-import { loadConfig } from '../engine/config.js';
-import { loadCatalog } from '../engine/catalog.js';
-import { KeyStore } from '../engine/keystore.js';
+import { loadConfig } from '../server/config.js';
+import { loadCatalog } from '../engine/catalog/load.js';
+import { KeyStore } from '../engine/access/keystore.js';
 import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
 import { RedisStore } from '../engine/store/redis.js';
 import { Accounts, ensureAdmin } from '../portal/accounts.js';
@@ -12,7 +12,7 @@ import { Accounts, ensureAdmin } from '../portal/accounts.js';
 const config = loadConfig();
 const plans = loadCatalog(config.catalogDir).plans;
 const [command, ...args] = process.argv.slice(2);
-const prefix = process.env.REDIS_PREFIX ?? 'uua:';
+const prefix = config.redisPrefix;
 
 function usage(): never {
   console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate | admin <email> [name] | accounts');

@@ -4,10 +4,10 @@
 //   node dist/scripts/openapi-doc.js <out.json>
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../engine/config.js';
-import { loadCatalog } from '../engine/catalog.js';
-import { openApiDocument } from '../engine/openapi.js';
-import { VERSION } from '../engine/app.js';
+import { loadConfig } from '../server/config.js';
+import { loadCatalog } from '../engine/catalog/load.js';
+import { openApiDocument } from '../engine/openapi/document.js';
+import { VERSION } from '../server/app.js';
 
 const out = process.argv[2];
 if (!out) {
@@ -16,7 +16,7 @@ if (!out) {
 }
 const config = loadConfig({});
 const catalog = loadCatalog(config.catalogDir);
-// The adapters a server would load (engine/registry.ts), found by their files rather than imported.
+// The adapters a server would load (engine/catalog/registry.ts), found by their files rather than imported.
 const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
 const doc = openApiDocument(catalog.endpoints, {
   title: config.serviceName, version: VERSION, url: config.publicUrl, upstreams: catalog.upstreams,

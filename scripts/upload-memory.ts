@@ -80,7 +80,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-upload-memory-'));
 fs.writeFileSync(path.join(dataDir, 'keys.yaml'), `- { key: ${KEY}, plan: enterprise, name: upload memory }\n`);
 const s3 = backend === 's3' ? await startS3Server() : undefined;
 const port = await freePort();
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'engine/server.ts')], {
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
   cwd: root,
   env: {
     ...process.env,

@@ -6,16 +6,14 @@
 // openai-compat entry in catalog/upstreams.yaml: switching servers usually means switching models, and an
 // environment variable does that without editing the catalog. data.model is the model the server says
 // answered (e.g. `gpt-4o-mini-2024-07-18`), falling back to the one asked for.
-import { missingParam, notConfigured, upstreamFailed } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
-import { oneTurn, readCompletion } from '../../engine/chat-completion.js';
+import { missingParam, notConfigured, upstreamFailed, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
 
 const chat1: Adapter = async (params, ctx) => {
   const q = String(params.q ?? '');
   if (!q.trim()) throw missingParam('q');
   const client = ctx.upstream('openai-compat');
   if (!client.baseUrl) throw notConfigured('Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL');
-  // settings.model comes from upstreams.yaml, or from UPSTREAM_OPENAI_COMPAT_MODEL (engine/upstream.ts).
+  // settings.model comes from upstreams.yaml, or from UPSTREAM_OPENAI_COMPAT_MODEL (engine/upstream/client.ts).
   const model = typeof client.settings.model === 'string' ? client.settings.model.trim() : '';
   if (!model) throw notConfigured('Upstream openai-compat has no model: set UPSTREAM_OPENAI_COMPAT_MODEL');
 

@@ -1,9 +1,7 @@
 // Search-style chat with web citations: Perplexity Sonar. `model=auto` means the default search model
 // (settings.models.auto, sonar); the catalog's enum holds the other Sonar models, so anything else is a 400
 // before we get here. Without a pooled key (UPSTREAM_PERPLEXITY_KEYS) the upstream client answers 503.
-import { missingParam } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
-import { oneTurn, readCompletion } from '../../engine/chat-completion.js';
+import { missingParam, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
 
 interface Citation {
   index: number;

@@ -1,8 +1,7 @@
 // nekos.best's category list (`GET /endpoints` → {"neko":{"format":"png"},"hug":{"format":"gif"}}), kept in
 // memory for a few hours per upstream base URL: it changes rarely, and every category call is checked
 // against it. Concurrent callers share one fetch; a failed fetch is forgotten so the next call retries.
-import type { UpstreamClient } from '../../engine/types.js';
-import { isRecord, malformed } from '../../engine/shape.js';
+import { type UpstreamClient, isRecord, malformed } from '../../engine/adapter.js';
 
 const TTL_MS = 6 * 3600_000;
 const memo = new Map<string, { expires: number; list: Promise<Map<string, string>> }>();

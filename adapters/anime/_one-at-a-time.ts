@@ -1,6 +1,6 @@
 // A tiny FIFO lock: at most one holder, a bounded queue and a bounded wait. Used where the upstream
 // allows one call in flight per key (trace.moe's free tier answers 402 to a second concurrent search).
-import { upstreamBusy } from '../../engine/errors.js';
+import { upstreamBusy } from '../../engine/adapter.js';
 
 export interface Lock {
   /** Waits for the lock; resolves to its release function. Full queue, too long a wait → 503 with Retry-After. */

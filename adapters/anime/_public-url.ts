@@ -4,8 +4,7 @@
 // A public name that resolves to a private address is the fetching service's concern, not a way into
 // our network.
 import net from 'node:net';
-import { invalidParam } from '../../engine/errors.js';
-import { isPublicAddress } from '../../engine/guarded-fetch.js';
+import { invalidParam, isPublicAddress } from '../../engine/adapter.js';
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|localdomain|internal|intranet|lan|home|corp|arpa)$/i;
 

@@ -1,10 +1,8 @@
 // nekos.best: random images of a category, a search, or the category list. The upstream demands a
 // User-Agent (the engine sends ours). Categories are checked against its own /endpoints list, so a typo
 // is a 400 naming the valid ones instead of an upstream 404. Random answers are never cached.
-import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
-import { invalidParam, upstreamBusy } from '../../engine/errors.js';
+import { reply, type Adapter, type UpstreamClient, invalidParam, upstreamBusy, isRecord, malformed, records } from '../../engine/adapter.js';
 import { nekosCategories } from './_nekos-categories.js';
-import { isRecord, malformed, records } from '../../engine/shape.js';
 
 async function checkedCategory(api: UpstreamClient, category: string): Promise<string> {
   const known = await nekosCategories(api);

@@ -5,9 +5,7 @@
 //   caller's address never leaves this service.
 // - A random answer comes as one image at the top level, or (older shape) as `images:[…]`.
 import crypto from 'node:crypto';
-import { reply, type Adapter } from '../../engine/types.js';
-import { badInput, missingParam, notFound, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records, type Rec } from '../../engine/shape.js';
+import { reply, type Adapter, badInput, missingParam, notFound, upstreamFailed, isRecord, malformed, num, record, records, type Rec } from '../../engine/adapter.js';
 
 const IP_SALT = crypto.randomBytes(16);
 const rejected = 'The image service rejected the request: check the category and tags';

@@ -2,9 +2,7 @@
 // IncludedTags=b: all required; ExcludedTags: any excludes), IsNsfw True|False|All (False by default,
 // which hides NSFW-only tags). The spec has no image id parameter: image-by-id reads `id` (a catalog
 // addition, recorded there). Search answers random images and is never cached.
-import { reply, type Adapter } from '../../engine/types.js';
-import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records, type Rec } from '../../engine/shape.js';
+import { reply, type Adapter, notFound, isRecord, malformed, num, record, records, type Rec } from '../../engine/adapter.js';
 
 const NSFW: Record<string, string> = { true: 'True', false: 'False', All: 'All' };
 

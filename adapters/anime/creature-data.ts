@@ -1,8 +1,7 @@
 // PokéAPI. Resource names are the catalog's enum (the API's own list, from its v2 root); ids and names
 // are lower-case upstream and paths end with a slash.
 // A list answers {count, next, previous, results}; `next`/`previous` are full URLs whose offsets we pass on.
-import type { Adapter } from '../../engine/types.js';
-import { num, record, records } from '../../engine/shape.js';
+import { type Adapter, num, record, records } from '../../engine/adapter.js';
 
 function offsetOf(link: unknown): number | null {
   if (typeof link !== 'string') return null;

@@ -1,9 +1,7 @@
 // Dragon Ball API. Without a filter a list is paged upstream (`{items, meta, links}`); with any filter
 // the upstream answers a bare array of every match and ignores page and limit, so we page it here.
 // Filters are per resource: the catalog's rules refuse one given for the other resource.
-import type { Adapter, Params } from '../../engine/types.js';
-import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records } from '../../engine/shape.js';
+import { type Adapter, type Params, notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
 
 const FILTERS: Record<string, string[]> = {
   characters: ['name', 'gender', 'race', 'affiliation'],

@@ -3,9 +3,7 @@
 // - a list is keyed by its collection name, hyphen included (`{"kekkei-genkai":[…],"currentPage":1,…}`);
 // - with `name`, the upstream's `total` is the length of the page, not the number of matches: we say null
 //   (unknown) rather than pass on a wrong count.
-import type { Adapter } from '../../engine/types.js';
-import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, num, record, records } from '../../engine/shape.js';
+import { type Adapter, notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
 
 const ninjaSeriesData: Adapter = async (params, ctx) => {
   const resource = String(params.resource);

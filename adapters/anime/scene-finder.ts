@@ -6,11 +6,9 @@
 //   queue or a long wait is a 503 with Retry-After. 402 (quota spent or concurrency exceeded) and 503
 //   (its queue is full) become our 503 too.
 // - Preview URLs expire 300 s after the search: we say when.
-import { reply, type Adapter, type UpstreamClient } from '../../engine/types.js';
-import { badInput, upstreamBusy, upstreamFailed, upstreamTimeout } from '../../engine/errors.js';
+import { reply, type Adapter, type UpstreamClient, badInput, upstreamBusy, upstreamFailed, upstreamTimeout, isRecord, num, record, records, type Rec } from '../../engine/adapter.js';
 import { oneAtATime } from './_one-at-a-time.js';
 import { assertPublicUrl } from './_public-url.js';
-import { isRecord, num, record, records, type Rec } from '../../engine/shape.js';
 
 const PREVIEW_TTL_MS = 300_000;
 const BUSY = 'The scene search service is busy; try again shortly';

@@ -1,7 +1,7 @@
 // One shared pace for every call to the Met: its WAF answers HTML 403 after ~30 quick requests, so calls
 // are spaced by at least `intervalMs`, across all concurrent requests of this process. Each caller
 // reserves the next free slot before sleeping, so concurrent searches queue instead of bursting.
-import { pause } from '../../engine/pause.js';
+import { pause } from '../../engine/adapter.js';
 
 const nextSlot = new Map<string, number>();
 

@@ -3,8 +3,7 @@
 // the embedded generator answers instead, and `source` says which one did. A failed upstream is skipped
 // for a minute so an offline deployment does not pay the wait on every search; embedded answers are not
 // cached, so the upstream is asked again once it is back.
-import { missingParam } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { missingParam, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { embeddedPalettes, type Palette } from './_palettes.js';
 
 const UPSTREAM_TIMEOUT_MS = 3000;

@@ -1,8 +1,7 @@
 // Brand logos from simple-icons (CC0 data; the brands are trademarks of their owners: see the package's
 // DISCLAIMER.md). Modes: random (default), name (case-insensitive title or slug, ignoring spaces, `-`
 // and `_`), all (the list without SVGs). Without `mode`, a `name` means mode=name.
-import { notFound } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { notFound, reply, type Adapter } from '../../engine/adapter.js';
 
 interface Icon { title: string; slug: string; hex: string; svg: string; source: string; guidelines?: string }
 interface Index { icons: Icon[]; byKey: Map<string, Icon> }

@@ -1,7 +1,7 @@
 // The Color API, embedded: `mode=id` identifies a colour, `mode=scheme` builds a 5-colour scheme around it.
 // Without `mode`, a `scheme` parameter means scheme mode. Unlike the upstream (500 on an unknown mode,
 // HTTP 200 with {code:400} on a bad colour), bad values are 400s here.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cleanHex, describeColor } from './_color.js';
 import { schemeColors } from './_schemes.js';
 

@@ -1,8 +1,7 @@
 // EmojiHub's API over embedded emojibase data. Modes: random (default) and all, both narrowed by
 // category and/or group; categories and groups list the names; search matches a name substring; similar
 // lists names sharing a word of 3+ letters with q. Slugs take `-` for spaces, as EmojiHub's paths do.
-import { missingParam, notFound } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { missingParam, notFound, reply, type Adapter } from '../../engine/adapter.js';
 import { emojiData, type Emoji } from './_emoji-data.js';
 
 const unslug = (v: unknown) => String(v).trim().toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ');

@@ -3,9 +3,7 @@
 // A host without a public suffix (intranet names, `.local`, IP addresses) has no favicon those services
 // could know, so it is a 400.
 import { parse } from 'tldts';
-import { invalidParam } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
-import { hostOfDomain } from '../../engine/domain.js';
+import { invalidParam, type Adapter, hostOfDomain } from '../../engine/adapter.js';
 
 export function normaliseDomain(input: string): string | undefined {
   const host = hostOfDomain(input, { stripWww: true });

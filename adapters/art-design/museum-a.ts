@@ -1,8 +1,7 @@
 // Artworks of the Art Institute of Chicago: a search (q), one artwork (id), or the collection's first
 // page (neither). `fields` is always sent: without it, search hits carry only _score, id and title.
 // Image URLs are built from the IIIF base the API returns; images are linked, never proxied.
-import type { Adapter } from '../../engine/types.js';
-import { isRecord, malformed, type Rec } from '../../engine/shape.js';
+import { type Adapter, isRecord, malformed, type Rec } from '../../engine/adapter.js';
 
 const PAGE_SIZE = 12;
 const DEFAULT_FIELDS = 'id,title,artist_display,date_display,image_id';

@@ -3,9 +3,7 @@
 // fetched one by one at a gentle pace (see _museum-b-pace.ts); `q` goes last in the query string
 // because parameter order changes the results; a 410 on /v1/search means the API moved search to
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
-import { missingParam, upstreamFailed } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
-import { isRecord, malformed, type Rec } from '../../engine/shape.js';
+import { missingParam, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient, isRecord, malformed, type Rec } from '../../engine/adapter.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
 import { paced } from './_museum-b-pace.js';
 

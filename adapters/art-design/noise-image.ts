@@ -2,7 +2,7 @@
 // the raw PNG for a client that sends `Accept: image/png`. Random by nature: never cached.
 // The catalog bounds (tiles 1–50, tileSize 1–20, borderWidth 0–15) are php-noise's web caps; php-noise
 // silently swaps an out-of-range value for the default, we answer 400 instead.
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { cleanHex, hexToRgb, rgbToHex } from './_color.js';
 import { encodePng, renderNoise, type NoiseMode } from './_noise.js';
 import { createRng } from './_rng.js';

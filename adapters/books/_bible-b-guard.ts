@@ -3,7 +3,7 @@
 // shared by every request of the process:
 //   - a limiter: at most 15 calls per 30 s; beyond that, 503 with Retry-After instead of calling;
 //   - a breaker: 3 upstream 404s within 30 s pause forwarding for 30 s; a 403 pauses it for an hour.
-import { upstreamBusy } from '../../engine/errors.js';
+import { upstreamBusy } from '../../engine/adapter.js';
 
 const WINDOW_MS = 30_000;
 const MAX_CALLS = 15;

@@ -4,7 +4,7 @@
 // English book names ("John 3:16-18", "Romans 12:1-2,12:5-7", "Psalms 23").
 import { bcv_parser } from 'bible-passage-reference-parser/esm/bcv_parser.js';
 import * as en from 'bible-passage-reference-parser/esm/lang/en.js';
-import { invalidParam } from '../../engine/errors.js';
+import { invalidParam } from '../../engine/adapter.js';
 import { BOOK_NAMES } from './_bible-b-books.js';
 
 interface Point { b: string; c: number; v?: number }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as meta from 'quran-meta/hafs';
-import { invalidParam } from '../../engine/errors.js';
+import { invalidParam } from '../../engine/adapter.js';
 import type { EditionRow } from './_quran-editions.js';
 
 export const AYAH_COUNT = 6236;

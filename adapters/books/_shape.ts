@@ -1,6 +1,6 @@
-// Small shape helpers of the books adapters, on top of engine/shape.ts (a body of the wrong shape is
+// Small shape helpers of the books adapters, on top of engine/upstream/shape.ts (a body of the wrong shape is
 // the provider's failure: one 502 with one message).
-export { isRecord, malformed, type Rec } from '../../engine/shape.js';
+export { isRecord, malformed, type Rec } from '../../engine/upstream/shape.js';
 
 /** A trimmed non-empty string, else null. */
 export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);

@@ -3,8 +3,7 @@
 // number; pilcrows (¶) are stripped; every value is a string → verse numbers become integers.
 // English book slugs are lower case without spaces (`1samuel`); other versions use localised folder
 // names, so the caller's book name is only lower-cased and stripped of spaces.
-import { missingParam } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { missingParam, type Adapter } from '../../engine/adapter.js';
 import { isRecord, malformed, text } from './_shape.js';
 
 const clean = (v: unknown) => (typeof v === 'string' ? v.replace(/¶/g, '').replace(/\s+/g, ' ').trim() : '');

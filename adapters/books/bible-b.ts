@@ -2,8 +2,7 @@
 // locally first (_bible-b-reference.ts) and sent upstream in a canonical form; the translation is
 // checked against the upstream's own list (/data, kept for a day); every call goes through the guard
 // that keeps the upstream from banning this server (_bible-b-guard.ts). Answers are cached for 30 days.
-import { ApiError, badInput, invalidParam, notFound, upstreamBusy } from '../../engine/errors.js';
-import type { Adapter, AdapterContext, UpstreamClient } from '../../engine/types.js';
+import { ApiError, badInput, invalidParam, notFound, upstreamBusy, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 import { bibleGuard } from './_bible-b-guard.js';
 import { parseReference } from './_bible-b-reference.js';
 import { isRecord, malformed, text } from './_shape.js';

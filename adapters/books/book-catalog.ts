@@ -1,6 +1,6 @@
 // Public-domain e-books of Project Gutenberg, through Gutendex: a search (every word must match an
 // author or a title), one book by id, or the catalog's pages (most downloaded first). 32 per page.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { isRecord, malformed, pageOf, text, type Rec } from './_shape.js';
 
 function book(b: Rec) {

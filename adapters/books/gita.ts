@@ -4,8 +4,7 @@
 // {"error", "message"} ("Language not implemented" → 404, "Invalid verse no" → 400); Odia answers
 // numbers as strings; combined verses (1.4-6, 1.16-18, 18.51-53) answer lists; `purport` may be the
 // text of a Python list.
-import { badInput, invalidParam, notFound } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { badInput, invalidParam, notFound, type Adapter } from '../../engine/adapter.js';
 import { GITA_VERSES, gitaSerial } from './_gita-verses.js';
 import { isRecord, malformed } from './_shape.js';
 

@@ -3,8 +3,7 @@
 //   work → /works/OL…W.json; edition → /books/OL…M.json.
 // The id's last letter names its kind, so mode may be left out when an id is given. Quirk absorbed here:
 // `description` (and bio, notes, first_sentence) is a string or a {type, value} object.
-import { invalidParam, missingParam } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { invalidParam, missingParam, type Adapter } from '../../engine/adapter.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const KIND_BY_LETTER: Record<string, string> = { A: 'author', W: 'work', M: 'edition' };

@@ -2,8 +2,7 @@
 // by author and/or title (partial match). Quirks absorbed here: errors come inside HTTP 200 as
 // {"status": 404 | "405", "reason": …} (the status may be a string); `linecount` is a string; `,;:`
 // separate PoetryDB's own query syntax, so the catalog refuses them in values.
-import { badInput, notFound } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { badInput, notFound, reply, type Adapter } from '../../engine/adapter.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const poem = (p: Rec) => ({

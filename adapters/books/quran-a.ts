@@ -3,8 +3,7 @@
 // network; any other edition goes to AlQuran Cloud (`alquran`). `mode` defaults from what is given:
 // q → search, number → ayah, surah → surah, nothing → random.
 import crypto from 'node:crypto';
-import { ApiError, missingParam, upstreamFailed } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { ApiError, missingParam, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 import { AYAH_COUNT, globalNumber, positionOf, search, surahInfo, versesOf, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByAlquranId, type EditionRow } from './_quran-editions.js';
 

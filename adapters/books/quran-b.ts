@@ -4,8 +4,7 @@
 // with '_'. Cleared editions (_quran-editions.ts) come from quran-json with segment bounds from quran-meta;
 // others from the upstream (`quran-api`). `mode` defaults from what is given: segment → segment,
 // verse → verse, chapter → chapter, edition → edition, nothing → editions.
-import { ApiError, upstreamFailed } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { ApiError, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 import { globalNumber, segmentRange, versesOf, type Segment, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByQuranApiName, type EditionRow } from './_quran-editions.js';
 

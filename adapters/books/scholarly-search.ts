@@ -2,8 +2,7 @@
 // pool when the operator set a contact in upstreams.yaml. Quirks absorbed here: `title` and
 // `container-title` are arrays; dates are `{"date-parts": [[y, m, d]]}`; authors are {given, family}
 // or an organisation's {name}.
-import { badInput } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { badInput, type Adapter } from '../../engine/adapter.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const first = (v: unknown) => (Array.isArray(v) ? text(v.find((x) => typeof x === 'string' && x.trim())) : text(v));

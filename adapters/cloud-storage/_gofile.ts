@@ -4,8 +4,7 @@
 // the self-hosted answer has. The upstream client takes a raw body, so the multipart body is built here.
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
-import { upstreamFailed } from '../../engine/errors.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
 
 interface GofileData {
   downloadPage?: string;

@@ -2,8 +2,7 @@
 // data: URI), or an http(s) URL fetched through the SSRF guard (ctx.fetchUrl). At most 32 MiB whichever
 // way it comes: multer enforces it for files (413), this module for base64 and URLs.
 import fsp from 'node:fs/promises';
-import { ApiError, invalidParam, payloadTooLarge } from '../../engine/errors.js';
-import type { AdapterContext, UploadedFile } from '../../engine/types.js';
+import { ApiError, invalidParam, payloadTooLarge, type AdapterContext, type UploadedFile } from '../../engine/adapter.js';
 
 export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 

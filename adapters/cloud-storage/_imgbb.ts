@@ -1,8 +1,7 @@
 // Forwarding to imgbb, used only when the operator configured UPSTREAM_IMGBB_KEYS. The image was already
 // read and sniffed here (non-images and SVG never leave the service); imgbb's answer is cut down to the
 // same fields the self-hosted answer has, so a caller sees one shape whichever way it went.
-import { upstreamFailed } from '../../engine/errors.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
 
 interface ImgbbImage {
   id?: string;

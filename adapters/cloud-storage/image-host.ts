@@ -6,8 +6,7 @@
 // With UPSTREAM_IMGBB_KEYS set, the image is forwarded to imgbb instead (_imgbb.ts), same answer shape.
 import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import { ApiError, invalidParam } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { ApiError, invalidParam, reply, type Adapter } from '../../engine/adapter.js';
 import { readImageInput } from './_image-input.js';
 import { imageSize } from './_image-size.js';
 import { uploadToImgbb } from './_imgbb.js';

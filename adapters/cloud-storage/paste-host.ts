@@ -2,8 +2,7 @@
 // no highlighting script runs), public (0) or unlisted (1), and pastebin's expiry codes (months as fixed
 // lengths, see _expiry.ts). There is no listing of pastes at all, so "unlisted" means what it says: only
 // someone given the link (8 random characters) finds it; its pages also tell search engines not to index.
-import { invalidParam } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { invalidParam, reply, type Adapter } from '../../engine/adapter.js';
 import { PASTE_EXPIRY } from './_expiry.js';
 import { cleanTitle } from './_names.js';
 

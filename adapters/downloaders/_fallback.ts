@@ -1,8 +1,7 @@
 // cobalt first, a keyless public provider when cobalt is not configured or fails (dl-d tikwm, dl-e
 // FxTwitter). When both fail, the caller hears the more telling answer: a 4xx from either (a bad link, a
 // missing post) before a 5xx, cobalt's before the fallback's.
-import { ApiError } from '../../engine/errors.js';
-import type { AdapterContext, Reply } from '../../engine/types.js';
+import { ApiError, type AdapterContext, type Reply } from '../../engine/adapter.js';
 import { cobalt, cobaltConfigured, COBALT } from './_cobalt.js';
 import { downloadReply, type Download } from './_media.js';
 

@@ -1,8 +1,7 @@
 // FxTwitter's status API, the keyless X/Twitter fallback of dl-e: GET /status/{id}. The answer's `code`
 // mirrors the HTTP status; anything but 200 (not found, private, suspended) is a 404 for our caller.
 // GIFs arrive as MP4 videos marked `type: "gif"`.
-import { notFound, upstreamFailed } from '../../engine/errors.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { notFound, upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
 import { absolute, dedupe, extensionOf, type Download, type DownloadMedia } from './_media.js';
 
 export const FXTWITTER = 'fxtwitter';

@@ -1,8 +1,7 @@
 // The one answer shape of every downloader, whichever provider found the media:
 //   { title, author, thumbnail, medias: [{ url, type, quality, extension }] }
 // and the small readers the providers share (file extensions, "1920x1080" → "1080p", the host check).
-import { invalidParam } from '../../engine/errors.js';
-import { reply, type Reply } from '../../engine/types.js';
+import { invalidParam, reply, type Reply } from '../../engine/adapter.js';
 
 export type MediaType = 'video' | 'audio' | 'image' | 'gif';
 

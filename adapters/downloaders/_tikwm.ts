@@ -1,8 +1,7 @@
 // tikwm (https://www.tikwm.com/api/), the keyless TikTok fallback of dl-d: GET /api/?url=…&hd=1.
 // Errors come inside HTTP 200 as `code` ≠ 0 with a `msg`. Media paths are sometimes relative to tikwm's own
 // host. Order: HD and standard no-watermark video, the sound, slideshow photos; never the watermarked copy.
-import { notFound, upstreamBusy, upstreamFailed } from '../../engine/errors.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { notFound, upstreamBusy, upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
 import { absolute, dedupe, extensionOf, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
 
 export const TIKWM = 'tikwm';

@@ -1,7 +1,7 @@
 // YouTube through cobalt. cobalt tells us no title or picture in its classic answer, but YouTube's
 // thumbnail address is public and fixed per video id, so dl-a adds it.
 // (Datacenter IPs meet "Sign in to confirm you're not a bot": the cobalt instance needs a PO token.)
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { downloadReply, siteUrl } from './_media.js';
 

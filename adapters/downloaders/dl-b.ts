@@ -1,7 +1,7 @@
 // Facebook through cobalt. To offer several qualities, cobalt is asked once per quality of
 // settings.qualities (1080, 720, 360) and the answers merged; the first quality's answer must succeed,
 // the others may fail. (Many posts need login cookies on the cobalt instance.)
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { dedupe, downloadReply, siteUrl, type Download } from './_media.js';
 

@@ -1,6 +1,6 @@
 // Instagram through cobalt: posts, reels and IGTV (carousels come back as a picker). Only post-like paths
 // are accepted (the catalog's pattern); a profile page has nothing to download.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { downloadReply, siteUrl } from './_media.js';
 

@@ -1,5 +1,5 @@
 // TikTok without watermark: cobalt, else (not configured, or failing) the keyless tikwm.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cobaltThen } from './_fallback.js';
 import { siteUrl } from './_media.js';
 import { tikwm, TIKWM } from './_tikwm.js';

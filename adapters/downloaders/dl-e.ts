@@ -1,6 +1,6 @@
 // X/Twitter videos, GIFs and images: cobalt, else (not configured, or failing) the keyless FxTwitter.
 // Both need a post link; the post id is the number after /status/.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { cobaltThen } from './_fallback.js';
 import { fxtwitter, FXTWITTER } from './_fxtwitter.js';
 import { siteUrl } from './_media.js';

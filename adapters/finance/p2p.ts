@@ -2,9 +2,7 @@
 // lists the ads of people selling the asset (Binance's tradeType means the same thing). Binance reports
 // failures inside a 200 (`code` other than "000000") and blocks bots with 403/429: a 502 and a 503.
 // Amounts stay strings, as Binance sends them, so no precision is lost.
-import { upstreamBusy, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, num, record, records } from '../../engine/shape.js';
-import type { Adapter } from '../../engine/types.js';
+import { upstreamBusy, upstreamFailed, isRecord, num, record, records, type Adapter } from '../../engine/adapter.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 

@@ -6,8 +6,7 @@
 // trusted: the bytes are sniffed. A JSON (or other non-media) answer is a 502, or a 400 when it says the
 // prompt was turned down.
 import { fileTypeFromBuffer } from 'file-type';
-import { badInput, upstreamFailed } from '../../engine/errors.js';
-import { reply, type AdapterContext, type Reply, type UpstreamClient, type UpstreamRequest } from '../../engine/types.js';
+import { badInput, upstreamFailed, reply, type AdapterContext, type Reply, type UpstreamClient, type UpstreamRequest } from '../../engine/adapter.js';
 import { errorText, refusal } from './_pollinations.js';
 
 export type Family = 'image' | 'audio' | 'video';

@@ -5,8 +5,7 @@
 //   chat: POST chatPath with the audio model and modalities [text, audio]; the MP3 comes back base64 in
 //     choices[0].message.audio.data.
 // Either way the MP3 is hosted for a day.
-import { upstreamFailed } from '../../engine/errors.js';
-import type { Adapter, AdapterContext, UpstreamClient } from '../../engine/types.js';
+import { upstreamFailed, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 import { fetchMedia, hostMedia, readMedia, type Media } from './_media.js';
 import { pollinations, promptOf, promptPath, refusal, setting } from './_pollinations.js';
 

@@ -1,7 +1,6 @@
 // gen-models/chat-01 … chat-17: one adapter, seventeen bindings. Each catalog entry names its model in
 // `options: { model }`; the bindings are a configuration choice because Pollinations' model list drifts.
-import { reply, type Adapter } from '../../engine/types.js';
-import { oneTurn, readCompletion } from '../../engine/chat-completion.js';
+import { reply, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
 import { pollinations, promptOf, refusal, setting } from './_pollinations.js';
 
 const chat: Adapter = async (params, ctx) => {

@@ -1,6 +1,6 @@
 // Text-to-image: GET /image/{prompt}?model=flux&width=1024&height=1024&nologo=true (path, model and size
 // in catalog/upstreams.yaml, pollinations → settings.image). The image is hosted for a day.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { fetchMedia, hostMedia } from './_media.js';
 import { pollinations, promptOf, promptPath, setting } from './_pollinations.js';
 

@@ -4,8 +4,7 @@
 // kept for 7 days, and rebuilt in the background when stale. Until the first build is done the
 // endpoint answers 503 with Retry-After (see docs/decisions.md).
 import type { Logger } from 'pino';
-import { upstreamBusy } from '../../engine/errors.js';
-import type { UpstreamClient } from '../../engine/types.js';
+import { upstreamBusy, type UpstreamClient } from '../../engine/adapter.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 export type OfficeRecord = Record<string, unknown>;

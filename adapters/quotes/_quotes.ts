@@ -1,6 +1,6 @@
 // What the quote endpoints share: upstream lists of {quote, author|character} checked and normalised to
 // {quote, author}, and the one message for an upstream answer of the wrong shape.
-import { isRecord, malformed } from '../../engine/shape.js';
+import { isRecord, malformed } from '../../engine/adapter.js';
 
 export interface Quote {
   quote: string;

@@ -1,7 +1,7 @@
 // Quotes of the adult cartoon series (South Park Quotes): random ones, or every quote matching a search.
 // The upstream stores quotes and names in lower case and does not lower the term itself; its search
 // returns all matches and has no count, so `count` only applies to random draws.
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { quoteItems } from './_quotes.js';
 
 const cartoonSeries: Adapter = async (params, ctx) => {

@@ -1,6 +1,6 @@
 // Random quotes of the devil series (Lucifer Quotes). `lang` is checked by the catalog because the
 // upstream silently answers in English for any unknown language.
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { quoteItems } from './_quotes.js';
 
 const devilSeries: Adapter = async (params, ctx) => {

@@ -3,7 +3,7 @@
 // present and `count` is the size of the whole unfiltered collection, so the next page is known only
 // by comparing the page length with the size we asked for; quotes are blocks of `line_0…line_N`,
 // turned into `lines[]`; `char` must equal a speaker exactly, in lower case (comma-separated = all of).
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 const PAGE_SIZE = 10;

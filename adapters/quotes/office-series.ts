@@ -3,8 +3,7 @@
 //   episodes:   season S → /season/S; id S/E → /season/S/episode/E; random, search, list → the index
 //   characters: list, random, search, id (= a name) → the index (distinct speakers)
 // The upstream answers HTTP 400 for ids that do not exist ("ID does not exists... yet!"): mapped to 404.
-import { badInput, missingParam, notFound } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { badInput, missingParam, notFound, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { officeCharacters, officeCorpus, type OfficeRecord } from './_office-corpus.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 

@@ -1,6 +1,6 @@
 // Random quotes of the teen sci-fi series (Stranger Things Quotes). The upstream does not parse the count
 // (`/quotes/abc` answers junk), so only the catalog-validated integer ever reaches the path.
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { quoteItems } from './_quotes.js';
 
 const teenScifiSeries: Adapter = async (params, ctx) => {

@@ -1,8 +1,7 @@
 // Characters, students, staff, spells, houses and single characters of the wizard series (HP-API).
 // Quirks absorbed here: an unknown house answers `[]` instead of an error, so houses are checked
 // locally; `/character/{id}` answers an array, unwrapped here, and `[]` for an unknown id (→ 404).
-import { invalidParam, notFound } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { invalidParam, notFound, type Adapter } from '../../engine/adapter.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 const HOUSES = ['gryffindor', 'slytherin', 'hufflepuff', 'ravenclaw'];

@@ -2,8 +2,7 @@
 // the issuer, type, prepaid flag, product tier and country come from binlist when it answers. binlist is
 // an optional enrichment with a tiny allowance: whatever goes wrong there leaves those fields null.
 import creditCardType from 'credit-card-type';
-import { ApiError, notFound } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { ApiError, notFound, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 
 /** binlist is optional: a slow one must not hold the answer for its full upstream timeout. */
 const BINLIST_TIMEOUT_MS = 3000;

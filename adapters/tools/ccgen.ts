@@ -2,7 +2,7 @@
 // format of card-testing fraud, and test numbers need none.
 import crypto from 'node:crypto';
 import creditCardType from 'credit-card-type';
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { checkDigit } from './_luhn.js';
 
 const COUNT = 10;

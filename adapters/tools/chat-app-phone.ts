@@ -4,8 +4,7 @@
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
 import { load } from 'cheerio';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import { invalidParam, notFound, upstreamFailed } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { invalidParam, notFound, upstreamFailed, type Adapter } from '../../engine/adapter.js';
 
 const NOTE = 'Only public profile data is shown; a phone number appears only when the owner published it in the bio.';
 

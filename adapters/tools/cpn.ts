@@ -4,9 +4,7 @@
 // (`dealspotr.settings`) because the markup drifts. A bot-check page is the provider failing (502),
 // never "no coupons".
 import { load, type CheerioAPI } from 'cheerio';
-import { invalidParam, upstreamFailed } from '../../engine/errors.js';
-import type { Adapter, AdapterContext } from '../../engine/types.js';
-import { hostOfDomain } from '../../engine/domain.js';
+import { invalidParam, upstreamFailed, type Adapter, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 

@@ -3,8 +3,7 @@
 import countryToCurrency from 'country-to-currency';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import { invalidParam } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { invalidParam, reply, type Adapter } from '../../engine/adapter.js';
 import { fakerFor } from './_locales.js';
 
 const currencies = countryToCurrency as Record<string, string>;

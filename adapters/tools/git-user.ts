@@ -4,9 +4,7 @@
 // when the allowance is spent; pooled tokens are rotated by the upstream client, and once none is left
 // the caller gets 503 with Retry-After taken from X-RateLimit-Reset (or Retry-After, for the secondary
 // limit), never GitHub's body.
-import { upstreamBusy, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, num, records } from '../../engine/shape.js';
-import type { Adapter, UpstreamResponse } from '../../engine/types.js';
+import { upstreamBusy, upstreamFailed, isRecord, num, records, type Adapter, type UpstreamResponse } from '../../engine/adapter.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 

@@ -1,7 +1,7 @@
 // The 69 speech languages (gTTS's list plus `zh`) and 15 accents (gTTS's 17 minus the two Mandarin rows),
 // with the eSpeak NG voice that reads each one, and the one function that turns a caller's lang/accent
 // into a voice or the exact 400 of upstreams.md §5.
-import { badInput, invalidParam } from '../../engine/errors.js';
+import { badInput, invalidParam } from '../../engine/adapter.js';
 
 export interface Language {
   code: string;

@@ -2,7 +2,7 @@
 // its voice as global state, so two interleaved syntheses would read each other's voice; one job at a
 // time also bounds the CPU speech takes from the rest of the service. A bounded line: past `maxWaiting`
 // a caller is told to come back (503 + Retry-After) rather than wait behind minutes of audio.
-import { upstreamBusy, upstreamTimeout } from '../../engine/errors.js';
+import { upstreamBusy, upstreamTimeout } from '../../engine/adapter.js';
 
 /** A caller that went away or ran out of time: stop working for it (an ApiError, not a 500 in the logs). */
 export function stopIfAborted(signal?: AbortSignal): void {

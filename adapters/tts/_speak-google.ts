@@ -2,8 +2,7 @@
 // one GET per piece of at most ~200 characters (its limit), cut at sentence then word boundaries, and the
 // MP3 answers concatenated (MP3 frames stand alone, so that is a valid stream). Pieces go one after the
 // other: the endpoint answers 429 to bursts. A 200 that is not MP3 (a consent or captcha page) is a 502.
-import type { UpstreamClient } from '../../engine/types.js';
-import { upstreamFailed } from '../../engine/errors.js';
+import { type UpstreamClient, upstreamFailed } from '../../engine/adapter.js';
 import { mp3Info } from './_mp3-frames.js';
 import { splitText } from './_chunks.js';
 import { stopIfAborted } from './_serial-queue.js';

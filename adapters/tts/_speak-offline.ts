@@ -2,7 +2,7 @@
 // MP3 writer. Sentences keep each synthesis call short (the wasm call blocks the event loop while it
 // runs), and between them the job yields, notices a caller that went away, and lets others be served.
 import type { Logger } from 'pino';
-import { notConfigured } from '../../engine/errors.js';
+import { notConfigured } from '../../engine/adapter.js';
 import { ENGINE, SAMPLE_RATE, synthesize, voiceTags } from './_espeak.js';
 import { ACCENTS, LANGUAGES } from './_languages.js';
 import { Mp3Writer } from './_mp3-encoder.js';

@@ -1,5 +1,5 @@
 // Accents of one speech language; a language without accents has none (total 0), an unknown one is a 400.
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { accentsOf, languageOrFail } from './_languages.js';
 
 const accentlist: Adapter = async (params) => {

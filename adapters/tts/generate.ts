@@ -5,8 +5,7 @@
 //
 // google-tts is "configured" when UPSTREAM_GOOGLE_TTS_URL is set: catalog/upstreams.yaml deliberately
 // gives it no default URL, so a fresh install never sends text to Google unless its operator chose to.
-import { invalidParam, notConfigured } from '../../engine/errors.js';
-import { reply, type Adapter } from '../../engine/types.js';
+import { invalidParam, notConfigured, reply, type Adapter } from '../../engine/adapter.js';
 import { chooseVoice } from './_languages.js';
 import { speakOffline, type Speech } from './_speak-offline.js';
 import { GOOGLE_ENGINE, speakGoogle } from './_speak-google.js';

@@ -1,5 +1,5 @@
 // The 69 speech languages and the eSpeak voice reading each (static: see _languages.ts).
-import type { Adapter } from '../../engine/types.js';
+import type { Adapter } from '../../engine/adapter.js';
 import { LANGUAGES } from './_languages.js';
 
 const languages = LANGUAGES.map(({ code, name, voice, approximate }) => ({ code, name, voice, approximate }));

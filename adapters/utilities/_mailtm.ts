@@ -1,9 +1,7 @@
 // What tmail-gen needs around mail.tm's API: its active domains (a short in-module memo, they change
 // rarely), and a bound on account creations in flight, since mail.tm allows 8 requests/s per IP and one
 // mailbox costs three.
-import { upstreamBusy } from '../../engine/errors.js';
-import { isRecord, malformed } from '../../engine/shape.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { upstreamBusy, isRecord, malformed, type AdapterContext } from '../../engine/adapter.js';
 
 const DOMAINS_TTL_MS = 10 * 60_000;
 let domainsMemo: { base: string; domains: string[]; at: number } | undefined;

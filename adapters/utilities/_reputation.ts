@@ -1,7 +1,6 @@
 // Reputation lists for phish-check: Google Safe Browsing v4 and URLhaus, each asked only when the operator
 // configured its key. They are second opinions: a failure is reported in the answer, never an error.
-import { ApiError } from '../../engine/errors.js';
-import type { AdapterContext } from '../../engine/types.js';
+import { ApiError, type AdapterContext } from '../../engine/adapter.js';
 
 const TIMEOUT_MS = 5000;
 

@@ -4,10 +4,7 @@
 // registries hide reserved names), and from rdap.org itself, "no RDAP service for this TLD" (404 to us).
 // We tell them apart by the URL that answered.
 import { getDomain } from 'tldts';
-import { invalidParam, notFound } from '../../engine/errors.js';
-import { isRecord, record, type Rec } from '../../engine/shape.js';
-import type { Adapter } from '../../engine/types.js';
-import { hostOfDomain } from '../../engine/domain.js';
+import { invalidParam, notFound, isRecord, record, type Rec, type Adapter, hostOfDomain } from '../../engine/adapter.js';
 
 const list = (x: unknown): Rec[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);

@@ -2,8 +2,7 @@
 // offline (region as a code, no org, no hostname); with an ipinfo key configured ipinfo.io answers, and
 // any failure there falls back to the embedded answer.
 import net from 'node:net';
-import { ApiError, badInput } from '../../engine/errors.js';
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { ApiError, badInput, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { isBogon, normaliseIp } from './_ip-address.js';
 import { geoip } from './_geoip.js';
 

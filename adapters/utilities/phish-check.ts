@@ -1,6 +1,6 @@
 // Phishing check of a URL or domain: an explainable heuristic score (never fetching the target), plus
 // Safe Browsing and URLhaus when their keys are configured, whose listing overrides the score.
-import { reply, type Adapter } from '../../engine/types.js';
+import { reply, type Adapter } from '../../engine/adapter.js';
 import { analyse, WEIGHTS, type RuleId, type Target } from './_phish-signals.js';
 import { safeBrowsing, urlhaus, type Verdict } from './_reputation.js';
 

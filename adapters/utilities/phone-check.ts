@@ -1,8 +1,7 @@
 // Phone number validation and formatting with libphonenumber-js's full metadata, answered in numverify's
 // field names. A number that parses but is not valid is an answer (valid:false), not an error.
 import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
-import { invalidParam } from '../../engine/errors.js';
-import type { Adapter } from '../../engine/types.js';
+import { invalidParam, type Adapter } from '../../engine/adapter.js';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 

@@ -3,9 +3,7 @@
 // secrets, so it is never cached and never logged; the caller reads mail with the token directly at
 // mail.tm (inbox.list / inbox.read).
 import crypto from 'node:crypto';
-import { upstreamFailed } from '../../engine/errors.js';
-import { record } from '../../engine/shape.js';
-import { reply, type Adapter, type AdapterContext } from '../../engine/types.js';
+import { upstreamFailed, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { activeDomains, bounded } from './_mailtm.js';
 
 const ATTEMPTS = 3;

@@ -1,9 +1,7 @@
 // Translation. A LibreTranslate server (self-hosted, or a keyed public one) when the operator configures
 // UPSTREAM_LIBRETRANSLATE_URL; otherwise Google's keyless web endpoint (`gtx`: unofficial and throttled,
 // so it is only the fallback). Either way `from` is the caller's language, or the detected one.
-import { invalidParam, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, record } from '../../engine/shape.js';
-import { reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/types.js';
+import { invalidParam, upstreamFailed, isRecord, record, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 
 /** LibreTranslate's language codes per server, asked once an hour: a wrong code is our 400, not its. */
 const LANGUAGES_TTL_MS = 3600_000;

@@ -1,9 +1,7 @@
 // Current weather from Open-Meteo: the city's first geocoding match, then the forecast API's `current`
 // block, with the WMO weather code put into words. Open-Meteo's older docs call the code `weathercode`;
 // both spellings are read.
-import { notFound, upstreamFailed } from '../../engine/errors.js';
-import { isRecord, num, record } from '../../engine/shape.js';
-import type { Adapter } from '../../engine/types.js';
+import { notFound, upstreamFailed, isRecord, num, record, type Adapter } from '../../engine/adapter.js';
 
 /** WMO weather interpretation codes (WW), as Open-Meteo documents them. */
 const WMO: Record<number, string> = {

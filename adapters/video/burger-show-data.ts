@@ -5,9 +5,7 @@
 //   and empties the answer, we fetch unsorted and sort and slice here;
 // - one id answers a bare object, `1,2,3` an array;
 // - every error is HTTP 500 with {"error":"…"}: a 404 when ids were given, else a 502.
-import type { Adapter, Params, UpstreamClient } from '../../engine/types.js';
-import { notFound } from '../../engine/errors.js';
-import { isRecord, malformed, records, type Rec } from '../../engine/shape.js';
+import { type Adapter, type Params, type UpstreamClient, notFound, isRecord, malformed, records, type Rec } from '../../engine/adapter.js';
 
 async function list(api: UpstreamClient, resource: string, query: Record<string, string | number | undefined>, signal: AbortSignal): Promise<Rec[]> {
   const { body } = await api.request({ path: `/${resource}`, searchParams: query, signal });

@@ -4,9 +4,7 @@
 // - empty values come as "" or [""]: we give null and [];
 // - past 20,000 calls a day per IP everything answers 403 for 24 h: we answer 503 and stop calling for a
 //   while (re-probing hourly) instead of burning more of the day.
-import type { Adapter } from '../../engine/types.js';
-import { upstreamBusy } from '../../engine/errors.js';
-import { record, records, type Rec } from '../../engine/shape.js';
+import { type Adapter, upstreamBusy, record, records, type Rec } from '../../engine/adapter.js';
 
 const BLOCK_MS = 3600_000;
 const BUSY = 'The saga data service has blocked this server for today; try again later';

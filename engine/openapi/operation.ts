@@ -1,8 +1,8 @@
 // One catalog endpoint as an OpenAPI operation: its parameters (GET) or request body (POST), the example
 // request, the success schema and every error status the engine can give for it.
-import type { EndpointSpec, UpstreamSpec } from '../catalog.js';
+import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import { answerHeaders, errorResponseRef, successSchema } from './components.js';
-import { rulesOf } from '../request-schema.js';
+import { rulesOf } from '../catalog/request-schema.js';
 import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
 
 export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());

@@ -1,9 +1,9 @@
 // Parameters as the document shows them, from the JSON Schema the validator compiles
-// (engine/request-schema.ts): one property per parameter, the rules between parameters, their words, and
+// (engine/catalog/request-schema.ts): one property per parameter, the rules between parameters, their words, and
 // the example request those rules accept.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog.js';
-import { paramSchema, patternWords, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../request-schema.js';
+import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog/load.js';
+import { paramSchema, patternWords, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../catalog/request-schema.js';
 
 /**
  * A schema in the words of OpenAPI 3.1: `format: url` is `uri`, and the validator's own `hosts` keyword

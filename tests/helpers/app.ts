@@ -7,8 +7,8 @@ import path from 'node:path';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp, type App } from '../../engine/app.js';
-import { answerClientErrors } from '../../engine/client-error.js';
+import { createApp, type App } from '../../server/app.js';
+import { answerClientErrors } from '../../engine/pipeline/client-error.js';
 
 export const KEYS = {
   premium: 'test-premium-key-0001',

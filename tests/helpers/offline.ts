@@ -2,8 +2,8 @@
 // behaves as on a machine without network (IP literals and localhost resolve, every name is ENOTFOUND), so
 // no test can reach a real service and none waits on a resolver that throttles bursts.
 import dns from 'node:dns';
-import type { EndpointSpec, RuleCondition } from '../../engine/catalog.js';
-import { rulesOf } from '../../engine/request-schema.js';
+import type { EndpointSpec, RuleCondition } from '../../engine/catalog/load.js';
+import { rulesOf } from '../../engine/catalog/request-schema.js';
 import { sampleValue } from './samples.js';
 
 /** Required params, then what the endpoint's rules ask for: conditionally required ones whose condition

@@ -1,5 +1,5 @@
 // A valid sample value for a catalog parameter, so generated tests can fill the other required params.
-import type { ParamSpec } from '../../engine/catalog.js';
+import type { ParamSpec } from '../../engine/catalog/load.js';
 
 export function sampleValue(p: ParamSpec): string {
   if (p.examples?.length) return String(p.examples[0]);

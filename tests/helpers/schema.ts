@@ -1,7 +1,7 @@
 // Validates an endpoint's `data` against the `response` schema its catalog entry declares.
 import { Ajv } from 'ajv';
-import { loadCatalog } from '../../engine/catalog.js';
-import { loadConfig } from '../../engine/config.js';
+import { loadCatalog } from '../../engine/catalog/load.js';
+import { loadConfig } from '../../server/config.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints;

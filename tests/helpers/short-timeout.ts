@@ -4,9 +4,9 @@
 // at a loopback fake. The adapter is then called directly with already-validated params. (Through HTTP the
 // same is testApp({ UPSTREAM_<ID>_URL, UPSTREAM_<ID>_TIMEOUT }); the retries of a GET would double the wait.)
 import pino from 'pino';
-import { loadCatalog } from '../../engine/catalog.js';
-import { loadConfig } from '../../engine/config.js';
-import { createUpstreams, envId } from '../../engine/upstream.js';
+import { loadCatalog } from '../../engine/catalog/load.js';
+import { loadConfig } from '../../server/config.js';
+import { createUpstreams, envId } from '../../engine/upstream/client.js';
 import type { AdapterContext } from '../../engine/types.js';
 
 const upstreams = loadCatalog(loadConfig({}).catalogDir).upstreams;

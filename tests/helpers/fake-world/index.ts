@@ -2,8 +2,8 @@
 // own path (`/<id>`), answering from the tables of answers.ts with the recorded fixtures of
 // tests/fixtures/<id>/. A request no table matches is answered 404 and kept in `unmatched`, so a test can
 // say which upstream call it did not expect.
-import { loadCatalog } from '../../../engine/catalog.js';
-import { loadConfig } from '../../../engine/config.js';
+import { loadCatalog } from '../../../engine/catalog/load.js';
+import { loadConfig } from '../../../server/config.js';
 import { fakeUpstream, routes, type FakeRequest, type FakeUpstream } from '../fake-upstream.js';
 import { ANSWERS } from './answers.js';
 

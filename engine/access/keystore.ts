@@ -1,0 +1,167 @@
+// Personal API keys: issued, named, rotated with a grace period, revoked, and looked up by hash. Only the
+// SHA-256 of a key is stored (random 178-bit keys need no slow hash), with a hint (type prefix, first
+// characters, last four) to recognise it by. A key looks like GitHub's tokens: a type prefix, 30 random
+// base62 characters and a 6-character CRC32 checksum, so secret scanners can find leaked ones and a
+// mistyped key is refused without a look-up. Every change is announced on the store, so each running
+// process forgets what it had cached within a second.
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import type { Store } from '../store/types.js';
+
+export interface KeyRecord {
+  /** Short public id of the key (first 12 hex chars of its hash): safe to log and to revoke by. */
+  id: string;
+  hash: string;
+  plan: string;
+  name: string;
+  createdAt: string;
+  /** How the key is shown once issued: its prefix and first characters, and its last four. */
+  hint?: string;
+  /** The portal account that holds it; keys made by the CLI or API_KEYS_FILE have none. */
+  accountId?: string;
+  /** A rotated key keeps working until then (the grace period). */
+  expiresAt?: string;
+  /** A suspended account's keys are kept but refused. */
+  disabled?: boolean;
+}
+
+export interface LastUse { at: string; ip: string }
+
+export const KEY_PREFIX = 'uua_';
+const BODY = 30;
+const SUM = 6;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY + SUM}}$`);
+const KEYS = 'keys';
+const LAST_USED = 'key-last-used';
+
+export const hashKey = (key: string): string => crypto.hash('sha256', key);
+
+/** Compares two hex hashes in constant time (every character, whatever differs), without allocating. */
+export function sameHash(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function base62(n: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+const checksum = (body: string) => base62(zlib.crc32(body), SUM);
+
+export function newKey(): string {
+  // Rejection sampling keeps every base62 character equally likely.
+  let body = '';
+  while (body.length < BODY) {
+    for (const b of crypto.randomBytes(BODY)) if (b < 248 && body.length < BODY) body += BASE62[b % 62];
+  }
+  return KEY_PREFIX + body + checksum(body);
+}
+
+/** False for a key of our shape whose checksum does not match (a typo or a made-up key). */
+export function plausibleKey(key: string): boolean {
+  if (!SHAPE.test(key)) return true; // older keys and configured keys have other shapes
+  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY);
+  return key.slice(-SUM) === checksum(body);
+}
+
+export const keyHint = (key: string) => `${key.slice(0, KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
+
+export function record(key: string, plan: string, name: string, accountId?: string): KeyRecord {
+  const hash = hashKey(key);
+  return { id: hash.slice(0, 12), hash, plan, name, createdAt: new Date().toISOString(), hint: keyHint(key), ...(accountId ? { accountId } : {}) };
+}
+
+/** Usable now: not disabled, not past its grace period. */
+export function isLive(rec: KeyRecord, now = Date.now()): boolean {
+  return !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
+}
+
+export class KeyStore {
+  constructor(readonly store: Store) {}
+
+  /** The live key with this hash (for the API's identify step). */
+  async find(hash: string): Promise<KeyRecord | undefined> {
+    const rec = await this.store.get<KeyRecord>(KEYS, hash);
+    return rec && sameHash(rec.hash, hash) && isLive(rec) ? rec : undefined;
+  }
+
+  async issue(plan: string, name: string, accountId?: string): Promise<{ key: string; record: KeyRecord }> {
+    const key = newKey();
+    const rec = record(key, plan, name, accountId);
+    await this.save(rec);
+    return { key, record: rec };
+  }
+
+  async save(rec: KeyRecord): Promise<void> {
+    await this.store.put(KEYS, rec.hash, rec);
+    await this.store.announce(KEYS);
+  }
+
+  async list(filter: { accountId?: string } = {}): Promise<KeyRecord[]> {
+    const all = await this.store.list<KeyRecord>(KEYS);
+    return filter.accountId === undefined ? all : all.filter((k) => k.accountId === filter.accountId);
+  }
+
+  async get(id: string): Promise<KeyRecord | undefined> {
+    return (await this.list()).find((k) => k.id === id);
+  }
+
+  async rename(id: string, name: string): Promise<KeyRecord | undefined> {
+    const rec = await this.get(id);
+    if (!rec) return undefined;
+    rec.name = name;
+    await this.save(rec);
+    return rec;
+  }
+
+  /** A new key with the same name, plan and holder; the old one works `graceMs` longer (0: revoked now). */
+  async rotate(id: string, graceMs: number): Promise<{ key: string; record: KeyRecord } | undefined> {
+    const old = await this.get(id);
+    if (!old || !isLive(old)) return undefined;
+    const fresh = await this.issue(old.plan, old.name, old.accountId);
+    if (graceMs <= 0) await this.revoke(id);
+    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString() });
+    return fresh;
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const rec = await this.get(id);
+    if (!rec) return false;
+    await this.store.del(KEYS, rec.hash);
+    await this.store.announce(KEYS);
+    return true;
+  }
+
+  /** Moves every key of an account to a plan, or disables/enables them (suspension). */
+  async updateAccount(accountId: string, change: { plan?: string; disabled?: boolean }): Promise<number> {
+    const keys = await this.list({ accountId });
+    if (!keys.length) return 0;
+    await this.store.write(keys.map((k) => ({ kind: 'put' as const, coll: KEYS, id: k.hash, doc: { ...k, ...change } })));
+    await this.store.announce(KEYS);
+    return keys.length;
+  }
+
+  /** Drops keys whose grace period ended (they are refused already; this keeps the list short). */
+  async dropExpired(): Promise<void> {
+    const now = Date.now();
+    for (const k of await this.list()) if (k.expiresAt && Date.parse(k.expiresAt) <= now) await this.store.del(KEYS, k.hash);
+  }
+
+  async lastUsed(ids: string[]): Promise<Map<string, LastUse>> {
+    const uses = await Promise.all(ids.map((id) => this.store.get<LastUse>(LAST_USED, id)));
+    return new Map(ids.flatMap((id, i): [string, LastUse][] => (uses[i] ? [[id, uses[i]]] : [])));
+  }
+
+  /** Write ops recording when and from where keys were last used (batched by the usage recorder). */
+  static lastUsedOps(uses: Map<string, LastUse>) {
+    return [...uses].map(([id, use]) => ({ kind: 'put' as const, coll: LAST_USED, id, doc: use }));
+  }
+}

@@ -1,0 +1,187 @@
+// Usage history of every key: counts per endpoint and status class, and latency, per hour (kept 25 hours)
+// and per day (kept 31 days); the last 50 calls; when and from where each key was last used.
+// Recording costs an API request a few map updates and nothing else: what was seen is written to the store
+// once a second in one batch (one Redis pipeline, or one SQLite transaction), so metering keeps its one
+// Redis round trip per request. Latency is kept as a histogram of fixed buckets, which several instances
+// can add up; the median and 95th percentile are read from it (to the bucket's upper bound).
+import type { Logger } from 'pino';
+import type { Store, WriteOp } from '../store/types.js';
+import { KeyStore, type LastUse } from './keystore.js';
+import type { Call } from '../pipeline/call.js';
+
+/** Upper bounds of the latency buckets, in milliseconds (the last one catches everything slower). */
+export const LATENCY_BUCKETS = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10000, 30000, Infinity];
+const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const RECENT = 50;
+const FLUSH_MS = 1000;
+
+export type Period = 'hour' | 'day';
+const SPAN: Record<Period, { ms: number; count: number; coll: string; ttlMs: number }> = {
+  hour: { ms: HOUR, count: 24, coll: 'usage-h', ttlMs: 25 * HOUR },
+  day: { ms: DAY, count: 30, coll: 'usage-d', ttlMs: 31 * DAY },
+};
+
+export interface RecentCall { at: string; endpoint: string; status: number; ms: number }
+export interface Bucket { start: string; total: number; classes: Record<string, number>; p50Ms: number | null; p95Ms: number | null }
+export interface History {
+  period: Period;
+  buckets: Bucket[];
+  endpoints: { endpoint: string; total: number; classes: Record<string, number> }[];
+  total: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** What one partition saw since the last flush. */
+class Pending {
+  /** endpoint → counts per status class (index: status / 100 - 1). */
+  readonly counts = new Map<string, number[]>();
+  readonly latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+  /** The newest calls in a ring (epoch-ms times, made into dates only when written). */
+  private readonly ring: { at: number; endpoint: string; status: number; ms: number }[] = [];
+  private next = 0;
+
+  constructor(readonly partition: string) {}
+
+  remember(endpoint: string, status: number, ms: number) {
+    const entry = { at: Date.now(), endpoint, status, ms };
+    if (this.ring.length < RECENT) this.ring.push(entry);
+    else this.ring[this.next] = entry;
+    this.next = (this.next + 1) % RECENT;
+  }
+
+  /** Oldest first. */
+  recent() {
+    return this.ring.length < RECENT ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+  }
+}
+
+/** A key's usage partition: its plan and the counter it counts on (per client IP on the free plan). */
+export const partitionOf = (plan: string, meterKey: string) => `${plan}:${meterKey}`;
+
+export function createUsage(store: Store, log: Logger) {
+  // plan → meter key → what it saw: two look-ups, no string built per request.
+  let pending = new Map<string, Map<string, Pending>>();
+  let lastCalls = new Map<string, Call>();
+
+  const record = (call: Call, status: number) => {
+    const id = call.identity;
+    if (id?.status !== 'ok' || call.meterKey === undefined) return;
+    let byKey = pending.get(id.plan);
+    if (byKey === undefined) pending.set(id.plan, (byKey = new Map()));
+    let p = byKey.get(call.meterKey);
+    if (p === undefined) byKey.set(call.meterKey, (p = new Pending(partitionOf(id.plan, call.meterKey))));
+    let c = p.counts.get(call.endpoint);
+    if (c === undefined) p.counts.set(call.endpoint, (c = [0, 0, 0, 0, 0]));
+    const cls = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1;
+    c[cls]++;
+    const ms = call.elapsedMs;
+    let b = 0;
+    while (ms > LATENCY_BUCKETS[b]) b++;
+    p.latency[b]++;
+    p.remember(call.endpoint, status, Math.round(ms));
+    lastCalls.set(id.keyId, call);
+  };
+
+  const opsOf = (batch: Map<string, Map<string, Pending>>, calls: Map<string, Call>, now: number): WriteOp[] => {
+    const ops: WriteOp[] = [];
+    for (const p of [...batch.values()].flatMap((byKey) => [...byKey.values()])) {
+      const partition = p.partition;
+      const add: Record<string, number> = {};
+      for (const [endpoint, counts] of p.counts) counts.forEach((n, i) => { if (n) add[`n|${endpoint}|${CLASSES[i]}`] = n; });
+      p.latency.forEach((n, i) => { if (n) add[`ms|${i}`] = n; });
+      for (const span of Object.values(SPAN)) {
+        ops.push({ kind: 'add', coll: span.coll, id: `${partition}|${Math.floor(now / span.ms) * span.ms}`, add, ttlMs: span.ttlMs });
+      }
+      ops.push({ kind: 'push', list: `usage-recent:${partition}`, items: p.recent().map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })), cap: RECENT, ttlMs: SPAN.day.ttlMs });
+    }
+    const uses = new Map<string, LastUse>();
+    for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.ip ?? '' });
+    ops.push(...KeyStore.lastUsedOps(uses));
+    return ops;
+  };
+
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    if (!pending.size) return flushing;
+    const batch = pending;
+    const calls = lastCalls;
+    pending = new Map();
+    lastCalls = new Map();
+    // A failed write (Redis down) loses that second of history, never a request or a count of the meter.
+    flushing = flushing.then(() => store.write(opsOf(batch, calls, Date.now()))).catch((err: Error) => {
+      log.warn({ err: err.message }, 'usage history: write failed');
+    });
+    return flushing;
+  };
+  const timer = setInterval(flush, FLUSH_MS);
+  timer.unref();
+
+  const history = async (partition: string, period: Period, now = Date.now()): Promise<History> => {
+    const span = SPAN[period];
+    const first = Math.floor(now / span.ms) * span.ms - (span.count - 1) * span.ms;
+    const starts = Array.from({ length: span.count }, (_, i) => first + i * span.ms);
+    const sets = await store.countersMany(span.coll, starts.map((s) => `${partition}|${s}`));
+    const endpoints = new Map<string, { endpoint: string; total: number; classes: Record<string, number> }>();
+    const allLatency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+    const buckets = sets.map((fields, i): Bucket => {
+      const classes: Record<string, number> = Object.fromEntries(CLASSES.map((c) => [c, 0]));
+      const latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+      let total = 0;
+      for (const [field, n] of Object.entries(fields)) {
+        const [kind, a, b] = field.split('|');
+        if (kind === 'ms') {
+          latency[Number(a)] += n;
+          allLatency[Number(a)] += n;
+        } else if (kind === 'n') {
+          total += n;
+          classes[b] = (classes[b] ?? 0) + n;
+          let e = endpoints.get(a);
+          if (!e) endpoints.set(a, (e = { endpoint: a, total: 0, classes: {} }));
+          e.total += n;
+          e.classes[b] = (e.classes[b] ?? 0) + n;
+        }
+      }
+      return { start: new Date(starts[i]).toISOString(), total, classes, p50Ms: quantile(latency, 0.5), p95Ms: quantile(latency, 0.95) };
+    });
+    return {
+      period,
+      buckets,
+      endpoints: [...endpoints.values()].sort((x, y) => y.total - x.total || x.endpoint.localeCompare(y.endpoint)),
+      total: buckets.reduce((s, b) => s + b.total, 0),
+      p50Ms: quantile(allLatency, 0.5),
+      p95Ms: quantile(allLatency, 0.95),
+    };
+  };
+
+  const recent = async (partition: string): Promise<RecentCall[]> =>
+    (await store.recent(`usage-recent:${partition}`, RECENT)).map((s) => JSON.parse(s) as RecentCall);
+
+  return {
+    record,
+    flush,
+    history,
+    recent,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+export type Usage = ReturnType<typeof createUsage>;
+
+/** The upper bound of the bucket holding quantile q, or null without samples. */
+export function quantile(histogram: number[], q: number): number | null {
+  const total = histogram.reduce((s, n) => s + n, 0);
+  if (!total) return null;
+  const rank = Math.ceil(q * total);
+  let seen = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    seen += histogram[i];
+    if (seen >= rank) return Number.isFinite(LATENCY_BUCKETS[i]) ? LATENCY_BUCKETS[i] : LATENCY_BUCKETS[i - 1];
+  }
+  return null;
+}

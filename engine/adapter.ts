@@ -1,0 +1,36 @@
+// The adapter contract: everything an adapter (adapters/<category>/<endpoint>.ts) may import from the engine,
+// and the only engine file it may import (dependency-cruiser holds it to that). Params in, a data object or a
+// Reply out; the errors it may raise; the helpers several categories share.
+export type {
+  Adapter,
+  AdapterContext,
+  AdapterData,
+  BlobMeta,
+  BlobStore,
+  FetchedUrl,
+  FetchUrlOptions,
+  Params,
+  Reply,
+  UploadedFile,
+  UpstreamClient,
+  UpstreamRequest,
+  UpstreamResponse,
+} from './types.js';
+export { reply } from './types.js';
+export {
+  ApiError,
+  badInput,
+  invalidParam,
+  missingParam,
+  notConfigured,
+  notFound,
+  payloadTooLarge,
+  upstreamBusy,
+  upstreamFailed,
+  upstreamTimeout,
+} from './errors.js';
+export { isRecord, malformed, num, record, records, type Rec } from './upstream/shape.js';
+export { oneTurn, readCompletion } from './upstream/chat-completion.js';
+export { isPublicAddress } from './upstream/guarded-fetch.js';
+export { pause } from './upstream/pause.js';
+export { hostOfDomain } from './catalog/domain.js';

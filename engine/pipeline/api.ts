@@ -1,0 +1,41 @@
+// The API's door: requests under /api/ are served by node:http directly, one Map look-up to the chain of
+// steps of their route; everything else is left to Express (the portal, MCP, hosted files, /health).
+// Express's per-request set-up (prototypes, router, lazy getters) cost about as much as any one of our
+// steps, and the steps need little of it: the path, the query and the client address (engine/pipeline/call.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import parseurl from 'parseurl';
+import { Call, type CallSite } from './call.js';
+import { badInput } from '../errors.js';
+import { sendError } from './respond.js';
+
+export interface Route {
+  /** The name the call goes by in logs and metrics (the endpoint id). */
+  endpoint: string;
+  method: string;
+  run(call: Call): void;
+}
+
+/** Serves an API request and says true, or says false for any other path. */
+export type ApiServer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** `unmatched` serves unknown paths and wrong methods under /api/ (identified and metered like the rest). */
+export function apiServer(routes: Map<string, Route>, unmatched: Route, site: CallSite): ApiServer {
+  return (req, res) => {
+    // Parsed as Express parses it (parseurl keeps it on the request, so a fall-through parses it once).
+    let url: ReturnType<typeof parseurl>;
+    try {
+      url = parseurl(req);
+    } catch {
+      // A request line Node took but no URL parser reads (`GET http://[::1/api`): Express would answer it
+      // with an HTML page, so it is refused here, in the envelope.
+      sendError(res, badInput('Malformed request URL'));
+      return true;
+    }
+    const path = url?.pathname;
+    if (typeof path !== 'string' || !path.startsWith('/api/')) return false;
+    const found = routes.get(path);
+    const route = found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
+    route.run(new Call(route.endpoint, path, url!.query as string | null, req, res, site));
+    return true;
+  };
+}

@@ -1,0 +1,103 @@
+// The state of one API request as it moves through the lifecycle's steps (engine/pipeline/steps/): one object of
+// one shape, holding the node:http request and response it answers, and the one place an answered
+// request is logged and counted. The API is served by node:http directly (engine/pipeline/api.ts), not by
+// Express: the call carries the few things the steps need of a request (path, query, client address).
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
+import proxyaddr from 'proxy-addr';
+import type { ApiError } from '../errors.js';
+import type { Identity } from '../access/identify.js';
+import type { AdapterData, Params, UploadedFile } from '../types.js';
+
+/** A request as the body parsers leave it (express.json and urlencoded set `body`, multer `files`). */
+export type ApiRequest = IncomingMessage & { body?: unknown; files?: unknown };
+
+/** What the caller sent, read by the parse step (engine/pipeline/steps/parse.ts). */
+export interface ParsedInput {
+  /** Merged raw values, body over query; only string values or hostile shapes kept as they came. */
+  raw: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+  /** A body that could not be read: kept, and raised only after metering so the answer has the headers. */
+  error?: ApiError;
+}
+
+/** What the adapter (or the cache) produced, ready for the envelope. */
+export interface Outcome {
+  data: AdapterData;
+  source: string;
+  media?: { bytes: Buffer; contentType: string };
+  cacheable: boolean;
+  cached: boolean;
+  /** `data` serialised, when the response cache holds it so (engine/pipeline/respond.ts answerCodec): sent as it is. */
+  dataJson?: string;
+}
+
+/** Sees every answered request: the access log and the metrics (server/app.ts). */
+export type CallObserver = (call: Call, status: number) => void;
+
+/** What every call of one app shares: who observes answers, and which proxies are trusted (TRUST_PROXY). */
+export interface CallSite {
+  observe: CallObserver;
+  /** Express's compiled `trust proxy` function, so the client address is the one Express would give. */
+  trust: (addr: string, i: number) => boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export class Call {
+  /** The caller's X-Request-Id when it is sane, otherwise a new one. */
+  readonly id: string;
+  readonly startedAt = performance.now();
+  readonly method: string;
+  /** The query string, parsed as Express's `simple` parser does (a repeated name gives a list). */
+  readonly query: Record<string, unknown>;
+  identity: Identity | undefined;
+  /** The counter a known key's request was counted on (the usage history's partition). */
+  meterKey: string | undefined;
+  input: ParsedInput | undefined;
+  /** The validated parameters (engine/pipeline/steps/validate.ts). */
+  params: Params | undefined;
+  /** The answer's content (engine/pipeline/steps/cache.ts, invoke.ts), written by engine/pipeline/steps/envelope.ts. */
+  outcome: Outcome | undefined;
+  /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
+  refund: (() => void | Promise<void>) | undefined;
+  /** The answer's headers as name, value, name, value: written in one go with the answer (engine/pipeline/respond.ts). */
+  readonly headers: string[];
+  private isAnswered = false;
+  private clientIp: string | undefined;
+
+  /** `search`: the query string without its `?` (null when there is none). */
+  constructor(readonly endpoint: string, readonly path: string, search: string | null, readonly req: ApiRequest, readonly res: ServerResponse, private readonly site: CallSite) {
+    const given = req.headers['x-request-id'];
+    this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    this.method = req.method ?? 'GET';
+    this.query = querystring.parse(search ?? '') as Record<string, unknown>;
+    this.headers = ['X-Request-Id', this.id];
+  }
+
+  header(name: string, value: string): void {
+    this.headers.push(name, value);
+  }
+
+  get elapsedMs(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names. */
+  get ip(): string {
+    return (this.clientIp ??= proxyaddr(this.req, this.site.trust));
+  }
+
+  /** True once an answer is on its way (it leaves at the end of the event-loop turn). */
+  get answered(): boolean {
+    return this.isAnswered;
+  }
+
+  /** Called once, as the answer is written. */
+  done(status: number): void {
+    if (this.isAnswered) return;
+    this.isAnswered = true;
+    this.site.observe(this, status);
+  }
+}

@@ -1,0 +1,138 @@
+// The one place that writes answers: the success envelope, raw media on a matching Accept header, and
+// the terminal error handler that maps the error vocabulary to HTTP while hiding internals.
+import { validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Request, Response, NextFunction } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+import type { AdapterData } from '../types.js';
+import type { Call } from './call.js';
+import type { Fail } from './chain.js';
+import type { CacheCodec } from '../upstream/response-cache.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A page's JSON answer (Express's res.json adds content negotiation and charset parsing we never need). */
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  setImmediate(endPage, res, text);
+}
+
+/**
+ * An API call's answer. Answers leave at the end of the event-loop turn (setImmediate), once the server
+ * has read every socket that was ready, instead of one by one in between those reads: on a busy server
+ * that batching nearly halves the CPU of a request (fewer wake-ups of the peers, warmer caches:
+ * docs/decisions.md); on an idle one it costs a loop turn of microseconds. The headers the steps gathered
+ * on the call go out in one writeHead. The answer counts as given now: it is logged and counted here.
+ */
+function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {
+  call.header('Content-Type', contentType);
+  // Always given: Node would leave it out of a HEAD answer.
+  call.header('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+  call.done(status);
+  setImmediate(endCall, call, status, payload);
+}
+
+// Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
+// Nothing else writes an API answer, but a throw here would be outside any request: writeHead only once.
+function endCall(call: Call, status: number, payload: string | Buffer) {
+  const res = call.res;
+  if (!res.headersSent) res.writeHead(status, call.headers);
+  res.end(payload);
+}
+
+function endPage(res: ServerResponse, payload: string) {
+  res.end(payload);
+}
+
+/** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
+export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
+  const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.elapsedMs * 100) / 100, cached };
+  if (dataJson === undefined) return answer(call, 200, JSON_TYPE, JSON.stringify({ success: true, creator, source, data, metadata }));
+  // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
+  answer(call, 200, JSON_TYPE, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`);
+}
+
+/** What the response cache keeps of an answer: its source and its data serialised, never parsed again. */
+export interface CachedAnswer {
+  source: string;
+  data: AdapterData;
+  /** `data` serialised: set by encode() on the call that produced it, and all a decoded answer carries. */
+  dataJson?: string;
+}
+
+/** The response cache's codec for answers: `<source>\n<data as JSON>` (a source is a catalog id, no newline). */
+export function answerCodec<T extends CachedAnswer>(): CacheCodec<T> {
+  return {
+    encode(answer) {
+      const json = (answer.dataJson ??= JSON.stringify(answer.data));
+      if (json === undefined) throw new Error('the answer has no data');
+      return `${answer.source}\n${json}`;
+    },
+    // A decoded answer is sent by sendData from dataJson alone: its data is never read.
+    decode(text) {
+      const cut = text.indexOf('\n');
+      // An entry written before answers were kept this way (plain JSON, no newline): a miss, then replaced.
+      if (cut < 0) throw new Error('not a cached answer');
+      return { source: text.slice(0, cut), dataJson: text.slice(cut + 1), data: undefined, cacheable: true } as unknown as T;
+    },
+  };
+}
+
+/** True when the client asked for this media type (or its family) rather than JSON. */
+export function wantsMedia(req: IncomingMessage, contentType: string): boolean {
+  const accept = req.headers.accept;
+  if (!accept || accept.includes('application/json')) return false;
+  const family = contentType.split('/')[0];
+  return accept.split(',').some((part) => {
+    const t = part.split(';')[0].trim().toLowerCase();
+    return t === contentType || t === `${family}/*`;
+  });
+}
+
+export function sendMedia(call: Call, bytes: Buffer, contentType: string) {
+  // Checked now, in the step, so a bad type is this request's error and not a throw when the answer leaves.
+  validateHeaderValue('Content-Type', contentType);
+  answer(call, 200, contentType, bytes);
+}
+
+/** The error vocabulary's answer to whatever was raised; anything unforeseen is logged and hidden as a 500. */
+function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string | undefined): ApiError {
+  if (err instanceof ApiError) {
+    if (err.status >= 500) log.warn({ code: err.code, path, requestId }, err.message);
+    return err;
+  }
+  if ((err as { type?: string })?.type === 'entity.parse.failed') return new ApiError('bad_input', 'Malformed JSON body');
+  log.error({ err, path, requestId }, 'unhandled error');
+  return new ApiError('internal', 'Internal server error');
+}
+
+const errorBody = (e: ApiError) => ({ success: false, error: e.message, code: e.code });
+
+/** The error envelope of `e`, with its headers (Allow, WWW-Authenticate), for a page or a URL no route reads. */
+export function sendError(res: ServerResponse, e: ApiError) {
+  if (res.headersSent) return res.end();
+  for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+  sendJson(res, e.status, errorBody(e));
+}
+
+/** Answers an API call with the error one of its steps raised. */
+export function failCall(log: Logger): Fail {
+  return (err, call) => {
+    const e = apiErrorOf(err, log, call.path, call.id);
+    if (call.answered) return; // an answer is already on its way: it stands, and so does its count
+    // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
+    if (e.status >= 500 && call.refund) Promise.resolve().then(call.refund).catch(() => {});
+    for (const [name, value] of Object.entries(e.headers)) call.header(name, value);
+    answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
+  };
+}
+
+/** Express's terminal error handler, for the pages (portal, hosted files, /health, /metrics). */
+export function errorHandler(log: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, apiErrorOf(err, log, req.path, undefined));
+  };
+}

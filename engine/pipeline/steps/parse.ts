@@ -1,0 +1,118 @@
+// The parse step: reads the parameters a caller sent, the query string plus for POST a JSON body, a
+// urlencoded form or multipart fields and files (files streamed to disk with limits), into call.input.
+// A body error is kept there (its one place) and raised by the validate step, after metering, so even a
+// malformed request carries the rate-limit headers.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import multer from 'multer';
+import type { EndpointSpec } from '../../catalog/load.js';
+import { ApiError, badInput, invalidParam, payloadTooLarge } from '../../errors.js';
+import type { UploadedFile } from '../../types.js';
+import type { ApiRequest, Call } from '../call.js';
+import type { Next, Step } from '../chain.js';
+
+/** A body parser of Express's kind (body-parser, multer): they need no more of req and res than node:http's. */
+type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export interface ParseLimits { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }
+
+function bodyError(err: unknown, maxUploadBytes: number): ApiError {
+  const e = err as { type?: string; code?: string; field?: string; status?: number };
+  if (e.type === 'entity.parse.failed') return badInput('Malformed JSON body');
+  if (e.type === 'entity.too.large') return payloadTooLarge('Request body is too large');
+  if (e.code === 'LIMIT_FILE_SIZE') return payloadTooLarge(`File is too large: the limit is ${Math.round(maxUploadBytes / 1048576)} MB`);
+  if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
+  if (e.code?.startsWith('LIMIT_')) return badInput(`Multipart body exceeds a limit (${e.code.toLowerCase().replace(/_/g, ' ')})`);
+  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new ApiError('bad_input', 'Unsupported body encoding');
+  return badInput('Malformed request body');
+}
+
+/** Values as they should reach the validator: strings stay, JSON scalars become strings, the rest is hostile. */
+function normalise(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value;
+}
+
+export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
+  const names = Object.keys(spec.params);
+  const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
+  const parsers: BodyParser[] = [];
+  // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
+  const textLimit = names.some((n) => spec.params[n].orText) ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536) : opts.maxBodyBytes;
+  if (spec.method === 'POST') {
+    parsers.push(express.json({ limit: textLimit, strict: true }) as BodyParser);
+    parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }) as BodyParser);
+    const upload = multer({
+      storage: multer.diskStorage({
+        destination: (_req, _file, cb) => {
+          fs.mkdirSync(opts.uploadDir, { recursive: true });
+          cb(null, opts.uploadDir);
+        },
+        filename: (_req, _file, cb) => cb(null, `up-${crypto.randomBytes(12).toString('hex')}`),
+      }),
+      limits: { fileSize: opts.maxUploadBytes, files: Math.max(1, fileFields.length), fields: 50, fieldSize: textLimit, parts: 60, fieldNameSize: 100 },
+      // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
+      defParamCharset: 'utf8',
+    });
+    parsers.push((fileFields.length ? upload.fields(fileFields) : upload.none()) as BodyParser);
+  }
+
+  /** `failed`: the error that ended the reading of the body; the body is then ignored. */
+  const merge = (call: Call, next: Next, failed?: ApiError) => {
+    const req: ApiRequest = call.req;
+    const query = call.query;
+    const body = (failed ? undefined : req.body) as unknown;
+    let error = failed;
+    if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      error = badInput('Request body must be a JSON object');
+    }
+    const b = (error ? {} : body ?? {}) as Record<string, unknown>;
+    const raw: Record<string, unknown> = Object.create(null);
+    for (const name of names) {
+      const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
+      raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);
+    }
+    // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
+    error ??= bracketed(query, names) ?? bracketed(b, names);
+    const files: Record<string, UploadedFile> = {};
+    const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+    for (const [field, list] of Object.entries(uploaded)) {
+      const f = list[0];
+      files[field] = { field, path: f.path, originalName: path.basename(f.originalname || 'upload'), size: f.size, claimedType: f.mimetype };
+    }
+    // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
+    if (Object.keys(files).length) {
+      call.res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
+    }
+    call.input = { raw, files, error };
+    next();
+  };
+  // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
+  const read = (call: Call, next: Next) => {
+    let i = 0;
+    const step = (err?: unknown) => {
+      if (err) {
+        // Drain what is left so the connection stays usable and the client gets our answer.
+        call.req.resume();
+        return merge(call, next, bodyError(err, opts.maxUploadBytes));
+      }
+      const parser = parsers[i++];
+      if (!parser) return merge(call, next);
+      parser(call.req, call.res, step);
+    };
+    step();
+  };
+  return parsers.length ? read : (call, next) => merge(call, next);
+}
+
+/** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */
+function bracketed(values: Record<string, unknown>, names: string[]): ApiError | undefined {
+  for (const key of Object.keys(values)) {
+    const at = key.indexOf('[');
+    if (at > 0 && names.includes(key.slice(0, at))) return invalidParam(key.slice(0, at), 'must be a single value');
+  }
+  return undefined;
+}

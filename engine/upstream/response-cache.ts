@@ -1,0 +1,205 @@
+// The response cache of endpoints with a `cache:` TTL. In process always (lru-cache, bounded, least
+// recently used out first), in Redis too when a ready client is given, so instances share answers.
+// Concurrent identical misses share one call of the producer. Redis is an optimisation only: its
+// errors are logged and ignored, and a read never waits on it for more than REDIS_WAIT_MS.
+import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import { answeredWithin } from '../infra/redis.js';
+
+/** The few node-redis v5 client members used here (a RedisClientType fits). */
+export interface CacheRedis {
+  readonly isReady: boolean;
+  get(key: string): Promise<unknown>;
+  set(key: string, value: string, options?: { expiration: { type: 'PX'; value: number } }): Promise<unknown>;
+}
+
+export interface CacheProduce<T> {
+  value: T;
+  /** false: hand the value back but never store it (random results, secrets). */
+  cacheable: boolean;
+}
+
+/** How values are stored: JSON by default; a caller that keeps its answers serialised already passes its own. */
+export interface CacheCodec<T> {
+  encode(value: T): string;
+  decode(text: string): T;
+}
+
+const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), decode: (text) => JSON.parse(text) };
+
+export interface ResponseCache {
+  /** The value under `key` from memory, or undefined: answers a hit without a promise. */
+  get<T>(key: string, codec?: CacheCodec<T>): T | undefined;
+  /** The miss: Redis, else `fn` (shared by concurrent callers), then stored. */
+  fill<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
+  /** get, then fill. */
+  wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
+  /** Entries currently held in process (tests, metrics). */
+  readonly size: number;
+  clear(): void;
+}
+
+export interface ResponseCacheOptions {
+  redis?: CacheRedis;
+  /** Prefix of Redis keys, e.g. `uua:cache:`. */
+  prefix: string;
+  maxEntries: number;
+  log: Logger;
+}
+
+const REDIS_WAIT_MS = 50;
+const REDIS_WARN_EVERY_MS = 30_000;
+
+interface Entry {
+  json: string;
+  expires: number;
+}
+
+/** What the caller of wrap() that did the work tells the ones that waited for it. */
+interface Outcome {
+  value: unknown;
+  /** The stored JSON, when the value may be shared; waiting callers get their own copy of it. */
+  json?: string;
+  cached: boolean;
+}
+
+export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
+  const { redis, prefix, log } = opts;
+  const maxEntries = Math.max(1, opts.maxEntries);
+  // Not a Map kept in insertion order: evicting its oldest entry walks past every one deleted since its
+  // last rehash, which cost ~4 µs an insert once full (lru-cache: ~0.2 µs; docs/decisions.md).
+  const mem = new LRUCache<string, Entry>({ max: maxEntries });
+  const inflight = new Map<string, Promise<Outcome>>();
+  let lastWarn = 0;
+
+  const warn = (err: unknown, op: string) => {
+    const now = Date.now();
+    if (now - lastWarn < REDIS_WARN_EVERY_MS) return;
+    lastWarn = now;
+    log.warn({ err: (err as Error)?.message ?? String(err), op }, 'response cache: redis unavailable, using memory only');
+  };
+
+  function memGet(key: string): Entry | undefined {
+    const e = mem.get(key); // now the most recently used
+    if (e === undefined || e.expires > Date.now()) return e;
+    mem.delete(key);
+    return undefined;
+  }
+
+  /** The entry shared in Redis; called only while Redis is ready (produce). */
+  async function redisGet(redis: CacheRedis, key: string, codec: CacheCodec<unknown>): Promise<(Entry & { value: unknown }) | undefined> {
+    try {
+      const raw = await answeredWithin(redis.get(prefix + key), REDIS_WAIT_MS, 'GET');
+      if (typeof raw !== 'string') return undefined;
+      // Stored as {"e":<expiry epoch ms>,"v":<value>} so the memory copy expires with the Redis one.
+      const m = /^\{"e":(\d+),"v":/.exec(raw);
+      if (!m || Number(m[1]) <= Date.now()) return undefined;
+      const json = raw.slice(m[0].length, -1);
+      return { json, expires: Number(m[1]), value: codec.decode(json) };
+    } catch (err) {
+      warn(err, 'get');
+      return undefined;
+    }
+  }
+
+  function redisSet(key: string, e: Entry, ttlMs: number): void {
+    if (!redis?.isReady) return;
+    const raw = `{"e":${e.expires},"v":${e.json}}`;
+    // Not awaited: the answer never waits for a write.
+    redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).catch((err) => warn(err, 'set'));
+  }
+
+  /** Keeps a produced value: in memory and in Redis, when it may be kept and serialises. */
+  function keep<T>(key: string, ttlMs: number, res: CacheProduce<T>, codec: CacheCodec<T>): Outcome {
+    if (!res.cacheable) return { value: res.value, cached: false };
+    let json: string | undefined;
+    try {
+      json = codec.encode(res.value);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, key }, 'response cache: value is not JSON, not cached');
+    }
+    if (json === undefined) return { value: res.value, cached: false };
+    const e = { json, expires: Date.now() + ttlMs };
+    mem.set(key, e);
+    redisSet(key, e, ttlMs);
+    return { value: res.value, json, cached: false };
+  }
+
+  // Promise chains rather than async functions: a miss passes through here on every uncached call, and
+  // each async layer cost it a promise and a microtask more (docs/decisions.md).
+  function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
+    const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
+    if (!redis?.isReady) return run();
+    return redisGet(redis, key, codec).then((shared) => {
+      if (!shared) return run();
+      mem.set(key, { json: shared.json, expires: shared.expires });
+      return { value: shared.value, json: shared.json, cached: true };
+    });
+  }
+
+  function get<T>(key: string, codec = JSON_CODEC as CacheCodec<T>): T | undefined {
+    const hit = memGet(key);
+    return hit === undefined ? undefined : codec.decode(hit.json);
+  }
+
+  function fill<T>(
+    key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec = JSON_CODEC as CacheCodec<T>,
+  ): Promise<{ value: T; cached: boolean }> {
+    if (!(ttlMs > 0)) return fn().then((res) => ({ value: res.value, cached: false }));
+    const pending = inflight.get(key);
+    if (pending) {
+      // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
+      return pending.then((out) => out.json !== undefined
+        ? { value: codec.decode(out.json), cached: out.cached }
+        // The answer was not cacheable (random, secret): this caller gets its own.
+        : fn().then((res) => ({ value: res.value, cached: false })));
+    }
+    const p = produce(key, ttlMs, fn, codec);
+    inflight.set(key, p);
+    // Registered before any waiting caller's, so the key is free again before they go on.
+    return p.then((out) => {
+      inflight.delete(key);
+      return { value: out.value as T, cached: out.cached };
+    }, (err: unknown) => {
+      inflight.delete(key);
+      throw err;
+    });
+  }
+
+  return {
+    get,
+    fill,
+    async wrap(key, ttlMs, fn, codec) {
+      const hit = ttlMs > 0 ? get(key, codec) : undefined;
+      return hit !== undefined ? { value: hit, cached: true } : fill(key, ttlMs, fn, codec);
+    },
+    get size() {
+      return mem.size;
+    },
+    clear: () => mem.clear(),
+  };
+}
+
+const NOT_IN_KEY = new Set(['apikey', 'upstream_key']);
+
+/**
+ * The cache keys of one endpoint, for its validated params: sorted names (sorted once, here), stringified
+ * values, without the caller's keys, hashed so long texts do not make long Redis keys (nor a caller's text a
+ * key).
+ */
+export function cacheKeyOf(endpoint: string, names: string[]): (params: Record<string, unknown>) => string {
+  const sorted = names.filter((k) => !NOT_IN_KEY.has(k.toLowerCase())).sort();
+  return (params) => {
+    const pairs: [string, string][] = [];
+    for (const k of sorted) if (params[k] !== undefined) pairs.push([k, stringify(params[k])]);
+    return `${endpoint}:${hash('sha256', JSON.stringify(pairs), 'base64url')}`;
+  };
+}
+
+function stringify(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return `bytes:${hash('sha256', v, 'hex')}`;
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}

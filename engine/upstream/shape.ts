@@ -1,0 +1,24 @@
+// Checks of upstream bodies before they are reshaped: a body of the wrong shape is the provider's
+// failure (502 upstream_failed), never a TypeError of ours (500).
+import { upstreamFailed, type ApiError } from '../errors.js';
+
+export type Rec = Record<string, unknown>;
+
+export const isRecord = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+export const malformed = (): ApiError => upstreamFailed('The upstream service answered with malformed data');
+
+/** The body as an object, or a 502. */
+export function record(x: unknown): Rec {
+  if (!isRecord(x)) throw malformed();
+  return x;
+}
+
+/** The objects of an array (junk entries dropped), or a 502 when it is not an array. */
+export function records(x: unknown): Rec[] {
+  if (!Array.isArray(x)) throw malformed();
+  return x.filter(isRecord);
+}
+
+/** A finite number, or undefined. */
+export const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);

@@ -1,0 +1,117 @@
+// The configuration, read from the environment once at boot: every variable the service knows, with its
+// default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
+import path from 'node:path';
+import { parseDuration } from '../engine/duration.js';
+import type { Config, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import { fileURLToPath } from 'node:url';
+
+// server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const built = path.basename(path.dirname(here)) === 'dist';
+const root = path.resolve(here, built ? '../..' : '..');
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function duration(value: string | undefined, fallback: string, name: string): number {
+  try {
+    return parseDuration(value || fallback);
+  } catch {
+    throw new Error(`${name} must be a duration such as 5s or 500ms, got "${value}"`);
+  }
+}
+
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value; // a list of subnets, as Express accepts it
+}
+
+function bool(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  const id = env.S3_ACCESS_KEY_ID || undefined;
+  const secret = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(id) !== Boolean(secret)) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  const endpoint = env.S3_ENDPOINT ? env.S3_ENDPOINT.replace(/\/+$/, '') : undefined;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
+    forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, Boolean(endpoint), 'S3_FORCE_PATH_STYLE'),
+    timeoutMs: int(env.S3_TIMEOUT_MS, 5000, 'S3_TIMEOUT_MS'),
+  };
+}
+
+function signupMode(value: string | undefined): SignupMode {
+  const v = (value || 'open').toLowerCase();
+  if (v !== 'open' && v !== 'approval' && v !== 'closed') throw new Error(`SIGNUP must be open, approval or closed, got "${value}"`);
+  return v;
+}
+
+// Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
+const DEFAULT_MCP_PAGE_SIZE = 100;
+
+function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
+  const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_MCP_PAGE_SIZE);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
+  return {
+    pageSize,
+    hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true',
+    allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 3000, 'PORT');
+  const planOverrides: Config['planOverrides'] = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^PLAN_([A-Z0-9_]+)_(LIMIT|WINDOW)$/.exec(name);
+    if (!m || value === undefined) continue;
+    const id = m[1].toLowerCase();
+    planOverrides[id] ??= {};
+    if (m[2] === 'LIMIT') planOverrides[id].limit = int(value, 1, name);
+    else planOverrides[id].window = value;
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
+    serviceName: env.SERVICE_NAME || 'Unified Utility API',
+    anonymousKey: env.ANONYMOUS_KEY || 'anonymous',
+    freeKey: env.FREE_KEY || 'free',
+    apiKeysFile: env.API_KEYS_FILE || undefined,
+    authFailLimit: int(env.AUTH_FAIL_LIMIT, 100, 'AUTH_FAIL_LIMIT'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL || 'info',
+    catalogDir: env.CATALOG_DIR ? path.resolve(env.CATALOG_DIR) : path.join(root, 'catalog'),
+    adaptersDir: path.join(root, built ? 'dist/adapters' : 'adapters'),
+    maxUploadBytes: int(env.MAX_UPLOAD_MB, 32, 'MAX_UPLOAD_MB') * 1024 * 1024,
+    maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,
+    planOverrides,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
+    shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),
+    s3: s3Config(env),
+    allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
+    redisPrefix: env.REDIS_PREFIX ?? 'uua:',
+    signup: signupMode(env.SIGNUP),
+    admin: env.ADMIN_EMAIL?.trim() ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME } : undefined,
+    mcp: mcpConfig(env),
+    env,
+  };
+}

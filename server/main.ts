@@ -1,0 +1,61 @@
+// Entry point of `npm start`.
+import { setTimeout as sleep } from 'node:timers/promises';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { createApp } from './app.js';
+import { flushLogs } from '../engine/infra/logger.js';
+import { answerClientErrors } from '../engine/pipeline/client-error.js';
+
+const started = await createApp().catch((err: Error) => {
+  console.error(`Cannot start: ${err.message}`);
+  process.exit(1);
+});
+const { app, config, log } = started;
+const server = http.createServer(app).listen(config.port, config.host, () => {
+  log.info({ url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' }, `${config.serviceName} listening`);
+});
+answerClientErrors(server);
+server.requestTimeout = 10 * 60_000; // generation endpoints may take minutes
+server.headersTimeout = 60_000;
+
+// Draining (SIGTERM from an orchestrator, SIGINT from a terminal): /health answers 503 at once so the
+// balancer takes the instance out; after DRAIN_DELAY the server stops accepting; every request in flight
+// is answered, and a keep-alive connection is closed after its current request instead of waiting idle;
+// then the process exits. SHUTDOWN_TIMEOUT bounds the whole.
+const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse) => {
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+};
+// The open connections (a Set add per connection, nothing per request), so that the answers already in
+// the works when draining starts are told `Connection: close` too.
+const sockets = new Set<Socket>();
+server.on('connection', (socket: Socket) => {
+  sockets.add(socket);
+  socket.once('close', () => sockets.delete(socket));
+});
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, drainDelayMs: config.drainDelayMs }, 'shutting down');
+    started.startDraining();
+    server.prependListener('request', closeAfterAnswer);
+    for (const socket of sockets) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      if (res) closeAfterAnswer(res.req, res);
+    }
+    setTimeout(() => {
+      log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'requests still in flight at the shutdown timeout: exiting');
+      flushLogs();
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    void sleep(config.drainDelayMs).then(() => {
+      server.close(() => void started.close().finally(() => {
+        log.info('drained: exiting');
+        flushLogs();
+        process.exit(0);
+      }));
+      server.closeIdleConnections();
+    });
+  });
+}

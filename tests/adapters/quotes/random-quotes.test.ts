@@ -1,0 +1,188 @@
+// quotes/devil-series, quotes/cartoon-series and quotes/teen-scifi-series: three upstreams answering
+// arrays of random quotes. Random draws are never cached; cartoon-series searches are (lower-cased
+// term, every match returned). Each upstream has its own loopback fake.
+import fs from 'node:fs';
+import request from 'supertest';
+import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { testApp, type TestApp } from '../../helpers/app.js';
+import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
+import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
+import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import devilSeries from '../../../adapters/quotes/devil-series.js';
+import cartoonSeries from '../../../adapters/quotes/cartoon-series.js';
+import teenScifiSeries from '../../../adapters/quotes/teen-scifi-series.js';
+
+const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'));
+
+let failWith: FakeResponse | undefined;
+let lucifer: FakeUpstream;
+let southpark: FakeUpstream;
+let stranger: FakeUpstream;
+let t: TestApp;
+const env = () => ({ UPSTREAM_LUCIFER_QUOTES_URL: lucifer.url, UPSTREAM_SOUTHPARK_QUOTES_URL: southpark.url, UPSTREAM_STRANGERTHINGS_QUOTES_URL: stranger.url });
+beforeAll(async () => {
+  lucifer = await fakeUpstream((req) =>
+    failWith ??
+    routes({
+      'GET /quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes.json') }),
+      'GET /fr/quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes-fr.json') }),
+    })(req),
+  );
+  southpark = await fakeUpstream((req) =>
+    failWith ??
+    routes({
+      'GET /quotes/search/:term': (_r, p) => ({ json: p.term === 'cartman' ? fixture('southpark-quotes/search-cartman.json') : [], delayMs: 150 }),
+      'GET /quotes/:n': () => ({ json: fixture('southpark-quotes/quotes.json') }),
+    })(req),
+  );
+  stranger = await fakeUpstream((req) => failWith ?? routes({ 'GET /quotes/:n': () => ({ json: fixture('strangerthings-quotes/quotes.json') }) })(req));
+  t = await testApp(env());
+});
+afterAll(async () => {
+  await t.close();
+  await Promise.all([lucifer.close(), southpark.close(), stranger.close()]);
+});
+beforeEach(() => {
+  failWith = undefined;
+  for (const f of [lucifer, southpark, stranger]) f.calls.length = 0;
+});
+
+const get = (endpoint: string, query: Record<string, string | number> = {}) =>
+  request(t.app).get(`/api/v1/quotes/${endpoint}`).query({ apikey: t.key, ...query });
+
+describe('devil-series', () => {
+  test('count and English by default: /quotes/1', async () => {
+    const res = await get('devil-series');
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('lucifer-quotes');
+    expect(res.body.data).toEqual({ items: fixture('lucifer-quotes/quotes.json'), count: 2, lang: 'en' });
+    expectMatchesSchema('quotes/devil-series', res.body.data);
+    expect(lucifer.calls[0].path).toBe('/quotes/1');
+  });
+
+  test('lang=fr → /fr/quotes/{count}', async () => {
+    const res = await get('devil-series', { lang: 'fr', count: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.items[0].quote).toBe('Je suis le Diable. Je ne mens pas.');
+    expectMatchesSchema('quotes/devil-series', res.body.data);
+    expect(lucifer.calls[0].path).toBe('/fr/quotes/3');
+  });
+
+  test.each([
+    [{ lang: 'de' }, 'Invalid value for lang: must be one of en, fr'],
+    [{ count: 0 }, 'Invalid value for count: must be between 1 and 100'],
+    [{ count: 'abc' }, 'Invalid value for count: must be an integer'],
+  ])('%j → 400 (the upstream would silently fall back)', async (query, message) => {
+    const res = await get('devil-series', query);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(lucifer.calls).toHaveLength(0);
+  });
+
+  test('random quotes are never cached', async () => {
+    await expectNeverCached({ t, path: '/api/v1/quotes/devil-series', query: { count: 2 }, upstreamCalls: () => lucifer.calls.length });
+  });
+
+  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+    failWith = f.answer;
+    expectFailure(await get('devil-series'), f);
+  });
+
+  test('slower than the upstream timeout → 504', async () => {
+    failWith = { json: [], delayMs: 2000 };
+    await expect(devilSeries({ count: 1 }, shortTimeoutCtx('lucifer-quotes', lucifer.url))).rejects.toMatchObject({ status: 504 });
+  });
+});
+
+describe('cartoon-series', () => {
+  test('random quotes: the character becomes the author', async () => {
+    const res = await get('cartoon-series', { count: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('southpark-quotes');
+    expect(res.body.data).toEqual({
+      items: [
+        { quote: "i'm not fat, i'm festively plump.", author: 'cartman' },
+        { quote: 'you bastards!', author: 'kyle' },
+      ],
+      count: 2,
+    });
+    expectMatchesSchema('quotes/cartoon-series', res.body.data);
+    expect(southpark.calls[0].path).toBe('/quotes/2');
+  });
+
+  test('search: the term is lower-cased (the upstream stores lower case) and every match is returned', async () => {
+    const res = await get('cartoon-series', { search: 'Cartman' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.count).toBe(3);
+    expect(res.body.data.search).toBe('cartman');
+    expectMatchesSchema('quotes/cartoon-series', res.body.data);
+    expect(southpark.calls[0].path).toBe('/quotes/search/cartman');
+  });
+
+  test('a search without matches is an empty list, not an error', async () => {
+    const res = await get('cartoon-series', { search: 'nobody here' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ items: [], count: 0, search: 'nobody here' });
+    expect(southpark.calls[0].path).toBe('/quotes/search/nobody%20here');
+  });
+
+  test('search is too long → 400', async () => {
+    const res = await get('cartoon-series', { search: 'x'.repeat(101) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Invalid value for search: must be at most 100 characters');
+  });
+
+  test('random quotes are never cached; searches are, and concurrent ones share a call', async () => {
+    await expectNeverCached({ t, path: '/api/v1/quotes/cartoon-series', query: { count: 4 }, upstreamCalls: () => southpark.calls.length });
+    await expectCacheHit({ t, path: '/api/v1/quotes/cartoon-series', query: { search: 'kyle' }, upstreamCalls: () => southpark.calls.length });
+    await expectCoalesced({ t, path: '/api/v1/quotes/cartoon-series', query: { search: 'stan' }, upstreamCalls: () => southpark.calls.length });
+  });
+
+  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+    failWith = f.answer;
+    expectFailure(await get('cartoon-series', { count: 5 }), f);
+  });
+
+  test('slower than the upstream timeout → 504', async () => {
+    failWith = { json: [], delayMs: 2000 };
+    await expect(cartoonSeries({ count: 1 }, shortTimeoutCtx('southpark-quotes', southpark.url))).rejects.toMatchObject({ status: 504 });
+  });
+});
+
+describe('teen-scifi-series', () => {
+  test('random quotes with the validated count in the path', async () => {
+    const res = await get('teen-scifi-series', { count: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('strangerthings-quotes');
+    expect(res.body.data).toEqual({ items: fixture('strangerthings-quotes/quotes.json'), count: 2 });
+    expectMatchesSchema('quotes/teen-scifi-series', res.body.data);
+    expect(stranger.calls[0].path).toBe('/quotes/2');
+  });
+
+  test('a count the upstream would not parse never reaches it', async () => {
+    const res = await get('teen-scifi-series', { count: '2abc' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Invalid value for count: must be an integer');
+    expect(stranger.calls).toHaveLength(0);
+  });
+
+  test('random quotes are never cached', async () => {
+    await expectNeverCached({ t, path: '/api/v1/quotes/teen-scifi-series', query: {}, upstreamCalls: () => stranger.calls.length });
+  });
+
+  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
+    failWith = f.answer;
+    expectFailure(await get('teen-scifi-series'), f);
+  });
+
+  test('an error object instead of a list → 502', async () => {
+    failWith = { json: { error: 'nope' } };
+    expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_failed' });
+  });
+
+  test('slower than the upstream timeout → 504', async () => {
+    failWith = { json: [], delayMs: 2000 };
+    await expect(teenScifiSeries({ count: 1 }, shortTimeoutCtx('strangerthings-quotes', stranger.url))).rejects.toMatchObject({ status: 504 });
+  });
+});

@@ -1,0 +1,74 @@
+// The in-process request counter: fixed windows that open at a client's first request, refunds that give
+// one request back within the window only, and closed windows swept away.
+//
+// The counter reads Date.now(); the tests move that clock themselves instead of sleeping past a short real
+// window, so a busy machine that pauses the process for a while cannot close a window mid-test.
+import { jest } from '@jest/globals';
+import { MemoryCounter } from '../../../engine/access/counter.js';
+
+let counter: MemoryCounter;
+let now: number;
+/** Moves the counter's clock on by `ms`. */
+const advance = (ms: number) => { now += ms; };
+beforeEach(() => {
+  now = Date.now();
+  jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => {
+  counter?.close();
+  jest.restoreAllMocks();
+});
+
+test('counts per key within a window that opens at the first request', () => {
+  counter = new MemoryCounter(60_000);
+  const first = counter.hit('a');
+  expect(first).toEqual({ hits: 1, resetAt: now + 60_000 });
+  advance(59_999);
+  expect(counter.hit('a')).toEqual({ hits: 2, resetAt: first.resetAt });
+  expect(counter.hit('b')).toEqual({ hits: 1, resetAt: now + 60_000 });
+});
+
+test('a closed window starts again from one', () => {
+  counter = new MemoryCounter(40);
+  counter.hit('a');
+  const second = counter.hit('a');
+  expect(second.hits).toBe(2);
+  advance(40); // the window closes at resetAt itself
+  const fresh = counter.hit('a');
+  expect(fresh).toEqual({ hits: 1, resetAt: second.resetAt + 40 });
+});
+
+test('a refund gives one request back, never below zero, and not after the window closed', () => {
+  counter = new MemoryCounter(40);
+  counter.hit('a');
+  counter.hit('a');
+  counter.refund('a');
+  expect(counter.hit('a').hits).toBe(2);
+  counter.refund('a');
+  counter.refund('a');
+  counter.refund('a');
+  expect(counter.hit('a').hits).toBe(1);
+  counter.refund('unknown'); // nothing to give back
+  advance(60);
+  counter.refund('a'); // its window has closed: the next one is not touched
+  expect(counter.hit('a').hits).toBe(1);
+});
+
+test('the answer is a copy: counting again does not change an answer already given', () => {
+  counter = new MemoryCounter(60_000);
+  const first = counter.hit('a');
+  counter.hit('a');
+  expect(first.hits).toBe(1);
+});
+
+test('closed windows are swept, open ones kept', () => {
+  counter = new MemoryCounter(40);
+  counter.hit('old-1');
+  counter.hit('old-2');
+  advance(60);
+  counter.hit('new');
+  expect(counter.size).toBe(3);
+  counter.sweep();
+  expect(counter.size).toBe(1);
+  expect(counter.hit('new').hits).toBe(2);
+});

@@ -1,0 +1,207 @@
+// The Redis counter on a real Redis: a turn's hits are one script call and each request gets its own place
+// in the count; hits that come while a call is in flight go out together when it is answered; counters on
+// two clients share one count exactly; windows open at the first hit and start again once closed;
+// counters rate-limit-redis left behind carry on; a script Redis forgot is sent again; a failed call, or
+// one a stalled Redis never answers, counts in process.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { RedisClientType } from 'redis';
+import { RedisCounter, type RedisHealth } from '../../../engine/access/redis-counter.js';
+import { connectRedis, type RedisHandle } from '../../../engine/infra/redis.js';
+import type { Hit } from '../../../engine/access/counter.js';
+import { redisAvailable } from '../../helpers/app.js';
+import { freePort, missingParts, redisServer, tcpOpen, waitUntil } from '../../helpers/cluster.js';
+
+const log = pino({ level: 'silent' });
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+let redisUrl: string | undefined;
+const handles: RedisHandle[] = [];
+const counters: RedisCounter[] = [];
+beforeAll(async () => { redisUrl = await redisAvailable(); });
+afterAll(async () => {
+  counters.forEach((c) => c.close());
+  await Promise.all(handles.map((h) => h.close()));
+});
+
+async function redis(): Promise<RedisHandle> {
+  const h = connectRedis(redisUrl!, log);
+  handles.push(h);
+  await h.whenReady(2000);
+  return h;
+}
+
+/** The commands a counter sends, on their way to a real client. */
+function recording(client: RedisClientType) {
+  const sent: string[][] = [];
+  const spy = { sendCommand: (args: string[]) => { sent.push([...args]); return client.sendCommand(args); } } as unknown as RedisClientType;
+  return { spy, sent, scripts: () => sent.filter((a) => a[0] === 'EVALSHA' || a[0] === 'EVAL') };
+}
+
+function counter(client: RedisClientType, health: RedisHealth, windowMs = 60_000, prefix = `test-${crypto.randomUUID()}:rl:`) {
+  const c = new RedisCounter(client, windowMs, prefix, health, log);
+  counters.push(c);
+  return c;
+}
+
+test('the hits of one turn are one script call, and each request gets its own place in the count', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const { spy, scripts } = recording(h.client);
+  const c = counter(spy, h);
+  const started = Date.now();
+  const a = await Promise.all([c.hit('a'), c.hit('a'), c.hit('b'), c.hit('a'), c.hit('a')]);
+  expect(a.map((x) => x.hits)).toEqual([1, 2, 1, 3, 4]);
+  for (const x of a) {
+    expect(x.resetAt).toBeGreaterThanOrEqual(started + 59_000);
+    expect(x.resetAt).toBeLessThanOrEqual(Date.now() + 60_000);
+  }
+  expect(scripts()).toHaveLength(1);
+  // Two counters in the call, each with the hits it takes.
+  const [, , numKeys, , , window, nA, nB] = scripts()[0];
+  expect([numKeys, window, nA, nB]).toEqual(['2', '60000', '4', '1']);
+});
+
+test('hits that come while a call is in flight wait for it and then go out together', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const { spy, scripts } = recording(h.client);
+  const c = counter(spy, h);
+  const first = c.hit('k');
+  await turn(); // the first turn's call is sent and not yet answered
+  const later = [c.hit('k'), c.hit('k')];
+  await turn();
+  later.push(c.hit('k'));
+  const hits = await Promise.all([first, ...later]);
+  expect(hits.map((x) => x.hits)).toEqual([1, 2, 3, 4]);
+  expect(scripts()).toHaveLength(2);
+  expect(scripts()[1].at(-1)).toBe('3');
+});
+
+test('counters on two clients share one count exactly under concurrent load', async () => {
+  if (!redisUrl) return;
+  const [x, y] = [await redis(), await redis()];
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  const [cx, cy] = [counter(x.client, x, 60_000, prefix), counter(y.client, y, 60_000, prefix)];
+  const hits: (Hit | Promise<Hit>)[] = [];
+  for (let t = 0; t < 20; t++) {
+    for (let i = 0; i < 15; i++) hits.push((i % 2 ? cx : cy).hit('shared'));
+    await turn();
+  }
+  const counts = (await Promise.all(hits)).map((x) => x.hits).sort((p, q) => p - q);
+  expect(counts).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+});
+
+test('a window opens at the first hit and, once closed, starts again from the hits of the turn', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  const c = counter(h.client, h, 300, prefix);
+  expect((await Promise.all([c.hit('w'), c.hit('w')])).map((x) => x.hits)).toEqual([1, 2]);
+  const ttl = Number(await h.client.sendCommand(['PTTL', `${prefix}w`]));
+  expect(ttl).toBeGreaterThan(0);
+  expect(ttl).toBeLessThanOrEqual(300);
+  await new Promise((r) => setTimeout(r, 350));
+  expect((await Promise.all([c.hit('w'), c.hit('w'), c.hit('w')])).map((x) => x.hits)).toEqual([1, 2, 3]);
+});
+
+test('a counter rate-limit-redis left in Redis carries on with its count and its window', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  await h.client.sendCommand(['SET', `${prefix}old`, '7', 'PX', '40000']);
+  const hit = await counter(h.client, h, 60_000, prefix).hit('old');
+  expect(hit.hits).toBe(8);
+  expect(hit.resetAt).toBeLessThanOrEqual(Date.now() + 40_000);
+  expect(hit.resetAt).toBeGreaterThan(Date.now() + 39_000);
+});
+
+test('a script Redis has forgotten (a restart, SCRIPT FLUSH) is sent whole once and then run by its hash', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const { spy, scripts } = recording(h.client);
+  const c = counter(spy, h);
+  await c.hit('s');
+  await h.client.sendCommand(['SCRIPT', 'FLUSH']);
+  expect((await c.hit('s')).hits).toBe(2);
+  expect((await c.hit('s')).hits).toBe(3);
+  expect(scripts().map((a) => a[0])).toEqual(['EVALSHA', 'EVALSHA', 'EVAL', 'EVALSHA']);
+});
+
+test('peek shows a window without counting; a refund gives one request back', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const c = counter(h.client, h);
+  expect(await c.peek('p')).toBeUndefined();
+  await Promise.all([c.hit('p'), c.hit('p'), c.hit('p')]);
+  const seen = await c.peek('p');
+  expect(seen?.hits).toBe(3);
+  expect(seen!.resetAt).toBeGreaterThan(Date.now() + 59_000);
+  await c.refund('p');
+  expect((await c.peek('p'))?.hits).toBe(2);
+  expect((await c.hit('p')).hits).toBe(3);
+});
+
+test('a failed call counts its hits in process and tells the health check; the next call tries Redis again', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  let fail = true;
+  const failures: unknown[] = [];
+  const flaky = { sendCommand: (args: string[]) => (fail ? Promise.reject(new Error('connection lost')) : h.client.sendCommand(args)) } as unknown as RedisClientType;
+  const c = counter(flaky, { ready: () => true, failed: (err) => failures.push(err) });
+  const during = await Promise.all([c.hit('f'), c.hit('f')]);
+  expect(during.map((x) => x.hits)).toEqual([1, 2]);
+  expect(failures).toHaveLength(1);
+  fail = false;
+  expect((await c.hit('f')).hits).toBe(1); // Redis's own count, which saw none of the failed turn
+});
+
+test('a reply of another shape counts the whole turn in process, no request answered twice', async () => {
+  const failures: unknown[] = [];
+  const odd = { sendCommand: () => Promise.resolve([5, 60_000]) } as unknown as RedisClientType;
+  const c = counter(odd, { ready: () => true, failed: (err) => failures.push(err) });
+  const hits = await Promise.all([c.hit('x'), c.hit('y')]);
+  expect(hits.map((x) => x.hits)).toEqual([1, 1]);
+  expect(String(failures[0])).toMatch(/unexpected reply/);
+});
+
+test('a Redis that stops answering (SIGSTOP) is given up on within about a second; counting goes back to it after', async () => {
+  if (!redisUrl || missingParts().some((p) => p.startsWith('redis-server'))) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-stall-'));
+  const port = await freePort();
+  const server = redisServer(dir, port).start();
+  try {
+    await waitUntil('redis-server listening', () => tcpOpen(port));
+    const h = connectRedis(`redis://127.0.0.1:${port}`, log);
+    handles.push(h);
+    await h.whenReady(2000);
+    const failures: unknown[] = [];
+    const c = counter(h.client, { ready: h.ready, failed: (err) => failures.push(err) });
+    expect((await c.hit('s')).hits).toBe(1);
+
+    server.child!.kill('SIGSTOP');
+    const started = Date.now();
+    const stalled = await Promise.all([c.hit('s'), c.hit('s')]);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(stalled.map((x) => x.hits)).toEqual([1, 2]); // counted in process
+    expect(String(failures[0])).toMatch(/took longer than 1000 ms/);
+
+    server.child!.kill('SIGCONT');
+    // The stalled call was written and now runs too: Redis's count is 3, and the next hit its 4th.
+    await waitUntil('redis answering again', async () => (await h.client.ping().catch(() => '')) === 'PONG');
+    expect((await c.hit('s')).hits).toBe(4);
+  } finally {
+    server.child?.kill('SIGCONT');
+    await server.stop('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('while Redis is not ready, hits are counted in process at once, without a promise', () => {
+  const c = counter({} as RedisClientType, { ready: () => false, failed: () => {} });
+  expect(c.hit('n')).toEqual({ hits: 1, resetAt: expect.any(Number) });
+  expect(c.hit('n')).toMatchObject({ hits: 2 });
+});

@@ -1,0 +1,103 @@
+// Metering on a real Redis: two instances share each allowance exactly under concurrent load, and a Redis
+// outage or restart never stops the service: it fails open (counting in process), says so on /health, logs
+// it, and goes back to Redis by itself.
+import crypto from 'node:crypto';
+import request from 'supertest';
+import { testApp, KEYS, redisAvailable, type TestApp } from '../../helpers/app.js';
+import { tcpProxy } from '../../helpers/tcp-proxy.js';
+import { newKey, record } from '../../../engine/access/keystore.js';
+
+const ccgen = '/api/v1/tools/ccgen';
+let redisUrl: string | undefined;
+beforeAll(async () => { redisUrl = await redisAvailable(); });
+
+const waitFor = async (check: () => Promise<boolean> | boolean, ms = 8000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached in time');
+};
+
+test('two instances on one Redis share an allowance exactly under concurrent load', async () => {
+  if (!redisUrl) return;
+  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, PLAN_PREMIUM_LIMIT: '25' };
+  const a = await testApp(env);
+  const b = await testApp(env);
+  try {
+    await waitFor(() => a.api.redis!.ready() && b.api.redis!.ready());
+    const calls = Array.from({ length: 60 }, (_, i) => request((i % 2 ? a : b).app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' }));
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(25);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('Redis down: the service keeps answering with headers, reports it on /health, and recovers', async () => {
+  if (!redisUrl) return;
+  const target = new URL(redisUrl);
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
+  let t: TestApp | undefined;
+  try {
+    t = await testApp({ REDIS_URL: proxy.url, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, PLAN_PREMIUM_LIMIT: '100' });
+    await waitFor(() => t!.api.redis!.ready());
+    const ok = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-ratelimit-remaining']).toBe('99');
+
+    await proxy.cut();
+    await waitFor(() => !t!.api.redis!.ready());
+    const started = Date.now();
+    const during = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+    expect(during.status).toBe(200);
+    expect(during.headers['x-ratelimit-limit']).toBe('100');
+    expect(Date.now() - started).toBeLessThan(2000);
+    const health = await request(t.app).get('/health');
+    expect(health.body).toMatchObject({ status: 'degraded', redis: 'down' });
+    // A personal key the instance has not seen cannot be checked while its store is down: 503, not 401.
+    const unseen = await request(t.app).get(ccgen).query({ apikey: 'uua_never-seen-before-key', bin: '457173' });
+    expect(unseen.status).toBe(503);
+    expect(unseen.body.error).toBe('The key store is unavailable; try again shortly');
+    expect(unseen.headers['retry-after']).toBe('5');
+
+    await proxy.restore();
+    await waitFor(async () => (await request(t!.app).get('/health')).body.redis === 'ready');
+    const after = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+    expect(after.status).toBe(200);
+    // Back on the Redis counter, which saw the first request only.
+    expect(after.headers['x-ratelimit-remaining']).toBe('98');
+  } finally {
+    await t?.close();
+    await proxy.close();
+  }
+});
+
+test('keys live in Redis when REDIS_URL is set, hashed', async () => {
+  if (!redisUrl) return;
+  const prefix = `test-${crypto.randomUUID()}:`;
+  const t = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
+  try {
+    await waitFor(() => t.api.redis!.ready());
+    const key = newKey();
+    await t.api.keys.save(record(key, 'enterprise', 'redis test'));
+    expect((await t.api.keys.list()).map((k) => k.plan)).toEqual(['enterprise']);
+    const raw = JSON.stringify(await t.api.redis!.client.hGetAll(`${prefix}keys`));
+    expect(raw).not.toContain(key);
+    const res = await request(t.app).get(ccgen).query({ apikey: key, bin: '457173' });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('50000');
+    // A second instance on the same Redis knows the key too.
+    const other = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
+    try {
+      expect((await request(other.app).get(ccgen).query({ apikey: key, bin: '457173' })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -1,0 +1,97 @@
+// How answers leave the engine: at the end of the event-loop turn, each to its own request, once; a HEAD
+// answer keeps its Content-Length; the caller's X-Request-Id is honoured when sane; every answered request
+// is logged and counted exactly once.
+import http from 'node:http';
+import request from 'supertest';
+import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
+import { Call } from '../../../engine/pipeline/call.js';
+import { failCall, sendData } from '../../../engine/pipeline/respond.js';
+import { createLogger } from '../../../engine/infra/logger.js';
+
+const ccgen = '/api/v1/tools/ccgen';
+let t: TestApp;
+afterEach(async () => { await t?.close(); });
+
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    }).on('error', reject);
+  });
+}
+
+test('answers batched at the end of a loop turn each reach their own request', async () => {
+  t = await testApp();
+  const server = await listen(t.app);
+  try {
+    const bins = Array.from({ length: 40 }, (_, i) => String(400000 + i * 1371));
+    const answers = await Promise.all(bins.map((bin, i) =>
+      get(`${server.url}${ccgen}?apikey=${KEYS.enterprise}&bin=${bin}`, { 'X-Request-Id': `batch-${i}` })));
+    answers.forEach((a, i) => {
+      expect(a.status).toBe(200);
+      const body = JSON.parse(a.body);
+      expect(a.headers['x-request-id']).toBe(`batch-${i}`);
+      expect(body.metadata.requestId).toBe(`batch-${i}`);
+      expect(body.data.bin).toBe(bins[i]);
+      expect(body.data.cards.every((c: string) => c.startsWith(bins[i]))).toBe(true);
+      expect(Number(a.headers['content-length'])).toBe(Buffer.byteLength(a.body));
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('HEAD on a GET endpoint answers the headers of the GET, Content-Length included, without a body', async () => {
+  t = await testApp();
+  // ccgen's cards are random and tookMs varies, so no second answer has the same length: the length to
+  // compare with is the one of the payload the engine handed to res.end for this very HEAD.
+  let payload: string | Buffer | undefined;
+  const server = http.createServer((req, res) => {
+    const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) payload = args[0];
+      return end(...args);
+    }) as typeof res.end;
+    t.app(req, res);
+  });
+  const head = await request(server).head(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+  expect(head.status).toBe(200);
+  expect(head.text ?? '').toBe('');
+  expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(payload).toBeDefined();
+  expect(JSON.parse(String(payload)).data.bin).toBe('457173');
+  expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(payload!));
+  expect(head.headers['x-ratelimit-remaining']).toBe('4999');
+});
+
+test('a sane X-Request-Id is echoed; anything else is replaced by a new id', async () => {
+  t = await testApp();
+  const own = await request(t.app).get(ccgen).set('X-Request-Id', 'abc.DEF_123-x').query({ apikey: KEYS.premium, bin: '457173' });
+  expect(own.headers['x-request-id']).toBe('abc.DEF_123-x');
+  for (const bad of ['has spaces in it', 'x'.repeat(65), 'semi;colon']) {
+    const res = await request(t.app).get(ccgen).set('X-Request-Id', bad).query({ apikey: KEYS.premium, bin: '457173' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.metadata.requestId).toBe(res.headers['x-request-id']);
+  }
+});
+
+test('an error after an answer is on its way writes nothing more, refunds nothing, and is observed once', async () => {
+  const seen: number[] = [];
+  let refunds = 0;
+  const fail = failCall(createLogger('silent'));
+  const server = http.createServer((req, res) => {
+    const call = new Call('test/x', '/x', null, req, res, { observe: (_call, status) => seen.push(status), trust: () => false });
+    call.refund = () => { refunds++; };
+    sendData(call, 'test', 'embedded', { ok: true }, false);
+    fail(new Error('too late'), call);
+  });
+  const res = await request(server).get('/x');
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ success: true, data: { ok: true } });
+  expect(seen).toEqual([200]);
+  await new Promise((r) => setImmediate(r));
+  expect(refunds).toBe(0);
+});
