@@ -2,7 +2,7 @@
 // suspend and reactivate it, list and revoke its keys, and hand out one-time invite links. Every change of
 // plan or status reaches the account's keys at once (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 import type { AuthContext } from './auth.js';
 import { PLANS, STATUSES, isPlan, isStatus, type Account } from './accounts.js';
 import { isLive, type KeyRecord } from '../engine/access/keystore.js';

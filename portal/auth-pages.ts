@@ -2,7 +2,7 @@
 // /account/password. Sign-in answers "Wrong email or password" for either mistake, in the same time (an
 // unknown email still costs one argon2id), and is throttled per IP and per account (throttle.ts).
 import express, { type Request, type Response, type Router } from 'express';
-import { html } from './html.js';
+import { html } from '../engine/html.js';
 import type { AuthContext } from './auth.js';
 import { MAX_LENGTH, MIN_LENGTH, burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from './passwords.js';
 import { localPath, requireSignedIn } from './sessions.js';

@@ -5,7 +5,7 @@
 // is refused as well (defence in depth). Own code: the tokens live in our server-side session already.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction } from 'express';
-import { html } from './html.js';
+import { html } from '../engine/html.js';
 import { PageError } from './pages.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,7 +1,7 @@
 // Pieces the API key page and the usage page share: times (UTC on the server, made local by
 // dashboard.js), counts, and the allowance of a key as the X-RateLimit-* headers carry it.
 import type { Request } from 'express';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 import type { PortalDeps } from './index.js';
 import type { Viewer } from './layout.js';
 import type { KeyRecord } from '../engine/access/keystore.js';

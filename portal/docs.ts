@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
 import type { PortalDeps } from './index.js';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 import { page, type Viewer } from './layout.js';
 import { landingBody } from './landing.js';
 import { assetHeaders, docsHeaders, pageHeaders } from './security.js';

@@ -1,7 +1,7 @@
 // Form pieces the portal's pages share: labelled fields, the hidden CSRF field, error notices, and reading
 // a posted field as a bounded string.
 import type { Request } from 'express';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 
 export interface FieldOptions {
   label: string;

@@ -4,7 +4,7 @@
 // or a redirect), and only its hint afterwards. Every action looks the key up within the signed-in
 // account: another account's key id is answered as if it did not exist.
 import express, { type Request, type Response, type Router } from 'express';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 import type { PortalDeps } from './index.js';
 import type { Viewer } from './layout.js';
 import { PageError, wrap, type Pages } from './pages.js';

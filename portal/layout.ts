@@ -1,6 +1,6 @@
 // The shell every portal page shares: head (stylesheet, no inline script or style: the pages are served
 // under Content-Security-Policy default-src 'self'), the top bar with the viewer's state, and the footer.
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 
 export interface Viewer {
   /** The account's id (portal/accounts.ts). */

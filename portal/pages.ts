@@ -2,7 +2,7 @@
 // an account's data), and an error handler that answers page errors (403, 404, 429, 500) with a page.
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { html, type Safe } from './html.js';
+import { html, type Safe } from '../engine/html.js';
 import { page } from './layout.js';
 import { pageHeaders } from './security.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type Request, type Response, type Router } from 'express';
-import { html, raw, type Safe } from './html.js';
+import { html, raw, type Safe } from '../engine/html.js';
 import type { PortalDeps } from './index.js';
 import type { Viewer } from './layout.js';
 import { PageError, wrap, type Pages } from './pages.js';

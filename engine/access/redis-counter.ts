@@ -13,14 +13,8 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisScript } from '../infra/redis-script.js';
-import { answeredWithin } from '../infra/redis.js';
+import { answeredWithin, type RedisHealth } from '../infra/redis.js';
 
-export interface RedisHealth {
-  /** True while the client is connected and ready. */
-  ready(): boolean;
-  /** Called on every failed Redis call, so /health can show it. */
-  failed(err: unknown): void;
-}
 
 // KEYS: the counters; ARGV[1]: the window in ms; ARGV[1 + i]: the hits KEYS[i] takes. Answers, per counter,
 // its count after them and the ms left in its window. A counter with no window (absent, expired, or left

@@ -2,7 +2,13 @@
 // makes requests hang; the client reconnects by itself and /health reports the state.
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from 'pino';
-import type { RedisHealth } from '../access/redis-counter.js';
+
+export interface RedisHealth {
+  /** True while the client is connected and ready. */
+  ready(): boolean;
+  /** Called on every failed Redis call, so /health can show it. */
+  failed(err: unknown): void;
+}
 
 export interface RedisHandle extends RedisHealth {
   client: RedisClientType;
