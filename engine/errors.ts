@@ -56,8 +56,7 @@ export class ApiError extends Error {
 
 export const badInput = (message: string) => new ApiError('bad_input', message);
 export const missingParam = (name: string) => new ApiError('bad_input', `Missing required parameter: ${name}`);
-export const invalidParam = (name: string, rule: string) =>
-  new ApiError('bad_input', `Invalid value for ${name}: ${rule}`);
+export const invalidParam = (name: string, rule: string) => new ApiError('bad_input', `Invalid value for ${name}: ${rule}`);
 export const notFound = (message: string) => new ApiError('not_found', message);
 export const upstreamFailed = (message = 'The upstream service failed') => new ApiError('upstream_failed', message);
 export const upstreamTimeout = (message = 'The upstream service timed out') => new ApiError('upstream_timeout', message);

@@ -8,7 +8,9 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Markup that is already safe: made by `html` or wrapped by `raw` on purpose. */
 export class Safe {
   constructor(readonly value: string) {}
-  toString() { return this.value; }
+  toString() {
+    return this.value;
+  }
 }
 
 export function escapeHtml(value: unknown): string {

@@ -109,7 +109,14 @@ export interface BlobMeta {
 
 export interface BlobStore {
   /** Store bytes (or move a file already on disk) with metadata; returns the meta with its id. */
-  put(input: { bytes?: Buffer; fromPath?: string; kind: string; contentType: string; ttlSeconds?: number | null; extra?: Record<string, unknown> }): Promise<BlobMeta>;
+  put(input: {
+    bytes?: Buffer;
+    fromPath?: string;
+    kind: string;
+    contentType: string;
+    ttlSeconds?: number | null;
+    extra?: Record<string, unknown>;
+  }): Promise<BlobMeta>;
   /** The metadata of a blob that exists and has not expired. */
   get(id: string): Promise<{ meta: BlobMeta } | undefined>;
   /** Absolute URL at which the service serves the blob. */

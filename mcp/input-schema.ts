@@ -28,7 +28,7 @@ function portable(checked: Schema, p: ParamSpec): Schema {
     if (s.format === 'binary') delete s.format;
     if (!p.orText) {
       s.contentEncoding = 'base64';
-      words.push('Give the file\'s bytes in base64; they are uploaded as a multipart file.');
+      words.push("Give the file's bytes in base64; they are uploaded as a multipart file.");
     }
   }
   if (p.format === 'url') {
@@ -48,7 +48,11 @@ function portable(checked: Schema, p: ParamSpec): Schema {
   }
   if (p.patternHint) words.push(`It must be ${p.patternHint}.`);
   if (p.requiredWhen) {
-    words.push(`Required when ${Object.entries(p.requiredWhen).map(([k, v]) => `${k} is ${JSON.stringify(v)}`).join(' and ')}.`);
+    words.push(
+      `Required when ${Object.entries(p.requiredWhen)
+        .map(([k, v]) => `${k} is ${JSON.stringify(v)}`)
+        .join(' and ')}.`,
+    );
   }
   if (p.examples) s.examples = p.examples;
   s.description = words.join(' ');

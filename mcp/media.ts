@@ -30,7 +30,9 @@ function embedded(mimeType: string, base64: string): ContentBlock {
 
 async function hosted(uri: string, path: string, inject: Injector): Promise<ContentBlock> {
   const head = await inject({ method: 'HEAD', url: path, headers: { accept: '*/*' } });
-  const mimeType = String(head.headers['content-type'] ?? '').split(';')[0].trim();
+  const mimeType = String(head.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
   const size = Number(head.headers['content-length'] ?? Infinity);
   const name = decodeURIComponent(path.split('/').pop() || path);
   if (head.statusCode === 200 && /^(image|audio)\//.test(mimeType) && size <= MAX_EMBED_BYTES) {

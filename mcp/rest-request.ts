@@ -41,7 +41,9 @@ export async function restRequest(spec: EndpointSpec, args: Record<string, unkno
     const qs = query.toString();
     return { ...base, method: 'GET', url: qs ? `${base.url}?${qs}` : base.url, headers: caller.headers };
   }
-  const uploads = Object.keys(spec.params).filter((n) => spec.params[n].type === 'file' && !spec.params[n].orText && typeof args[n] === 'string');
+  const uploads = Object.keys(spec.params).filter(
+    (n) => spec.params[n].type === 'file' && !spec.params[n].orText && typeof args[n] === 'string',
+  );
   if (!uploads.length) {
     return { ...base, method: 'POST', headers: { ...caller.headers, 'content-type': 'application/json' }, payload: JSON.stringify(args) };
   }

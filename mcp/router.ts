@@ -24,7 +24,12 @@ export interface McpDeps {
 
 export function createMcpRouter(deps: McpDeps): Router {
   const { env, mcp } = deps.config;
-  const tools = buildTools(deps.endpoints, { upstreams: deps.upstreams, env, hideUnconfigured: mcp.hideUnconfigured, pageSize: mcp.pageSize });
+  const tools = buildTools(deps.endpoints, {
+    upstreams: deps.upstreams,
+    env,
+    hideUnconfigured: mcp.hideUnconfigured,
+    pageSize: mcp.pageSize,
+  });
   const inject = injector(deps.app, deps.api);
   const { publicUrl, serviceName, maxUploadBytes, maxBodyBytes } = deps.config;
   const info = { name: serviceName, version: deps.version };
@@ -40,9 +45,13 @@ export function createMcpRouter(deps: McpDeps): Router {
     next(new ApiError('forbidden', `Origin ${origin} may not use /mcp; the operator can allow it with MCP_ALLOWED_ORIGINS`));
   });
   // Room for a file sent as base64, as the REST endpoints allow for uploads.
-  router.post('/', express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }), (req: Request, res: Response, next: NextFunction) => {
-    serve(req, res).catch(next);
-  });
+  router.post(
+    '/',
+    express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }),
+    (req: Request, res: Response, next: NextFunction) => {
+      serve(req, res).catch(next);
+    },
+  );
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
   router.all('/', (req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError('method_not_allowed', `Method ${req.method} is not allowed on /mcp; use POST`, { Allow: 'POST' }));
@@ -55,7 +64,12 @@ export function createMcpRouter(deps: McpDeps): Router {
     // A client with a wrong key learns it at connection, not at its first call. The usage endpoint
     // checks the key without spending the allowance, and meters failures per IP as REST does.
     if (opensSession(req.body)) {
-      const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
+      const check = await inject({
+        method: 'GET',
+        url: '/api/v1/account/usage',
+        headers: caller.headers,
+        remoteAddress: caller.remoteAddress,
+      });
       if (check.statusCode >= 400) return refuse(res, check);
     }
     sdk ??= import('./server.js');

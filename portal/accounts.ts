@@ -36,10 +36,20 @@ export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Stat
 /** Personal keys work only for active accounts on a paid plan. */
 export const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
 
-export interface NewAccount { email: string; name: string; password: string; role?: Account['role']; plan?: Plan; status?: Status }
+export interface NewAccount {
+  email: string;
+  name: string;
+  password: string;
+  role?: Account['role'];
+  plan?: Plan;
+  status?: Status;
+}
 
 export class Accounts {
-  constructor(readonly store: Store, readonly keys: KeyStore) {}
+  constructor(
+    readonly store: Store,
+    readonly keys: KeyStore,
+  ) {}
 
   get(id: string): Promise<Account | undefined> {
     return this.store.get<Account>(ACCOUNTS, id);
@@ -110,12 +120,18 @@ export type AdminOutcome = 'created' | 'promoted' | 'unchanged';
  * The first admin (from ADMIN_EMAIL/ADMIN_PASSWORD at boot, or the CLI): creates the account, or promotes
  * an existing one. An existing account's password is never replaced: `note` says when one was ignored.
  */
-export async function ensureAdmin(accounts: Accounts, o: { email: string; name?: string; password?: string }): Promise<{ outcome: AdminOutcome; account: Account; note?: string }> {
+export async function ensureAdmin(
+  accounts: Accounts,
+  o: { email: string; name?: string; password?: string },
+): Promise<{ outcome: AdminOutcome; account: Account; note?: string }> {
   const existing = await accounts.byEmail(o.email);
   const note = existing && o.password ? 'the account exists: its password was left as it is (change it on /account)' : undefined;
   if (existing) {
     if (existing.role === 'admin') return { outcome: 'unchanged', account: existing, note };
-    const account = await accounts.update(existing.id, { role: 'admin', ...(existing.status === 'pending' ? { status: 'active' as const } : {}) });
+    const account = await accounts.update(existing.id, {
+      role: 'admin',
+      ...(existing.status === 'pending' ? { status: 'active' as const } : {}),
+    });
     return { outcome: 'promoted', account: account!, note };
   }
   if (!o.password) throw new Error(`no account ${o.email} yet: a password is needed to create it`);

@@ -50,12 +50,16 @@ export function createAuth(deps: Omit<PortalDeps, 'viewerOf'>) {
   const admin = config.admin;
   const ready = admin
     ? ensureAdmin(accounts, admin)
-        .then(({ outcome, account, note }) => log.info({ accountId: account.id, outcome }, `portal: admin ${admin.email} ${outcome}${note ? `; ${note}` : ''}`))
+        .then(({ outcome, account, note }) =>
+          log.info({ accountId: account.id, outcome }, `portal: admin ${admin.email} ${outcome}${note ? `; ${note}` : ''}`),
+        )
         .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${admin.email} an admin`))
     : Promise.resolve();
 
   const middleware: Router = express.Router();
-  middleware.use((_req, _res, next) => { ready.then(() => next(), next); });
+  middleware.use((_req, _res, next) => {
+    ready.then(() => next(), next);
+  });
   const load = ctx.sessions.load();
   // Static files need no session (and no store read).
   middleware.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));

@@ -23,8 +23,12 @@ function sent(req: Request): string | undefined {
   return value || undefined;
 }
 
-const refused = () => new PageError(403, 'This form has expired',
-  html`This form was not sent from this site, or the page had been open too long. Go back, reload the page and try again. <a href="/login">Sign in</a>`);
+const refused = () =>
+  new PageError(
+    403,
+    'This form has expired',
+    html`This form was not sent from this site, or the page had been open too long. Go back, reload the page and try again. <a href="/login">Sign in</a>`,
+  );
 
 /** Middleware (after the body parsers): refuses a state-changing request without this session's token. */
 export function csrfProtect(req: Request, res: Response, next: NextFunction) {

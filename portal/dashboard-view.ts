@@ -47,7 +47,12 @@ export function holdsPersonalKeys(deps: PortalDeps, viewer: Viewer): boolean {
 }
 
 /** What a key's calls count on: the free key per client IP, a personal key by itself. */
-export interface KeyRef { id: string; plan: string; label: string; record?: KeyRecord }
+export interface KeyRef {
+  id: string;
+  plan: string;
+  label: string;
+  record?: KeyRecord;
+}
 
 export const freeRef = (): KeyRef => ({ id: FREE_KEY_ID, plan: 'free', label: 'Shared free key (calls from your IP address)' });
 export const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });

@@ -44,14 +44,30 @@ export function docsRoutes(deps: DocsDeps): Router {
     if (!req.acceptsEncodings('gzip')) return next();
     gzipped ??= promisify(zlib.gzip)(fs.readFileSync(path.join(scalarDist, 'browser', 'standalone.js')), { level: 9 });
     gzipped.then((body) => {
-      res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', 'Cache-Control': 'public, max-age=31536000, immutable' });
+      res.set({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Content-Encoding': 'gzip',
+        Vary: 'Accept-Encoding',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+      });
       assetHeaders(res);
       res.send(body);
     }, next);
   });
-  router.use(SCALAR_URL, express.static(path.join(scalarDist, 'browser'), { index: false, maxAge: '365d', immutable: true, setHeaders: (res) => { assetHeaders(res); res.setHeader('Vary', 'Accept-Encoding'); } }));
+  router.use(
+    SCALAR_URL,
+    express.static(path.join(scalarDist, 'browser'), {
+      index: false,
+      maxAge: '365d',
+      immutable: true,
+      setHeaders: (res) => {
+        assetHeaders(res);
+        res.setHeader('Vary', 'Accept-Encoding');
+      },
+    }),
+  );
 
-  const viewerOf = async (req: Request, res: Response) => res.locals.viewer ?? await deps.viewerOf(req);
+  const viewerOf = async (req: Request, res: Response) => res.locals.viewer ?? (await deps.viewerOf(req));
   const send = (res: Response, viewer: Viewer | undefined, title: string, body: Safe, scripts?: string[]) => {
     res.type('html').set('Cache-Control', 'no-store');
     res.send(page({ title, serviceName: deps.config.serviceName, viewer, csrf: res.locals.csrf, wide: true, scripts, body }).value);
@@ -65,7 +81,9 @@ export function docsRoutes(deps: DocsDeps): Router {
         endpoints ??= loadCatalog(deps.config.catalogDir).endpoints;
         const viewer = await viewerOf(req, res);
         send(res, viewer, 'Home', landingBody({ config: deps.config, endpoints, plans: deps.plans, signedIn: Boolean(viewer) }));
-      } catch (err) { next(err); }
+      } catch (err) {
+        next(err);
+      }
     });
   });
 
@@ -80,9 +98,12 @@ export function docsRoutes(deps: DocsDeps): Router {
   <h1>API reference</h1>
   <p>Every endpoint of the service, grouped by category, with code samples and a <strong>Test Request</strong>
   button that calls this server for real. Try it with the anonymous key: <code class="key">${anonymous}</code>${
-    key !== anonymous ? html` (your own key is filled in)`
-    : viewer ? html` (filled in for you; your keys are on the <a href="/dashboard">API key page</a>)`
-    : html` (filled in for you; <a href="/signup">sign up</a> for a key of your own)`}.</p>
+    key !== anonymous
+      ? html` (your own key is filled in)`
+      : viewer
+        ? html` (filled in for you; your keys are on the <a href="/dashboard">API key page</a>)`
+        : html` (filled in for you; <a href="/signup">sign up</a> for a key of your own)`
+  }.</p>
   <p>AI agents: every endpoint is also a tool of the MCP server at <code>${deps.config.publicUrl}/mcp</code>
   (Streamable HTTP), with the same key in the <code>X-API-Key</code> header; see
   <a href="#mcp-config">the client configuration</a>.</p>

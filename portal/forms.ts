@@ -24,7 +24,10 @@ export function field(o: FieldOptions): Safe {
 
 export const csrfField = (token: string | undefined) => html`<input type="hidden" name="csrf" value="${token ?? ''}">`;
 
-export const errors = (list: string[]) => (list.length ? html`<div class="notice error" role="alert">${list.length === 1 ? list[0] : html`<ul>${list.map((e) => html`<li>${e}</li>`)}</ul>`}</div>` : '');
+export const errors = (list: string[]) =>
+  list.length
+    ? html`<div class="notice error" role="alert">${list.length === 1 ? list[0] : html`<ul>${list.map((e) => html`<li>${e}</li>`)}</ul>`}</div>`
+    : '';
 
 export const notice = (kind: 'ok' | 'info' | 'error', text: string | Safe) => html`<div class="notice ${kind}" role="status">${text}</div>`;
 

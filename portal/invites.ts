@@ -27,7 +27,14 @@ export class Invites {
     const token = crypto.randomBytes(32).toString('base64url');
     const hash = hashOf(token);
     const now = Date.now();
-    const invite: Invite = { id: hash.slice(0, 12), hash, ...(o.plan ? { plan: o.plan } : {}), createdBy: o.createdBy, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + o.days * 86400_000).toISOString() };
+    const invite: Invite = {
+      id: hash.slice(0, 12),
+      hash,
+      ...(o.plan ? { plan: o.plan } : {}),
+      createdBy: o.createdBy,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + o.days * 86400_000).toISOString(),
+    };
     await this.store.put(COLL, hash, invite);
     return { token, invite };
   }

@@ -6,9 +6,19 @@ import { html } from '../engine/html.js';
 
 // Readable names for the catalog's category ids (an unknown id is shown as it is).
 const TITLES: Record<string, string> = {
-  ai: 'AI chat', anime: 'Anime', 'art-design': 'Art & design', books: 'Books & scripture', 'cloud-storage': 'File & image hosting',
-  downloaders: 'Media downloaders', finance: 'Finance', 'gen-models': 'Generative models', quotes: 'Quotes', tools: 'Developer tools',
-  tts: 'Text to speech', utilities: 'Utilities', video: 'Video',
+  ai: 'AI chat',
+  anime: 'Anime',
+  'art-design': 'Art & design',
+  books: 'Books & scripture',
+  'cloud-storage': 'File & image hosting',
+  downloaders: 'Media downloaders',
+  finance: 'Finance',
+  'gen-models': 'Generative models',
+  quotes: 'Quotes',
+  tools: 'Developer tools',
+  tts: 'Text to speech',
+  utilities: 'Utilities',
+  video: 'Video',
 };
 
 // The first call shown: embedded (no upstream, works offline) and harmless.
@@ -28,25 +38,41 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
   pattern (<code>/api/v1/{category}/{endpoint}</code>) and one JSON envelope.</p>
   <div class="actions">
     <a class="button" href="/docs">Explore the API reference</a>
-    ${o.signedIn ? html`<a class="button secondary" href="/dashboard">Your API keys</a>` : html`<a class="button secondary" href="/signup">Create an account</a>
-    <a class="button secondary" href="/login">Sign in</a>`}
+    ${
+      o.signedIn
+        ? html`<a class="button secondary" href="/dashboard">Your API keys</a>`
+        : html`<a class="button secondary" href="/signup">Create an account</a>
+    <a class="button secondary" href="/login">Sign in</a>`
+    }
   </div>
 </section>
 
 <h2>Make your first call</h2>
 <p>No account needed: the anonymous key <code class="key">${o.config.anonymousKey}</code> works right away${
-  anonymous ? html` (${anonymous.limit.toLocaleString('en-US')} requests per ${anonymous.window.replace(/^(\d+)/, '$1 ')}, shared by everyone)` : ''}.
+    anonymous
+      ? html` (${anonymous.limit.toLocaleString('en-US')} requests per ${anonymous.window.replace(/^(\d+)/, '$1 ')}, shared by everyone)`
+      : ''
+  }.
 Sign up for an allowance of your own.</p>
 <pre><code>${curl}</code></pre>
-${example ? html`<p class="small muted">${example.summary}. Every answer is <code>{"success": true, "data": …, "metadata": …}</code>;
-the <code>X-RateLimit-*</code> headers say what is left of your allowance.</p>` : ''}
+${
+  example
+    ? html`<p class="small muted">${example.summary}. Every answer is <code>{"success": true, "data": …, "metadata": …}</code>;
+the <code>X-RateLimit-*</code> headers say what is left of your allowance.</p>`
+    : ''
+}
 
 <h2>What is inside</h2>
 <ul class="grid categories">
-${[...byCategory].map(([category, list]) => html`<li class="card">
+${[...byCategory].map(
+  ([category, list]) => html`<li class="card">
   <a href="/docs#tag/${category}"><strong>${TITLES[category] ?? category}</strong></a>
   <span class="badge">${list.length} endpoint${list.length === 1 ? '' : 's'}</span>
-  <p class="small muted">${list.slice(0, 4).map((e) => e.name).join(', ')}${list.length > 4 ? ', …' : ''}</p>
-</li>`)}
+  <p class="small muted">${list
+    .slice(0, 4)
+    .map((e) => e.name)
+    .join(', ')}${list.length > 4 ? ', …' : ''}</p>
+</li>`,
+)}
 </ul>`;
 }

@@ -8,16 +8,28 @@ import { pageHeaders } from './security.js';
 
 /** An error shown to the visitor as a page with this status, title and message. */
 export class PageError extends Error {
-  constructor(readonly status: number, readonly title: string, readonly detail: string | Safe, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string | Safe,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(title);
   }
 }
 
-export interface SendOptions { status?: number; wide?: boolean; scripts?: string[] }
+export interface SendOptions {
+  status?: number;
+  wide?: boolean;
+  scripts?: string[];
+}
 
 export function createPages(serviceName: string, log: Logger) {
   const send = (res: Response, title: string, body: Safe, o: SendOptions = {}) => {
-    res.status(o.status ?? 200).set('Cache-Control', 'no-store').type('html');
+    res
+      .status(o.status ?? 200)
+      .set('Cache-Control', 'no-store')
+      .type('html');
     res.send(page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, body }).value);
   };
 
@@ -35,7 +47,9 @@ export function createPages(serviceName: string, log: Logger) {
       return send(res, 'Bad request', html`<h1>Bad request</h1><p>The form could not be read. Go back and try again.</p>`, { status });
     }
     log.error({ err: { message: (err as Error)?.message, stack: (err as Error)?.stack }, path: req.path }, 'portal: unhandled error');
-    send(res, 'Something went wrong', html`<h1>Something went wrong</h1><p>The page could not be shown. Try again in a moment.</p>`, { status: 500 });
+    send(res, 'Something went wrong', html`<h1>Something went wrong</h1><p>The page could not be shown. Try again in a moment.</p>`, {
+      status: 500,
+    });
   };
 
   return { send, errorPage };
@@ -44,5 +58,7 @@ export function createPages(serviceName: string, log: Logger) {
 export type Pages = ReturnType<typeof createPages>;
 
 /** Wraps an async handler so its rejection reaches the error handler. */
-export const wrap = (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) =>
-  (req: Request, res: Response, next: NextFunction) => { fn(req, res, next).catch(next); };
+export const wrap =
+  (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) => (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res, next).catch(next);
+  };

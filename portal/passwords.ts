@@ -11,11 +11,33 @@ export const MAX_LENGTH = 128;
 
 // The handful of passwords every list of breached ones starts with; the length rule catches the rest of
 // the short ones.
-const COMMON = new Set(['password', 'password1', 'password123', '12345678', '123456789', '1234567890', 'qwertyuiop', 'qwerty123', '11111111', '00000000', 'iloveyou', 'abc12345', 'letmein1', 'welcome1', 'admin123', 'changeme']);
+const COMMON = new Set([
+  'password',
+  'password1',
+  'password123',
+  '12345678',
+  '123456789',
+  '1234567890',
+  'qwertyuiop',
+  'qwerty123',
+  '11111111',
+  '00000000',
+  'iloveyou',
+  'abc12345',
+  'letmein1',
+  'welcome1',
+  'admin123',
+  'changeme',
+]);
 
 const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
 
-function derive(password: string, salt: Buffer, p: { memory: number; passes: number; parallelism: number }, tagLength: number): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  p: { memory: number; passes: number; parallelism: number },
+  tagLength: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     crypto.argon2('argon2id', { message: password, nonce: salt, tagLength, ...p }, (err, key) => (err ? reject(err) : resolve(key)));
   });
@@ -39,7 +61,8 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
 }
 
 /** A stored hash made with weaker parameters than today's (rehashed at the next sign-in). */
-export const needsRehash = (phc: string) => !phc.startsWith(`$argon2id$v=19$m=${PARAMS.memory},t=${PARAMS.passes},p=${PARAMS.parallelism}$`);
+export const needsRehash = (phc: string) =>
+  !phc.startsWith(`$argon2id$v=19$m=${PARAMS.memory},t=${PARAMS.passes},p=${PARAMS.parallelism}$`);
 
 // A hash of a random password, verified against when the email is unknown, so a wrong email costs the
 // same time as a wrong password (no account enumeration by timing).

@@ -28,12 +28,18 @@ export const pageHeaders: RequestHandler = helmet({ ...common, contentSecurityPo
  * fonts stay 'self' only.
  */
 export const docsHeaders: RequestHandler[] = [
-  (_req: Request, res: Response, next: NextFunction) => { res.locals.styleNonce = crypto.randomBytes(16).toString('base64'); next(); },
+  (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.styleNonce = crypto.randomBytes(16).toString('base64');
+    next();
+  },
   helmet({
     ...common,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { ...directives, 'style-src': ["'self'", (_req, res: ServerResponse) => `'nonce-${(res as Response).locals.styleNonce}'`] },
+      directives: {
+        ...directives,
+        'style-src': ["'self'", (_req, res: ServerResponse) => `'nonce-${(res as Response).locals.styleNonce}'`],
+      },
     },
   }),
 ];

@@ -29,7 +29,10 @@ interface SessionDoc {
   seenAt: number;
 }
 
-interface Loaded { hash: string; doc: SessionDoc }
+interface Loaded {
+  hash: string;
+  doc: SessionDoc;
+}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -61,7 +64,11 @@ function cookieValue(req: Request): string | undefined {
 }
 
 export class Sessions {
-  constructor(private readonly store: Store, private readonly accounts: Accounts, private readonly publicUrl: string) {}
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: Accounts,
+    private readonly publicUrl: string,
+  ) {}
 
   private secure(req: Request) {
     return req.secure || this.publicUrl.startsWith('https:');
@@ -156,5 +163,5 @@ export function requireSignedIn(req: Request, res: Response, next: NextFunction)
 export function requireAdmin(req: Request, res: Response, next: NextFunction) {
   if (!res.locals.viewer) return requireSignedIn(req, res, next);
   if (res.locals.viewer.role === 'admin') return next();
-  next(new PageError(403, 'Admins only', 'This page is for the service\'s administrators.'));
+  next(new PageError(403, 'Admins only', "This page is for the service's administrators."));
 }

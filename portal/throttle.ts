@@ -13,12 +13,15 @@ export const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES = 10;
 
 export class SignInThrottle {
-  constructor(private readonly counter: Counter, private readonly max = MAX_FAILURES) {}
+  constructor(
+    private readonly counter: Counter,
+    private readonly max = MAX_FAILURES,
+  ) {}
 
   static create(o: { redis?: RedisHandle; prefix: string; log: Logger }): SignInThrottle {
-    return new SignInThrottle(o.redis
-      ? new RedisCounter(o.redis.client, WINDOW_MS, `${o.prefix}signin:`, o.redis, o.log)
-      : new MemoryCounter(WINDOW_MS));
+    return new SignInThrottle(
+      o.redis ? new RedisCounter(o.redis.client, WINDOW_MS, `${o.prefix}signin:`, o.redis, o.log) : new MemoryCounter(WINDOW_MS),
+    );
   }
 
   private keys(ip: string | undefined, email: string) {

@@ -41,25 +41,42 @@ export function usageRoutes(deps: PortalDeps, pages: Pages): Router {
     const asked = typeof req.query.key === 'string' ? req.query.key : undefined;
     if (asked === undefined) return { refs, ref: refs.find((k) => !k.record || !k.record.disabled) ?? refs[0] };
     const ref = refs.find((k) => k.id === asked);
-    if (!ref) throw new PageError(404, 'No such key', html`There is no such key in your account. <a href="/dashboard/usage">Usage of your keys</a>`);
+    if (!ref)
+      throw new PageError(
+        404,
+        'No such key',
+        html`There is no such key in your account. <a href="/dashboard/usage">Usage of your keys</a>`,
+      );
     return { refs, ref };
   };
 
   const usageOf = (req: Request, ref: KeyRef) => keyUsage(deps.usage, ref.plan, ref.id, req.ip) as Promise<Usage>;
 
-  r.get('/dashboard/usage', wrap(async (req, res) => {
-    const { refs, ref } = await chosen(req, res);
-    if (!ref) {
-      return pages.send(res, 'Usage', html`<h1>Usage</h1>
-${notice('info', html`You have no keys yet. <a href="/dashboard">Create one on the API keys page</a>; its calls are counted here.`)}`);
-    }
-    const u = await usageOf(req, ref);
-    const csv = (period: string) => `/dashboard/usage.csv?key=${encodeURIComponent(ref.id)}&period=${period}`;
-    const body = html`<h1>Usage</h1>
-${refs.length > 1 ? html`<form method="get" action="/dashboard/usage" class="row key-picker">
+  r.get(
+    '/dashboard/usage',
+    wrap(async (req, res) => {
+      const { refs, ref } = await chosen(req, res);
+      if (!ref) {
+        return pages.send(
+          res,
+          'Usage',
+          html`<h1>Usage</h1>
+${notice('info', html`You have no keys yet. <a href="/dashboard">Create one on the API keys page</a>; its calls are counted here.`)}`,
+        );
+      }
+      const u = await usageOf(req, ref);
+      const csv = (period: string) => `/dashboard/usage.csv?key=${encodeURIComponent(ref.id)}&period=${period}`;
+      const body = html`<h1>Usage</h1>
+${
+  refs.length > 1
+    ? html`<form method="get" action="/dashboard/usage" class="row key-picker">
   <label>Key <select name="key">${refs.map((k) => html`<option value="${k.id}"${k.id === ref.id ? html` selected` : ''}>${k.label}${k.record?.disabled ? ' — disabled' : ''}</option>`)}</select></label>
   <button type="submit" class="secondary">Show</button>
-</form>` : ref.record ? html`<p class="muted">${ref.label}</p>` : ''}
+</form>`
+    : ref.record
+      ? html`<p class="muted">${ref.label}</p>`
+      : ''
+}
 ${ref.record?.disabled ? notice('info', 'This key is disabled: calls with it are refused.') : ''}
 ${ref.record ? '' : html`<p class="muted">The shared free key: the calls made with it from your address (<code>${req.ip ?? 'unknown'}</code>), which has an allowance of its own.</p>`}
 <section class="card" aria-labelledby="allowance-title">
@@ -71,28 +88,39 @@ ${period('daily', 'Last 30 days, by day', u.daily, csv('day'))}
 <section aria-labelledby="recent-title">
   <h2 id="recent-title">Last calls</h2>
   <p class="small muted">Up to 50, newest first: time, endpoint, status and duration only (never parameters or keys).</p>
-  ${u.recent.length ? html`<div class="table-wrap"><table>
+  ${
+    u.recent.length
+      ? html`<div class="table-wrap"><table>
     <caption class="sr-only">The most recent calls, newest first</caption>
     <thead><tr><th scope="col">Time</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col" class="num">ms</th></tr></thead>
     <tbody>${u.recent.map((c) => html`<tr><td>${time(c.at, 'seconds')}</td><td><code>${c.endpoint}</code></td><td><span class="status s${String(c.status)[0]}xx">${c.status}</span></td><td class="num">${count(c.ms)}</td></tr>`)}</tbody>
-  </table></div>` : html`<p class="muted">No calls yet.</p>`}
+  </table></div>`
+      : html`<p class="muted">No calls yet.</p>`
+  }
 </section>
 <script type="application/json" id="usage-data">${raw(chartJson(u))}</script>`;
-    pages.send(res, 'Usage', body, { scripts: [CHART_URL, '/portal/static/dashboard.js', '/portal/static/charts.js'] });
-  }));
+      pages.send(res, 'Usage', body, { scripts: [CHART_URL, '/portal/static/dashboard.js', '/portal/static/charts.js'] });
+    }),
+  );
 
-  r.get('/dashboard/usage.csv', wrap(async (req, res) => {
-    const { ref } = await chosen(req, res);
-    const p = req.query.period === 'day' ? 'day' : req.query.period === 'hour' || req.query.period === undefined ? 'hour' : undefined;
-    if (!ref || !p) throw new PageError(400, 'Bad request', 'Ask for a key of yours and period=hour or period=day.');
-    const u = await usageOf(req, ref);
-    const h = p === 'hour' ? u.hourly : u.daily;
-    const rows = [['start', 'total', ...CLASSES, 'p50_ms', 'p95_ms'].join(',')];
-    for (const b of h.buckets) rows.push([b.start, b.total, ...CLASSES.map((c) => b.classes[c] ?? 0), b.p50Ms ?? '', b.p95Ms ?? ''].join(','));
-    res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8')
-      .attachment(`usage-${ref.id}-${p === 'hour' ? 'hourly' : 'daily'}.csv`)
-      .send(rows.join('\r\n') + '\r\n');
-  }));
+  r.get(
+    '/dashboard/usage.csv',
+    wrap(async (req, res) => {
+      const { ref } = await chosen(req, res);
+      const p = req.query.period === 'day' ? 'day' : req.query.period === 'hour' || req.query.period === undefined ? 'hour' : undefined;
+      if (!ref || !p) throw new PageError(400, 'Bad request', 'Ask for a key of yours and period=hour or period=day.');
+      const u = await usageOf(req, ref);
+      const h = p === 'hour' ? u.hourly : u.daily;
+      const rows = [['start', 'total', ...CLASSES, 'p50_ms', 'p95_ms'].join(',')];
+      for (const b of h.buckets)
+        rows.push([b.start, b.total, ...CLASSES.map((c) => b.classes[c] ?? 0), b.p50Ms ?? '', b.p95Ms ?? ''].join(','));
+      res
+        .set('Cache-Control', 'no-store')
+        .type('text/csv; charset=utf-8')
+        .attachment(`usage-${ref.id}-${p === 'hour' ? 'hourly' : 'daily'}.csv`)
+        .send(rows.join('\r\n') + '\r\n');
+    }),
+  );
 
   return r;
 }
@@ -117,10 +145,14 @@ function period(id: 'hourly' | 'daily', title: string, h: History, csv: string):
   </table></div>
   </details>
   <h3>Per endpoint</h3>
-  ${h.endpoints.length ? html`<div class="table-wrap"><table>
+  ${
+    h.endpoints.length
+      ? html`<div class="table-wrap"><table>
     <thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">Calls</th>${classes.map((c) => html`<th scope="col" class="num">${c}</th>`)}</tr></thead>
     <tbody>${h.endpoints.map((e) => html`<tr><td><code>${e.endpoint}</code></td><td class="num">${count(e.total)}</td>${classes.map((c) => html`<td class="num">${count(e.classes[c] ?? 0)}</td>`)}</tr>`)}</tbody>
-  </table></div>` : html`<p class="muted">No calls in this period.</p>`}
+  </table></div>`
+      : html`<p class="muted">No calls in this period.</p>`
+  }
 </section>`;
 }
 

@@ -15,12 +15,20 @@ const concurrency = Number(process.env.CLIENT_CONCURRENCY ?? 50);
 const rounds = Math.max(1, Number(process.env.CLIENT_ROUNDS ?? 3));
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const upstream = spawn(process.execPath, [path.join(here, 'bench-targets.js'), 'fake-upstream'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const upstream = spawn(process.execPath, [path.join(here, 'bench-targets.js'), 'fake-upstream'], {
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
 const port = await new Promise<number>((ok) => upstream.once('message', (m: { ready: number }) => ok(m.ready)));
 const base = `http://127.0.0.1:${port}`;
 
 type Call = (i: number) => Promise<Buffer>;
-const gotClient = got.extend({ prefixUrl: base, timeout: { request: 30_000 }, retry: { limit: 0 }, throwHttpErrors: false, responseType: 'buffer' });
+const gotClient = got.extend({
+  prefixUrl: base,
+  timeout: { request: 30_000 },
+  retry: { limit: 0 },
+  throwHttpErrors: false,
+  responseType: 'buffer',
+});
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
 const clients: Array<{ name: string; call: Call }> = [
   { name: 'got 14 (today)', call: async (i) => (await gotClient(`api/v2/pokemon/p${i}`)).rawBody },
@@ -33,7 +41,8 @@ const clients: Array<{ name: string; call: Call }> = [
   },
   {
     name: 'Node fetch (global)',
-    call: async (i) => Buffer.from(await (await fetch(`${base}/api/v2/pokemon/p${i}`, { signal: AbortSignal.timeout(30_000) })).arrayBuffer()),
+    call: async (i) =>
+      Buffer.from(await (await fetch(`${base}/api/v2/pokemon/p${i}`, { signal: AbortSignal.timeout(30_000) })).arrayBuffer()),
   },
 ];
 
@@ -64,7 +73,9 @@ await agent.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gotCpu = median(results.get(clients[0].name)!.map((x) => x.cpuUs));
-console.log(`\n${calls} calls, ${concurrency} at a time, median of ${rounds} interleaved rounds, Node ${process.version}; CPU of this process only\n`);
+console.log(
+  `\n${calls} calls, ${concurrency} at a time, median of ${rounds} interleaved rounds, Node ${process.version}; CPU of this process only\n`,
+);
 console.log('| client | CPU µs per call | vs got | calls/s (noisy) |');
 console.log('|---|---:|---:|---:|');
 for (const c of clients) {

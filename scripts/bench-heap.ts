@@ -28,13 +28,19 @@ const heapMb = () => {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-const upstream = spawn(process.execPath, [path.join(here, 'bench-targets.js'), 'fake-upstream'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const upstream = spawn(process.execPath, [path.join(here, 'bench-targets.js'), 'fake-upstream'], {
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
 const upstreamPort = await new Promise<number>((ok) => upstream.once('message', (m: { ready: number }) => ok(m.ready)));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-heap-'));
 fs.writeFileSync(path.join(dataDir, 'keys.yaml'), `- { key: ${KEY}, plan: enterprise, name: bench }\n`);
 const { app } = await createApp({
-  ...process.env, DATA_DIR: dataDir, API_KEYS_FILE: path.join(dataDir, 'keys.yaml'), PLAN_ENTERPRISE_LIMIT: '100000000',
-  LOG_LEVEL: 'silent', UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstreamPort}`,
+  ...process.env,
+  DATA_DIR: dataDir,
+  API_KEYS_FILE: path.join(dataDir, 'keys.yaml'),
+  PLAN_ENTERPRISE_LIMIT: '100000000',
+  LOG_LEVEL: 'silent',
+  UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstreamPort}`,
 });
 const server = http.createServer(app);
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -46,7 +52,11 @@ async function run(n: number): Promise<void> {
   const end = next + n;
   const worker = async () => {
     while (next < end) {
-      const res = await agent.request({ origin, method: 'GET', path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=p${next++}` });
+      const res = await agent.request({
+        origin,
+        method: 'GET',
+        path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=p${next++}`,
+      });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
     }
@@ -63,5 +73,7 @@ server.close();
 upstream.kill();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`heap after a full GC: ${before.toFixed(1)} MB before ${calls} uncached calls, ${after.toFixed(1)} MB after (${after - before >= 0 ? '+' : ''}${(after - before).toFixed(2)} MB)`);
+console.log(
+  `heap after a full GC: ${before.toFixed(1)} MB before ${calls} uncached calls, ${after.toFixed(1)} MB after (${after - before >= 0 ? '+' : ''}${(after - before).toFixed(2)} MB)`,
+);
 process.exit(after - before > slackMb ? 1 : 0);

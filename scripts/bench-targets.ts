@@ -18,25 +18,33 @@ const listen = (server: http.Server) => server.listen(0, '127.0.0.1', () => read
 
 switch (target) {
   case 'node-http':
-    listen(http.createServer((_req, res) => {
-      res.setHeader('Content-Type', 'application/json');
-      res.end('{"hello":"world"}');
-    }));
+    listen(
+      http.createServer((_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"hello":"world"}');
+      }),
+    );
     break;
   case 'express': {
     const app = express();
-    app.get('/', (_req, res) => { res.json({ hello: 'world' }); });
+    app.get('/', (_req, res) => {
+      res.json({ hello: 'world' });
+    });
     listen(http.createServer(app));
     break;
   }
   case 'fastify': {
     const app = Fastify();
-    app.get('/', {
-      schema: {
-        querystring: { type: 'object', properties: { bin: { type: 'string', pattern: '^[0-9]{6,8}$' } }, required: ['bin'] },
-        response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } },
+    app.get(
+      '/',
+      {
+        schema: {
+          querystring: { type: 'object', properties: { bin: { type: 'string', pattern: '^[0-9]{6,8}$' } }, required: ['bin'] },
+          response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } },
+        },
       },
-    }, async () => ({ hello: 'world' }));
+      async () => ({ hello: 'world' }),
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     ready((app.server.address() as AddressInfo).port);
     break;
@@ -45,26 +53,40 @@ switch (target) {
     // The least a Node process can do per proxied call: one keep-alive pool, the answer read whole and sent.
     const agent = new Agent({ keepAliveTimeout: 4_000 });
     const origin = process.env.UPSTREAM_URL!;
-    listen(http.createServer((req, res) => {
-      agent.request({ origin, path: req.url ?? '/', method: 'GET' })
-        .then(async (up) => {
-          const body = Buffer.from(await up.body.arrayBuffer());
-          res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/octet-stream') });
-          res.end(body);
-        })
-        .catch(() => {
-          res.statusCode = 502;
-          res.end();
-        });
-    }));
+    listen(
+      http.createServer((req, res) => {
+        agent
+          .request({ origin, path: req.url ?? '/', method: 'GET' })
+          .then(async (up) => {
+            const body = Buffer.from(await up.body.arrayBuffer());
+            res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/octet-stream') });
+            res.end(body);
+          })
+          .catch(() => {
+            res.statusCode = 502;
+            res.end();
+          });
+      }),
+    );
     break;
   }
   case 'fake-upstream': {
     // A PokéAPI-shaped upstream answering in ~1 ms.
-    listen(http.createServer((req, res) => {
-      res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ id: 25, name: req.url?.split('/').filter(Boolean).pop() ?? 'pikachu', height: 4, weight: 60, base_experience: 112, types: [{ slot: 1, type: { name: 'electric' } }] }));
-    }));
+    listen(
+      http.createServer((req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            id: 25,
+            name: req.url?.split('/').filter(Boolean).pop() ?? 'pikachu',
+            height: 4,
+            weight: 60,
+            base_experience: 112,
+            types: [{ slot: 1, type: { name: 'electric' } }],
+          }),
+        );
+      }),
+    );
     break;
   }
   case 'engine': {

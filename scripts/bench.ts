@@ -46,7 +46,9 @@ function pinLocalRedis(url: string): { pinned: boolean; restore(): void } {
   }
   return {
     pinned: restore.length > 0,
-    restore() { for (const [pid, cores] of restore.splice(0)) spawnSync('taskset', ['-a', '-p', '-c', cores, pid], { stdio: 'ignore' }); },
+    restore() {
+      for (const [pid, cores] of restore.splice(0)) spawnSync('taskset', ['-a', '-p', '-c', cores, pid], { stdio: 'ignore' });
+    },
   };
 }
 
@@ -62,7 +64,9 @@ function start(target: string, env: Record<string, string> = {}, scriptsDir = he
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit', 'ipc'] });
   fs.closeSync(log);
   return new Promise((resolve, reject) => {
-    child.once('message', (m: { ready?: number }) => { if (m.ready) resolve({ port: m.ready, child }); });
+    child.once('message', (m: { ready?: number }) => {
+      if (m.ready) resolve({ port: m.ready, child });
+    });
     child.on('exit', (code) => reject(new Error(`${target} exited with ${code}`)));
   });
 }
@@ -74,7 +78,10 @@ function findNginx(): string | undefined {
   const found = () => ['nginx', '/usr/sbin/nginx'].find((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
   if (found() || process.env.BENCH_NO_INSTALL) return found();
   console.error('bench: nginx not found, trying `apt-get install -y nginx`...');
-  spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return found();
 }
 
@@ -91,7 +98,9 @@ async function startNginx(): Promise<Server> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(dataDir, 'nginx-'));
   const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(conf, `worker_processes 1;
+  fs.writeFileSync(
+    conf,
+    `worker_processes 1;
 master_process off;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -107,11 +116,20 @@ http {
     location / { proxy_pass http://fake; proxy_http_version 1.1; proxy_set_header Connection ""; }
   }
 }
-`);
+`,
+  );
   const [cmd, ...args] = taskset(serverCpus, [nginx!, '-p', dir, '-c', conf, '-e', `${dir}/error.log`]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((ok) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); ok(true); }).once('error', () => ok(false)));
+    const up = await new Promise<boolean>((ok) =>
+      net
+        .connect(port, '127.0.0.1')
+        .once('connect', function (this: net.Socket) {
+          this.destroy();
+          ok(true);
+        })
+        .once('error', () => ok(false)),
+    );
     if (up) return { port, child };
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 50));
@@ -124,7 +142,10 @@ http {
 const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 function cpuOf(pid: number | undefined): number | undefined {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6; // utime, stime
   } catch {
     return undefined;
@@ -157,7 +178,10 @@ process.once('SIGINT', () => process.exit(130));
 const nginx = findNginx();
 if (!nginx) console.error('bench: nginx is not installed and could not be installed: its row is left out');
 const engineEnv = {
-  DATA_DIR: dataDir, API_KEYS_FILE: keysFile, PLAN_ENTERPRISE_LIMIT: '100000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  DATA_DIR: dataDir,
+  API_KEYS_FILE: keysFile,
+  PLAN_ENTERPRISE_LIMIT: '100000000',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstream.port}`,
 };
 const ccgen = `/api/v1/tools/ccgen?apikey=${KEY}&bin=457173`;
@@ -167,11 +191,31 @@ const cases: Case[] = [
   { name: 'bare Express 5 hello', target: 'express', path: '/' },
   { name: 'Fastify route + JSON schema', target: 'fastify', path: '/?bin=457173' },
   ...(nginx ? [{ name: 'bare nginx proxy → fake upstream', target: 'nginx', path: '/api/v2/pokemon/pikachu/' }] : []),
-  { name: 'bare Node proxy (undici) → fake upstream', target: 'undici-proxy', env: { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` }, path: '/api/v2/pokemon/pikachu/' },
+  {
+    name: 'bare Node proxy (undici) → fake upstream',
+    target: 'undici-proxy',
+    env: { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` },
+    path: '/api/v2/pokemon/pikachu/',
+  },
   { name: 'ours: tools/ccgen, in-process store', target: 'engine', env: engineEnv, path: ccgen },
-  { name: 'ours: tools/ccgen, Redis store', target: 'engine', env: { ...engineEnv, REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${Date.now()}:` }, path: ccgen },
-  { name: 'ours: creature-data cached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu` },
-  { name: 'ours: creature-data uncached (fake upstream)', target: 'engine', env: engineEnv, path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM` },
+  {
+    name: 'ours: tools/ccgen, Redis store',
+    target: 'engine',
+    env: { ...engineEnv, REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${Date.now()}:` },
+    path: ccgen,
+  },
+  {
+    name: 'ours: creature-data cached (fake upstream)',
+    target: 'engine',
+    env: engineEnv,
+    path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu`,
+  },
+  {
+    name: 'ours: creature-data uncached (fake upstream)',
+    target: 'engine',
+    env: engineEnv,
+    path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM`,
+  },
 ];
 
 // BENCH_COMPARE=<another build's dist/scripts> adds that build's engine cases, named "before: …", to the same
@@ -199,9 +243,11 @@ for (let round = 0; round < runs; round++) {
     try {
       const base = `http://127.0.0.1:${server.port}`;
       // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
-      results[i].push(c.path.includes('nocache=RANDOM')
-        ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''), server.child.pid)
-        : await drive({ url: `${base}${c.path}` }, server.child.pid));
+      results[i].push(
+        c.path.includes('nocache=RANDOM')
+          ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''), server.child.pid)
+          : await drive({ url: `${base}${c.path}` }, server.child.pid),
+      );
     } finally {
       server.child.kill();
     }
@@ -226,13 +272,17 @@ const nginxRps = rows.find((r) => r.name.startsWith('bare nginx'))?.rps;
 const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
-console.log(`\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`);
+console.log(
+  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`,
+);
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 const pct = (x: number, of: number | undefined) => (of ? `${Math.round((x / of) * 100)}%` : '–');
 for (const r of rows) {
   const upstreamCase = r.name.includes('upstream');
   const cpu = Number.isFinite(r.cpuUs) ? Math.round(r.cpuUs) : '–';
-  console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`);
+  console.log(
+    `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`,
+  );
 }
 if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true }); // the servers' logs and data (BENCH_KEEP=1 keeps them)

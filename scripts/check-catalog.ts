@@ -71,14 +71,18 @@ function readYaml(file: string, differences: string[]): unknown {
 }
 
 const show = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v));
-const sameSet = (a: unknown[], b: unknown[]) => a.length === b.length && a.map(String).sort().join('\n') === b.map(String).sort().join('\n');
+const sameSet = (a: unknown[], b: unknown[]) =>
+  a.length === b.length && a.map(String).sort().join('\n') === b.map(String).sort().join('\n');
 
 /** Differences between one spec parameter and its catalog entry. */
 function compareParam(id: string, s: SpecParam, c: ParamSpec, used: Set<string>): string[] {
   const out: string[] = [];
   const at = `${id} ${s.name}`;
   if (s.required !== (c.required === true)) out.push(`${at}: required is ${c.required === true}, spec says ${s.required ? 'R' : 'O'}`);
-  if (s.requiredWhen && JSON.stringify(Object.entries(c.requiredWhen ?? {}).map(([k, v]) => [k, String(v)])) !== JSON.stringify(Object.entries(s.requiredWhen))) {
+  if (
+    s.requiredWhen &&
+    JSON.stringify(Object.entries(c.requiredWhen ?? {}).map(([k, v]) => [k, String(v)])) !== JSON.stringify(Object.entries(s.requiredWhen))
+  ) {
     out.push(`${at}: requiredWhen is ${JSON.stringify(c.requiredWhen ?? null)}, spec says required when ${JSON.stringify(s.requiredWhen)}`);
   }
   if (s.flag && c.type !== 'boolean') out.push(`${at}: type is ${c.type}, spec says a true/false flag (boolean)`);
@@ -127,7 +131,10 @@ function compareEndpoint(s: SpecEndpoint, c: CatalogEndpoint, used: Set<string>)
   for (const name of Object.keys(c.params)) {
     if (!s.params.some((p) => p.name === name)) {
       if (`${id} ${name}` in EXTENSIONS) used.add(`${id} ${name}`);
-      else out.push(name === 'apikey' ? `${id}: parameter apikey is implicit and must not be listed` : `${id}: parameter ${name} is not in the spec`);
+      else
+        out.push(
+          name === 'apikey' ? `${id}: parameter apikey is implicit and must not be listed` : `${id}: parameter ${name} is not in the spec`,
+        );
     }
   }
   return out;
@@ -146,13 +153,19 @@ function selfCheck(at: string, p: ParamSpec): string[] {
   }
   for (const [kind, v] of values) {
     const problem =
-      (p.type === 'integer' && !Number.isInteger(v)) || (p.type === 'number' && typeof v !== 'number') ? `is not of type ${p.type}`
-      : p.type === 'boolean' && typeof v !== 'boolean' ? 'is not a boolean'
-      : re && !re.test(String(v)) ? 'does not match the pattern'
-      : kind === 'default' && p.enum && !p.enum.map(String).includes(String(v)) ? 'is not in the enum'
-      : typeof v === 'number' && ((p.minimum !== undefined && v < p.minimum) || (p.maximum !== undefined && v > p.maximum)) ? 'is out of bounds'
-      : typeof v === 'string' && p.maxLength !== undefined && v.length > p.maxLength ? 'is longer than maxLength'
-      : undefined;
+      (p.type === 'integer' && !Number.isInteger(v)) || (p.type === 'number' && typeof v !== 'number')
+        ? `is not of type ${p.type}`
+        : p.type === 'boolean' && typeof v !== 'boolean'
+          ? 'is not a boolean'
+          : re && !re.test(String(v))
+            ? 'does not match the pattern'
+            : kind === 'default' && p.enum && !p.enum.map(String).includes(String(v))
+              ? 'is not in the enum'
+              : typeof v === 'number' && ((p.minimum !== undefined && v < p.minimum) || (p.maximum !== undefined && v > p.maximum))
+                ? 'is out of bounds'
+                : typeof v === 'string' && p.maxLength !== undefined && v.length > p.maxLength
+                  ? 'is longer than maxLength'
+                  : undefined;
     if (problem) out.push(`${at}: ${kind} ${JSON.stringify(v)} ${problem}`);
   }
   return out;
@@ -172,11 +185,15 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
   if (plans !== undefined && !checkPlans(plans)) differences.push(...schemaErrors(plansFile, plans, checkPlans.errors!));
   const upstreamsFile = path.join(catalogDir, 'upstreams.yaml');
   const upstreamsDoc = readYaml(upstreamsFile, differences) as { upstreams?: Record<string, unknown> } | undefined;
-  if (upstreamsDoc !== undefined && !checkUpstreams(upstreamsDoc)) differences.push(...schemaErrors(upstreamsFile, upstreamsDoc, checkUpstreams.errors!));
+  if (upstreamsDoc !== undefined && !checkUpstreams(upstreamsDoc))
+    differences.push(...schemaErrors(upstreamsFile, upstreamsDoc, checkUpstreams.errors!));
   const upstreams = upstreamsDoc?.upstreams ?? {};
 
   const catalog = new Map<string, CatalogEndpoint>();
-  const files = fs.readdirSync(catalogDir).filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml').sort();
+  const files = fs
+    .readdirSync(catalogDir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml')
+    .sort();
   for (const f of files) {
     const file = path.join(catalogDir, f);
     const doc = readYaml(file, differences) as { category?: string; endpoints?: CatalogEndpoint[] } | undefined;
@@ -186,12 +203,14 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
       differences.push(...schemaErrors(file, doc, checkCategory.errors!));
       continue;
     }
-    if (`${doc.category}.yaml` !== f) differences.push(`${file}: holds category ${doc.category}; the file should be named ${doc.category}.yaml`);
+    if (`${doc.category}.yaml` !== f)
+      differences.push(`${file}: holds category ${doc.category}; the file should be named ${doc.category}.yaml`);
     for (const ep of doc.endpoints!) {
       const id = `${doc.category}/${ep.name}`;
       if (catalog.has(id)) differences.push(`${file}: endpoint ${ep.name} is defined twice`);
       catalog.set(id, ep);
-      if (ep.upstream !== 'embedded' && !(ep.upstream in upstreams)) differences.push(`${id}: upstream ${ep.upstream} is not in upstreams.yaml`);
+      if (ep.upstream !== 'embedded' && !(ep.upstream in upstreams))
+        differences.push(`${id}: upstream ${ep.upstream} is not in upstreams.yaml`);
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {
           if (!ep.params[other]) differences.push(`${id} ${name}: requiredWhen names unknown parameter ${other}`);
@@ -228,11 +247,10 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
 
 function main(): void {
   const root = process.cwd();
-  const result = checkCatalog(
-    fs.readFileSync(path.join(root, 'docs', 'spec.md'), 'utf8'),
-    path.join(root, 'catalog'),
-    [path.join(root, 'adapters'), path.join(root, 'dist', 'adapters')],
-  );
+  const result = checkCatalog(fs.readFileSync(path.join(root, 'docs', 'spec.md'), 'utf8'), path.join(root, 'catalog'), [
+    path.join(root, 'adapters'),
+    path.join(root, 'dist', 'adapters'),
+  ]);
   if (result.differences.length) {
     for (const d of result.differences) console.log(d);
     console.log(`catalog differs from spec: ${result.differences.length} difference(s)`);

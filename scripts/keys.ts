@@ -16,7 +16,11 @@ const prefix = config.redisPrefix;
 
 function usage(): never {
   console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate | admin <email> [name] | accounts');
-  console.error(`plans: ${Object.keys(plans).filter((p) => p !== 'anonymous' && p !== 'free').join(', ')}`);
+  console.error(
+    `plans: ${Object.keys(plans)
+      .filter((p) => p !== 'anonymous' && p !== 'free')
+      .join(', ')}`,
+  );
   console.error('migrate: copies the keys and accounts of DATA_DIR/uua.sqlite into the Redis of REDIS_URL');
   console.error('admin: makes <email> a portal admin, creating the account with the password of ADMIN_PASSWORD or typed in');
   process.exit(2);
@@ -27,7 +31,10 @@ async function readPassword(): Promise<string> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   if (process.stdin.isTTY) process.stderr.write('Password for the new admin account: ');
-  const line = await new Promise<string>((resolve) => { rl.once('line', resolve); rl.once('close', () => resolve('')); });
+  const line = await new Promise<string>((resolve) => {
+    rl.once('line', resolve);
+    rl.once('close', () => resolve(''));
+  });
   rl.close();
   return line;
 }
@@ -39,7 +46,9 @@ if (config.redisUrl) {
   const client = createClient({ url: config.redisUrl });
   await client.connect();
   store = new RedisStore(client as never, prefix, config.redisUrl);
-  close = async () => { await client.close(); };
+  close = async () => {
+    await client.close();
+  };
 } else {
   store = openSqlite(config.dataDir);
   close = () => store.close();

@@ -19,7 +19,10 @@ const catalog = loadCatalog(config.catalogDir);
 // The adapters a server would load (engine/catalog/registry.ts), found by their files rather than imported.
 const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
 const doc = openApiDocument(catalog.endpoints, {
-  title: config.serviceName, version: VERSION, url: config.publicUrl, upstreams: catalog.upstreams,
+  title: config.serviceName,
+  version: VERSION,
+  url: config.publicUrl,
+  upstreams: catalog.upstreams,
   implemented: (e) => implemented(e.adapter),
 });
 fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);

@@ -41,17 +41,32 @@ function memoryOf(pid: number): { peakMb: number; rssMb: number } {
 /** POSTs a multipart body of `mb` MB generated on the fly, never held whole in this process either. */
 function upload(port: number, mb: number): Promise<{ status: number; body: { data?: { code?: string; size?: number } } }> {
   const boundary = `----uua${crypto.randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = crypto.randomBytes(1024 * 1024);
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: '/api/v1/cloud-storage/file-host',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + mb * chunk.length + tail.length, 'X-API-Key': KEY },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v1/cloud-storage/file-host',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.length + mb * chunk.length + tail.length,
+          'X-API-Key': KEY,
+        },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.write(head);
     let sent = 0;
@@ -69,10 +84,12 @@ function upload(port: number, mb: number): Promise<{ status: number; body: { dat
 /** Downloads a hosted file, counting its bytes. */
 function download(port: number, code: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: `/f/${code}/big.bin` }, (res) => {
-      let n = 0;
-      res.on('data', (c: Buffer) => (n += c.length)).on('end', () => resolve(n));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: `/f/${code}/big.bin` }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length)).on('end', () => resolve(n));
+      })
+      .on('error', reject);
   });
 }
 
@@ -85,14 +102,22 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'serve
   env: {
     ...process.env,
     ...s3?.env,
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS_FILE: path.join(dataDir, 'keys.yaml'),
-    MAX_UPLOAD_MB: String(MB + 16), LOG_LEVEL: 'warn', REDIS_URL: '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    API_KEYS_FILE: path.join(dataDir, 'keys.yaml'),
+    MAX_UPLOAD_MB: String(MB + 16),
+    LOG_LEVEL: 'warn',
+    REDIS_URL: '',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 try {
   for (let i = 0; ; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (i > 300 || child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 100));
@@ -104,20 +129,26 @@ try {
   const started = Date.now();
   const big = await upload(port, MB);
   const uploadMs = Date.now() - started;
-  if (big.status !== 200 || big.body.data?.size !== MB * 1024 * 1024) throw new Error(`${MB} MB upload: ${big.status} ${JSON.stringify(big.body)}`);
+  if (big.status !== 200 || big.body.data?.size !== MB * 1024 * 1024)
+    throw new Error(`${MB} MB upload: ${big.status} ${JSON.stringify(big.body)}`);
   const afterUpload = memoryOf(child.pid!);
   const got = await download(port, big.body.data.code!);
   if (got !== MB * 1024 * 1024) throw new Error(`download returned ${got} bytes`);
   const afterDownload = memoryOf(child.pid!);
   const result = {
-    backend, fileMb: MB, uploadMs,
+    backend,
+    fileMb: MB,
+    uploadMs,
     peakRssMbAfterWarmUp: before.peakMb,
     peakRssMbAfterUpload: afterUpload.peakMb,
     peakRssMbAfterDownload: afterDownload.peakMb,
     growthMb: afterDownload.peakMb - before.peakMb,
   };
   if (process.argv.includes('--json')) console.log(JSON.stringify(result));
-  else console.log(`${backend}: ${MB} MB up (${uploadMs} ms) and down; peak RSS ${before.peakMb} MB after a 16 MB warm-up, ${afterUpload.peakMb} MB after the upload, ${afterDownload.peakMb} MB after the download (+${result.growthMb} MB)`);
+  else
+    console.log(
+      `${backend}: ${MB} MB up (${uploadMs} ms) and down; peak RSS ${before.peakMb} MB after a 16 MB warm-up, ${afterUpload.peakMb} MB after the upload, ${afterDownload.peakMb} MB after the download (+${result.growthMb} MB)`,
+    );
 } finally {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));

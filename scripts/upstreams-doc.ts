@@ -67,7 +67,8 @@ function offline(spec: EndpointSpec, use: Usage, ups: Record<string, UpstreamSpe
   if (unset.length === use.upstreams.length) return 'no: 503 until configured';
   // The caller may bring the provider key (gen-models): without a pooled one and without upstream_key there
   // is nothing to send, and the caller is told which parameter is missing (a 400, not an outage).
-  if (spec.params.upstream_key) return 'no: 502 when unreachable; without a pooled key, 400 `Missing required parameter: upstream_key` when the caller sends none';
+  if (spec.params.upstream_key)
+    return 'no: 502 when unreachable; without a pooled key, 400 `Missing required parameter: upstream_key` when the caller sends none';
   return 'no: 502 when unreachable';
 }
 
@@ -86,7 +87,9 @@ export function generate(root: string): string {
   }
 
   const upRows = Object.entries(ups).map(([id, u]) => {
-    const keys = u.auth ? `${u.auth.required ? 'required' : 'optional'} (${u.auth.in === 'bearer' ? 'bearer token' : `${u.auth.in} ${u.auth.name}`})` : '—';
+    const keys = u.auth
+      ? `${u.auth.required ? 'required' : 'optional'} (${u.auth.in === 'bearer' ? 'bearer token' : `${u.auth.in} ${u.auth.name}`})`
+      : '—';
     const users = (usedBy.get(id) ?? []).map(code).join(', ') || '(none)';
     return `| ${code(id)} | ${cell(u.name)} | ${u.url ? u.url : '**none: set the URL**'} | ${keys} | ${u.timeout ?? '30s'} | ${users} |`;
   });

@@ -72,17 +72,38 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const prefix = config.redisPrefix;
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const store: Store = redis
-    ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log).catch(async (err: Error) => { await redis.close(); throw err; })
+    ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log).catch(async (err: Error) => {
+        await redis.close();
+        throw err;
+      })
     : openSqlite(config.dataDir);
   const keys = new KeyStore(store);
-  const configuredKeys = config.apiKeysFile ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name)) : [];
+  const configuredKeys = config.apiKeysFile
+    ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name))
+    : [];
   const identifier = createIdentifier(config, keys, configuredKeys);
   store.onAnnounce(() => identifier.forget());
-  const { meter, peekMeter, allowance, usageKey, close: closeMeter } = createMeter({ plans: applyOverrides(catalog.plans, config), authFailLimit: config.authFailLimit, redis: redis?.client, redisHealth: redis, log, prefix });
+  const {
+    meter,
+    peekMeter,
+    allowance,
+    usageKey,
+    close: closeMeter,
+  } = createMeter({
+    plans: applyOverrides(catalog.plans, config),
+    authFailLimit: config.authFailLimit,
+    redis: redis?.client,
+    redisHealth: redis,
+    log,
+    prefix,
+  });
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
   const blobs = openBlobStore(config, log, redis && { client: redis.client, prefix });
-  const metrics = createMetrics({ redisUp: redis ? () => redis.ready() : undefined, objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined });
+  const metrics = createMetrics({
+    redisUp: redis ? () => redis.ready() : undefined,
+    objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined,
+  });
   const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log, observe: metrics.upstream });
   let draining = false;
   const usage = createUsage(store, log);
@@ -100,21 +121,38 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const id = call.identity;
     metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
     usage.record(call, status);
-    log.info({ requestId: call.id, endpoint: call.endpoint, method: call.method, status, ms: Math.round(ms), keyId: id?.status === 'ok' ? id.keyId : undefined }, 'request');
+    log.info(
+      {
+        requestId: call.id,
+        endpoint: call.endpoint,
+        method: call.method,
+        status,
+        ms: Math.round(ms),
+        keyId: id?.status === 'ok' ? id.keyId : undefined,
+      },
+      'request',
+    );
   };
   const identifyKey = identify(identifier);
   const fail = failCall(log);
 
   const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
   const routes = new Map<string, Route>();
-  const limits = { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes };
+  const limits = {
+    uploadDir: path.join(config.dataDir, 'uploads'),
+    maxUploadBytes: config.maxUploadBytes,
+    maxBodyBytes: config.maxBodyBytes,
+  };
   const answer = envelope(config.serviceName);
   for (const spec of catalog.endpoints) {
     const invoke = invoker(spec, adapters.get(spec.adapter), contextDeps);
     routes.set(`/api/v1/${spec.id}`, {
       endpoint: spec.id,
       method: spec.method,
-      run: chain([parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer], fail),
+      run: chain(
+        [parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer],
+        fail,
+      ),
     });
   }
 
@@ -129,11 +167,23 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const unmatched: Route = {
     endpoint: 'unmatched',
     method: '',
-    run: chain([identifyKey, meter, (call: Call, next: Next) => {
-      const route = routes.get(call.path.replace(/\/+$/, ''));
-      if (route) return next(new ApiError('method_not_allowed', `Method ${call.method} is not allowed on ${call.path}; use ${route.method}`, { Allow: route.method }));
-      next(new ApiError('not_found', `No such endpoint: ${call.method} ${call.path}`));
-    }], fail),
+    run: chain(
+      [
+        identifyKey,
+        meter,
+        (call: Call, next: Next) => {
+          const route = routes.get(call.path.replace(/\/+$/, ''));
+          if (route)
+            return next(
+              new ApiError('method_not_allowed', `Method ${call.method} is not allowed on ${call.path}; use ${route.method}`, {
+                Allow: route.method,
+              }),
+            );
+          next(new ApiError('not_found', `No such endpoint: ${call.method} ${call.path}`));
+        },
+      ],
+      fail,
+    ),
   };
   // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
   const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
@@ -142,7 +192,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   app.use(createPortal({ config, store, keys, plans: catalog.plans, log, redis, usage: usageDeps }));
   app.get('/', (_req, res) => {
-    res.json({ success: true, name: config.serviceName, version: VERSION, docs: `${config.publicUrl}/openapi.json`, health: `${config.publicUrl}/health`, endpoints: catalog.endpoints.length });
+    res.json({
+      success: true,
+      name: config.serviceName,
+      version: VERSION,
+      docs: `${config.publicUrl}/openapi.json`,
+      health: `${config.publicUrl}/health`,
+      endpoints: catalog.endpoints.length,
+    });
   });
   app.get('/health', (_req, res) => {
     const redisState = redis ? (redis.ready() ? 'ready' : 'down') : 'disabled';
@@ -162,12 +219,21 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
-  const openapi = openApiDocument(catalog.endpoints, { title: config.serviceName, version: VERSION, url: config.publicUrl, upstreams: catalog.upstreams, implemented: (e) => adapters.has(e.adapter) });
-  app.get('/openapi.json', (_req, res) => { res.json(openapi); });
+  const openapi = openApiDocument(catalog.endpoints, {
+    title: config.serviceName,
+    version: VERSION,
+    url: config.publicUrl,
+    upstreams: catalog.upstreams,
+    implemented: (e) => adapters.has(e.adapter),
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
   app.get('/metrics', async (req, res, next) => {
     const access = metricsAccess(config.metricsToken, req.headers.authorization);
     const challenge = { 'WWW-Authenticate': 'Bearer realm="metrics"' };
-    if (access === 'missing') return next(new ApiError('missing_key', 'Missing metrics token: send Authorization: Bearer <METRICS_TOKEN>', challenge));
+    if (access === 'missing')
+      return next(new ApiError('missing_key', 'Missing metrics token: send Authorization: Bearer <METRICS_TOKEN>', challenge));
     if (access === 'wrong') return next(new ApiError('invalid_key', 'Invalid metrics token', challenge));
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -176,8 +242,17 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.use(errorHandler(log));
 
   return {
-    app: (req, res) => { if (!api(req, res)) app(req, res); },
-    config, endpoints: catalog.endpoints, adapters, keys, store, blobs, log, redis,
+    app: (req, res) => {
+      if (!api(req, res)) app(req, res);
+    },
+    config,
+    endpoints: catalog.endpoints,
+    adapters,
+    keys,
+    store,
+    blobs,
+    log,
+    redis,
     startDraining() {
       draining = true;
     },

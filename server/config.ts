@@ -66,11 +66,15 @@ const DEFAULT_MCP_PAGE_SIZE = 100;
 
 function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
   const pageSize = Number(env.MCP_PAGE_SIZE ?? DEFAULT_MCP_PAGE_SIZE);
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new Error(`MCP_PAGE_SIZE must be a whole number of at least 1, got "${env.MCP_PAGE_SIZE}"`);
   return {
     pageSize,
     hideUnconfigured: env.MCP_HIDE_UNCONFIGURED === 'true',
-    allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
   };
 }
 
@@ -110,7 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     redisPrefix: env.REDIS_PREFIX ?? 'uua:',
     signup: signupMode(env.SIGNUP),
-    admin: env.ADMIN_EMAIL?.trim() ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME } : undefined,
+    admin: env.ADMIN_EMAIL?.trim()
+      ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME }
+      : undefined,
     mcp: mcpConfig(env),
     env,
   };

@@ -12,7 +12,10 @@ const started = await createApp().catch((err: Error) => {
 });
 const { app, config, log } = started;
 const server = http.createServer(app).listen(config.port, config.host, () => {
-  log.info({ url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' }, `${config.serviceName} listening`);
+  log.info(
+    { url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' },
+    `${config.serviceName} listening`,
+  );
 });
 answerClientErrors(server);
 server.requestTimeout = 10 * 60_000; // generation endpoints may take minutes
@@ -50,11 +53,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     void sleep(config.drainDelayMs).then(() => {
-      server.close(() => void started.close().finally(() => {
-        log.info('drained: exiting');
-        flushLogs();
-        process.exit(0);
-      }));
+      server.close(
+        () =>
+          void started.close().finally(() => {
+            log.info('drained: exiting');
+            flushLogs();
+            process.exit(0);
+          }),
+      );
       server.closeIdleConnections();
     });
   });

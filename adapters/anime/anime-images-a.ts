@@ -1,7 +1,16 @@
 // nekos.best: random images of a category, a search, or the category list. The upstream demands a
 // User-Agent (the engine sends ours). Categories are checked against its own /endpoints list, so a typo
 // is a 400 naming the valid ones instead of an upstream 404. Random answers are never cached.
-import { reply, type Adapter, type UpstreamClient, invalidParam, upstreamBusy, isRecord, malformed, records } from '../../engine/adapter.js';
+import {
+  reply,
+  type Adapter,
+  type UpstreamClient,
+  invalidParam,
+  upstreamBusy,
+  isRecord,
+  malformed,
+  records,
+} from '../../engine/adapter.js';
 import { nekosCategories } from './_nekos-categories.js';
 
 async function checkedCategory(api: UpstreamClient, category: string): Promise<string> {
@@ -33,7 +42,12 @@ const animeImagesA: Adapter = async (params, ctx) => {
   if (action === 'search') {
     const category = params.category === undefined ? undefined : await checkedCategory(api, String(params.category));
     // `type` is required upstream: 1 = images, 2 = GIFs.
-    return images(api, '/search', { query: String(params.query), type: (params.type as number | undefined) ?? 1, category, amount: params.amount as number }, ctx.signal);
+    return images(
+      api,
+      '/search',
+      { query: String(params.query), type: (params.type as number | undefined) ?? 1, category, amount: params.amount as number },
+      ctx.signal,
+    );
   }
   const category = await checkedCategory(api, String(params.category));
   return images(api, `/${category}`, { amount: params.amount as number }, ctx.signal);

@@ -5,7 +5,20 @@
 //   caller's address never leaves this service.
 // - A random answer comes as one image at the top level, or (older shape) as `images:[…]`.
 import crypto from 'node:crypto';
-import { reply, type Adapter, badInput, missingParam, notFound, upstreamFailed, isRecord, malformed, num, record, records, type Rec } from '../../engine/adapter.js';
+import {
+  reply,
+  type Adapter,
+  badInput,
+  missingParam,
+  notFound,
+  upstreamFailed,
+  isRecord,
+  malformed,
+  num,
+  record,
+  records,
+  type Rec,
+} from '../../engine/adapter.js';
 
 const IP_SALT = crypto.randomBytes(16);
 const rejected = 'The image service rejected the request: check the category and tags';
@@ -21,7 +34,10 @@ const tagList = (x: unknown): string[] =>
   Array.isArray(x) ? x.map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
 
 const csv = (x: unknown): string | undefined => {
-  const tags = String(x ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = String(x ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return tags.length ? tags.join(',') : undefined;
 };
 

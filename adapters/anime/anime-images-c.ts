@@ -11,13 +11,30 @@ const names = (x: unknown): string[] =>
 
 function image(x: Rec): Rec {
   if (x.id === undefined || typeof x.url !== 'string') throw malformed();
-  const pick = ['id', 'url', 'source', 'width', 'height', 'byteSize', 'extension', 'dominantColor', 'isNsfw', 'isAnimated', 'uploadedAt', 'favorites'];
+  const pick = [
+    'id',
+    'url',
+    'source',
+    'width',
+    'height',
+    'byteSize',
+    'extension',
+    'dominantColor',
+    'isNsfw',
+    'isAnimated',
+    'uploadedAt',
+    'favorites',
+  ];
   const out: Rec = Object.fromEntries(pick.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]));
   return { ...out, tags: names(x.tags), artists: names(x.artists) };
 }
 
 function tagsParam(sp: URLSearchParams, name: string, value: unknown) {
-  for (const t of String(value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) sp.append(name, t);
+  for (const t of String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    sp.append(name, t);
 }
 
 const animeImagesC: Adapter = async (params, ctx) => {

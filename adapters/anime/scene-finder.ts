@@ -6,7 +6,20 @@
 //   queue or a long wait is a 503 with Retry-After. 402 (quota spent or concurrency exceeded) and 503
 //   (its queue is full) become our 503 too.
 // - Preview URLs expire 300 s after the search: we say when.
-import { reply, type Adapter, type UpstreamClient, badInput, upstreamBusy, upstreamFailed, upstreamTimeout, isRecord, num, record, records, type Rec } from '../../engine/adapter.js';
+import {
+  reply,
+  type Adapter,
+  type UpstreamClient,
+  badInput,
+  upstreamBusy,
+  upstreamFailed,
+  upstreamTimeout,
+  isRecord,
+  num,
+  record,
+  records,
+  type Rec,
+} from '../../engine/adapter.js';
 import { oneAtATime } from './_one-at-a-time.js';
 import { assertPublicUrl } from './_public-url.js';
 
@@ -20,7 +33,13 @@ async function quota(api: UpstreamClient, signal: AbortSignal) {
   const used = num(me.quotaUsed);
   if (q === undefined || used === undefined) throw upstreamFailed('The upstream service answered with malformed data');
   // `id` is left out: it is our server's IP address or the key's owner.
-  return { quota: q, quotaUsed: used, quotaRemaining: Math.max(0, q - used), concurrency: num(me.concurrency) ?? null, priority: num(me.priority) ?? null };
+  return {
+    quota: q,
+    quotaUsed: used,
+    quotaRemaining: Math.max(0, q - used),
+    concurrency: num(me.concurrency) ?? null,
+    priority: num(me.priority) ?? null,
+  };
 }
 
 function scene(r: Rec): Rec {

@@ -40,7 +40,9 @@ export function namedColors(): NamedColor[] {
     const ntc = createRequire(import.meta.url)('ntc') as { names: [string, string, ...unknown[]][] };
     list = ntc.names.map(([hex, name]) => {
       const n = parseInt(hex, 16);
-      const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
+      const r = (n >> 16) & 255,
+        g = (n >> 8) & 255,
+        b = n & 255;
       const [h, s, l] = ntcHsl(r, g, b);
       return { hex: hex.toUpperCase(), name, r, g, b, h, s, l };
     });
@@ -50,7 +52,9 @@ export function namedColors(): NamedColor[] {
 
 export function nameOf(clean: string): { hex: string; name: string; exact: boolean; distance: number } {
   const n = parseInt(clean, 16);
-  const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
+  const r = (n >> 16) & 255,
+    g = (n >> 8) & 255,
+    b = n & 255;
   const [h, s, l] = ntcHsl(r, g, b);
   let best: NamedColor | undefined;
   let bestD = Infinity;

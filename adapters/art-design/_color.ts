@@ -3,8 +3,16 @@
 // upstream's documented behaviour (upstreams.md §12), not from its source.
 import { nameOf } from './_color-names.js';
 
-export interface Rgb { r: number; g: number; b: number }
-export interface Hsl { h: number; s: number; l: number }
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+export interface Hsl {
+  h: number;
+  s: number;
+  l: number;
+}
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 
@@ -21,7 +29,14 @@ export function hexToRgb(clean: string): Rgb {
 }
 
 export function rgbToHex({ r, g, b }: Rgb): string {
-  return [r, g, b].map((v) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, '0')).join('').toUpperCase();
+  return [r, g, b]
+    .map((v) =>
+      Math.round(Math.max(0, Math.min(255, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')
+    .toUpperCase();
 }
 
 /** RGB fractions → HSL fractions (h in [0,1)). */
@@ -49,8 +64,7 @@ export function hslToRgb(hsl: Hsl): Rgb {
   const H = h * 6;
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const x = c * (1 - Math.abs((H % 2) - 1));
-  const [r, g, b] =
-    H < 1 ? [c, x, 0] : H < 2 ? [x, c, 0] : H < 3 ? [0, c, x] : H < 4 ? [0, x, c] : H < 5 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] = H < 1 ? [c, x, 0] : H < 2 ? [x, c, 0] : H < 3 ? [0, c, x] : H < 4 ? [0, x, c] : H < 5 ? [x, 0, c] : [c, 0, x];
   const m = l - c / 2;
   return { r: clamp01(r + m), g: clamp01(g + m), b: clamp01(b + m) };
 }
@@ -89,7 +103,7 @@ function luminance(r: number, g: number, b: number): number {
 export function contrastOf(clean: string): string {
   const { r, g, b } = hexToRgb(clean);
   const L = luminance(r / 255, g / 255, b / 255);
-  return (1.05 / (L + 0.05) >= (L + 0.05) / 0.05) ? '#ffffff' : '#000000';
+  return 1.05 / (L + 0.05) >= (L + 0.05) / 0.05 ? '#ffffff' : '#000000';
 }
 
 const pct = (v: number) => Math.round(v * 100);
@@ -104,7 +118,9 @@ export function describeColor(clean: string) {
   const hsl = rgbToHsl(fr, fg, fb);
   const hsv = rgbToHsv(fr, fg, fb);
   const cmyk = rgbToCmyk(fr, fg, fb);
-  const H = Math.round(hsl.h * 360), S = pct(hsl.s), L = pct(hsl.l);
+  const H = Math.round(hsl.h * 360),
+    S = pct(hsl.s),
+    L = pct(hsl.l);
   const V = { h: Math.round(hsv.h * 360), s: pct(hsv.s), v: pct(hsv.v) };
   const K = { c: pct(cmyk.c), m: pct(cmyk.m), y: pct(cmyk.y), k: pct(cmyk.k) };
   const name = nameOf(clean);

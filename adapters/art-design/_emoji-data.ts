@@ -16,8 +16,17 @@ export interface Emoji {
   emoji: string;
 }
 
-interface BaseEmoji { label: string; hexcode: string; emoji: string; group?: number; subgroup?: number }
-interface GroupsMeta { groups: Record<string, string>; subgroups: Record<string, string> }
+interface BaseEmoji {
+  label: string;
+  hexcode: string;
+  emoji: string;
+  group?: number;
+  subgroup?: number;
+}
+interface GroupsMeta {
+  groups: Record<string, string>;
+  subgroups: Record<string, string>;
+}
 
 /** emojibase group → EmojiHub category (component holds skin tones and hair styles). */
 const CATEGORY: Record<string, string> = {
@@ -35,17 +44,30 @@ const CATEGORY: Record<string, string> = {
 
 /** emojibase subgroup → EmojiHub group, where EmojiHub merged or renamed them. */
 const GROUP: Record<string, string> = {
-  'face-smiling': 'face positive', 'face-affection': 'face positive', 'face-tongue': 'face positive', 'face-hand': 'face positive',
-  'face-neutral-skeptical': 'face neutral', 'face-sleepy': 'face neutral',
-  'face-concerned': 'face negative', 'face-negative': 'face negative',
+  'face-smiling': 'face positive',
+  'face-affection': 'face positive',
+  'face-tongue': 'face positive',
+  'face-hand': 'face positive',
+  'face-neutral-skeptical': 'face neutral',
+  'face-sleepy': 'face neutral',
+  'face-concerned': 'face negative',
+  'face-negative': 'face negative',
   'face-unwell': 'face sick',
-  'face-hat': 'face role', 'face-glasses': 'face role',
+  'face-hat': 'face role',
+  'face-glasses': 'face role',
   'face-costume': 'creature face',
   heart: 'emotion',
-  'hand-fingers-open': 'body', 'hand-fingers-partial': 'body', 'hand-single-finger': 'body', 'hand-fingers-closed': 'body',
-  hands: 'body', 'hand-prop': 'body', 'body-parts': 'body',
-  'person-role': 'person role', 'person-fantasy': 'person role',
-  'person-sport': 'person activity', 'person-resting': 'person activity',
+  'hand-fingers-open': 'body',
+  'hand-fingers-partial': 'body',
+  'hand-single-finger': 'body',
+  'hand-fingers-closed': 'body',
+  hands: 'body',
+  'hand-prop': 'body',
+  'body-parts': 'body',
+  'person-role': 'person role',
+  'person-fantasy': 'person role',
+  'person-sport': 'person activity',
+  'person-resting': 'person activity',
   // Speaking head, silhouettes, footprints: EmojiHub has no group of its own for them.
   'person-symbol': 'person',
   'hair-style': 'skin tone',

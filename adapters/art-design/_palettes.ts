@@ -4,7 +4,12 @@
 import { schemeColors } from './_schemes.js';
 import { namedColors } from './_color-names.js';
 
-export interface Palette { id: string | null; text: string | null; colors: string[]; tags: string[] }
+export interface Palette {
+  id: string | null;
+  text: string | null;
+  colors: string[];
+  tags: string[];
+}
 
 /** Our own five-colour palettes: keyword → colours from its typical hue and tone. */
 const LEXICON: Record<string, string[]> = {
@@ -51,18 +56,47 @@ const LEXICON: Record<string, string[]> = {
 };
 
 const ALIASES: Record<string, string> = {
-  sea: 'ocean', water: 'ocean', marine: 'ocean', dusk: 'sunset', dawn: 'sunrise', woods: 'forest', tree: 'forest',
-  trees: 'forest', fall: 'autumn', cosmos: 'space', universe: 'galaxy', romance: 'love', romantic: 'love',
-  flowers: 'flower', floral: 'flower', sand: 'desert', cafe: 'coffee', mocha: 'coffee', cocoa: 'chocolate',
-  flame: 'fire', lava: 'fire', midnight: 'night', xmas: 'christmas', golden: 'gold', sweet: 'candy',
-  business: 'corporate', peaceful: 'calm', relax: 'calm', tropics: 'tropical', summertime: 'summer',
+  sea: 'ocean',
+  water: 'ocean',
+  marine: 'ocean',
+  dusk: 'sunset',
+  dawn: 'sunrise',
+  woods: 'forest',
+  tree: 'forest',
+  trees: 'forest',
+  fall: 'autumn',
+  cosmos: 'space',
+  universe: 'galaxy',
+  romance: 'love',
+  romantic: 'love',
+  flowers: 'flower',
+  floral: 'flower',
+  sand: 'desert',
+  cafe: 'coffee',
+  mocha: 'coffee',
+  cocoa: 'chocolate',
+  flame: 'fire',
+  lava: 'fire',
+  midnight: 'night',
+  xmas: 'christmas',
+  golden: 'gold',
+  sweet: 'candy',
+  business: 'corporate',
+  peaceful: 'calm',
+  relax: 'calm',
+  tropics: 'tropical',
+  summertime: 'summer',
 };
 
 const SCHEMES = ['analogic', 'monochrome', 'complement', 'triad', 'analogic-complement', 'quad'];
 const MAX_PALETTES = 12;
 const MAX_NAMED_SEEDS = 3;
 
-const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
 const hash = (colors: string[]) => colors.join('');
 
 /** A lexicon entry for a word, allowing a plural. */

@@ -5,8 +5,17 @@
 import { hexToHsl, hslToHex } from './_color.js';
 
 /** How one channel of a group moves: a constant shift plus a multiple of the running offset. */
-interface Channel { base: 'seed' | 'zero'; shift?: number; factor: number }
-interface Group { ratio: number; h: Channel; s: Channel; l: Channel }
+interface Channel {
+  base: 'seed' | 'zero';
+  shift?: number;
+  factor: number;
+}
+interface Group {
+  ratio: number;
+  h: Channel;
+  s: Channel;
+  l: Channel;
+}
 
 const ch = (factor: number, shift = 0): Channel => ({ base: 'seed', shift, factor });
 const zero: Channel = { base: 'zero', factor: 0 };

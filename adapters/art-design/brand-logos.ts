@@ -3,8 +3,18 @@
 // and `_`), all (the list without SVGs). Without `mode`, a `name` means mode=name.
 import { notFound, reply, type Adapter } from '../../engine/adapter.js';
 
-interface Icon { title: string; slug: string; hex: string; svg: string; source: string; guidelines?: string }
-interface Index { icons: Icon[]; byKey: Map<string, Icon> }
+interface Icon {
+  title: string;
+  slug: string;
+  hex: string;
+  svg: string;
+  source: string;
+  guidelines?: string;
+}
+interface Index {
+  icons: Icon[];
+  byKey: Map<string, Icon>;
+}
 
 const key = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
 

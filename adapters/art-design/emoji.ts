@@ -5,7 +5,11 @@ import { missingParam, notFound, reply, type Adapter } from '../../engine/adapte
 import { emojiData, type Emoji } from './_emoji-data.js';
 
 const unslug = (v: unknown) => String(v).trim().toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ');
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 2);
 
 function filtered(params: Record<string, unknown>): Emoji[] {
   const { all, categories, groups } = emojiData();

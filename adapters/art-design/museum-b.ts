@@ -3,7 +3,17 @@
 // fetched one by one at a gentle pace (see _museum-b-pace.ts); `q` goes last in the query string
 // because parameter order changes the results; a 410 on /v1/search means the API moved search to
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
-import { missingParam, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient, isRecord, malformed, type Rec } from '../../engine/adapter.js';
+import {
+  missingParam,
+  upstreamFailed,
+  reply,
+  type Adapter,
+  type AdapterContext,
+  type UpstreamClient,
+  isRecord,
+  malformed,
+  type Rec,
+} from '../../engine/adapter.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
 import { paced } from './_museum-b-pace.js';
 
@@ -12,8 +22,22 @@ const isObj = isRecord;
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 const TEXT_FIELDS = [
-  'title', 'artistDisplayName', 'artistDisplayBio', 'artistNationality', 'objectDate', 'objectName', 'department',
-  'culture', 'period', 'medium', 'dimensions', 'classification', 'creditLine', 'primaryImage', 'primaryImageSmall', 'objectURL',
+  'title',
+  'artistDisplayName',
+  'artistDisplayBio',
+  'artistNationality',
+  'objectDate',
+  'objectName',
+  'department',
+  'culture',
+  'period',
+  'medium',
+  'dimensions',
+  'classification',
+  'creditLine',
+  'primaryImage',
+  'primaryImageSmall',
+  'objectURL',
 ] as const;
 /** Base URLs whose /v1/search answered 410 Gone. */
 const movedToV11 = new Set<string>();
@@ -61,7 +85,11 @@ const museumB: Adapter = async (params, ctx) => {
   const client = ctx.upstream('met');
   const getObject = async (id: number, allowMissing: boolean) => {
     await paced(client.baseUrl ?? '', Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
-    const res = await client.request({ path: `/objects/${id}`, allowStatus: allowMissing ? [404] : [], notFoundMessage: `No object with id ${id}` });
+    const res = await client.request({
+      path: `/objects/${id}`,
+      allowStatus: allowMissing ? [404] : [],
+      notFoundMessage: `No object with id ${id}`,
+    });
     if (res.status === 404) return undefined;
     if (!isObj(res.body) || res.body.objectID === undefined) throw malformed();
     return metObject(res.body);

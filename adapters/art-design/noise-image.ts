@@ -9,7 +9,8 @@ import { createRng } from './_rng.js';
 
 const noiseImage: Adapter = async (params) => {
   const rng = createRng();
-  const hex = params.hex !== undefined ? cleanHex(String(params.hex))! : rgbToHex({ r: rng.int(0, 255), g: rng.int(0, 255), b: rng.int(0, 255) });
+  const hex =
+    params.hex !== undefined ? cleanHex(String(params.hex))! : rgbToHex({ r: rng.int(0, 255), g: rng.int(0, 255), b: rng.int(0, 255) });
   const options = {
     base: hexToRgb(hex),
     tiles: Number(params.tiles),

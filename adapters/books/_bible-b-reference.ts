@@ -7,9 +7,24 @@ import * as en from 'bible-passage-reference-parser/esm/lang/en.js';
 import { invalidParam } from '../../engine/adapter.js';
 import { BOOK_NAMES } from './_bible-b-books.js';
 
-interface Point { b: string; c: number; v?: number }
-interface Leaf { start: Point; end: Point; valid: { valid: boolean; messages: Record<string, number> } }
-interface Entity { entities?: Entity[]; valid?: Leaf['valid']; start?: Point; end?: Point; indices?: [number, number]; translations?: unknown[] }
+interface Point {
+  b: string;
+  c: number;
+  v?: number;
+}
+interface Leaf {
+  start: Point;
+  end: Point;
+  valid: { valid: boolean; messages: Record<string, number> };
+}
+interface Entity {
+  entities?: Entity[];
+  valid?: Leaf['valid'];
+  start?: Point;
+  end?: Point;
+  indices?: [number, number];
+  translations?: unknown[];
+}
 
 const parser = new bcv_parser(en);
 parser.set_options({ invalid_passage_strategy: 'include', invalid_sequence_strategy: 'include', book_alone_strategy: 'ignore' });
@@ -57,7 +72,8 @@ export function parseReference(ref: string): ParsedReference {
   if (bad) throw invalidParam('ref', why(bad));
   // Text the parser skipped ("xyz 3:16 John 1:1") means it guessed: refuse rather than send a guess.
   let rest = ref;
-  for (const t of top) if (t.indices) rest = rest.slice(0, t.indices[0]) + ' '.repeat(t.indices[1] - t.indices[0]) + rest.slice(t.indices[1]);
+  for (const t of top)
+    if (t.indices) rest = rest.slice(0, t.indices[0]) + ' '.repeat(t.indices[1] - t.indices[0]) + rest.slice(t.indices[1]);
   if (/[\p{L}\p{N}]/u.test(rest)) throw invalidParam('ref', `must be only ${hint}`);
   const book = all[0].start.b;
   if (all.some((l) => l.start.b !== book || l.end.b !== book)) throw invalidParam('ref', 'must stay within one book');

@@ -49,7 +49,12 @@ export function versesOf(edition: EditionRow): Verse[] {
     list = [];
     for (const s of readJson<QjSurah[]>(edition.file)) {
       for (const v of s.verses ?? []) {
-        list.push({ number: list.length + 1, surah: s.id, ayah: v.id, text: edition.type === 'quran' ? v.text : (v.translation ?? v.text) });
+        list.push({
+          number: list.length + 1,
+          surah: s.id,
+          ayah: v.id,
+          text: edition.type === 'quran' ? v.text : (v.translation ?? v.text),
+        });
       }
     }
     if (list.length !== AYAH_COUNT) throw new Error(`quran-json ${edition.file}: ${list.length} verses, expected ${AYAH_COUNT}`);
@@ -115,11 +120,15 @@ export function segmentRange(segment: Segment, n: number): [number, number] {
   const max = SEGMENTS[segment];
   if (n < 1 || n > max) throw invalidParam('segment_no', `must be between 1 and ${max} for ${segment}`);
   const r =
-    segment === 'juz' ? meta.getJuzMeta(n as meta.Juz)
-    : segment === 'ruku' ? meta.getRukuMeta(n as meta.Ruku)
-    : segment === 'page' ? meta.getPageMeta(n as meta.Page)
-    : segment === 'manzil' ? meta.getManzilMeta(n as meta.Manzil)
-    : meta.getRubAlHizbMeta(n as meta.RubAlHizbId);
+    segment === 'juz'
+      ? meta.getJuzMeta(n as meta.Juz)
+      : segment === 'ruku'
+        ? meta.getRukuMeta(n as meta.Ruku)
+        : segment === 'page'
+          ? meta.getPageMeta(n as meta.Page)
+          : segment === 'manzil'
+            ? meta.getManzilMeta(n as meta.Manzil)
+            : meta.getRubAlHizbMeta(n as meta.RubAlHizbId);
   return [r.firstAyahId, r.lastAyahId];
 }
 
@@ -128,8 +137,15 @@ export function segmentRange(segment: Segment, n: number): [number, number] {
 // Harakat, Quranic annotation marks, tatweel; hamza carriers and alef forms folded to their base letter.
 const MARKS = /[\u0610-\u061a\u064b-\u065f\u06d6-\u06ed\u0640\u08d3-\u08ff]/g;
 const fold = (s: string) =>
-  s.normalize('NFC').replace(MARKS, '').replace(/[\u0671\u0622\u0623\u0625]/g, '\u0627').replace(/\u0649/g, '\u064a')
-    .replace(/\u0629/g, '\u0647').replace(/\s+/g, ' ').trim().toLowerCase();
+  s
+    .normalize('NFC')
+    .replace(MARKS, '')
+    .replace(/[\u0671\u0622\u0623\u0625]/g, '\u0627')
+    .replace(/\u0649/g, '\u064a')
+    .replace(/\u0629/g, '\u0647')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 
 /**
  * The dagger alef is written as a full alef in plain spelling in some words (السماوات) and not at all in

@@ -2,14 +2,40 @@
 // locally first (_bible-b-reference.ts) and sent upstream in a canonical form; the translation is
 // checked against the upstream's own list (/data, kept for a day); every call goes through the guard
 // that keeps the upstream from banning this server (_bible-b-guard.ts). Answers are cached for 30 days.
-import { ApiError, badInput, invalidParam, notFound, upstreamBusy, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import {
+  ApiError,
+  badInput,
+  invalidParam,
+  notFound,
+  upstreamBusy,
+  type Adapter,
+  type AdapterContext,
+  type UpstreamClient,
+} from '../../engine/adapter.js';
 import { bibleGuard } from './_bible-b-guard.js';
 import { parseReference } from './_bible-b-reference.js';
 import { isRecord, malformed, text } from './_shape.js';
 
 const LIST_TTL_MS = 24 * 3600_000;
 /** Used when /data cannot be read: the translations bible-api.com has long served. */
-const KNOWN = ['web', 'kjv', 'asv', 'bbe', 'darby', 'dra', 'ylt', 'oeb-us', 'oeb-cw', 'webbe', 'clementine', 'almeida', 'rccv', 'cherokee', 'cuv', 'bkr'];
+const KNOWN = [
+  'web',
+  'kjv',
+  'asv',
+  'bbe',
+  'darby',
+  'dra',
+  'ylt',
+  'oeb-us',
+  'oeb-cw',
+  'webbe',
+  'clementine',
+  'almeida',
+  'rccv',
+  'cherokee',
+  'cuv',
+  'bkr',
+];
 const lists = new Map<string, { ids: Set<string>; at: number }>();
 
 async function translations(client: UpstreamClient, ctx: AdapterContext, guard: ReturnType<typeof bibleGuard>): Promise<Set<string>> {
@@ -37,7 +63,8 @@ const bibleB: Adapter = async (params, ctx) => {
   const guard = bibleGuard(client.baseUrl ?? client.id);
   const translation = String(params.translation ?? parsed.translation ?? client.settings.defaultTranslation ?? 'web').toLowerCase();
   const known = await translations(client, ctx, guard);
-  if (!known.has(translation)) throw invalidParam('translation', `unknown translation ${translation}; known: ${[...known].sort().join(', ')}`);
+  if (!known.has(translation))
+    throw invalidParam('translation', `unknown translation ${translation}; known: ${[...known].sort().join(', ')}`);
 
   guard.admit();
   const res = await client.request({
@@ -64,7 +91,9 @@ const bibleB: Adapter = async (params, ctx) => {
   if (!isRecord(b) || !Array.isArray(b.verses) || typeof b.reference !== 'string') throw malformed();
   return {
     reference: b.reference,
-    verses: b.verses.filter(isRecord).map((v) => ({ book_id: v.book_id, book_name: v.book_name, chapter: v.chapter, verse: v.verse, text: text(v.text) ?? '' })),
+    verses: b.verses
+      .filter(isRecord)
+      .map((v) => ({ book_id: v.book_id, book_name: v.book_name, chapter: v.chapter, verse: v.verse, text: text(v.text) ?? '' })),
     text: typeof b.text === 'string' ? b.text.trim() : '',
     translation_id: text(b.translation_id) ?? translation,
     translation_name: text(b.translation_name) ?? translation,

@@ -5,7 +5,11 @@ import { isRecord, malformed, pageOf, text, type Rec } from './_shape.js';
 
 function book(b: Rec) {
   const people = (v: unknown) =>
-    (Array.isArray(v) ? v.filter(isRecord) : []).map((p) => ({ name: text(p.name), birth_year: p.birth_year ?? null, death_year: p.death_year ?? null }));
+    (Array.isArray(v) ? v.filter(isRecord) : []).map((p) => ({
+      name: text(p.name),
+      birth_year: p.birth_year ?? null,
+      death_year: p.death_year ?? null,
+    }));
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   return {
     id: b.id,

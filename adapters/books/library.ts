@@ -15,7 +15,7 @@ const SEARCH_FIELDS = 'key,title,author_name,author_key,first_publish_year,cover
 const LIMIT = 20;
 
 const coverUrl = (id: unknown) => (typeof id === 'number' && id > 0 ? `https://covers.openlibrary.org/b/id/${id}-M.jpg` : null);
-const olid = (key: unknown) => (typeof key === 'string' ? key.split('/').pop() ?? null : null);
+const olid = (key: unknown) => (typeof key === 'string' ? (key.split('/').pop() ?? null) : null);
 
 function record(r: Rec): Rec {
   const out: Rec = { ...r, id: olid(r.key) };
@@ -36,7 +36,11 @@ const library: Adapter = async (params, ctx) => {
   const idKind = id ? KIND_BY_LETTER[id.slice(-1)] : undefined;
   const mode = String(params.mode ?? idKind ?? 'search');
   // Which kind an id is shows only in its last letter, a fact of Open Library's ids.
-  if (id && idKind !== mode) throw invalidParam('id', `${id} is ${idKind === 'author' ? 'an' : 'a'} ${idKind} id; mode=${mode} needs an id ending in ${LETTER_BY_KIND[mode]}`);
+  if (id && idKind !== mode)
+    throw invalidParam(
+      'id',
+      `${id} is ${idKind === 'author' ? 'an' : 'a'} ${idKind} id; mode=${mode} needs an id ending in ${LETTER_BY_KIND[mode]}`,
+    );
 
   if (id) {
     const res = await client.request({ path: `/${PATH_BY_KIND[mode]}/${id}.json`, notFoundMessage: `No ${mode} with id ${id}` });
@@ -54,7 +58,15 @@ const library: Adapter = async (params, ctx) => {
   if (!isRecord(body) || !Array.isArray(body.docs)) throw malformed();
   const items = body.docs.filter(isRecord).map((d) =>
     authors
-      ? { key: d.key, id: olid(d.key), name: text(d.name), birth_date: text(d.birth_date), death_date: text(d.death_date), top_work: text(d.top_work), work_count: d.work_count ?? null }
+      ? {
+          key: d.key,
+          id: olid(d.key),
+          name: text(d.name),
+          birth_date: text(d.birth_date),
+          death_date: text(d.death_date),
+          top_work: text(d.top_work),
+          work_count: d.work_count ?? null,
+        }
       : {
           key: d.key,
           id: olid(d.key),

@@ -18,12 +18,18 @@ const poetry: Adapter = async (params, ctx) => {
   const mode = params.mode as string | undefined;
 
   const enc = encodeURIComponent;
-  const path = mode === 'authors' ? '/author'
-    : mode === 'random' ? '/random'
-    : author && title ? `/author,title/${enc(author)};${enc(title)}`
-    : author ? `/author/${enc(author)}`
-    : title ? `/title/${enc(title)}`
-    : '/title';
+  const path =
+    mode === 'authors'
+      ? '/author'
+      : mode === 'random'
+        ? '/random'
+        : author && title
+          ? `/author,title/${enc(author)};${enc(title)}`
+          : author
+            ? `/author/${enc(author)}`
+            : title
+              ? `/title/${enc(title)}`
+              : '/title';
   const res = await ctx.upstream('poetrydb').request({ path, notFoundMessage: 'No poem matches' });
   const body = res.body;
 

@@ -3,16 +3,35 @@
 // network; any other edition goes to AlQuran Cloud (`alquran`). `mode` defaults from what is given:
 // q → search, number → ayah, surah → surah, nothing → random.
 import crypto from 'node:crypto';
-import { ApiError, missingParam, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import {
+  ApiError,
+  missingParam,
+  upstreamFailed,
+  reply,
+  type Adapter,
+  type AdapterContext,
+  type UpstreamClient,
+} from '../../engine/adapter.js';
 import { AYAH_COUNT, globalNumber, positionOf, search, surahInfo, versesOf, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByAlquranId, type EditionRow } from './_quran-editions.js';
 
 const editionObject = (e: EditionRow) => ({
-  identifier: e.alquran!, language: e.language, name: e.name, englishName: e.englishName, format: 'text', type: e.type, direction: e.direction,
+  identifier: e.alquran!,
+  language: e.language,
+  name: e.name,
+  englishName: e.englishName,
+  format: 'text',
+  type: e.type,
+  direction: e.direction,
 });
 
 const ayahObject = (v: Verse, e: EditionRow) => ({
-  number: v.number, text: v.text, edition: editionObject(e), surah: surahInfo(v.surah), numberInSurah: v.ayah, ...positionOf(v.number),
+  number: v.number,
+  text: v.text,
+  edition: editionObject(e),
+  surah: surahInfo(v.surah),
+  numberInSurah: v.ayah,
+  ...positionOf(v.number),
 });
 
 function surahObject(n: number, e: EditionRow) {
@@ -27,18 +46,30 @@ function surahObject(n: number, e: EditionRow) {
 /** `data` of an AlQuran Cloud envelope, or a 502 when the body is not one. */
 async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, allow404 = false): Promise<unknown> {
   const res = await client.request<{ code?: number; data?: unknown }>({
-    path, allowStatus: allow404 ? [404] : undefined, notFoundMessage: 'No such ayah, surah or edition at AlQuran Cloud',
+    path,
+    allowStatus: allow404 ? [404] : undefined,
+    notFoundMessage: 'No such ayah, surah or edition at AlQuran Cloud',
   });
   if (allow404 && res.status === 404) return undefined;
   const body = res.body;
-  if (!body || typeof body !== 'object' || body.code !== 200 || body.data === undefined || body.data === null || typeof body.data !== 'object') {
+  if (
+    !body ||
+    typeof body !== 'object' ||
+    body.code !== 200 ||
+    body.data === undefined ||
+    body.data === null ||
+    typeof body.data !== 'object'
+  ) {
     throw upstreamFailed('AlQuran Cloud answered with an unexpected shape');
   }
   return body.data;
 }
 
 const quranA: Adapter = async (params, ctx) => {
-  const mode = String(params.mode ?? (params.q !== undefined ? 'search' : params.number !== undefined ? 'ayah' : params.surah !== undefined ? 'surah' : 'random'));
+  const mode = String(
+    params.mode ??
+      (params.q !== undefined ? 'search' : params.number !== undefined ? 'ayah' : params.surah !== undefined ? 'surah' : 'random'),
+  );
   const client = ctx.upstream('alquran');
   const editionId = String(params.edition ?? client.settings.defaultEdition ?? 'quran-uthmani');
   const local = embeddedByAlquranId(editionId);
@@ -62,13 +93,20 @@ const quranA: Adapter = async (params, ctx) => {
     const n = mode === 'random' ? crypto.randomInt(1, AYAH_COUNT + 1) : Number(params.number);
     const cacheable = mode !== 'random';
     if (local) return reply({ data: ayahObject(versesOf(local)[n - 1], local), cacheable: false });
-    return reply({ data: (await fromUpstream(client, ctx, `/ayah/${n}/${enc(editionId)}`)) as Record<string, unknown>, source: 'alquran', cacheable });
+    return reply({
+      data: (await fromUpstream(client, ctx, `/ayah/${n}/${enc(editionId)}`)) as Record<string, unknown>,
+      source: 'alquran',
+      cacheable,
+    });
   }
 
   if (mode === 'surah') {
     const n = Number(params.surah);
     if (local) return reply({ data: surahObject(n, local), cacheable: false });
-    return reply({ data: (await fromUpstream(client, ctx, `/surah/${n}/${enc(editionId)}`)) as Record<string, unknown>, source: 'alquran' });
+    return reply({
+      data: (await fromUpstream(client, ctx, `/surah/${n}/${enc(editionId)}`)) as Record<string, unknown>,
+      source: 'alquran',
+    });
   }
 
   // search
@@ -82,9 +120,13 @@ const quranA: Adapter = async (params, ctx) => {
     return reply({ data: { count: matches.length, matches }, cacheable: false });
   }
   // AlQuran Cloud answers 404 when nothing matches.
-  const found = (await fromUpstream(client, ctx, `/search/${enc(q)}/all/${enc(editionId)}`, true)) as { count?: number; matches?: unknown[] } | undefined;
+  const found = (await fromUpstream(client, ctx, `/search/${enc(q)}/all/${enc(editionId)}`, true)) as
+    { count?: number; matches?: unknown[] } | undefined;
   if (found && !Array.isArray(found.matches)) throw upstreamFailed('AlQuran Cloud answered with an unexpected shape');
-  return reply({ data: found ? { count: found.count ?? found.matches!.length, matches: found.matches } : { count: 0, matches: [] }, source: 'alquran' });
+  return reply({
+    data: found ? { count: found.count ?? found.matches!.length, matches: found.matches } : { count: 0, matches: [] },
+    source: 'alquran',
+  });
 };
 
 export default quranA;

@@ -13,23 +13,52 @@ const DEFAULT_EDITION = 'ara-quranuthmanienc';
 const row = (v: Verse) => ({ chapter: v.surah, verse: v.ayah, text: v.text });
 
 function editionsMap(base: string | undefined) {
-  return Object.fromEntries(EMBEDDED.map((e: EditionRow) => [e.quranApi!.replace(/-/g, '_'), {
-    name: e.quranApi!, author: e.author, language: e.languageName, direction: e.direction, source: e.source,
-    comments: 'Served from the embedded quran-json text', link: `${base ?? ''}/editions/${e.quranApi}.json`, linkmin: `${base ?? ''}/editions/${e.quranApi}.min.json`,
-  }]));
+  return Object.fromEntries(
+    EMBEDDED.map((e: EditionRow) => [
+      e.quranApi!.replace(/-/g, '_'),
+      {
+        name: e.quranApi!,
+        author: e.author,
+        language: e.languageName,
+        direction: e.direction,
+        source: e.source,
+        comments: 'Served from the embedded quran-json text',
+        link: `${base ?? ''}/editions/${e.quranApi}.json`,
+        linkmin: `${base ?? ''}/editions/${e.quranApi}.min.json`,
+      },
+    ]),
+  );
 }
 
 /** A JSON object from the upstream holding `key` (an array unless `key` is '' for any object). */
 async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, key: string): Promise<Record<string, unknown>> {
-  const res = await client.request<Record<string, unknown>>({ path: `${path}.min.json`, notFoundMessage: 'No such edition, chapter, verse or segment at quran-api' });
+  const res = await client.request<Record<string, unknown>>({
+    path: `${path}.min.json`,
+    notFoundMessage: 'No such edition, chapter, verse or segment at quran-api',
+  });
   const body = res.body;
-  const ok = body && typeof body === 'object' && !Array.isArray(body) && (key === '' || Array.isArray(body[key]) || (key === 'text' && typeof body.text === 'string'));
+  const ok =
+    body &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    (key === '' || Array.isArray(body[key]) || (key === 'text' && typeof body.text === 'string'));
   if (!ok) throw upstreamFailed('quran-api answered with an unexpected shape');
   return body;
 }
 
 const quranB: Adapter = async (params, ctx) => {
-  const mode = String(params.mode ?? (params.segment !== undefined ? 'segment' : params.verse !== undefined ? 'verse' : params.chapter !== undefined ? 'chapter' : params.edition !== undefined ? 'edition' : 'editions'));
+  const mode = String(
+    params.mode ??
+      (params.segment !== undefined
+        ? 'segment'
+        : params.verse !== undefined
+          ? 'verse'
+          : params.chapter !== undefined
+            ? 'chapter'
+            : params.edition !== undefined
+              ? 'edition'
+              : 'editions'),
+  );
   const client = ctx.upstream('quran-api');
   const name = String(params.edition ?? DEFAULT_EDITION);
   const local = embeddedByQuranApiName(name);
@@ -50,17 +79,30 @@ const quranB: Adapter = async (params, ctx) => {
       return local ? embedded({ quran: versesOf(local).map(row) }) : answer(await fromUpstream(client, ctx, path, 'quran'));
     case 'chapter': {
       const c = Number(params.chapter);
-      return local ? embedded({ chapter: versesOf(local).filter((v) => v.surah === c).map(row) }) : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
+      return local
+        ? embedded({
+            chapter: versesOf(local)
+              .filter((v) => v.surah === c)
+              .map(row),
+          })
+        : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
     }
     case 'verse': {
       const n = globalNumber(Number(params.chapter), Number(params.verse));
-      return local ? embedded(row(versesOf(local)[n - 1])) : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
+      return local
+        ? embedded(row(versesOf(local)[n - 1]))
+        : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
     }
     default: {
       const segment = String(params.segment) as Segment;
       const [first, last] = segmentRange(segment, Number(params.segment_no));
       const key = `${segment}s`;
-      if (local) return embedded({ [key]: versesOf(local).slice(first - 1, last).map(row) });
+      if (local)
+        return embedded({
+          [key]: versesOf(local)
+            .slice(first - 1, last)
+            .map(row),
+        });
       return answer(await fromUpstream(client, ctx, `${path}/${key}/${params.segment_no}`, key));
     }
   }

@@ -36,7 +36,12 @@ const scholarlySearch: Adapter = async (params, ctx) => {
   const q = String(params.q).trim();
   const res = await client.request({
     path: '/works',
-    searchParams: { query: q, rows: Number(s.rows ?? 20), select: String(s.select ?? 'DOI,title,author,issued,container-title,type,URL'), mailto },
+    searchParams: {
+      query: q,
+      rows: Number(s.rows ?? 20),
+      select: String(s.select ?? 'DOI,title,author,issued,container-title,type,URL'),
+      mailto,
+    },
     allowStatus: [400],
   });
   // Crossref answers 400 {"status":"failed","message":[{"type":"validation-failure",…}]} for queries it refuses.

@@ -97,7 +97,17 @@ function ico(b: Buffer): Size | undefined {
 }
 
 const READERS: Record<string, (b: Buffer) => Size | undefined> = {
-  png, apng: png, gif, bmp, webp, jpg: jpeg, tif: tiff, avif: isobmff, heic: isobmff, ico, cur: ico,
+  png,
+  apng: png,
+  gif,
+  bmp,
+  webp,
+  jpg: jpeg,
+  tif: tiff,
+  avif: isobmff,
+  heic: isobmff,
+  ico,
+  cur: ico,
 };
 
 /** `ext` is file-type's extension of the sniffed format. */

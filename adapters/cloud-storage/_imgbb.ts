@@ -33,7 +33,8 @@ export async function uploadToImgbb(
     form: { image: bytes.toString('base64'), name },
   });
   const d = res.body?.data;
-  if (!res.body?.success || !d || typeof d.url !== 'string' || typeof d.id !== 'string') throw upstreamFailed('imgbb answered with an unexpected shape');
+  if (!res.body?.success || !d || typeof d.url !== 'string' || typeof d.id !== 'string')
+    throw upstreamFailed('imgbb answered with an unexpected shape');
   const str = (v: unknown, fallback = '0') => (v === undefined || v === null || v === '' ? fallback : String(v));
   const time = Number(d.time ?? Math.floor(Date.now() / 1000));
   const exp = Number(d.expiration ?? expiration);

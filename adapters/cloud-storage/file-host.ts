@@ -29,7 +29,13 @@ const fileHost: Adapter = async (params, ctx) => {
   // With an operator's gofile token the file goes there; if gofile fails, the service hosts it itself.
   if (ctx.upstream('gofile').hasKeys) {
     try {
-      const data = await uploadToGofile(ctx, { path: file.path, fileName, size: file.size, md5, mimetype: type?.mime ?? 'application/octet-stream' });
+      const data = await uploadToGofile(ctx, {
+        path: file.path,
+        fileName,
+        size: file.size,
+        md5,
+        mimetype: type?.mime ?? 'application/octet-stream',
+      });
       return reply({ data, source: 'gofile', cacheable: false });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status < 500) throw err;

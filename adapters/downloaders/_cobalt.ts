@@ -5,7 +5,16 @@
 //   error              {error:{code}}                 → error.api.link.* 400, *.content.* 404, *rate* 503,
 //                                                        *.auth.* 503 (the instance wants a key), else 502
 // Errors come with HTTP 400/401/403/429 and the same body, so those statuses are read here, not mapped.
-import { ApiError, invalidParam, notConfigured, notFound, upstreamBusy, upstreamFailed, type AdapterContext, type UpstreamResponse } from '../../engine/adapter.js';
+import {
+  ApiError,
+  invalidParam,
+  notConfigured,
+  notFound,
+  upstreamBusy,
+  upstreamFailed,
+  type AdapterContext,
+  type UpstreamResponse,
+} from '../../engine/adapter.js';
 import { extensionOf, qualityOf, typeOfExtension, type Download, type DownloadMedia, type MediaType } from './_media.js';
 
 export const COBALT = 'cobalt';

@@ -44,7 +44,7 @@ export async function fxtwitter(ctx: AdapterContext, statusId: string): Promise<
     } else {
       const w = Number(m.width);
       const h = Number(m.height);
-      const ext = typeof m.format === 'string' && m.format.startsWith('video/') ? m.format.slice(6) : extensionOf(url) ?? 'mp4';
+      const ext = typeof m.format === 'string' && m.format.startsWith('video/') ? m.format.slice(6) : (extensionOf(url) ?? 'mp4');
       medias.push({ url, type: m.type === 'gif' ? 'gif' : 'video', quality: w > 0 && h > 0 ? `${Math.min(w, h)}p` : null, extension: ext });
       videoThumb ??= absolute(m.thumbnail_url);
     }

@@ -20,9 +20,25 @@ export interface Download {
 }
 
 const TYPE_OF_EXT: Record<string, MediaType> = {
-  mp4: 'video', webm: 'video', mkv: 'video', mov: 'video', m4v: 'video',
-  mp3: 'audio', m4a: 'audio', ogg: 'audio', opus: 'audio', wav: 'audio', aac: 'audio', flac: 'audio', weba: 'audio',
-  jpg: 'image', jpeg: 'image', png: 'image', webp: 'image', heic: 'image', avif: 'image',
+  mp4: 'video',
+  webm: 'video',
+  mkv: 'video',
+  mov: 'video',
+  m4v: 'video',
+  mp3: 'audio',
+  m4a: 'audio',
+  ogg: 'audio',
+  opus: 'audio',
+  wav: 'audio',
+  aac: 'audio',
+  flac: 'audio',
+  weba: 'audio',
+  jpg: 'image',
+  jpeg: 'image',
+  png: 'image',
+  webp: 'image',
+  heic: 'image',
+  avif: 'image',
   gif: 'gif',
 };
 

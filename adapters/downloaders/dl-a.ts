@@ -9,9 +9,10 @@ const HOSTS = ['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube
 
 /** watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID. */
 function videoId(u: URL): string | undefined {
-  const id = u.hostname === 'youtu.be'
-    ? u.pathname.split('/')[1]
-    : u.searchParams.get('v') ?? /^\/(?:shorts|embed|live|v)\/([^/?#]+)/.exec(u.pathname)?.[1];
+  const id =
+    u.hostname === 'youtu.be'
+      ? u.pathname.split('/')[1]
+      : (u.searchParams.get('v') ?? /^\/(?:shorts|embed|live|v)\/([^/?#]+)/.exec(u.pathname)?.[1]);
   return id && /^[A-Za-z0-9_-]{11}$/.test(id) ? id : undefined;
 }
 

@@ -6,7 +6,15 @@
 // trusted: the bytes are sniffed. A JSON (or other non-media) answer is a 502, or a 400 when it says the
 // prompt was turned down.
 import { fileTypeFromBuffer } from 'file-type';
-import { badInput, upstreamFailed, reply, type AdapterContext, type Reply, type UpstreamClient, type UpstreamRequest } from '../../engine/adapter.js';
+import {
+  badInput,
+  upstreamFailed,
+  reply,
+  type AdapterContext,
+  type Reply,
+  type UpstreamClient,
+  type UpstreamRequest,
+} from '../../engine/adapter.js';
 import { errorText, refusal } from './_pollinations.js';
 
 export type Family = 'image' | 'audio' | 'video';
@@ -21,9 +29,18 @@ const DAY_SECONDS = 86_400;
 const PROMPT_REFUSED = /reject|moderat|safety|policy|prohibit|inappropriate|nsfw|flagged|blocked|not allowed/i;
 /** Extensions for declared types that sniffing could not confirm (rare containers, raw streams). */
 const EXT: Record<string, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
-  'audio/mpeg': 'mp3', 'audio/mp3': 'mp3', 'audio/wav': 'wav', 'audio/ogg': 'ogg', 'audio/aac': 'aac',
-  'video/mp4': 'mp4', 'video/webm': 'webm', 'video/quicktime': 'mov',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+  'audio/wav': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/aac': 'aac',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'video/quicktime': 'mov',
 };
 
 /** GET the media; 400/404 are read as Pollinations refusals, everything else is mapped by the client. */
@@ -63,7 +80,7 @@ export async function hostMedia(ctx: AdapterContext, media: Media, extra: Record
 }
 
 function headerOf(v: string | string[] | undefined): string {
-  return (Array.isArray(v) ? v[0] : v ?? '').split(';')[0].trim().toLowerCase();
+  return (Array.isArray(v) ? v[0] : (v ?? '')).split(';')[0].trim().toLowerCase();
 }
 
 function jsonOrText(body: unknown): unknown {

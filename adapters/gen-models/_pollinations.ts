@@ -5,7 +5,15 @@
 // resting one after a 401/402/403/429; when none is free it sends the caller's `upstream_key`, and a key
 // the provider refuses becomes a 400 naming upstream_key. With neither there is nothing to send, so we say
 // which parameter is missing before calling anyone.
-import { badInput, missingParam, upstreamFailed, type ApiError, type AdapterContext, type Params, type UpstreamClient } from '../../engine/adapter.js';
+import {
+  badInput,
+  missingParam,
+  upstreamFailed,
+  type ApiError,
+  type AdapterContext,
+  type Params,
+  type UpstreamClient,
+} from '../../engine/adapter.js';
 
 export const UPSTREAM = 'pollinations';
 

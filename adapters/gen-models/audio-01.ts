@@ -14,17 +14,28 @@ const audio01: Adapter = async (params, ctx) => {
   const voice = String(params.voice ?? 'nova');
   const { client, callerKey } = pollinations(params, ctx);
   const mode = setting<string>(client, ['audio', 'mode'], 'path');
-  const media = mode === 'chat'
-    ? await viaChat(client, q, voice, callerKey, ctx)
-    : await fetchMedia(client, {
-        path: promptPath(setting(client, ['audio', 'path'], '/audio/{prompt}'), q),
-        searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['audio', 'query'], {}), voice },
-        callerKey,
-      }, 'audio');
+  const media =
+    mode === 'chat'
+      ? await viaChat(client, q, voice, callerKey, ctx)
+      : await fetchMedia(
+          client,
+          {
+            path: promptPath(setting(client, ['audio', 'path'], '/audio/{prompt}'), q),
+            searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['audio', 'query'], {}), voice },
+            callerKey,
+          },
+          'audio',
+        );
   return hostMedia(ctx, media, { voice });
 };
 
-async function viaChat(client: UpstreamClient, q: string, voice: string, callerKey: string | undefined, ctx: AdapterContext): Promise<Media> {
+async function viaChat(
+  client: UpstreamClient,
+  q: string,
+  voice: string,
+  callerKey: string | undefined,
+  ctx: AdapterContext,
+): Promise<Media> {
   const format = setting(client, ['audio', 'format'], 'mp3');
   const res = await client.request({
     path: setting(client, ['chatPath'], '/v1/chat/completions'),

@@ -8,16 +8,20 @@ const image01: Adapter = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
   const model = setting(client, ['image', 'model'], 'flux');
-  const media = await fetchMedia(client, {
-    path: promptPath(setting(client, ['image', 'path'], '/image/{prompt}'), q),
-    searchParams: {
-      model,
-      width: setting(client, ['image', 'width'], 1024),
-      height: setting(client, ['image', 'height'], 1024),
-      nologo: true,
+  const media = await fetchMedia(
+    client,
+    {
+      path: promptPath(setting(client, ['image', 'path'], '/image/{prompt}'), q),
+      searchParams: {
+        model,
+        width: setting(client, ['image', 'width'], 1024),
+        height: setting(client, ['image', 'height'], 1024),
+        nologo: true,
+      },
+      callerKey,
     },
-    callerKey,
-  }, 'image');
+    'image',
+  );
   return hostMedia(ctx, media, { model });
 };
 

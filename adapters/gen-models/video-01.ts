@@ -9,11 +9,15 @@ const video01: Adapter = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
   const model = setting(client, ['video', 'model'], 'veo');
-  const media = await fetchMedia(client, {
-    path: promptPath(setting(client, ['video', 'path'], '/image/{prompt}'), q),
-    searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['video', 'query'], {}), model },
-    callerKey,
-  }, 'video');
+  const media = await fetchMedia(
+    client,
+    {
+      path: promptPath(setting(client, ['video', 'path'], '/image/{prompt}'), q),
+      searchParams: { ...setting<Record<string, string | number | boolean>>(client, ['video', 'query'], {}), model },
+      callerKey,
+    },
+    'video',
+  );
   return hostMedia(ctx, media, { model });
 };
 

@@ -91,7 +91,11 @@ export function officeCharacters(corpus: OfficeCorpus) {
   const byName = new Map<string, { name: string; avatar_url: string | null; quote_count: number }>();
   for (const q of corpus.quotes) {
     const name = typeof q.character === 'string' ? q.character : 'Unknown';
-    const c = byName.get(name) ?? { name, avatar_url: typeof q.character_avatar_url === 'string' ? q.character_avatar_url : null, quote_count: 0 };
+    const c = byName.get(name) ?? {
+      name,
+      avatar_url: typeof q.character_avatar_url === 'string' ? q.character_avatar_url : null,
+      quote_count: 0,
+    };
     c.quote_count++;
     byName.set(name, c);
   }

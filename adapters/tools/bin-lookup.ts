@@ -45,9 +45,10 @@ const binLookup: Adapter = async (params, ctx) => {
 
   const remote = await askBinlist(bin, ctx);
   const b = remote ?? {};
-  const country = b.country && str(b.country.alpha2)
-    ? { code: str(b.country.alpha2), name: str(b.country.name), currency: str(b.country.currency) }
-    : null;
+  const country =
+    b.country && str(b.country.alpha2)
+      ? { code: str(b.country.alpha2), name: str(b.country.name), currency: str(b.country.currency) }
+      : null;
   const data = {
     bin,
     scheme: match.type,

@@ -13,7 +13,10 @@ let pool = Buffer.alloc(0);
 let at = 0;
 function randomDigit(): number {
   for (;;) {
-    if (at >= pool.length) { pool = crypto.randomBytes(65536); at = 0; }
+    if (at >= pool.length) {
+      pool = crypto.randomBytes(65536);
+      at = 0;
+    }
     const byte = pool[at++];
     if (byte < 250) return byte % 10;
   }

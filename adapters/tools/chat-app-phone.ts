@@ -10,7 +10,11 @@ const NOTE = 'Only public profile data is shown; a phone number appears only whe
 
 /** `@name`, `name`, `t.me/name`, `https://t.me/name/` → `name` (the catalog pattern has checked the shape). */
 function usernameOf(q: string): string {
-  const name = q.trim().replace(/^(?:https?:\/\/)?t\.me\//i, '').replace(/^@/, '').replace(/\/$/, '');
+  const name = q
+    .trim()
+    .replace(/^(?:https?:\/\/)?t\.me\//i, '')
+    .replace(/^@/, '')
+    .replace(/\/$/, '');
   if (/^\d+$/.test(name)) {
     throw invalidParam('q', 'numeric chat ids have no public profile; give a public username such as durov or @durov');
   }
@@ -29,7 +33,12 @@ const clean = (s: string | undefined): string | null => {
 const chatAppPhone: Adapter = async (params, ctx) => {
   const username = usernameOf(String(params.q));
   const api = ctx.upstream('telegram-web');
-  const sel = { title: '.tgme_page_title', extra: '.tgme_page_extra', description: '.tgme_page_description', ...(api.settings.selectors as object) };
+  const sel = {
+    title: '.tgme_page_title',
+    extra: '.tgme_page_extra',
+    description: '.tgme_page_description',
+    ...(api.settings.selectors as object),
+  };
   const { body } = await api.request<string>({
     path: `/${username}`,
     responseType: 'text',
@@ -43,7 +52,8 @@ const chatAppPhone: Adapter = async (params, ctx) => {
   const title = clean($(sel.title).first().text());
   if (!title) {
     // Not even Telegram's page frame: the markup changed or something else answered.
-    if (!$('.tgme_page').length && !$('meta[property="og:site_name"]').length) throw upstreamFailed('The messaging site answered with a page we do not recognise');
+    if (!$('.tgme_page').length && !$('meta[property="og:site_name"]').length)
+      throw upstreamFailed('The messaging site answered with a page we do not recognise');
     throw notFound(`No public profile for @${username}`);
   }
 
@@ -54,7 +64,7 @@ const chatAppPhone: Adapter = async (params, ctx) => {
   const ogBio = meta('og:description');
   const bio = clean(descEl.text()) ?? (ogBio && !/^You can contact @\w+ right away\.?$/i.test(ogBio) ? ogBio : null);
   const photo = meta('og:image');
-  const phone = bio ? findPhoneNumbersInText(bio)[0]?.number.number ?? null : null;
+  const phone = bio ? (findPhoneNumbersInText(bio)[0]?.number.number ?? null) : null;
   return {
     username,
     display_name: meta('og:title') ?? title,

@@ -31,7 +31,13 @@ const fakeAddress: Adapter = async (params) => {
   const faker = fakerFor(country);
   const countryName = regionNames.of(country) ?? country;
   const loc = faker.location;
-  const state = (() => { try { return loc.state({ abbreviated: true }); } catch { return ''; } })();
+  const state = (() => {
+    try {
+      return loc.state({ abbreviated: true });
+    } catch {
+      return '';
+    }
+  })();
   const cityLine = [loc.city(), [state, loc.zipCode()].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   const data = {
     name: faker.person.fullName(),

@@ -62,7 +62,9 @@ const gitUser: Adapter = async (params, ctx) => {
     topics: Array.isArray(r.topics) ? r.topics.filter((t): t is string => typeof t === 'string') : [],
     updated_at: str(r.updated_at),
   }));
-  const owner = records(res.body).map((r) => r.owner).find(isRecord);
+  const owner = records(res.body)
+    .map((r) => r.owner)
+    .find(isRecord);
   return {
     // GitHub's own spelling of the name when it tells us (user names are case-insensitive).
     username: typeof owner?.login === 'string' ? owner.login : username,

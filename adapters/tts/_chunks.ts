@@ -27,7 +27,12 @@ function pack(parts: string[], max: number, split: (part: string) => string[]): 
       continue;
     }
     const subs = split(part);
-    out.push(...subs.slice(0, -1).map((s) => s.trim()).filter(Boolean));
+    out.push(
+      ...subs
+        .slice(0, -1)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
     // The tail may share a chunk with what follows; split() trimmed the space that parted them.
     current = `${subs.at(-1) ?? ''} `;
   }
@@ -45,7 +50,5 @@ function hardCut(word: string, max: number): string[] {
 
 export function splitText(text: string, max: number): string[] {
   const normalised = text.replace(/\s+/g, ' ').trim();
-  return pack(pieces(sentences, normalised), max, (sentence) =>
-    pack(pieces(words, sentence), max, (word) => hardCut(word, max)),
-  );
+  return pack(pieces(sentences, normalised), max, (sentence) => pack(pieces(words, sentence), max, (word) => hardCut(word, max)));
 }

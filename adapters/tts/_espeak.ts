@@ -82,7 +82,8 @@ export async function synthesize(text: string, voiceTag: string, log: Logger): P
     worker.synthesize(escapeSsml(text), (samples) => {
       if (samples?.length) {
         // This build hands Int16 samples; others hand Float32 in the int16 range: round and clamp those.
-        const pcm = samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
+        const pcm =
+          samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
         parts.push(pcm);
         total += pcm.length;
       }

@@ -19,15 +19,17 @@ let checked: Promise<Set<string>> | undefined;
 
 /** On first use, checks every voice of the tables against the engine's list, once, and says which lack. */
 function available(log: Logger): Promise<Set<string>> {
-  checked ??= voiceTags(log).then((tags) => {
-    const wanted = new Set([...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null));
-    const missing = [...wanted].filter((v) => !tags.has(v));
-    if (missing.length) log.warn({ missing }, 'voices of the tts tables that this eSpeak NG build lacks');
-    return tags;
-  }).catch((err: unknown) => {
-    checked = undefined;
-    throw err;
-  });
+  checked ??= voiceTags(log)
+    .then((tags) => {
+      const wanted = new Set([...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null));
+      const missing = [...wanted].filter((v) => !tags.has(v));
+      if (missing.length) log.warn({ missing }, 'voices of the tts tables that this eSpeak NG build lacks');
+      return tags;
+    })
+    .catch((err: unknown) => {
+      checked = undefined;
+      throw err;
+    });
   return checked;
 }
 

@@ -59,7 +59,10 @@ const wordStart = (host: string, keyword: string) => new RegExp(`(?:^|[^a-z])${k
 
 const ownedBy = (brand: Brand, domain: string | null) => domain !== null && brand.domains.includes(domain);
 
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee', 'Georgian'].map((name) => ({ name, re: new RegExp(`\\p{Script=${name}}`, 'u') }));
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee', 'Georgian'].map((name) => ({
+  name,
+  re: new RegExp(`\\p{Script=${name}}`, 'u'),
+}));
 
 function scriptsOf(label: string): string[] {
   return SCRIPTS.filter((s) => s.re.test(label)).map((s) => s.name);
@@ -88,12 +91,17 @@ function looksRandom(label: string): boolean {
   const switches = (compact.match(/[a-z](?=\d)|\d(?=[a-z])/g) ?? []).length;
   const vowels = (compact.match(/[aeiouy]/g) ?? []).length / compact.length;
   const h = entropy(compact);
-  return (switches >= 4 && h >= 2.8) || (compact.length >= 10 && vowels < 0.15 && !/\d{4,}/.test(compact)) || (compact.length >= 16 && h >= 3.9);
+  return (
+    (switches >= 4 && h >= 2.8) || (compact.length >= 10 && vowels < 0.15 && !/\d{4,}/.test(compact)) || (compact.length >= 16 && h >= 3.9)
+  );
 }
 
 export function analyse(target: Target, blocklist: string[]): Analysis {
   const { url, isUrl, raw } = target;
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const isIp = net.isIP(host) !== 0;
   const info = isIp ? undefined : parseHost(host, { allowPrivateDomains: false });
   const registrable = info?.domain ?? null;
@@ -114,14 +122,19 @@ export function analyse(target: Target, blocklist: string[]): Analysis {
     const named = BRANDS.find((br) => !ownedBy(br, registrable) && shown.some((text) => wordStart(text, br.keyword)));
     const twin = named ? undefined : BRANDS.find((br) => !ownedBy(br, registrable) && wordStart(shape, skeleton(br.keyword)));
     const brand = named ?? twin;
-    if (brand) hit('brand_keyword', `The ${named && !wordStart(plain, named.keyword) ? 'text before the @' : 'host'} shows "${brand.keyword}" but is not on its own domain (${brand.domains[0]}); the registrable domain is ${registrable ?? host}`);
+    if (brand)
+      hit(
+        'brand_keyword',
+        `The ${named && !wordStart(plain, named.keyword) ? 'text before the @' : 'host'} shows "${brand.keyword}" but is not on its own domain (${brand.domains[0]}); the registrable domain is ${registrable ?? host}`,
+      );
 
     const signs: string[] = [];
     const mixed = labels.find((l) => scriptsOf(l).length > 1);
     if (mixed) signs.push(`"${mixed}" mixes ${scriptsOf(mixed).join(' and ')} letters`);
     if (twin) signs.push(`it looks like "${twin.keyword}" through characters that resemble others`);
     const idn = host.split('.').some((l) => l.startsWith('xn--'));
-    if (signs.length) hit('lookalike', `The host name imitates another${idn ? ` (it displays as "${hostUnicode}")` : ''}: ${signs.join('; ')}`);
+    if (signs.length)
+      hit('lookalike', `The host name imitates another${idn ? ` (it displays as "${hostUnicode}")` : ''}: ${signs.join('; ')}`);
     else if (idn) hit('punycode', `The host is an internationalised (punycode) name that displays as "${hostUnicode}"`);
 
     const tld = suffix?.split('.').pop();
@@ -146,7 +159,10 @@ export function analyse(target: Target, blocklist: string[]): Analysis {
   const rest = url.pathname + url.search + url.hash;
   const nested = /https?:\/\/|https?%3a%2f%2f|(^|[/=])www\./i.test(rest);
   if (isUrl && (raw.length > 200 || nested)) {
-    hit('nested_or_long_url', raw.length > 200 ? `The URL is very long (${raw.length} characters)` : 'The URL carries another URL inside it');
+    hit(
+      'nested_or_long_url',
+      raw.length > 200 ? `The URL is very long (${raw.length} characters)` : 'The URL carries another URL inside it',
+    );
   }
   return { host, hostUnicode, registrableDomain: registrable, hits };
 }

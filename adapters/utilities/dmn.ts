@@ -44,7 +44,17 @@ const dmn: Adapter = async (params, ctx) => {
     if (api.baseUrl && answeredBy === new URL(api.baseUrl).origin) {
       throw notFound(`No RDAP service is known for the top-level domain of ${domain}`);
     }
-    return { domain, registered: false, registrar: null, status: [], created: null, updated: null, expires: null, nameservers: [], dnssec: null };
+    return {
+      domain,
+      registered: false,
+      registrar: null,
+      status: [],
+      created: null,
+      updated: null,
+      expires: null,
+      nameservers: [],
+      dnssec: null,
+    };
   }
 
   const r = record(res.body);
@@ -58,7 +68,10 @@ const dmn: Adapter = async (params, ctx) => {
     created: eventDate(events, 'registration'),
     updated: eventDate(events, 'last changed'),
     expires: eventDate(events, 'expiration'),
-    nameservers: list(r.nameservers).map((n) => n.ldhName).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()),
+    nameservers: list(r.nameservers)
+      .map((n) => n.ldhName)
+      .filter((n): n is string => typeof n === 'string')
+      .map((n) => n.toLowerCase()),
     dnssec: typeof secure === 'boolean' ? secure : null,
   };
 };

@@ -39,10 +39,20 @@ const phishCheck: Adapter = async (params, ctx) => {
   const asked = { url: target.isUrl ? target.url.toString() : undefined, host: a.host };
   const [sb, uh] = await Promise.all([safeBrowsing(ctx, asked), urlhaus(ctx, asked)]);
   const listed = sb.status === 'listed' || uh.status === 'listed';
-  const score = listed ? 100 : Math.min(100, signals.reduce((sum, s) => sum + s.weight, 0));
+  const score = listed
+    ? 100
+    : Math.min(
+        100,
+        signals.reduce((sum, s) => sum + s.weight, 0),
+      );
   const answered = (
-    [['safebrowsing', sb], ['urlhaus', uh]] as const
-  ).filter(([, v]) => v.status === 'listed' || v.status === 'clean').map(([id]) => id);
+    [
+      ['safebrowsing', sb],
+      ['urlhaus', uh],
+    ] as const
+  )
+    .filter(([, v]) => v.status === 'listed' || v.status === 'clean')
+    .map(([id]) => id);
 
   const data = {
     target: target.raw,

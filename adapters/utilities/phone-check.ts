@@ -34,7 +34,20 @@ const phoneCheck: Adapter = async (params) => {
   }
   const parsed = parsePhoneNumberFromString(`+${international}`);
   if (!parsed) {
-    return { valid: false, possible: false, number: international, local_format: null, international_format: null, country_prefix: null, country_code: null, country_name: null, location: null, carrier: null, line_type: null, formats: null };
+    return {
+      valid: false,
+      possible: false,
+      number: international,
+      local_format: null,
+      international_format: null,
+      country_prefix: null,
+      country_code: null,
+      country_name: null,
+      location: null,
+      carrier: null,
+      line_type: null,
+      formats: null,
+    };
   }
   const country = parsed.country ?? null;
   return {

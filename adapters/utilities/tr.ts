@@ -1,7 +1,16 @@
 // Translation. A LibreTranslate server (self-hosted, or a keyed public one) when the operator configures
 // UPSTREAM_LIBRETRANSLATE_URL; otherwise Google's keyless web endpoint (`gtx`: unofficial and throttled,
 // so it is only the fallback). Either way `from` is the caller's language, or the detected one.
-import { invalidParam, upstreamFailed, isRecord, record, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import {
+  invalidParam,
+  upstreamFailed,
+  isRecord,
+  record,
+  reply,
+  type Adapter,
+  type AdapterContext,
+  type UpstreamClient,
+} from '../../engine/adapter.js';
 
 /** LibreTranslate's language codes per server, asked once an hour: a wrong code is our 400, not its. */
 const LANGUAGES_TTL_MS = 3600_000;
@@ -16,7 +25,12 @@ async function libreLanguages(api: UpstreamClient, ctx: AdapterContext): Promise
   let codes: string[] | undefined;
   try {
     const { body } = await api.request({ path: '/languages' });
-    const found = Array.isArray(body) ? body.filter(isRecord).map((l) => l.code).filter((c): c is string => typeof c === 'string') : [];
+    const found = Array.isArray(body)
+      ? body
+          .filter(isRecord)
+          .map((l) => l.code)
+          .filter((c): c is string => typeof c === 'string')
+      : [];
     codes = found.length ? found : undefined;
   } catch {
     // No list (an older server, a hiccup): the server judges the codes itself.
@@ -28,8 +42,11 @@ async function libreLanguages(api: UpstreamClient, ctx: AdapterContext): Promise
 
 /** Chinese is zh-Hans / zh-Hant on current LibreTranslate servers (zh / zt on older ones); callers say zh-CN. */
 const ALIASES: Record<string, string[]> = {
-  zh: ['zh-hans', 'zh'], 'zh-cn': ['zh-hans', 'zh'], 'zh-sg': ['zh-hans', 'zh'],
-  'zh-tw': ['zh-hant', 'zt'], 'zh-hk': ['zh-hant', 'zt'],
+  zh: ['zh-hans', 'zh'],
+  'zh-cn': ['zh-hans', 'zh'],
+  'zh-sg': ['zh-hans', 'zh'],
+  'zh-tw': ['zh-hant', 'zt'],
+  'zh-hk': ['zh-hant', 'zt'],
 };
 
 /** The server's spelling of a code: exact (any case), a known alias, else its base language (pt-BR → pt). */
@@ -54,7 +71,8 @@ async function viaLibre(api: UpstreamClient, text: string, from: string | undefi
   });
   const r = record(body);
   if (typeof r.translatedText !== 'string') throw upstreamFailed('The upstream service answered with malformed data');
-  const detected = isRecord(r.detectedLanguage) && typeof r.detectedLanguage.language === 'string' ? r.detectedLanguage.language : undefined;
+  const detected =
+    isRecord(r.detectedLanguage) && typeof r.detectedLanguage.language === 'string' ? r.detectedLanguage.language : undefined;
   return { text, from: from ?? detected ?? 'auto', to, translation: r.translatedText };
 }
 
@@ -68,7 +86,11 @@ async function viaGtx(text: string, from: string | undefined, to: string, ctx: A
   const r = record(body);
   if (!Array.isArray(r.sentences)) throw upstreamFailed('The upstream service answered with malformed data');
   // Sentences without `trans` are transliterations.
-  const translation = r.sentences.filter(isRecord).map((s) => s.trans).filter((t): t is string => typeof t === 'string').join('');
+  const translation = r.sentences
+    .filter(isRecord)
+    .map((s) => s.trans)
+    .filter((t): t is string => typeof t === 'string')
+    .join('');
   return { text, from: from ?? (typeof r.src === 'string' ? r.src : 'auto'), to, translation };
 }
 

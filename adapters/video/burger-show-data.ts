@@ -7,7 +7,12 @@
 // - every error is HTTP 500 with {"error":"…"}: a 404 when ids were given, else a 502.
 import { type Adapter, type Params, type UpstreamClient, notFound, isRecord, malformed, records, type Rec } from '../../engine/adapter.js';
 
-async function list(api: UpstreamClient, resource: string, query: Record<string, string | number | undefined>, signal: AbortSignal): Promise<Rec[]> {
+async function list(
+  api: UpstreamClient,
+  resource: string,
+  query: Record<string, string | number | undefined>,
+  signal: AbortSignal,
+): Promise<Rec[]> {
   const { body } = await api.request({ path: `/${resource}`, searchParams: query, signal });
   return records(body);
 }

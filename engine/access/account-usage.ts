@@ -15,7 +15,13 @@ export interface AccountUsageDeps {
 }
 
 /** One key's figures: allowance now, hourly (24 h) and daily (30 days) history, the last 50 calls. */
-export async function keyUsage(deps: AccountUsageDeps, plan: string, keyId: string, ip: string | undefined, periods: Period[] = ['hour', 'day']) {
+export async function keyUsage(
+  deps: AccountUsageDeps,
+  plan: string,
+  keyId: string,
+  ip: string | undefined,
+  periods: Period[] = ['hour', 'day'],
+) {
   const partition = deps.usageKey(plan, keyId, ip);
   if (!partition) throw new ApiError('internal', `Unknown plan ${plan}`);
   const [allowance, recent, ...histories] = await Promise.all([
@@ -25,7 +31,11 @@ export async function keyUsage(deps: AccountUsageDeps, plan: string, keyId: stri
   ]);
   return {
     key: { id: keyId, plan },
-    allowance: allowance && { ...allowance, resetAt: new Date(allowance.resetAt).toISOString(), reset: Math.ceil(allowance.resetAt / 1000) },
+    allowance: allowance && {
+      ...allowance,
+      resetAt: new Date(allowance.resetAt).toISOString(),
+      reset: Math.ceil(allowance.resetAt / 1000),
+    },
     ...Object.fromEntries(periods.map((p, i) => [p === 'hour' ? 'hourly' : 'daily', histories[i]])),
     recent,
   };

@@ -79,9 +79,14 @@ export const SEVERAL = Symbol('several keys');
  * parameter, then `apikey` in the body; the first place that holds one counts. A key repeated identically
  * in one place is that key (`apikey=K&apikey=K`, or a header sent twice, which Node joins with ", ").
  */
-export function presentedKey(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, body: Record<string, unknown> | undefined): unknown {
+export function presentedKey(
+  headers: Record<string, string | string[] | undefined>,
+  query: Record<string, unknown>,
+  body: Record<string, unknown> | undefined,
+): unknown {
   const header = headers['x-api-key'];
-  if (header !== undefined && header !== '') return one(typeof header === 'string' && header.includes(',') ? header.split(',').map((k) => k.trim()) : header);
+  if (header !== undefined && header !== '')
+    return one(typeof header === 'string' && header.includes(',') ? header.split(',').map((k) => k.trim()) : header);
   if (query.apikey !== undefined && query.apikey !== '') return one(query.apikey);
   return one(body?.apikey);
 }

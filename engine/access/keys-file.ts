@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import YAML from 'yaml';
 import type { PlanSpec } from '../catalog/load.js';
 
-export interface KeyEntry { key: string; plan: string; name: string }
+export interface KeyEntry {
+  key: string;
+  plan: string;
+  name: string;
+}
 
 export function loadKeysFile(file: string, plans: Record<string, PlanSpec>): KeyEntry[] {
   const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as unknown;
@@ -11,7 +15,8 @@ export function loadKeysFile(file: string, plans: Record<string, PlanSpec>): Key
   return doc.map((e, i) => {
     const { key, plan, name } = (e ?? {}) as Partial<KeyEntry>;
     if (typeof key !== 'string' || key.length < 8) throw new Error(`${file}: entry ${i + 1}: key must be a string of 8+ characters`);
-    if (typeof plan !== 'string' || !plans[plan]) throw new Error(`${file}: entry ${i + 1}: plan must be one of ${Object.keys(plans).join(', ')}`);
+    if (typeof plan !== 'string' || !plans[plan])
+      throw new Error(`${file}: entry ${i + 1}: plan must be one of ${Object.keys(plans).join(', ')}`);
     return { key, plan, name: typeof name === 'string' ? name : `key ${i + 1}` };
   });
 }

@@ -25,7 +25,10 @@ export interface KeyRecord {
   disabled?: boolean;
 }
 
-export interface LastUse { at: string; ip: string }
+export interface LastUse {
+  at: string;
+  ip: string;
+}
 
 export const KEY_PREFIX = 'uua_';
 const BODY = 30;
@@ -76,7 +79,15 @@ export const keyHint = (key: string) => `${key.slice(0, KEY_PREFIX.length + 4)}â
 
 export function record(key: string, plan: string, name: string, accountId?: string): KeyRecord {
   const hash = hashKey(key);
-  return { id: hash.slice(0, 12), hash, plan, name, createdAt: new Date().toISOString(), hint: keyHint(key), ...(accountId ? { accountId } : {}) };
+  return {
+    id: hash.slice(0, 12),
+    hash,
+    plan,
+    name,
+    createdAt: new Date().toISOString(),
+    hint: keyHint(key),
+    ...(accountId ? { accountId } : {}),
+  };
 }
 
 /** Usable now: not disabled, not past its grace period. */

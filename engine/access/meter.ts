@@ -53,20 +53,34 @@ function partitionKey(key: string): string {
 /** The counter a key's requests count on: the plan's `keyedBy` decides whether the client IP is part of it. */
 export function counterKey(plan: PlanSpec, keyId: string, ip: () => string | undefined): string {
   switch (plan.keyedBy) {
-    case 'shared': return 'all';
-    case 'key': return keyId;
-    default: return `${keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
+    case 'shared':
+      return 'all';
+    case 'key':
+      return keyId;
+    default:
+      return `${keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
   }
 }
 
 /** A window's numbers, as the X-RateLimit-* headers carry them. */
-export interface Allowance { plan: string; limit: number; used: number; remaining: number; resetAt: number }
+export interface Allowance {
+  plan: string;
+  limit: number;
+  used: number;
+  remaining: number;
+  resetAt: number;
+}
 
 /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
 function settle(m: Meter, key: string, hit: Hit, call: Call, next: Next) {
   writeHeaders(m, key, hit, call);
   // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
-  if (hit.hits > m.plan.limit) return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))) }));
+  if (hit.hits > m.plan.limit)
+    return next(
+      new ApiError('quota', 'Rate limit exceeded. Try again later.', {
+        'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))),
+      }),
+    );
   call.refund = () => m.counter.refund(key);
   next();
 }
@@ -85,14 +99,21 @@ function writeHeaders(m: Meter, key: string, hit: Hit, call: Call) {
 export function createMeter(deps: MeterDeps) {
   const plans: Record<string, PlanSpec> = {
     ...deps.plans,
-    [AUTH_FAIL_PLAN]: { id: AUTH_FAIL_PLAN, limit: deps.authFailLimit, window: '15m', keyedBy: 'key+ip', description: 'invalid or missing keys, per client IP' },
+    [AUTH_FAIL_PLAN]: {
+      id: AUTH_FAIL_PLAN,
+      limit: deps.authFailLimit,
+      window: '15m',
+      keyedBy: 'key+ip',
+      description: 'invalid or missing keys, per client IP',
+    },
   };
   const meters = new Map<string, Meter>();
   for (const plan of Object.values(plans)) {
     const windowMs = parseDuration(plan.window);
-    const counter = deps.redis && deps.redisHealth
-      ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${plan.id}:`, deps.redisHealth, deps.log)
-      : new MemoryCounter(windowMs);
+    const counter =
+      deps.redis && deps.redisHealth
+        ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${plan.id}:`, deps.redisHealth, deps.log)
+        : new MemoryCounter(windowMs);
     const windowSeconds = Math.ceil(windowMs / 1000);
     meters.set(plan.id, { plan, counter, windowSeconds, policy: `"${plan.id}"; q=${plan.limit}; w=${windowSeconds}; pk=:` });
   }
@@ -115,7 +136,13 @@ export function createMeter(deps: MeterDeps) {
     if (m === undefined) return undefined;
     const hit = await m.counter.peek(counterKey(m.plan, keyId, () => ip));
     const used = Math.min(hit?.hits ?? 0, m.plan.limit);
-    return { plan: planId, limit: m.plan.limit, used, remaining: m.plan.limit - used, resetAt: hit?.resetAt ?? Date.now() + m.windowSeconds * 1000 };
+    return {
+      plan: planId,
+      limit: m.plan.limit,
+      used,
+      remaining: m.plan.limit - used,
+      resetAt: hit?.resetAt ?? Date.now() + m.windowSeconds * 1000,
+    };
   };
 
   /**
@@ -138,7 +165,13 @@ export function createMeter(deps: MeterDeps) {
   /** The usage history's partition of a key: its plan and the counter it counts on. */
   const usageKey = (planId: string, keyId: string, ip: string | undefined): string | undefined => {
     const m = meters.get(planId);
-    return m && partitionOf(planId, counterKey(m.plan, keyId, () => ip));
+    return (
+      m &&
+      partitionOf(
+        planId,
+        counterKey(m.plan, keyId, () => ip),
+      )
+    );
   };
 
   return { meter, peekMeter, allowance, usageKey, close: () => meters.forEach((m) => m.counter.close()) };

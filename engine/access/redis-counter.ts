@@ -15,7 +15,6 @@ import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisScript } from '../infra/redis-script.js';
 import { answeredWithin, type RedisHealth } from '../infra/redis.js';
 
-
 // KEYS: the counters; ARGV[1]: the window in ms; ARGV[1 + i]: the hits KEYS[i] takes. Answers, per counter,
 // its count after them and the ms left in its window. A counter with no window (absent, expired, or left
 // without an expiry by a refund after it closed) opens one at this turn's hits.
@@ -38,7 +37,10 @@ return out`);
 const GET = new RedisScript(`return { redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1]) }`);
 
 /** The hits of one counter waiting for the next call, in the order they came. */
-interface Pending { key: string; waiters: ((hit: Hit) => void)[] }
+interface Pending {
+  key: string;
+  waiters: ((hit: Hit) => void)[];
+}
 
 // A script call's keys are bounded, so one turn with very many distinct clients stays a few short scripts.
 const MAX_KEYS_PER_CALL = 256;
@@ -54,7 +56,13 @@ export class RedisCounter implements Counter {
   private flushing: NodeJS.Immediate | undefined;
   private inFlight = 0;
 
-  constructor(private readonly redis: RedisClientType, windowMs: number, private readonly prefix: string, private readonly health: RedisHealth, private readonly log: Logger) {
+  constructor(
+    private readonly redis: RedisClientType,
+    windowMs: number,
+    private readonly prefix: string,
+    private readonly health: RedisHealth,
+    private readonly log: Logger,
+  ) {
     this.memory = new MemoryCounter(windowMs);
     this.window = String(windowMs);
   }
@@ -88,7 +96,10 @@ export class RedisCounter implements Counter {
   async peek(key: string): Promise<Hit | undefined> {
     if (this.health.ready()) {
       try {
-        const [hits, ttl] = await answeredWithin(GET.run(this.redis, [this.prefix + key], []), CALL_WAIT_MS, 'counter GET') as [string | null, number];
+        const [hits, ttl] = (await answeredWithin(GET.run(this.redis, [this.prefix + key], []), CALL_WAIT_MS, 'counter GET')) as [
+          string | null,
+          number,
+        ];
         return hits !== null && ttl > 0 ? { hits: Number(hits), resetAt: Date.now() + ttl } : undefined;
       } catch (err) {
         this.fallback('get', err);
@@ -117,21 +128,24 @@ export class RedisCounter implements Counter {
   private send(counters: Pending[]): Promise<void> {
     const keys = counters.map((c) => this.prefix + c.key);
     const args = [this.window, ...counters.map((c) => String(c.waiters.length))];
-    return answeredWithin(INCREMENT.run(this.redis, keys, args), CALL_WAIT_MS, 'counter script').then((reply) => {
-      // Checked before any request is answered, so a reply of another shape falls back whole.
-      if (!Array.isArray(reply) || reply.length !== 2 * counters.length || !reply.every(Number.isInteger)) throw new Error(`unexpected reply to the counters' script: ${String(reply).slice(0, 100)}`);
-      const out = reply as number[];
-      const now = Date.now();
-      counters.forEach((c, i) => {
-        const resetAt = now + out[2 * i + 1];
-        const first = out[2 * i] - c.waiters.length;
-        // The requests of one counter take their places in the order they came.
-        c.waiters.forEach((resolve, j) => resolve({ hits: first + j + 1, resetAt }));
+    return answeredWithin(INCREMENT.run(this.redis, keys, args), CALL_WAIT_MS, 'counter script')
+      .then((reply) => {
+        // Checked before any request is answered, so a reply of another shape falls back whole.
+        if (!Array.isArray(reply) || reply.length !== 2 * counters.length || !reply.every(Number.isInteger))
+          throw new Error(`unexpected reply to the counters' script: ${String(reply).slice(0, 100)}`);
+        const out = reply as number[];
+        const now = Date.now();
+        counters.forEach((c, i) => {
+          const resetAt = now + out[2 * i + 1];
+          const first = out[2 * i] - c.waiters.length;
+          // The requests of one counter take their places in the order they came.
+          c.waiters.forEach((resolve, j) => resolve({ hits: first + j + 1, resetAt }));
+        });
+      })
+      .catch((err: unknown) => {
+        this.fallback('increment', err);
+        for (const c of counters) for (const resolve of c.waiters) resolve(this.memory.hit(c.key));
       });
-    }).catch((err: unknown) => {
-      this.fallback('increment', err);
-      for (const c of counters) for (const resolve of c.waiters) resolve(this.memory.hit(c.key));
-    });
   }
 
   private fallback(op: string, err: unknown) {

@@ -10,7 +10,31 @@ import { KeyStore, type LastUse } from './keystore.js';
 import type { Call } from '../pipeline/call.js';
 
 /** Upper bounds of the latency buckets, in milliseconds (the last one catches everything slower). */
-export const LATENCY_BUCKETS = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 2000, 5000, 10000, 30000, Infinity];
+export const LATENCY_BUCKETS = [
+  1,
+  2,
+  3,
+  5,
+  7,
+  10,
+  15,
+  20,
+  30,
+  50,
+  75,
+  100,
+  150,
+  200,
+  300,
+  500,
+  750,
+  1000,
+  2000,
+  5000,
+  10000,
+  30000,
+  Infinity,
+];
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -23,8 +47,19 @@ const SPAN: Record<Period, { ms: number; count: number; coll: string; ttlMs: num
   day: { ms: DAY, count: 30, coll: 'usage-d', ttlMs: 31 * DAY },
 };
 
-export interface RecentCall { at: string; endpoint: string; status: number; ms: number }
-export interface Bucket { start: string; total: number; classes: Record<string, number>; p50Ms: number | null; p95Ms: number | null }
+export interface RecentCall {
+  at: string;
+  endpoint: string;
+  status: number;
+  ms: number;
+}
+export interface Bucket {
+  start: string;
+  total: number;
+  classes: Record<string, number>;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
 export interface History {
   period: Period;
   buckets: Bucket[];
@@ -90,12 +125,23 @@ export function createUsage(store: Store, log: Logger) {
     for (const p of [...batch.values()].flatMap((byKey) => [...byKey.values()])) {
       const partition = p.partition;
       const add: Record<string, number> = {};
-      for (const [endpoint, counts] of p.counts) counts.forEach((n, i) => { if (n) add[`n|${endpoint}|${CLASSES[i]}`] = n; });
-      p.latency.forEach((n, i) => { if (n) add[`ms|${i}`] = n; });
+      for (const [endpoint, counts] of p.counts)
+        counts.forEach((n, i) => {
+          if (n) add[`n|${endpoint}|${CLASSES[i]}`] = n;
+        });
+      p.latency.forEach((n, i) => {
+        if (n) add[`ms|${i}`] = n;
+      });
       for (const span of Object.values(SPAN)) {
         ops.push({ kind: 'add', coll: span.coll, id: `${partition}|${Math.floor(now / span.ms) * span.ms}`, add, ttlMs: span.ttlMs });
       }
-      ops.push({ kind: 'push', list: `usage-recent:${partition}`, items: p.recent().map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })), cap: RECENT, ttlMs: SPAN.day.ttlMs });
+      ops.push({
+        kind: 'push',
+        list: `usage-recent:${partition}`,
+        items: p.recent().map((r) => JSON.stringify({ ...r, at: new Date(r.at).toISOString() })),
+        cap: RECENT,
+        ttlMs: SPAN.day.ttlMs,
+      });
     }
     const uses = new Map<string, LastUse>();
     for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.ip ?? '' });
@@ -111,9 +157,11 @@ export function createUsage(store: Store, log: Logger) {
     pending = new Map();
     lastCalls = new Map();
     // A failed write (Redis down) loses that second of history, never a request or a count of the meter.
-    flushing = flushing.then(() => store.write(opsOf(batch, calls, Date.now()))).catch((err: Error) => {
-      log.warn({ err: err.message }, 'usage history: write failed');
-    });
+    flushing = flushing
+      .then(() => store.write(opsOf(batch, calls, Date.now())))
+      .catch((err: Error) => {
+        log.warn({ err: err.message }, 'usage history: write failed');
+      });
     return flushing;
   };
   const timer = setInterval(flush, FLUSH_MS);
@@ -123,7 +171,10 @@ export function createUsage(store: Store, log: Logger) {
     const span = SPAN[period];
     const first = Math.floor(now / span.ms) * span.ms - (span.count - 1) * span.ms;
     const starts = Array.from({ length: span.count }, (_, i) => first + i * span.ms);
-    const sets = await store.countersMany(span.coll, starts.map((s) => `${partition}|${s}`));
+    const sets = await store.countersMany(
+      span.coll,
+      starts.map((s) => `${partition}|${s}`),
+    );
     const endpoints = new Map<string, { endpoint: string; total: number; classes: Record<string, number> }>();
     const allLatency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
     const buckets = sets.map((fields, i): Bucket => {

@@ -45,11 +45,11 @@ export type RuleCondition = Record<string, Scalar | Scalar[]>;
 export type Rule =
   | { anyOf: string[]; message?: string }
   | { exclusive: string[]; message?: string }
-  | (
+  | ((
       | { when: RuleCondition; unless?: undefined; given?: undefined }
       | { unless: RuleCondition; when?: undefined; given?: undefined }
       | { given: string[]; when?: undefined; unless?: undefined }
-    ) & { require?: string[]; forbid?: string[]; match?: Record<string, string>; message?: string };
+    ) & { require?: string[]; forbid?: string[]; match?: Record<string, string>; message?: string });
 
 export interface EndpointSpec {
   category: string;
@@ -133,7 +133,18 @@ function validated<T>(file: string, check: ReturnType<typeof ajv.compile>): T {
 /** [rule index, param name] of every param a rule names. */
 export function ruleParams(rules: Rule[]): Array<[number, string]> {
   return rules.flatMap((r, i) => {
-    const named = 'anyOf' in r ? r.anyOf : 'exclusive' in r ? r.exclusive : [...Object.keys(r.when ?? r.unless ?? {}), ...(r.given ?? []), ...(r.require ?? []), ...(r.forbid ?? []), ...Object.keys(r.match ?? {})];
+    const named =
+      'anyOf' in r
+        ? r.anyOf
+        : 'exclusive' in r
+          ? r.exclusive
+          : [
+              ...Object.keys(r.when ?? r.unless ?? {}),
+              ...(r.given ?? []),
+              ...(r.require ?? []),
+              ...(r.forbid ?? []),
+              ...Object.keys(r.match ?? {}),
+            ];
     return named.map((n): [number, string] => [i, n]);
   });
 }
@@ -142,7 +153,10 @@ export function loadCatalog(dir: string): Catalog {
   const plansDoc = validated<{ plans: Record<string, Omit<PlanSpec, 'id'>> }>(path.join(dir, 'plans.yaml'), checkPlans);
   const upstreamsDoc = validated<{ upstreams: Record<string, UpstreamSpec> }>(path.join(dir, 'upstreams.yaml'), checkUpstreams);
   const endpoints: EndpointSpec[] = [];
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml').sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml')
+    .sort();
   for (const f of files) {
     const file = path.join(dir, f);
     const doc = validated<{ category: string; endpoints: Array<Omit<EndpointSpec, 'category' | 'id'>> }>(file, checkCategory);
@@ -152,14 +166,19 @@ export function loadCatalog(dir: string): Catalog {
         throw new CatalogError(`${where}, field upstream: unknown upstream "${ep.upstream}" (not in upstreams.yaml)`);
       }
       for (const id of ep.fallback ?? []) {
-        if (!upstreamsDoc.upstreams[id]) throw new CatalogError(`${where}, field fallback: unknown upstream "${id}" (not in upstreams.yaml)`);
+        if (!upstreamsDoc.upstreams[id])
+          throw new CatalogError(`${where}, field fallback: unknown upstream "${id}" (not in upstreams.yaml)`);
       }
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {
           if (!ep.params[other]) throw new CatalogError(`${where}, field params.${name}.requiredWhen: unknown param "${other}"`);
         }
         if (p.pattern) {
-          try { new RegExp(p.pattern); } catch { throw new CatalogError(`${where}, field params.${name}.pattern: not a valid regular expression`); }
+          try {
+            new RegExp(p.pattern);
+          } catch {
+            throw new CatalogError(`${where}, field params.${name}.pattern: not a valid regular expression`);
+          }
         }
       }
       for (const [i, name] of ruleParams(ep.rules ?? [])) {

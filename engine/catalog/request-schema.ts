@@ -24,7 +24,8 @@ export const patternWords = (p: ParamSpec | undefined): string =>
 
 /** The schema of one parameter's value. */
 export function paramSchema(p: ParamSpec): JsonSchema {
-  if (p.type === 'file') return p.orText ? { type: 'string', maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : { type: 'string', format: 'binary' };
+  if (p.type === 'file')
+    return p.orText ? { type: 'string', maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : { type: 'string', format: 'binary' };
   const s: JsonSchema = { type: p.type };
   for (const k of KEYWORDS) if (p[k] !== undefined) s[k] = p[k];
   if (p.type === 'string') s.maxLength = p.maxLength ?? DEFAULT_MAX_LENGTH;
@@ -45,7 +46,8 @@ function conditionSchema(spec: EndpointSpec, cond: RuleCondition): JsonSchema {
   return { properties, ...(required.length ? { required } : {}) };
 }
 
-const anyPresent = (names: string[]): JsonSchema => (names.length === 1 ? { required: names } : { anyOf: names.map((n) => ({ required: [n] })) });
+const anyPresent = (names: string[]): JsonSchema =>
+  names.length === 1 ? { required: names } : { anyOf: names.map((n) => ({ required: [n] })) };
 
 const pairs = (names: string[]) => names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
 
@@ -62,14 +64,19 @@ export function ruleSchema(spec: EndpointSpec, rule: Rule): JsonSchema {
   if (rule.forbid?.length) then.push({ not: anyPresent(rule.forbid) });
   if (rule.match) then.push({ properties: Object.fromEntries(Object.entries(rule.match).map(([n, pattern]) => [n, { pattern }])) });
   const effect = then.length === 1 ? then[0] : { allOf: then };
-  if (rule.given) return rule.given.length === 1 && !rule.forbid && !rule.match ? { dependentRequired: { [rule.given[0]]: rule.require } } : { if: { required: rule.given }, then: effect };
+  if (rule.given)
+    return rule.given.length === 1 && !rule.forbid && !rule.match
+      ? { dependentRequired: { [rule.given[0]]: rule.require } }
+      : { if: { required: rule.given }, then: effect };
   if (rule.when) return { if: conditionSchema(spec, rule.when), then: effect };
   return { if: conditionSchema(spec, rule.unless!), else: effect };
 }
 
 /** A param's `requiredWhen`, as the rule it is. */
 const requiredWhenRules = (spec: EndpointSpec): Rule[] =>
-  Object.entries(spec.params).filter(([, p]) => p.requiredWhen).map(([name, p]) => ({ when: p.requiredWhen!, require: [name] }));
+  Object.entries(spec.params)
+    .filter(([, p]) => p.requiredWhen)
+    .map(([name, p]) => ({ when: p.requiredWhen!, require: [name] }));
 
 /** Every cross-parameter rule of an endpoint, in the order they are checked. */
 export function rulesOf(spec: EndpointSpec): Rule[] {

@@ -32,7 +32,11 @@ const param = {
 
 const names = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' } };
 const scalar = { type: ['string', 'number', 'boolean'] };
-const condition = { type: 'object', minProperties: 1, additionalProperties: { anyOf: [scalar, { type: 'array', minItems: 1, items: scalar }] } };
+const condition = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: { anyOf: [scalar, { type: 'array', minItems: 1, items: scalar }] },
+};
 const message = { type: 'string', minLength: 3 };
 const patterns = { type: 'object', minProperties: 1, additionalProperties: { type: 'string', minLength: 1 } };
 

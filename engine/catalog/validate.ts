@@ -81,7 +81,9 @@ function runtimeSchema(spec: EndpointSpec): JsonSchema {
 const given = (params: Params, names: string[]) => names.filter((n) => params[n] !== undefined);
 const listed = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
 const conditionWords = (cond: RuleCondition) =>
-  Object.entries(cond).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(' or ') : v}`).join(' and ');
+  Object.entries(cond)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(' or ') : v}`)
+    .join(' and ');
 
 /** The words of a broken cross-parameter rule. */
 function ruleMessage(rule: Rule, params: Params): ApiError {
@@ -94,10 +96,18 @@ function ruleMessage(rule: Rule, params: Params): ApiError {
   const missing = (rule.require ?? []).find((n) => params[n] === undefined);
   if (missing) return missingParam(missing);
   const [extra] = given(params, rule.forbid ?? []);
-  const unlike = Object.entries(rule.match ?? {}).find(([n, p]) => typeof params[n] === 'string' && !new RegExp(p, 'u').test(params[n] as string));
-  if (!extra && unlike) return invalidParam(unlike[0], `must be in the form ${unlike[1]} ${rule.given ? `with ${rule.given.join(' and ')}` : rule.when ? `with ${conditionWords(rule.when)}` : `unless ${conditionWords(rule.unless!)}`}`);
+  const unlike = Object.entries(rule.match ?? {}).find(
+    ([n, p]) => typeof params[n] === 'string' && !new RegExp(p, 'u').test(params[n] as string),
+  );
+  if (!extra && unlike)
+    return invalidParam(
+      unlike[0],
+      `must be in the form ${unlike[1]} ${rule.given ? `with ${rule.given.join(' and ')}` : rule.when ? `with ${conditionWords(rule.when)}` : `unless ${conditionWords(rule.unless!)}`}`,
+    );
   if (rule.given) return invalidParam(extra, `is not used with ${rule.given.join(' and ')}`);
-  return rule.when ? invalidParam(extra, `is not used with ${conditionWords(rule.when)}`) : invalidParam(extra, `is only used with ${conditionWords(rule.unless!)}`);
+  return rule.when
+    ? invalidParam(extra, `is not used with ${conditionWords(rule.when)}`)
+    : invalidParam(extra, `is only used with ${conditionWords(rule.unless!)}`);
 }
 
 /** Turns the first ajv error into the spec's words. */
@@ -119,7 +129,12 @@ export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
     case 'pattern':
       return invalidParam(name, patternWords(p));
     case 'format':
-      return invalidParam(name, { url: 'must be an http(s) URL', ip: 'must be an IPv4 or IPv6 address', domain: 'must be a domain name such as example.com' }[String(e.params.format)] ?? 'has the wrong format');
+      return invalidParam(
+        name,
+        { url: 'must be an http(s) URL', ip: 'must be an IPv4 or IPv6 address', domain: 'must be a domain name such as example.com' }[
+          String(e.params.format)
+        ] ?? 'has the wrong format',
+      );
     case 'hosts':
       return invalidParam(name, `must be an http(s) URL on ${p?.hosts?.join(', ')}`);
     case 'type':
@@ -149,7 +164,8 @@ export function compileValidator(spec: EndpointSpec): EndpointValidator {
       params[name] = coerce(name, p, value);
     }
     // Defaults first, so that a rule's condition sees them (ajv fills them only after its `allOf`).
-    for (const name of names) if (params[name] === undefined && spec.params[name].default !== undefined) params[name] = spec.params[name].default;
+    for (const name of names)
+      if (params[name] === undefined && spec.params[name].default !== undefined) params[name] = spec.params[name].default;
     if (!check(params)) {
       const e = check.errors![0];
       const rule = /^#\/allOf\/1\/allOf\/(\d+)\//.exec(e.schemaPath);

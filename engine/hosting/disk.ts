@@ -19,7 +19,13 @@ import { BLOB_ID, blobUrl, isExpired, newId, newMeta } from './meta.js';
 const STALE_MS = 60 * 60_000;
 
 /** `clock` is the time for expiry (tests move it). */
-export function createBlobStore(dataDir: string, publicUrl: string, log: Logger, sweepEveryMs = 60_000, clock: () => number = () => Date.now()): HostedBlobs {
+export function createBlobStore(
+  dataDir: string,
+  publicUrl: string,
+  log: Logger,
+  sweepEveryMs = 60_000,
+  clock: () => number = () => Date.now(),
+): HostedBlobs {
   const dir = path.join(dataDir, 'blobs');
   fs.mkdirSync(dir, { recursive: true });
   const file = (id: string) => path.join(dir, id);
@@ -38,7 +44,10 @@ export function createBlobStore(dataDir: string, publicUrl: string, log: Logger,
   async function remove(id: string): Promise<boolean> {
     if (!BLOB_ID.test(id)) return false;
     // Metadata first: once it is gone the blob is no longer served, even if removing the bytes fails.
-    const had = await fsp.rm(metaFile(id)).then(() => true, () => false);
+    const had = await fsp.rm(metaFile(id)).then(
+      () => true,
+      () => false,
+    );
     await fsp.rm(file(id), { force: true });
     return had;
   }
@@ -89,7 +98,14 @@ export function createBlobStore(dataDir: string, publicUrl: string, log: Logger,
           const { mtimeMs } = await fsp.stat(path.join(dir, name));
           if (now - mtimeMs <= STALE_MS) continue;
           // The listing may predate a put that has since written its metadata: look again before removing.
-          if (BLOB_ID.test(name) && (await fsp.access(metaFile(name)).then(() => true, () => false))) continue;
+          if (
+            BLOB_ID.test(name) &&
+            (await fsp.access(metaFile(name)).then(
+              () => true,
+              () => false,
+            ))
+          )
+            continue;
           await fsp.rm(path.join(dir, name), { force: true });
         }
       } catch (err) {

@@ -20,7 +20,8 @@ import type { BlobMeta } from '../types.js';
 type Found = { meta: BlobMeta };
 
 /** Types a browser may render inline: never HTML, SVG, XML or anything scriptable. */
-const INLINE_SAFE = /^(image\/(png|jpeg|gif|webp|bmp|avif|tiff|x-icon|vnd\.microsoft\.icon|heic|heif|jxl|apng)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)(;|$)/i;
+const INLINE_SAFE =
+  /^(image\/(png|jpeg|gif|webp|bmp|avif|tiff|x-icon|vnd\.microsoft\.icon|heic|heif|jxl|apng)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)(;|$)/i;
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -49,7 +50,10 @@ function common(res: Response) {
 function sendPage(res: Response, status: number, title: string, body: string, opts: { noindex?: boolean } = {}) {
   const nonce = crypto.randomBytes(12).toString('base64');
   common(res);
-  res.set('Content-Security-Policy', `default-src 'none'; img-src 'self'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+  res.set(
+    'Content-Security-Policy',
+    `default-src 'none'; img-src 'self'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
   res.set('X-Frame-Options', 'DENY');
   res.set('Cache-Control', 'no-cache');
   if (opts.noindex) res.set('X-Robots-Tag', 'noindex, nofollow');
@@ -108,7 +112,9 @@ async function sendBytes(blobs: HostedBlobs, req: Request, res: Response, found:
   let range: ByteRange | undefined;
   const asked = req.headers.range && rangeStillValid(req, etag, lastModified) ? req.range(meta.size, { combine: true }) : undefined;
   if (asked === -1) {
-    throw new ApiError('range_not_satisfiable', `Range not satisfiable: the content is ${meta.size} bytes`, { 'Content-Range': `bytes */${meta.size}` });
+    throw new ApiError('range_not_satisfiable', `Range not satisfiable: the content is ${meta.size} bytes`, {
+      'Content-Range': `bytes */${meta.size}`,
+    });
   }
   if (Array.isArray(asked) && asked.type === 'bytes' && asked.length === 1) range = asked[0];
 
@@ -156,105 +162,147 @@ function splitExt(name: string): [string, string | undefined] {
   return m ? [m[1], m[2]] : ['', undefined];
 }
 
-const wrap = (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) => (req: Request, res: Response, next: NextFunction) => {
-  fn(req, res, next).catch(next);
-};
+const wrap =
+  (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) => (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res, next).catch(next);
+  };
 
 export function createHostingRouter(blobs: HostedBlobs): express.Router {
   const router = express.Router({ caseSensitive: true, strict: false });
 
   // ---- pastes ----
-  router.get('/p/:id', wrap(async (req, res) => {
-    const found = await find(blobs, String(req.params.id), 'paste');
-    if (!found) return notFoundPage(res, 'paste');
-    const { meta } = found;
-    const bytes = await blobs.read(meta.id);
-    if (!bytes) return notFoundPage(res, 'paste');
-    const text = await readText(bytes);
-    const title = String(meta.name ?? '') || 'Untitled';
-    const format = String(meta.format ?? 'text');
-    sendPage(res, 200, `${title} - paste`, `<h1>${escapeHtml(title)}</h1>
+  router.get(
+    '/p/:id',
+    wrap(async (req, res) => {
+      const found = await find(blobs, String(req.params.id), 'paste');
+      if (!found) return notFoundPage(res, 'paste');
+      const { meta } = found;
+      const bytes = await blobs.read(meta.id);
+      if (!bytes) return notFoundPage(res, 'paste');
+      const text = await readText(bytes);
+      const title = String(meta.name ?? '') || 'Untitled';
+      const format = String(meta.format ?? 'text');
+      sendPage(
+        res,
+        200,
+        `${title} - paste`,
+        `<h1>${escapeHtml(title)}</h1>
 <p class="meta">${escapeHtml(format)} · ${humanSize(meta.size)} · created ${escapeHtml(meta.createdAt.replace(/\.\d{3}Z$/, 'Z'))} · ${expiryText(meta)}${meta.private ? ' · unlisted' : ''} · <a href="/p/${meta.id}/raw">raw</a></p>
-<pre><code class="language-${escapeHtml(format)}">${escapeHtml(text)}</code></pre>`, { noindex: Boolean(meta.private) });
-  }));
-  router.get('/p/:id/raw', wrap(async (req, res) => {
-    const found = await find(blobs, String(req.params.id), 'paste');
-    if (!found) return notFoundText(res);
-    if (found.meta.private) res.set('X-Robots-Tag', 'noindex, nofollow');
-    return sendBytes(blobs, req, res, found, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Disposition': 'inline' });
-  }));
+<pre><code class="language-${escapeHtml(format)}">${escapeHtml(text)}</code></pre>`,
+        { noindex: Boolean(meta.private) },
+      );
+    }),
+  );
+  router.get(
+    '/p/:id/raw',
+    wrap(async (req, res) => {
+      const found = await find(blobs, String(req.params.id), 'paste');
+      if (!found) return notFoundText(res);
+      if (found.meta.private) res.set('X-Robots-Tag', 'noindex, nofollow');
+      return sendBytes(blobs, req, res, found, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Disposition': 'inline' });
+    }),
+  );
 
   // ---- images ----
-  router.get('/i/:name', wrap(async (req, res) => {
-    const [id, ext] = splitExt(String(req.params.name));
-    const found = await find(blobs, id, 'image');
-    if (!found) return ext ? notFoundText(res) : notFoundPage(res, 'image');
-    const { meta } = found;
-    const fileName = String(meta.filename ?? `${meta.id}.${meta.ext ?? 'img'}`);
-    if (ext) {
-      const inline = INLINE_SAFE.test(meta.contentType);
-      return sendBytes(blobs, req, res, found, {
-        'Content-Type': inline ? meta.contentType : 'application/octet-stream',
-        'Content-Disposition': disposition(inline ? 'inline' : 'attachment', fileName),
-      });
-    }
-    const src = `/i/${meta.id}.${escapeHtml(String(meta.ext ?? 'img'))}`;
-    const dims = meta.width && meta.height ? `${meta.width} × ${meta.height} · ` : '';
-    sendPage(res, 200, `${fileName} - image`, `<h1>${escapeHtml(fileName)}</h1>
+  router.get(
+    '/i/:name',
+    wrap(async (req, res) => {
+      const [id, ext] = splitExt(String(req.params.name));
+      const found = await find(blobs, id, 'image');
+      if (!found) return ext ? notFoundText(res) : notFoundPage(res, 'image');
+      const { meta } = found;
+      const fileName = String(meta.filename ?? `${meta.id}.${meta.ext ?? 'img'}`);
+      if (ext) {
+        const inline = INLINE_SAFE.test(meta.contentType);
+        return sendBytes(blobs, req, res, found, {
+          'Content-Type': inline ? meta.contentType : 'application/octet-stream',
+          'Content-Disposition': disposition(inline ? 'inline' : 'attachment', fileName),
+        });
+      }
+      const src = `/i/${meta.id}.${escapeHtml(String(meta.ext ?? 'img'))}`;
+      const dims = meta.width && meta.height ? `${meta.width} × ${meta.height} · ` : '';
+      sendPage(
+        res,
+        200,
+        `${fileName} - image`,
+        `<h1>${escapeHtml(fileName)}</h1>
 <p class="meta">${dims}${humanSize(meta.size)} · ${escapeHtml(meta.contentType)} · ${expiryText(meta)}</p>
-<p><a href="${src}"><img src="${src}" alt="${escapeHtml(fileName)}"></a></p>`);
-  }));
-  const deletePage = (action: 'confirm' | 'delete') => wrap(async (req, res) => {
-    const found = await find(blobs, String(req.params.id), 'image');
-    const token = String(req.params.token);
-    const hash = typeof found?.meta.deleteHash === 'string' ? found.meta.deleteHash : '';
-    const given = crypto.createHash('sha256').update(token).digest('hex');
-    if (!found || hash.length !== given.length || !crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(given))) {
-      return notFoundPage(res, 'image');
-    }
-    if (action === 'confirm') {
-      return sendPage(res, 200, 'Delete image', `<h1>Delete this image?</h1>
+<p><a href="${src}"><img src="${src}" alt="${escapeHtml(fileName)}"></a></p>`,
+      );
+    }),
+  );
+  const deletePage = (action: 'confirm' | 'delete') =>
+    wrap(async (req, res) => {
+      const found = await find(blobs, String(req.params.id), 'image');
+      const token = String(req.params.token);
+      const hash = typeof found?.meta.deleteHash === 'string' ? found.meta.deleteHash : '';
+      const given = crypto.createHash('sha256').update(token).digest('hex');
+      if (!found || hash.length !== given.length || !crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(given))) {
+        return notFoundPage(res, 'image');
+      }
+      if (action === 'confirm') {
+        return sendPage(
+          res,
+          200,
+          'Delete image',
+          `<h1>Delete this image?</h1>
 <p class="meta">${escapeHtml(String(found.meta.filename ?? found.meta.id))} · ${humanSize(found.meta.size)}</p>
-<form method="post"><button type="submit">Delete permanently</button></form>`, { noindex: true });
-    }
-    await blobs.remove(found.meta.id);
-    sendPage(res, 200, 'Image deleted', '<h1>Image deleted</h1><p>The image and its links are gone.</p>', { noindex: true });
-  });
+<form method="post"><button type="submit">Delete permanently</button></form>`,
+          { noindex: true },
+        );
+      }
+      await blobs.remove(found.meta.id);
+      sendPage(res, 200, 'Image deleted', '<h1>Image deleted</h1><p>The image and its links are gone.</p>', { noindex: true });
+    });
   router.get('/i/:id/delete/:token', deletePage('confirm'));
   router.post('/i/:id/delete/:token', deletePage('delete'));
 
   // ---- files ----
-  router.get('/f/:id', wrap(async (req, res) => {
-    const found = await find(blobs, String(req.params.id), 'file');
-    if (!found) return notFoundPage(res, 'file');
-    const { meta } = found;
-    const fileName = String(meta.fileName ?? meta.id);
-    const href = `/f/${meta.id}/${encodeURIComponent(fileName)}`;
-    sendPage(res, 200, `${fileName} - download`, `<h1>${escapeHtml(fileName)}</h1>
+  router.get(
+    '/f/:id',
+    wrap(async (req, res) => {
+      const found = await find(blobs, String(req.params.id), 'file');
+      if (!found) return notFoundPage(res, 'file');
+      const { meta } = found;
+      const fileName = String(meta.fileName ?? meta.id);
+      const href = `/f/${meta.id}/${encodeURIComponent(fileName)}`;
+      sendPage(
+        res,
+        200,
+        `${fileName} - download`,
+        `<h1>${escapeHtml(fileName)}</h1>
 <p class="meta">${humanSize(meta.size)} · md5 ${escapeHtml(String(meta.md5 ?? ''))} · uploaded ${escapeHtml(meta.createdAt.replace(/\.\d{3}Z$/, 'Z'))} · ${expiryText(meta)}</p>
-<p><a class="button" href="${escapeHtml(href)}" download>Download</a></p>`);
-  }));
-  router.get('/f/:id/:name', wrap(async (req, res) => {
-    const found = await find(blobs, String(req.params.id), 'file');
-    if (!found) return notFoundText(res);
-    return sendBytes(blobs, req, res, found, {
-      'Content-Type': 'application/octet-stream',
-      'Content-Disposition': disposition('attachment', String(found.meta.fileName ?? found.meta.id)),
-    });
-  }));
+<p><a class="button" href="${escapeHtml(href)}" download>Download</a></p>`,
+      );
+    }),
+  );
+  router.get(
+    '/f/:id/:name',
+    wrap(async (req, res) => {
+      const found = await find(blobs, String(req.params.id), 'file');
+      if (!found) return notFoundText(res);
+      return sendBytes(blobs, req, res, found, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': disposition('attachment', String(found.meta.fileName ?? found.meta.id)),
+      });
+    }),
+  );
 
   // ---- generated media ----
-  router.get('/media/:name', wrap(async (req, res) => {
-    const [id] = splitExt(String(req.params.name));
-    const found = await find(blobs, id, 'media');
-    if (!found) return notFoundText(res);
-    const inline = INLINE_SAFE.test(found.meta.contentType);
-    const name = String(found.meta.filename ?? req.params.name);
-    return sendBytes(blobs, req, res, found, {
-      'Content-Type': inline ? found.meta.contentType : 'application/octet-stream',
-      'Content-Disposition': disposition(inline ? 'inline' : 'attachment', name),
-    });
-  }));
+  router.get(
+    '/media/:name',
+    wrap(async (req, res) => {
+      const [id] = splitExt(String(req.params.name));
+      const found = await find(blobs, id, 'media');
+      if (!found) return notFoundText(res);
+      const inline = INLINE_SAFE.test(found.meta.contentType);
+      const name = String(found.meta.filename ?? req.params.name);
+      return sendBytes(blobs, req, res, found, {
+        'Content-Type': inline ? found.meta.contentType : 'application/octet-stream',
+        'Content-Disposition': disposition(inline ? 'inline' : 'attachment', name),
+      });
+    }),
+  );
 
   return router;
 }

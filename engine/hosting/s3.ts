@@ -178,7 +178,10 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
     const { fromPath, contentType } = input;
     if (!fromPath) {
       await call('put', (abortSignal) =>
-        client.send(new PutObjectCommand({ Bucket, Key: bytesKey(id), Body: input.bytes ?? Buffer.alloc(0), ContentType: contentType }), { abortSignal }));
+        client.send(new PutObjectCommand({ Bucket, Key: bytesKey(id), Body: input.bytes ?? Buffer.alloc(0), ContentType: contentType }), {
+          abortSignal,
+        }),
+      );
       return;
     }
     // Streamed from the upload's temporary file in parts: memory stays flat whatever the file's size.
@@ -215,7 +218,9 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
     let expired = 0;
     let ContinuationToken: string | undefined;
     do {
-      const page = await call('list', (abortSignal) => client.send(new ListObjectsV2Command({ Bucket, Prefix: 'due/', ContinuationToken }), { abortSignal }));
+      const page = await call('list', (abortSignal) =>
+        client.send(new ListObjectsV2Command({ Bucket, Prefix: 'due/', ContinuationToken }), { abortSignal }),
+      );
       for (const { Key, LastModified } of page?.Contents ?? []) {
         const m = DUE.exec(Key ?? '');
         if (!m) continue;
@@ -257,11 +262,16 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
       const size = input.fromPath ? (await fsp.stat(input.fromPath)).size : (input.bytes?.length ?? 0);
       const meta = newMeta(id, size, input, clock());
       const due = meta.expiresAt ? Date.parse(meta.expiresAt) : Date.parse(meta.createdAt) + STALE_MS;
-      await call('put marker', (abortSignal) => client.send(new PutObjectCommand({ Bucket, Key: dueKey(due, id), Body: '', ContentLength: 0 }), { abortSignal }));
+      await call('put marker', (abortSignal) =>
+        client.send(new PutObjectCommand({ Bucket, Key: dueKey(due, id), Body: '', ContentLength: 0 }), { abortSignal }),
+      );
       try {
         await writeBytes(id, input);
         await call('put meta', (abortSignal) =>
-          client.send(new PutObjectCommand({ Bucket, Key: metaKey(id), Body: JSON.stringify(meta), ContentType: 'application/json' }), { abortSignal }));
+          client.send(new PutObjectCommand({ Bucket, Key: metaKey(id), Body: JSON.stringify(meta), ContentType: 'application/json' }), {
+            abortSignal,
+          }),
+        );
       } catch (err) {
         await del(bytesKey(id)).catch(() => {}); // else the sweeper finds it by its marker
         throw err;

@@ -13,11 +13,24 @@ export function flushLogs(): void {
 }
 
 export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: {
-      paths: ['apikey', 'upstream_key', 'key', 'token', 'password', 'req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      redact: {
+        paths: [
+          'apikey',
+          'upstream_key',
+          'key',
+          'token',
+          'password',
+          'req.headers["x-api-key"]',
+          'req.headers.authorization',
+          'headers["x-api-key"]',
+          'headers.authorization',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -38,21 +38,71 @@ export function createMetrics(probes: MetricsProbes = {}) {
       t.n = 0;
     }
   };
-  const requests = new client.Counter({ name: 'uua_requests_total', help: 'Requests by endpoint and status', labelNames: ['endpoint', 'status'], registers, collect });
-  const latency = new client.Histogram({ name: 'uua_request_seconds', help: 'Request latency by endpoint', labelNames: ['endpoint'], buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60], registers });
-  const byPlan = new client.Counter({ name: 'uua_plan_requests_total', help: 'API requests by plan of the key (none: missing or invalid key) and status class', labelNames: ['plan', 'class'], registers, collect });
-  const upstreamCalls = new client.Counter({ name: 'uua_upstream_requests_total', help: 'Upstream calls by upstream and outcome (ok, or the error code answered)', labelNames: ['upstream', 'outcome'], registers, collect });
-  const upstreamLatency = new client.Histogram({ name: 'uua_upstream_seconds', help: 'Upstream call latency, retries included', labelNames: ['upstream'], buckets: [0.05, 0.2, 0.5, 1, 2, 5, 15, 60], registers });
-  const cacheLookups = new client.Counter({ name: 'uua_cache_requests_total', help: 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))', labelNames: ['result'], registers, collect });
+  const requests = new client.Counter({
+    name: 'uua_requests_total',
+    help: 'Requests by endpoint and status',
+    labelNames: ['endpoint', 'status'],
+    registers,
+    collect,
+  });
+  const latency = new client.Histogram({
+    name: 'uua_request_seconds',
+    help: 'Request latency by endpoint',
+    labelNames: ['endpoint'],
+    buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60],
+    registers,
+  });
+  const byPlan = new client.Counter({
+    name: 'uua_plan_requests_total',
+    help: 'API requests by plan of the key (none: missing or invalid key) and status class',
+    labelNames: ['plan', 'class'],
+    registers,
+    collect,
+  });
+  const upstreamCalls = new client.Counter({
+    name: 'uua_upstream_requests_total',
+    help: 'Upstream calls by upstream and outcome (ok, or the error code answered)',
+    labelNames: ['upstream', 'outcome'],
+    registers,
+    collect,
+  });
+  const upstreamLatency = new client.Histogram({
+    name: 'uua_upstream_seconds',
+    help: 'Upstream call latency, retries included',
+    labelNames: ['upstream'],
+    buckets: [0.05, 0.2, 0.5, 1, 2, 5, 15, 60],
+    registers,
+  });
+  const cacheLookups = new client.Counter({
+    name: 'uua_cache_requests_total',
+    help: 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))',
+    labelNames: ['result'],
+    registers,
+    collect,
+  });
   const cacheHit = tally(cacheLookups.labels('hit'));
   const cacheMiss = tally(cacheLookups.labels('miss'));
   if (probes.redisUp) {
     const up = probes.redisUp;
-    new client.Gauge({ name: 'uua_redis_up', help: '1 while the Redis client is connected and ready', registers, collect() { this.set(up() ? 1 : 0); } });
+    new client.Gauge({
+      name: 'uua_redis_up',
+      help: '1 while the Redis client is connected and ready',
+      registers,
+      collect() {
+        this.set(up() ? 1 : 0);
+      },
+    });
   }
   if (probes.objectStoreUp) {
     const up = probes.objectStoreUp;
-    new client.Gauge({ name: 'uua_object_store_up', help: '1 while the object store of hosted content answered its last call', registers, collect() { this.set(up() ? 1 : 0); } });
+    new client.Gauge({
+      name: 'uua_object_store_up',
+      help: '1 while the object store of hosted content answered its last call',
+      registers,
+      collect() {
+        this.set(up() ? 1 : 0);
+      },
+    });
   }
 
   const endpointChildren = new Map<string, { count: Tally; latency: client.Histogram.Internal<string> }>();

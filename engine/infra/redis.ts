@@ -46,11 +46,15 @@ export function connectRedis(url: string, log: Logger): RedisHandle {
       last = (err as Error)?.message ?? String(err);
     },
     lastError: () => last,
-    whenReady: (ms) => new Promise<void>((resolve) => {
-      if (client.isReady) return resolve();
-      const timer = setTimeout(resolve, ms);
-      client.once('ready', () => { clearTimeout(timer); resolve(); });
-    }),
+    whenReady: (ms) =>
+      new Promise<void>((resolve) => {
+        if (client.isReady) return resolve();
+        const timer = setTimeout(resolve, ms);
+        client.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
     async close() {
       try {
         if (client.isOpen) await client.close();

@@ -9,8 +9,23 @@ const history = {
     total: { type: 'integer' },
     p50Ms: { type: ['number', 'null'], description: 'Median latency (upper bound of its histogram bucket)' },
     p95Ms: { type: ['number', 'null'], description: '95th-percentile latency (upper bound of its histogram bucket)' },
-    buckets: { type: 'array', items: { type: 'object', properties: { start: { type: 'string', format: 'date-time' }, total: { type: 'integer' }, classes, p50Ms: { type: ['number', 'null'] }, p95Ms: { type: ['number', 'null'] } } } },
-    endpoints: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, total: { type: 'integer' }, classes } } },
+    buckets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          start: { type: 'string', format: 'date-time' },
+          total: { type: 'integer' },
+          classes,
+          p50Ms: { type: ['number', 'null'] },
+          p95Ms: { type: ['number', 'null'] },
+        },
+      },
+    },
+    endpoints: {
+      type: 'array',
+      items: { type: 'object', properties: { endpoint: { type: 'string' }, total: { type: 'integer' }, classes } },
+    },
   },
 };
 
@@ -18,21 +33,47 @@ const data = {
   type: 'object',
   properties: {
     key: { type: 'object', properties: { id: { type: 'string' }, plan: { type: 'string' } } },
-    allowance: { type: 'object', properties: { plan: { type: 'string' }, limit: { type: 'integer' }, used: { type: 'integer' }, remaining: { type: 'integer' }, resetAt: { type: 'string', format: 'date-time' }, reset: { type: 'integer', description: 'Unix epoch seconds, as X-RateLimit-Reset' } } },
+    allowance: {
+      type: 'object',
+      properties: {
+        plan: { type: 'string' },
+        limit: { type: 'integer' },
+        used: { type: 'integer' },
+        remaining: { type: 'integer' },
+        resetAt: { type: 'string', format: 'date-time' },
+        reset: { type: 'integer', description: 'Unix epoch seconds, as X-RateLimit-Reset' },
+      },
+    },
     hourly: history,
     daily: history,
-    recent: { type: 'array', items: { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, endpoint: { type: 'string' }, status: { type: 'integer' }, ms: { type: 'integer' } } } },
+    recent: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          at: { type: 'string', format: 'date-time' },
+          endpoint: { type: 'string' },
+          status: { type: 'integer' },
+          ms: { type: 'integer' },
+        },
+      },
+    },
   },
 };
 
 export function accountUsageOperation() {
   return {
-    summary: 'Your key\'s allowance and usage history',
-    description: 'The allowance as it stands (the numbers of the X-RateLimit-* headers), counts per endpoint and status class for the last 24 hours (hourly) and 30 days (daily) with median and 95th-percentile latency, and the last 50 calls (time, endpoint, status, milliseconds). This request does not count against the allowance.',
+    summary: "Your key's allowance and usage history",
+    description:
+      'The allowance as it stands (the numbers of the X-RateLimit-* headers), counts per endpoint and status class for the last 24 hours (hourly) and 30 days (daily) with median and 95th-percentile latency, and the last 50 calls (time, endpoint, status, milliseconds). This request does not count against the allowance.',
     operationId: 'accountUsage',
     tags: ['account'],
     responses: {
-      200: { description: 'The success envelope, with your usage in `data`.', headers: answerHeaders(), content: { 'application/json': { schema: successSchema(data) } } },
+      200: {
+        description: 'The success envelope, with your usage in `data`.',
+        headers: answerHeaders(),
+        content: { 'application/json': { schema: successSchema(data) } },
+      },
       400: errorResponseRef(400),
       401: errorResponseRef(401),
       503: errorResponseRef(503),

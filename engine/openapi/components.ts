@@ -6,24 +6,37 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 /** Codes of the error vocabulary (engine/errors.ts) by status, for the `code` of each error response. */
 function codesOf(status: number): string[] {
-  return Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([code]) => code);
+  return Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([code]) => code);
 }
 
 const headers = {
   'X-RateLimit-Limit': { description: 'Requests allowed in the current window of your plan.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'When the current window ends, in Unix epoch seconds.', schema: { type: 'integer', minimum: 0 } },
-  RateLimit: { description: 'The same allowance as IETF draft 8 of RateLimit header fields: `"<plan>"; r=<remaining>; t=<seconds to reset>`.', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The plan as IETF draft 8 of RateLimit header fields: `"<plan>"; q=<limit>; w=<window seconds>; pk=:<partition>:`.', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'The same allowance as IETF draft 8 of RateLimit header fields: `"<plan>"; r=<remaining>; t=<seconds to reset>`.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The plan as IETF draft 8 of RateLimit header fields: `"<plan>"; q=<limit>; w=<window seconds>; pk=:<partition>:`.',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
-  'X-Request-Id': { description: 'Your X-Request-Id when it is 1 to 64 of `A-Z a-z 0-9 . _ -`, otherwise a new id; it names the request in the logs.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'Your X-Request-Id when it is 1 to 64 of `A-Z a-z 0-9 . _ -`, otherwise a new id; it names the request in the logs.',
+    schema: { type: 'string' },
+  },
 };
 
 /** The headers of every answer to an API request; `retryAfter` adds Retry-After (429, 503). */
 export function answerHeaders(retryAfter: 'required' | 'optional' | 'none' = 'none'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id']) out[name] = ref('headers', name);
-  if (retryAfter !== 'none') out['Retry-After'] = retryAfter === 'required' ? { ...headers['Retry-After'], required: true } : ref('headers', 'Retry-After');
+  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'])
+    out[name] = ref('headers', name);
+  if (retryAfter !== 'none')
+    out['Retry-After'] = retryAfter === 'required' ? { ...headers['Retry-After'], required: true } : ref('headers', 'Retry-After');
   return out;
 }
 
@@ -37,15 +50,43 @@ function errorResponse(status: number, description: string, retryAfter: 'require
 
 /** Reusable error responses, by status. */
 export const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeof errorResponse> }> = {
-  400: { name: 'BadInput', response: errorResponse(400, 'Bad input: a missing or invalid parameter (the message names it), a malformed body, or two different keys sent in one place.') },
-  401: { name: 'Unauthorized', response: errorResponse(401, 'No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).') },
+  400: {
+    name: 'BadInput',
+    response: errorResponse(
+      400,
+      'Bad input: a missing or invalid parameter (the message names it), a malformed body, or two different keys sent in one place.',
+    ),
+  },
+  401: {
+    name: 'Unauthorized',
+    response: errorResponse(401, 'No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).'),
+  },
   404: { name: 'NotFound', response: errorResponse(404, 'Nothing matches: the upstream or the embedded data has no such item.') },
-  413: { name: 'PayloadTooLarge', response: errorResponse(413, 'The body, an uploaded file or a fetched URL is larger than the service accepts.') },
-  429: { name: 'TooManyRequests', response: errorResponse(429, 'Your plan\'s allowance for this window is spent; Retry-After says when it renews.', 'required') },
+  413: {
+    name: 'PayloadTooLarge',
+    response: errorResponse(413, 'The body, an uploaded file or a fetched URL is larger than the service accepts.'),
+  },
+  429: {
+    name: 'TooManyRequests',
+    response: errorResponse(429, "Your plan's allowance for this window is spent; Retry-After says when it renews.", 'required'),
+  },
   501: { name: 'NotImplemented', response: errorResponse(501, 'This server has no adapter for the endpoint.') },
-  502: { name: 'BadGateway', response: errorResponse(502, 'The upstream failed or answered something unusable. Not counted against your allowance.') },
-  503: { name: 'ServiceUnavailable', response: errorResponse(503, 'Not configured on this server (the message names what to set), the upstream is busy, or the key store cannot answer; Retry-After says when to try again where it is known. Not counted against your allowance.', 'optional') },
-  504: { name: 'GatewayTimeout', response: errorResponse(504, 'The upstream or the endpoint did not answer in time. Not counted against your allowance.') },
+  502: {
+    name: 'BadGateway',
+    response: errorResponse(502, 'The upstream failed or answered something unusable. Not counted against your allowance.'),
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    response: errorResponse(
+      503,
+      'Not configured on this server (the message names what to set), the upstream is busy, or the key store cannot answer; Retry-After says when to try again where it is known. Not counted against your allowance.',
+      'optional',
+    ),
+  },
+  504: {
+    name: 'GatewayTimeout',
+    response: errorResponse(504, 'The upstream or the endpoint did not answer in time. Not counted against your allowance.'),
+  },
 };
 
 export const errorResponseRef = (status: number) => ref('responses', ERROR_RESPONSES[status].name);
@@ -96,6 +137,10 @@ export function components(securitySchemes: Record<string, unknown>, bodies: Rec
       ...bodies,
     },
     headers,
-    responses: Object.fromEntries(Object.values(ERROR_RESPONSES).filter(({ name }) => responses.has(name)).map(({ name, response }) => [name, response])),
+    responses: Object.fromEntries(
+      Object.values(ERROR_RESPONSES)
+        .filter(({ name }) => responses.has(name))
+        .map(({ name, response }) => [name, response]),
+    ),
   };
 }

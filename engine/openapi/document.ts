@@ -14,14 +14,15 @@ export interface DocumentInfo {
   implemented(spec: EndpointSpec): boolean;
 }
 
-const KEY_ORDER = 'Where keys are sent in several places, the X-API-Key header counts, then the `apikey` query parameter, then an `apikey` field of the body; one key repeated is one key, and two different keys in one place are a 400.';
+const KEY_ORDER =
+  'Where keys are sent in several places, the X-API-Key header counts, then the `apikey` query parameter, then an `apikey` field of the body; one key repeated is one key, and two different keys in one place are a 400.';
 
 const DESCRIPTION = [
   'One API key, one request pattern and one JSON envelope for every endpoint.',
   `Send your key in the X-API-Key header (or as the \`apikey\` query parameter). ${KEY_ORDER}`,
   'GET endpoints take query parameters; POST endpoints take a JSON, urlencoded or multipart body (parameters in the query string are read too, the body winning).',
   'Every answer to an API request carries the allowance headers (X-RateLimit-*, RateLimit, RateLimit-Policy); answers of 500 and above are not counted against the allowance.',
-  'The parameters of an operation that carry an `example` together make a valid request. Rules between parameters (one of, required when) are part of each POST body\'s schema; for GET operations they are in the operation\'s description and, as the JSON Schema of the parameter object, in its `x-parameters-schema`.',
+  "The parameters of an operation that carry an `example` together make a valid request. Rules between parameters (one of, required when) are part of each POST body's schema; for GET operations they are in the operation's description and, as the JSON Schema of the parameter object, in its `x-parameters-schema`.",
 ].join('\n\n');
 
 export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
@@ -35,7 +36,13 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
   const categories = [...new Set(endpoints.map((e) => e.category))];
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: DESCRIPTION, contact: { name: info.title, url: info.url }, license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' } },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: DESCRIPTION,
+      contact: { name: info.title, url: info.url },
+      license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
+    },
     servers: [{ url: info.url }],
     tags: [
       ...categories.map((c) => ({ name: c, description: `The ${c} endpoints (${endpoints.filter((e) => e.category === c).length}).` })),
@@ -43,10 +50,19 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
     ],
     // The header first: renderers and clients take the first scheme, and a key in a URL ends up in logs.
     security: [{ header: [] }, { apikey: [] }],
-    components: components({
-      header: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: `Your API key. ${KEY_ORDER}` },
-      apikey: { type: 'apiKey', in: 'query', name: 'apikey', description: `Your API key as a query parameter (it may end up in logs: prefer the header). ${KEY_ORDER}` },
-    }, bodies, referredResponses(paths)),
+    components: components(
+      {
+        header: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: `Your API key. ${KEY_ORDER}` },
+        apikey: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'apikey',
+          description: `Your API key as a query parameter (it may end up in logs: prefer the header). ${KEY_ORDER}`,
+        },
+      },
+      bodies,
+      referredResponses(paths),
+    ),
     paths,
   };
 }

@@ -33,10 +33,16 @@ function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
 function description(spec: EndpointSpec, ctx: OperationContext): string {
   const lines = [spec.summary];
   const up = ctx.upstreams[spec.upstream];
-  lines.push(up ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).` : 'Answered by the service itself, from data and code it ships with.');
+  lines.push(
+    up
+      ? `Answered by ${up.name} (upstream \`${spec.upstream}\`, ${up.docs}).`
+      : 'Answered by the service itself, from data and code it ships with.',
+  );
   lines.push(...rulesOf(spec).map(ruleWords));
   if (spec.params.upstream_key) {
-    lines.push(`Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`);
+    lines.push(
+      `Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`,
+    );
   }
   if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
   return sentences(lines);
@@ -94,7 +100,7 @@ export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<s
   }
   op.responses = {
     200: {
-      description: 'The success envelope, with the endpoint\'s answer in `data`.',
+      description: "The success envelope, with the endpoint's answer in `data`.",
       headers: answerHeaders(),
       content: { 'application/json': { schema: successSchema(spec.response) } },
     },

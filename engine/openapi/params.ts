@@ -26,11 +26,18 @@ export function propertySchema(p: ParamSpec, form: 'multipart' | 'text' = 'text'
 }
 
 /** Sentences joined, each ending in a full stop (catalog descriptions often leave it out). */
-export const sentences = (parts: string[]) => parts.map((x) => x.trim()).filter(Boolean).map((x) => (/[.!?)]$/.test(x) ? x : `${x}.`)).join(' ');
+export const sentences = (parts: string[]) =>
+  parts
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => (/[.!?)]$/.test(x) ? x : `${x}.`))
+    .join(' ');
 
 const list = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
 const condition = (c: RuleCondition) =>
-  Object.entries(c).map(([k, v]) => `\`${k}\` is ${(Array.isArray(v) ? v : [v]).map((x) => `\`${x}\``).join(' or ')}`).join(' and ');
+  Object.entries(c)
+    .map(([k, v]) => `\`${k}\` is ${(Array.isArray(v) ? v : [v]).map((x) => `\`${x}\``).join(' or ')}`)
+    .join(' and ');
 
 /** A rule between parameters, in words. */
 export function ruleWords(rule: Rule): string {
@@ -57,7 +64,9 @@ export function formatWords(p: ParamSpec): string[] {
 
 /** The rules naming this parameter, in words. */
 export function rulesNaming(spec: EndpointSpec, name: string): string[] {
-  return rulesOf(spec).filter((r) => JSON.stringify(r).includes(`"${name}"`)).map(ruleWords);
+  return rulesOf(spec)
+    .filter((r) => JSON.stringify(r).includes(`"${name}"`))
+    .map(ruleWords);
 }
 
 /** The rules between parameters as JSON Schema (`allOf`, one entry per rule), or undefined without rules. */
@@ -69,7 +78,12 @@ export function crossRules(spec: EndpointSpec): JsonSchema | undefined {
 /** The parameter object of an endpoint as a request body: properties, `required` and the rules between them. */
 export function bodySchema(spec: EndpointSpec, form: 'multipart' | 'text'): JsonSchema {
   const s = requestSchema(spec);
-  const properties = Object.fromEntries(Object.entries(spec.params).map(([n, p]) => [n, { ...propertySchema(p, form), description: sentences([p.description, ...formatWords(p)]) }]));
+  const properties = Object.fromEntries(
+    Object.entries(spec.params).map(([n, p]) => [
+      n,
+      { ...propertySchema(p, form), description: sentences([p.description, ...formatWords(p)]) },
+    ]),
+  );
   const required = s.required as string[];
   return { ...s, properties, required: required.length ? required : undefined };
 }
@@ -98,7 +112,9 @@ export function exampleRequest(spec: EndpointSpec): Record<string, string | numb
   const out: Record<string, string | number | boolean> = {};
   const valid = (): boolean => check(out);
   for (let round = 0; round < 20 && !valid(); round++) {
-    const missing = check.errors?.find((e) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && out[e.params.missingProperty] === undefined);
+    const missing = check.errors?.find(
+      (e) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && out[e.params.missingProperty] === undefined,
+    );
     const name = missing?.params.missingProperty as string | undefined;
     const value = name && spec.params[name] ? exampleValue(spec.params[name]) : undefined;
     if (value === undefined) break;

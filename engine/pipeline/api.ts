@@ -34,7 +34,8 @@ export function apiServer(routes: Map<string, Route>, unmatched: Route, site: Ca
     const path = url?.pathname;
     if (typeof path !== 'string' || !path.startsWith('/api/')) return false;
     const found = routes.get(path);
-    const route = found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
+    const route =
+      found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
     route.run(new Call(route.endpoint, path, url!.query as string | null, req, res, site));
     return true;
   };

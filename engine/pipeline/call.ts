@@ -68,7 +68,14 @@ export class Call {
   private clientIp: string | undefined;
 
   /** `search`: the query string without its `?` (null when there is none). */
-  constructor(readonly endpoint: string, readonly path: string, search: string | null, readonly req: ApiRequest, readonly res: ServerResponse, private readonly site: CallSite) {
+  constructor(
+    readonly endpoint: string,
+    readonly path: string,
+    search: string | null,
+    readonly req: ApiRequest,
+    readonly res: ServerResponse,
+    private readonly site: CallSite,
+  ) {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';

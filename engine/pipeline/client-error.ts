@@ -8,8 +8,10 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 414: 'URI Too Long
 
 function answer(socket: Socket, status: number, code: string, message: string) {
   const body = JSON.stringify({ success: false, error: message, code });
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function answerClientErrors(server: Server): void {

@@ -33,7 +33,12 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   private childLog: Logger | undefined;
   private ip: string | undefined;
 
-  constructor(spec: EndpointSpec, private readonly call: Call, readonly files: Record<string, UploadedFile>, private readonly deps: ContextDeps) {
+  constructor(
+    spec: EndpointSpec,
+    private readonly call: Call,
+    readonly files: Record<string, UploadedFile>,
+    private readonly deps: ContextDeps,
+  ) {
     this.endpoint = spec.id;
     this.options = spec.options ?? NO_OPTIONS;
     this.publicUrl = deps.publicUrl;
@@ -43,7 +48,13 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   /** The upstream's client, its exchanges stopped with this request. */
   upstream(id: string): UpstreamClient {
     const client = this.deps.upstream(id);
-    return { id: client.id, baseUrl: client.baseUrl, hasKeys: client.hasKeys, settings: client.settings, request: (req) => client.request(req, this) };
+    return {
+      id: client.id,
+      baseUrl: client.baseUrl,
+      hasKeys: client.hasKeys,
+      settings: client.settings,
+      request: (req) => client.request(req, this),
+    };
   }
 
   watch(c: Cancellable): void {
@@ -83,7 +94,12 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   async fetchUrl(url: string, o?: FetchUrlOptions): Promise<FetchedUrl> {
     // Loaded on first use: most requests never fetch a caller's URL.
     const { fetchUrl } = await import('../upstream/guarded-fetch.js');
-    return fetchUrl(url, { ...o, signal: o?.signal ?? this.signal, userAgent: this.deps.userAgent, allowPrivate: this.deps.allowPrivateFetch });
+    return fetchUrl(url, {
+      ...o,
+      signal: o?.signal ?? this.signal,
+      userAgent: this.deps.userAgent,
+      allowPrivate: this.deps.allowPrivateFetch,
+    });
   }
 
   /** Stops the adapter's work (the deadline, the client gone): its exchanges, and its signal if it took it. */

@@ -52,7 +52,12 @@ export function sendData(call: Call, creator: string, source: string, data: Adap
   const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.elapsedMs * 100) / 100, cached };
   if (dataJson === undefined) return answer(call, 200, JSON_TYPE, JSON.stringify({ success: true, creator, source, data, metadata }));
   // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
-  answer(call, 200, JSON_TYPE, `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`);
+  answer(
+    call,
+    200,
+    JSON_TYPE,
+    `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`,
+  );
 }
 
 /** What the response cache keeps of an answer: its source and its data serialised, never parsed again. */
@@ -124,7 +129,10 @@ export function failCall(log: Logger): Fail {
     const e = apiErrorOf(err, log, call.path, call.id);
     if (call.answered) return; // an answer is already on its way: it stands, and so does its count
     // The refund is immediate in process and a promise in Redis; a failed refund only costs the caller one.
-    if (e.status >= 500 && call.refund) Promise.resolve().then(call.refund).catch(() => {});
+    if (e.status >= 500 && call.refund)
+      Promise.resolve()
+        .then(call.refund)
+        .catch(() => {});
     for (const [name, value] of Object.entries(e.headers)) call.header(name, value);
     answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
   };

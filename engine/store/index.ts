@@ -23,7 +23,13 @@ export function openSqlite(dataDir: string): SqliteStore {
   return store;
 }
 
-export async function openRedisStore(redis: RedisClientType, prefix: string, url: string, dataDir: string, log?: Logger): Promise<RedisStore> {
+export async function openRedisStore(
+  redis: RedisClientType,
+  prefix: string,
+  url: string,
+  dataDir: string,
+  log?: Logger,
+): Promise<RedisStore> {
   const store = new RedisStore(redis, prefix, url.replace(/\/\/[^@/]*@/, '//'), log);
   if (redis.isReady) await refuseUnmigrated(store, dataDir);
   await store.listen().catch((err: Error) => log?.warn({ err: err.message }, 'store: cannot hear other instances yet'));
@@ -39,8 +45,10 @@ async function refuseUnmigrated(store: RedisStore, dataDir: string) {
     for (const coll of ['keys', 'accounts']) held += await local.count(coll);
     if (!held) return;
     if (await store.get(MIGRATED, file)) return;
-    throw new Error(`${file} holds ${held} keys and accounts that are not in Redis. ` +
-      'Run `REDIS_URL=… npm run keys -- migrate` to copy them to Redis (or move the file away to start empty).');
+    throw new Error(
+      `${file} holds ${held} keys and accounts that are not in Redis. ` +
+        'Run `REDIS_URL=… npm run keys -- migrate` to copy them to Redis (or move the file away to start empty).',
+    );
   } finally {
     await local.close();
   }

@@ -12,7 +12,12 @@ export class RedisStore implements Store {
   private subscriber: RedisClientType | undefined;
   private readonly channel: string;
 
-  constructor(private readonly redis: RedisClientType, private readonly prefix: string, readonly where: string, private readonly log?: Logger) {
+  constructor(
+    private readonly redis: RedisClientType,
+    private readonly prefix: string,
+    readonly where: string,
+    private readonly log?: Logger,
+  ) {
     this.channel = `${prefix}changes`;
   }
 

@@ -30,16 +30,24 @@ export class SqliteStore implements Store {
     this.db = new DatabaseSync(where);
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
     this.db.exec(SCHEMA);
-    try { fs.chmodSync(where, 0o600); } catch { /* not ours to change: keep going */ }
+    try {
+      fs.chmodSync(where, 0o600);
+    } catch {
+      /* not ours to change: keep going */
+    }
     const p = (sql: string) => this.db.prepare(sql);
     this.s = {
       get: p('SELECT body, expires FROM docs WHERE coll = ? AND id = ?'),
-      put: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, ?) ON CONFLICT (coll, id) DO UPDATE SET body = excluded.body, expires = excluded.expires'),
+      put: p(
+        'INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, ?) ON CONFLICT (coll, id) DO UPDATE SET body = excluded.body, expires = excluded.expires',
+      ),
       insert: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, NULL) ON CONFLICT (coll, id) DO NOTHING'),
       del: p('DELETE FROM docs WHERE coll = ? AND id = ?'),
       list: p('SELECT id, body FROM docs WHERE coll = ?'),
       count: p('SELECT count(*) AS n FROM docs WHERE coll = ?'),
-      add: p('INSERT INTO counters (coll, id, field, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (coll, id, field) DO UPDATE SET value = value + excluded.value, expires = excluded.expires'),
+      add: p(
+        'INSERT INTO counters (coll, id, field, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (coll, id, field) DO UPDATE SET value = value + excluded.value, expires = excluded.expires',
+      ),
       counters: p('SELECT field, value FROM counters WHERE coll = ? AND id = ? AND expires > ?'),
       push: p('INSERT INTO lists (list, item, expires) VALUES (?, ?, ?)'),
       trim: p('DELETE FROM lists WHERE list = ? AND seq NOT IN (SELECT seq FROM lists WHERE list = ? ORDER BY seq DESC LIMIT ?)'),

@@ -26,7 +26,8 @@ export function stripThink(text: string): string {
 export function readCompletion(body: unknown): Completion {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const choice = Array.isArray(b.choices) ? (b.choices[0] as Record<string, unknown> | undefined) : undefined;
-  const message = choice && typeof choice.message === 'object' && choice.message !== null ? (choice.message as Record<string, unknown>) : undefined;
+  const message =
+    choice && typeof choice.message === 'object' && choice.message !== null ? (choice.message as Record<string, unknown>) : undefined;
   const content = textOf(message?.content);
   if (content === undefined) throw upstreamFailed('The upstream service answered without a chat reply');
   return {
@@ -40,7 +41,11 @@ function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
   const parts = content
-    .map((p) => (typeof p === 'object' && p !== null && (p as Record<string, unknown>).type === 'text' ? (p as Record<string, unknown>).text : undefined))
+    .map((p) =>
+      typeof p === 'object' && p !== null && (p as Record<string, unknown>).type === 'text'
+        ? (p as Record<string, unknown>).text
+        : undefined,
+    )
     .filter((t): t is string => typeof t === 'string');
   return parts.length ? parts.join('') : undefined;
 }

@@ -52,9 +52,17 @@ const NO_KEYS: ReadonlySet<string> = new Set();
 const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
 /** Connection-level failures: worth one more try on an idempotent call, else "unreachable". */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
   // undici's own: the socket closed under a request, or the pool was closed.
-  'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
 ]);
 /** undici's phase timeouts (connect, headers, body): as late as our own timeout. */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -162,9 +170,17 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   async function exchange(url: URL, call: Call, follow: boolean, ms: number, stop: Stop): Promise<Answer> {
     const { signal, scope } = stop;
     try {
-      const res = await wholeAnswer(agent, { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body }, {
-        maxBytes: MAX_RESPONSE_BYTES, timeoutMs: ms, signal, scope, skipBody: follow ? isRedirect : undefined,
-      });
+      const res = await wholeAnswer(
+        agent,
+        { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body },
+        {
+          maxBytes: MAX_RESPONSE_BYTES,
+          timeoutMs: ms,
+          signal,
+          scope,
+          skipBody: follow ? isRedirect : undefined,
+        },
+      );
       const location = follow && isRedirect(res.status, res.headers) ? (res.headers.location as string) : undefined;
       return { status: res.status, headers: res.headers, body: res.body, url, location };
     } catch (err) {
@@ -189,9 +205,10 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         for (const h of ['authorization', 'cookie', ...(keyHeader ? [keyHeader] : [])]) delete headers[h];
       }
       // Only a 303 turns the call into a GET (got's and the RFC's default).
-      call = answer.status === 303 && call.method !== 'HEAD'
-        ? { method: 'GET', headers: withoutBodyHeaders(headers), body: undefined }
-        : { ...call, headers };
+      call =
+        answer.status === 303 && call.method !== 'HEAD'
+          ? { method: 'GET', headers: withoutBodyHeaders(headers), body: undefined }
+          : { ...call, headers };
       url = next;
     }
   }
@@ -248,7 +265,9 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     }
     // Refused although no key was sent: the operator has to configure one.
     if (KEY_REFUSED.has(status)) {
-      return auth ? notConfigured(`Upstream ${id} needs a key: set UPSTREAM_${ENV}_KEYS`) : upstreamFailed('The upstream service refused the request');
+      return auth
+        ? notConfigured(`Upstream ${id} needs a key: set UPSTREAM_${ENV}_KEYS`)
+        : upstreamFailed('The upstream service refused the request');
     }
     if (status === 408) return upstreamTimeout();
     if (status >= 400 && status < 500) return badInput('The upstream service rejected the request');
@@ -293,7 +312,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const bodyKey = key && (auth?.in === 'json' || auth?.in === 'form') ? { [auth.name!]: key } : NO_FIELDS;
       let json: unknown;
       let form: Record<string, string> | undefined;
-      if (req.json !== undefined) json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
+      if (req.json !== undefined)
+        json = auth?.in === 'json' && isRecord(req.json) && !Buffer.isBuffer(req.json) ? { ...req.json, ...bodyKey } : req.json;
       else if (req.form !== undefined) form = auth?.in === 'form' ? { ...req.form, ...bodyKey } : req.form;
       // A GET has no body: the key stays out (LibreTranslate's /languages needs none).
       else if (auth?.in === 'json' && key && method !== 'GET') json = bodyKey;
@@ -307,7 +327,14 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
       }
 
-      const res = await send(url, { method, headers, body }, follow, req.timeoutMs ?? timeoutMs, { signal: req.signal, scope }, req.callerKey);
+      const res = await send(
+        url,
+        { method, headers, body },
+        follow,
+        req.timeoutMs ?? timeoutMs,
+        { signal: req.signal, scope },
+        req.callerKey,
+      );
       const status = res.status;
 
       if (source === 'pool' && (KEY_REFUSED.has(status) || status === 429)) {
@@ -344,8 +371,12 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
 }
 
 /** request() timed and told to the observer, retries and key rotation included. */
-function observed(id: string, request: ScopedUpstream['request'], observe: NonNullable<UpstreamsOptions['observe']>): ScopedUpstream['request'] {
-  return async <T,>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>> => {
+function observed(
+  id: string,
+  request: ScopedUpstream['request'],
+  observe: NonNullable<UpstreamsOptions['observe']>,
+): ScopedUpstream['request'] {
+  return async <T>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>> => {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -413,7 +444,11 @@ function stopError(reason: unknown): ApiError {
 function mapError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof BodyError) {
-    return upstreamFailed(err.reason === 'too-large' ? 'The upstream service answered with more data than allowed' : 'The upstream service answered with malformed data');
+    return upstreamFailed(
+      err.reason === 'too-large'
+        ? 'The upstream service answered with more data than allowed'
+        : 'The upstream service answered with malformed data',
+    );
   }
   const code = (err as { code?: string }).code;
   if (code && TIMEOUT_CODES.has(code)) return upstreamTimeout();

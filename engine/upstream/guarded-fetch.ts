@@ -36,7 +36,16 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+const UNREACHABLE = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+]);
 
 const MSG_SCHEME = 'Invalid value for url: must be an http(s) URL';
 const MSG_PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
@@ -60,7 +69,8 @@ for (const [net4, bits] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, incl. broadcast
-] as const) blocked.addSubnet(net4, bits, 'ipv4');
+] as const)
+  blocked.addSubnet(net4, bits, 'ipv4');
 for (const [net6, bits] of [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form
   ['100::', 64], // discard
@@ -69,7 +79,8 @@ for (const [net6, bits] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // old site-local
   ['ff00::', 8], // multicast
-] as const) blocked.addSubnet(net6, bits, 'ipv6');
+] as const)
+  blocked.addSubnet(net6, bits, 'ipv6');
 
 /** True when `ip` is a public unicast address a caller's URL may reach. */
 export function isPublicAddress(ip: string): boolean {
@@ -177,7 +188,9 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     if (err instanceof ApiError) return err;
     if (err instanceof BlockedAddress) return badInput(MSG_PRIVATE);
     if (err instanceof BodyError) {
-      return err.reason === 'too-large' ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`) : badInput('Could not fetch url: the answer was corrupt');
+      return err.reason === 'too-large'
+        ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`)
+        : badInput('Could not fetch url: the answer was corrupt');
     }
     if (err === TIMED_OUT || opts.signal?.aborted) {
       const reason: unknown = opts.signal?.aborted ? opts.signal.reason : undefined;
@@ -198,12 +211,16 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     const agent = new Agent({ connect: guardedConnector(resolve, allowed) });
     try {
       // Bodies of redirects and refusals are dropped: only a 2xx answer is read.
-      const res = await wholeAnswer(agent, {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: 'GET',
-        headers: { 'user-agent': opts.userAgent ?? 'unified-utility-api', accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
-      }, { maxBytes, timeoutMs: Math.max(0, deadline - performance.now()), signal: opts.signal, skipBody: (status) => !isSuccess(status) });
+      const res = await wholeAnswer(
+        agent,
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: 'GET',
+          headers: { 'user-agent': opts.userAgent ?? 'unified-utility-api', accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
+        },
+        { maxBytes, timeoutMs: Math.max(0, deadline - performance.now()), signal: opts.signal, skipBody: (status) => !isSuccess(status) },
+      );
       const status = res.status;
       const location = res.headers.location;
       if (REDIRECTS.has(status) && typeof location === 'string') {

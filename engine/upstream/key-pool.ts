@@ -7,7 +7,10 @@ export class KeyPool {
   private readonly coolUntil = new Map<string, number>();
   private next = 0;
 
-  constructor(keys: string[], private readonly now: () => number = Date.now) {
+  constructor(
+    keys: string[],
+    private readonly now: () => number = Date.now,
+  ) {
     this.keys = [...new Set(keys.map((k) => k.trim()).filter(Boolean))];
   }
 

@@ -144,27 +144,35 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   }
 
   function fill<T>(
-    key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec = JSON_CODEC as CacheCodec<T>,
+    key: string,
+    ttlMs: number,
+    fn: () => Promise<CacheProduce<T>>,
+    codec = JSON_CODEC as CacheCodec<T>,
   ): Promise<{ value: T; cached: boolean }> {
     if (!(ttlMs > 0)) return fn().then((res) => ({ value: res.value, cached: false }));
     const pending = inflight.get(key);
     if (pending) {
       // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
-      return pending.then((out) => out.json !== undefined
-        ? { value: codec.decode(out.json), cached: out.cached }
-        // The answer was not cacheable (random, secret): this caller gets its own.
-        : fn().then((res) => ({ value: res.value, cached: false })));
+      return pending.then((out) =>
+        out.json !== undefined
+          ? { value: codec.decode(out.json), cached: out.cached }
+          : // The answer was not cacheable (random, secret): this caller gets its own.
+            fn().then((res) => ({ value: res.value, cached: false })),
+      );
     }
     const p = produce(key, ttlMs, fn, codec);
     inflight.set(key, p);
     // Registered before any waiting caller's, so the key is free again before they go on.
-    return p.then((out) => {
-      inflight.delete(key);
-      return { value: out.value as T, cached: out.cached };
-    }, (err: unknown) => {
-      inflight.delete(key);
-      throw err;
-    });
+    return p.then(
+      (out) => {
+        inflight.delete(key);
+        return { value: out.value as T, cached: out.cached };
+      },
+      (err: unknown) => {
+        inflight.delete(key);
+        throw err;
+      },
+    );
   }
 
   return {

@@ -82,7 +82,11 @@ class Reader implements Dispatcher.DispatchHandler, Cancellable {
   private readonly timer: NodeJS.Timeout;
   private readonly onAbort: (() => void) | undefined;
 
-  constructor(private readonly resolve: (a: WholeAnswer) => void, private readonly reject: (e: unknown) => void, private readonly opts: WholeOptions) {
+  constructor(
+    private readonly resolve: (a: WholeAnswer) => void,
+    private readonly reject: (e: unknown) => void,
+    private readonly opts: WholeOptions,
+  ) {
     this.timer = setTimeout(() => this.abort(TIMED_OUT), opts.timeoutMs);
     const signal = opts.signal;
     if (signal?.aborted) this.abort(signal.reason as Error);
@@ -115,7 +119,9 @@ class Reader implements Dispatcher.DispatchHandler, Cancellable {
       this.dropping = true;
       return this.done(EMPTY);
     }
-    const encoding = String(headers['content-encoding'] ?? '').trim().toLowerCase();
+    const encoding = String(headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase();
     const unzip = encoding ? decoder(encoding) : undefined;
     if (!unzip) return;
     this.unzip = unzip;
@@ -154,7 +160,11 @@ class Reader implements Dispatcher.DispatchHandler, Cancellable {
     if (this.settled) return;
     this.settle();
     const chunks = this.chunks;
-    this.resolve({ status: this.status, headers: this.headers, body: body ?? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.total)) });
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      body: body ?? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.total)),
+    });
   }
 
   private fail(err: Error): void {

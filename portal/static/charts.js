@@ -14,11 +14,26 @@
     if (!series) continue;
     const label = box.dataset.chart === 'daily' ? dayLabel : hourLabel;
     const bars = Object.entries(series.classes).map(([cls, values]) => ({
-      type: 'bar', label: cls, data: values, backgroundColor: colors[cls], stack: 'calls', yAxisID: 'calls', order: 2,
+      type: 'bar',
+      label: cls,
+      data: values,
+      backgroundColor: colors[cls],
+      stack: 'calls',
+      yAxisID: 'calls',
+      order: 2,
     }));
     const line = (name, values, color, dash) => ({
-      type: 'line', label: name, data: values, borderColor: color, backgroundColor: color, borderDash: dash,
-      yAxisID: 'ms', spanGaps: true, pointRadius: 2, borderWidth: 2, order: 1,
+      type: 'line',
+      label: name,
+      data: values,
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: dash,
+      yAxisID: 'ms',
+      spanGaps: true,
+      pointRadius: 2,
+      borderWidth: 2,
+      order: 1,
     });
     box.hidden = false;
     // The table stays one click away; the chart shows the same figures.
@@ -35,8 +50,21 @@
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { stacked: true, ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 8 } },
-          calls: { type: 'linear', position: 'left', stacked: true, beginAtZero: true, title: { display: true, text: 'calls' }, ticks: { precision: 0 } },
-          ms: { type: 'linear', position: 'right', beginAtZero: true, title: { display: true, text: 'ms' }, grid: { drawOnChartArea: false } },
+          calls: {
+            type: 'linear',
+            position: 'left',
+            stacked: true,
+            beginAtZero: true,
+            title: { display: true, text: 'calls' },
+            ticks: { precision: 0 },
+          },
+          ms: {
+            type: 'linear',
+            position: 'right',
+            beginAtZero: true,
+            title: { display: true, text: 'ms' },
+            grid: { drawOnChartArea: false },
+          },
         },
         // Status classes first in the legend, then the latency lines (as the datasets are listed).
         plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, sort: (a, b) => a.datasetIndex - b.datasetIndex } } },

@@ -5,7 +5,11 @@
   // The key on this page (the new key shown once, or the shared free key) is the one try-it should use.
   const shown = document.querySelector('[data-api-key]');
   if (shown) {
-    try { sessionStorage.setItem('uua:apiKey', shown.textContent.trim()); } catch { /* storage disabled */ }
+    try {
+      sessionStorage.setItem('uua:apiKey', shown.textContent.trim());
+    } catch {
+      /* storage disabled */
+    }
   }
 
   const status = document.createElement('span');
@@ -35,7 +39,9 @@
       const label = button.textContent;
       button.textContent = ok ? 'Copied' : 'Selected: press Ctrl+C';
       status.textContent = ok ? 'Key copied to the clipboard' : 'Key selected';
-      setTimeout(() => { button.textContent = label; }, 2000);
+      setTimeout(() => {
+        button.textContent = label;
+      }, 2000);
     });
   }
 

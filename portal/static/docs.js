@@ -5,7 +5,11 @@
   const mount = document.getElementById('reference');
   if (!mount || !window.Scalar) return;
   let held = null;
-  try { held = sessionStorage.getItem('uua:apiKey'); } catch { /* storage disabled: use the default */ }
+  try {
+    held = sessionStorage.getItem('uua:apiKey');
+  } catch {
+    /* storage disabled: use the default */
+  }
   const key = held || mount.dataset.defaultKey;
   if (held) {
     const note = document.getElementById('key-note');

@@ -9,8 +9,12 @@ import { sampleValue } from '../helpers/samples.js';
 
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints;
 let t: TestApp;
-beforeAll(async () => { t = await testApp({ AUTH_FAIL_LIMIT: '100000' }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp({ AUTH_FAIL_LIMIT: '100000' });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 function send(method: string, path: string, params: Record<string, string>, form: 'query' | 'json' = 'query') {
   const r = method === 'GET' ? request(t.app).get(path) : request(t.app).post(path);
@@ -49,17 +53,21 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, spec) => {
   });
 
   const requiredNames = required.map(([n]) => n);
-  if (requiredNames.length) test.each(requiredNames)('400 Missing required parameter: %s', async (name) => {
-    for (const form of spec.method === 'POST' ? (['query', 'json'] as const) : (['query'] as const)) {
-      const res = await send(spec.method, path, { ...filled(name), apikey: t.key }, form);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: `Missing required parameter: ${name}`, code: 'bad_input' });
-      expectLimitHeaders(res);
-    }
-  });
+  if (requiredNames.length)
+    test.each(requiredNames)('400 Missing required parameter: %s', async (name) => {
+      for (const form of spec.method === 'POST' ? (['query', 'json'] as const) : (['query'] as const)) {
+        const res = await send(spec.method, path, { ...filled(name), apikey: t.key }, form);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ success: false, error: `Missing required parameter: ${name}`, code: 'bad_input' });
+        expectLimitHeaders(res);
+      }
+    });
 
   test('wrong method answers 405 with Allow', async () => {
-    const res = spec.method === 'GET' ? await request(t.app).post(path).query({ apikey: t.key }) : await request(t.app).get(path).query({ apikey: t.key });
+    const res =
+      spec.method === 'GET'
+        ? await request(t.app).post(path).query({ apikey: t.key })
+        : await request(t.app).get(path).query({ apikey: t.key });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe(spec.method);
     expect(res.body.success).toBe(false);

@@ -8,10 +8,21 @@ import { loadConfig } from '../../server/config.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { offlineLookup, realLookup, sampleParams } from '../helpers/offline.js';
 
-const HOSTILE = ['-1', '99999999999999999999', 'x'.repeat(3000), '<script>alert(1)</script>', '../../../etc/passwd', '\u202e💥\u0007', 'null', '{"a":1}'];
+const HOSTILE = [
+  '-1',
+  '99999999999999999999',
+  'x'.repeat(3000),
+  '<script>alert(1)</script>',
+  '../../../etc/passwd',
+  '\u202e💥\u0007',
+  'null',
+  '{"a":1}',
+];
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints;
 const cases = endpoints.flatMap((spec) =>
-  Object.entries(spec.params).filter(([, p]) => p.type !== 'file' || p.orText).flatMap(([name]) => HOSTILE.map((value) => ({ spec, name, value }))),
+  Object.entries(spec.params)
+    .filter(([, p]) => p.type !== 'file' || p.orText)
+    .flatMap(([name]) => HOSTILE.map((value) => ({ spec, name, value }))),
 );
 
 let t: TestApp;
@@ -26,8 +37,12 @@ beforeAll(async () => {
       const params = { apikey: t.key, ...sampleParams(c.spec), [c.name]: c.value };
       const path = `/api/v1/${c.spec.id}`;
       const res = c.spec.method === 'GET' ? await request(t.app).get(path).query(params) : await request(t.app).post(path).send(params);
-      if (res.status >= 500 && ![501, 502, 503, 504].includes(res.status)) failures.push(`${c.spec.id} ${c.name}=${JSON.stringify(c.value.slice(0, 30))}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      else if (typeof res.body?.success !== 'boolean' && !String(res.headers['content-type']).startsWith('audio/')) failures.push(`${c.spec.id} ${c.name}: no envelope (${res.status})`);
+      if (res.status >= 500 && ![501, 502, 503, 504].includes(res.status))
+        failures.push(
+          `${c.spec.id} ${c.name}=${JSON.stringify(c.value.slice(0, 30))}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+        );
+      else if (typeof res.body?.success !== 'boolean' && !String(res.headers['content-type']).startsWith('audio/'))
+        failures.push(`${c.spec.id} ${c.name}: no envelope (${res.status})`);
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

@@ -22,7 +22,11 @@ const LIMIT_MS = 5000;
 
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints.filter((e) => e.upstream !== 'embedded');
 
-interface Outcome { status: number; ms: number; body: unknown }
+interface Outcome {
+  status: number;
+  ms: number;
+  body: unknown;
+}
 
 let t: TestApp;
 const outcomes = new Map<string, Outcome>();

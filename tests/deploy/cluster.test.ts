@@ -10,7 +10,22 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { byStatus, tcpOpen, ensureBuilt, freePort, instance, load, missingParts, nginx, redisServer, s3rver, send, waitUntil, type Answer, type Proc } from '../helpers/cluster.js';
+import {
+  byStatus,
+  tcpOpen,
+  ensureBuilt,
+  freePort,
+  instance,
+  load,
+  missingParts,
+  nginx,
+  redisServer,
+  s3rver,
+  send,
+  waitUntil,
+  type Answer,
+  type Proc,
+} from '../helpers/cluster.js';
 
 const missing = missingParts();
 if (missing.length && process.env.CI === 'true') throw new Error(`The cluster test needs ${missing.join(', ')} under CI=true`);
@@ -21,7 +36,10 @@ const KEYS = { allowance: 'cluster-premium-key-0001', load: 'cluster-load-key-00
 const BUCKET = 'uua-cluster';
 const METRICS_TOKEN = 'cluster-metrics-token';
 const figures: string[] = [];
-const report = (line: string) => { figures.push(line); console.log(`cluster: ${line}`); };
+const report = (line: string) => {
+  figures.push(line);
+  console.log(`cluster: ${line}`);
+};
 
 let dir: string;
 let lb: string;
@@ -72,11 +90,14 @@ maybe('a cluster of three instances behind nginx', () => {
     testStarted = Date.now();
     ensureBuilt();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-cluster-'));
-    fs.writeFileSync(path.join(dir, 'keys.yaml'), [
-      `- { key: ${KEYS.allowance}, plan: premium, name: allowance }`,
-      `- { key: ${KEYS.load}, plan: enterprise, name: load }`,
-      `- { key: ${KEYS.host}, plan: enterprise, name: hosting }`,
-    ].join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(dir, 'keys.yaml'),
+      [
+        `- { key: ${KEYS.allowance}, plan: premium, name: allowance }`,
+        `- { key: ${KEYS.load}, plan: enterprise, name: load }`,
+        `- { key: ${KEYS.host}, plan: enterprise, name: hosting }`,
+      ].join('\n') + '\n',
+    );
     const gtxAnswer = JSON.parse(fs.readFileSync(new URL('../fixtures/gtx/single-dj.json', import.meta.url), 'utf8'));
     slow = await fakeUpstream(() => ({ json: gtxAnswer, delayMs: 1500 }));
     const ports = { redis: await freePort(), s3: await freePort(), lb: await freePort() };
@@ -90,9 +111,15 @@ maybe('a cluster of three instances behind nginx', () => {
     }
     await waitUntil('s3rver', async () => (await send(`http://127.0.0.1:${ports.s3}/`)).status > 0);
     await Promise.all(apps.map((_, i) => startInstance(i)));
-    lbProc = nginx(dir, ports.lb, apps.map((a) => a.port)).start();
+    lbProc = nginx(
+      dir,
+      ports.lb,
+      apps.map((a) => a.port),
+    ).start();
     lb = `http://127.0.0.1:${ports.lb}`;
-    await waitUntil('nginx', () => healthy(lb), 10_000).catch((err: Error) => { throw new Error(`${err.message}\n${lbProc.log()}`); });
+    await waitUntil('nginx', () => healthy(lb), 10_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${lbProc.log()}`);
+    });
     report(`started 3 instances, Redis, s3rver and nginx in ${((Date.now() - testStarted) / 1000).toFixed(1)} s`);
   }, 180_000);
 
@@ -105,7 +132,8 @@ maybe('a cluster of three instances behind nginx', () => {
   });
 
   const api = (endpoint: string, key: string, query = '') => `${lb}/api/v1/${endpoint}?apikey=${key}${query}`;
-  const hasLimitHeaders = (a: Answer) => a.headers['x-ratelimit-limit'] !== undefined && a.headers['x-ratelimit-remaining'] !== undefined && a.headers.ratelimit !== undefined;
+  const hasLimitHeaders = (a: Answer) =>
+    a.headers['x-ratelimit-limit'] !== undefined && a.headers['x-ratelimit-remaining'] !== undefined && a.headers.ratelimit !== undefined;
   const metric = async (url: string, series: string) => {
     const text = (await send(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body.toString();
     const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -117,12 +145,18 @@ maybe('a cluster of three instances behind nginx', () => {
     const { answers, seconds } = await run.done;
     const counts = byStatus(answers);
     const fivexx = answers.filter((a) => a.status >= 500 || a.status === 0).length;
-    report(`allowance: ${answers.length} requests in ${seconds.toFixed(1)} s: ${counts[200] ?? 0} × 200, ${counts[429] ?? 0} × 429, ${fivexx} × 5xx or no answer`);
+    report(
+      `allowance: ${answers.length} requests in ${seconds.toFixed(1)} s: ${counts[200] ?? 0} × 200, ${counts[429] ?? 0} × 429, ${fivexx} × 5xx or no answer`,
+    );
     expect(counts).toEqual({ 200: 300, 429: 700 });
     expect(answers.filter((a) => !hasLimitHeaders(a))).toHaveLength(0);
     expect(answers.every((a) => a.headers['x-ratelimit-limit'] === '300')).toBe(true);
     // The balancer spread them: every instance counted some of them.
-    for (const a of apps) expect(await metric(a.url, 'uua_plan_requests_total{plan="premium",class="2xx"}') + await metric(a.url, 'uua_plan_requests_total{plan="premium",class="4xx"}')).toBeGreaterThan(0);
+    for (const a of apps)
+      expect(
+        (await metric(a.url, 'uua_plan_requests_total{plan="premium",class="2xx"}')) +
+          (await metric(a.url, 'uua_plan_requests_total{plan="premium",class="4xx"}')),
+      ).toBeGreaterThan(0);
   }, 60_000);
 
   let expiring: { url: string; createdAt: number; expiresAt: number };
@@ -130,7 +164,11 @@ maybe('a cluster of three instances behind nginx', () => {
 
   test('shared content: a paste, an image and a 50 MB file hosted through nginx are served identically by each instance', async () => {
     const startedAt = Date.now();
-    const paste = await send(api('cloud-storage/paste-host', KEYS.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paste: 'shared by every instance\n', name: 'cluster' }) });
+    const paste = await send(api('cloud-storage/paste-host', KEYS.host), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paste: 'shared by every instance\n', name: 'cluster' }),
+    });
     expect(paste.status).toBe(200);
     const rawUrl = JSON.parse(paste.body.toString()).data.raw_url as string;
 
@@ -172,7 +210,9 @@ maybe('a cluster of three instances behind nginx', () => {
       }
       expect(seen.size).toBe(1);
     }
-    report(`shared content: paste, image and 50 MB file uploaded through nginx in ${uploadedS.toFixed(1)} s, each served identically by the 3 instances`);
+    report(
+      `shared content: paste, image and 50 MB file uploaded through nginx in ${uploadedS.toFixed(1)} s, each served identically by the 3 instances`,
+    );
   }, 180_000);
 
   test('Redis killed for 5 s under load and restarted: 0 5xx, headers on every answer, shared counting resumes', async () => {
@@ -182,20 +222,27 @@ maybe('a cluster of three instances behind nginx', () => {
     const killedAt = Date.now();
     await sleep(5000);
     redis.start();
-    await waitUntil('every instance back on Redis', async () => {
-      for (const a of apps) if ((await metric(a.url, 'uua_redis_up')) !== 1) return false;
-      return true;
-    }, 20_000);
+    await waitUntil(
+      'every instance back on Redis',
+      async () => {
+        for (const a of apps) if ((await metric(a.url, 'uua_redis_up')) !== 1) return false;
+        return true;
+      },
+      20_000,
+    );
     const backS = (Date.now() - killedAt) / 1000;
     await sleep(500);
     const { answers, seconds } = await run.stop();
     const bad = answers.filter((a) => a.status !== 200);
-    report(`Redis fault: ${answers.length} requests in ${seconds.toFixed(1)} s, Redis down for ${backS.toFixed(1)} s, ${bad.length} not 200 (${JSON.stringify(byStatus(bad))}), ${answers.filter((a) => !hasLimitHeaders(a)).length} without limit headers`);
+    report(
+      `Redis fault: ${answers.length} requests in ${seconds.toFixed(1)} s, Redis down for ${backS.toFixed(1)} s, ${bad.length} not 200 (${JSON.stringify(byStatus(bad))}), ${answers.filter((a) => !hasLimitHeaders(a)).length} without limit headers`,
+    );
     expect(bad).toHaveLength(0);
     expect(answers.filter((a) => !hasLimitHeaders(a))).toHaveLength(0);
     // Round robin over the three instances: one counter in Redis again, going down by one each request.
     const remaining: number[] = [];
-    for (let i = 0; i < 9; i++) remaining.push(Number((await send(api('tools/ccgen', KEYS.load, '&bin=457173'))).headers['x-ratelimit-remaining']));
+    for (let i = 0; i < 9; i++)
+      remaining.push(Number((await send(api('tools/ccgen', KEYS.load, '&bin=457173'))).headers['x-ratelimit-remaining']));
     expect(remaining.slice(1).map((r, i) => remaining[i] - r)).toEqual(Array(8).fill(1));
   }, 60_000);
 
@@ -203,7 +250,11 @@ maybe('a cluster of three instances behind nginx', () => {
     await s3.stop('SIGKILL');
     try {
       const t0 = Date.now();
-      const paste = await send(api('cloud-storage/paste-host', KEYS.host), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paste: 'no store' }) });
+      const paste = await send(api('cloud-storage/paste-host', KEYS.host), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paste: 'no store' }),
+      });
       const pasteS = (Date.now() - t0) / 1000;
       expect(paste.status).toBe(503);
       expect(JSON.parse(paste.body.toString())).toMatchObject({ success: false });
@@ -213,9 +264,13 @@ maybe('a cluster of three instances behind nginx', () => {
       const servedS = (Date.now() - t1) / 1000;
       expect(served.status).toBe(503);
       expect(JSON.parse(served.body.toString())).toMatchObject({ success: false });
-      const others = await Promise.all(['tools/ccgen', 'tools/fake-address'].flatMap((e) => apps.map(() => send(api(e, KEYS.load, '&bin=457173')))));
+      const others = await Promise.all(
+        ['tools/ccgen', 'tools/fake-address'].flatMap((e) => apps.map(() => send(api(e, KEYS.load, '&bin=457173')))),
+      );
       expect(others.map((a) => a.status)).toEqual(Array(others.length).fill(200));
-      report(`object store down: paste-host 503 in ${pasteS.toFixed(1)} s, a hosted image 503 in ${servedS.toFixed(1)} s, ${others.length} other requests all 200`);
+      report(
+        `object store down: paste-host 503 in ${pasteS.toFixed(1)} s, a hosted image 503 in ${servedS.toFixed(1)} s, ${others.length} other requests all 200`,
+      );
     } finally {
       s3.start();
     }
@@ -232,11 +287,19 @@ maybe('a cluster of three instances behind nginx', () => {
   }, 90_000);
 
   async function drain(c: (typeof apps)[number]) {
-    const run = load(20, Infinity, (i) => ({ url: i % 5 ? api('tools/ccgen', KEYS.load, '&bin=457173') : api('utilities/tr', KEYS.load, `&to=en&text=drain${i}`) }));
+    const run = load(20, Infinity, (i) => ({
+      url: i % 5 ? api('tools/ccgen', KEYS.load, '&bin=457173') : api('utilities/tr', KEYS.load, `&to=en&text=drain${i}`),
+    }));
     // Slow requests sent to the instance itself on keep-alive connections, all in flight when it is told to stop.
     const agent = new http.Agent({ keepAlive: true });
-    const inFlight = Array.from({ length: 10 }, (_, i) => send(`${c.url}/api/v1/utilities/tr?apikey=${KEYS.load}&to=en&text=inflight${i}`, { agent }));
-    await waitUntil('the slow requests to reach the upstream', () => slow.calls.filter((r) => r.query.get('q')?.startsWith('inflight')).length >= 10, 10_000);
+    const inFlight = Array.from({ length: 10 }, (_, i) =>
+      send(`${c.url}/api/v1/utilities/tr?apikey=${KEYS.load}&to=en&text=inflight${i}`, { agent }),
+    );
+    await waitUntil(
+      'the slow requests to reach the upstream',
+      () => slow.calls.filter((r) => r.query.get('q')?.startsWith('inflight')).length >= 10,
+      10_000,
+    );
     c.proc.child!.kill('SIGTERM');
     const sigtermAt = Date.now();
     // The signal is handled on the instance's next turn: its first /health answer that is not 200.
@@ -250,7 +313,9 @@ maybe('a cluster of three instances behind nginx', () => {
     agent.destroy();
     const resets = [...answers, ...direct].filter((a) => a.status === 0);
     const fivexx = answers.filter((a) => a.status >= 500);
-    report(`drain: ${direct.length} requests in flight on the instance all ${JSON.stringify(byStatus(direct))}, exit ${exit.code} after ${drainedS.toFixed(1)} s; through nginx ${answers.length} requests in ${seconds.toFixed(1)} s, ${fivexx.length} × 5xx, ${resets.length} resets`);
+    report(
+      `drain: ${direct.length} requests in flight on the instance all ${JSON.stringify(byStatus(direct))}, exit ${exit.code} after ${drainedS.toFixed(1)} s; through nginx ${answers.length} requests in ${seconds.toFixed(1)} s, ${fivexx.length} × 5xx, ${resets.length} resets`,
+    );
     expect(health.status).toBe(503);
     expect(JSON.parse(health.body.toString())).toMatchObject({ status: 'draining' });
     expect(direct.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -273,7 +338,12 @@ maybe('a cluster of three instances behind nginx', () => {
     const texts: string[] = [];
     const run = load(8, Infinity, (i) => {
       texts[i] = `upload ${i} ${crypto.randomUUID()}`;
-      return { url: api('cloud-storage/paste-host', KEYS.host), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paste: texts[i] }) };
+      return {
+        url: api('cloud-storage/paste-host', KEYS.host),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paste: texts[i] }),
+      };
     });
     await sleep(1500);
     await b.proc.stop('SIGKILL');
@@ -283,7 +353,9 @@ maybe('a cluster of three instances behind nginx', () => {
     const ok = answers.map((a, i) => ({ a, text: texts[i] })).filter(({ a }) => a.status === 200);
     const failed = answers.filter((a) => a.status !== 200);
     const failedAfterKill = failed.filter((a) => a.startedAt > killedAt);
-    report(`instance killed: ${answers.length} uploads in ${seconds.toFixed(1)} s, ${ok.length} × 200, ${failed.length} failed (${JSON.stringify(byStatus(failed))}, all in flight on the killed instance), ${failedAfterKill.length} failed after the kill`);
+    report(
+      `instance killed: ${answers.length} uploads in ${seconds.toFixed(1)} s, ${ok.length} × 200, ${failed.length} failed (${JSON.stringify(byStatus(failed))}, all in flight on the killed instance), ${failedAfterKill.length} failed after the kill`,
+    );
     expect(failedAfterKill).toHaveLength(0);
     expect(failed.every((a) => a.status === 502)).toBe(true);
     expect(answers.filter((a) => a.startedAt > killedAt).length).toBeGreaterThan(0);
@@ -304,7 +376,9 @@ maybe('a cluster of three instances behind nginx', () => {
     if (wait > 0) await sleep(wait);
     const statuses = await Promise.all(apps.map((a) => send(expiring.url.replace(lb, a.url)).then((r) => r.status)));
     const keptStatuses = await Promise.all(apps.map((a) => send(kept.url.replace(lb, a.url)).then((r) => r.status)));
-    report(`expiry: the 60 s image answered ${statuses.join(', ')} by the 3 instances ${((Date.now() - expiring.createdAt) / 1000).toFixed(0)} s after upload; the kept one ${keptStatuses.join(', ')}`);
+    report(
+      `expiry: the 60 s image answered ${statuses.join(', ')} by the 3 instances ${((Date.now() - expiring.createdAt) / 1000).toFixed(0)} s after upload; the kept one ${keptStatuses.join(', ')}`,
+    );
     expect(statuses).toEqual([404, 404, 404]);
     expect(keptStatuses).toEqual([200, 200, 200]);
   }, 90_000);

@@ -26,21 +26,30 @@ export interface TestApp {
 }
 
 /** `opts.log` replaces the silent logger (tests that read what was logged). */
-export async function testApp(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; adaptersDir?: string; log?: Logger } = {}): Promise<TestApp> {
+export async function testApp(
+  env: Record<string, string | undefined> = {},
+  opts: { dataDir?: string; adaptersDir?: string; log?: Logger } = {},
+): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
   const keysFile = path.join(dataDir, 'test-keys.yaml');
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: test premium }\n- { key: ${KEYS.enterprise}, plan: enterprise, name: test enterprise }\n`);
-  const api = await createApp({
-    DATA_DIR: dataDir,
-    API_KEYS_FILE: keysFile,
-    FREE_KEY: KEYS.free,
-    ANONYMOUS_KEY: KEYS.anonymous,
-    LOG_LEVEL: 'silent',
-    ALLOW_PRIVATE_FETCH: 'true',
-    PUBLIC_URL: 'http://127.0.0.1:3999',
-    ...env,
-  }, { adaptersDir: opts.adaptersDir, log: opts.log });
+  fs.writeFileSync(
+    keysFile,
+    `- { key: ${KEYS.premium}, plan: premium, name: test premium }\n- { key: ${KEYS.enterprise}, plan: enterprise, name: test enterprise }\n`,
+  );
+  const api = await createApp(
+    {
+      DATA_DIR: dataDir,
+      API_KEYS_FILE: keysFile,
+      FREE_KEY: KEYS.free,
+      ANONYMOUS_KEY: KEYS.anonymous,
+      LOG_LEVEL: 'silent',
+      ALLOW_PRIVATE_FETCH: 'true',
+      PUBLIC_URL: 'http://127.0.0.1:3999',
+      ...env,
+    },
+    { adaptersDir: opts.adaptersDir, log: opts.log },
+  );
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 
@@ -53,7 +62,11 @@ export async function listen(app: App['app']): Promise<{ url: string; server: Se
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -13,16 +13,24 @@ export const RESULTS_DIR = path.resolve('test-results');
 /** Whether Chromium is installed; under CI=true its absence is a failure (.ci/run installs it). */
 export function chromiumAvailable(): boolean {
   if (fs.existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install -y chromium)`);
+  if (process.env.CI === 'true')
+    throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install -y chromium)`);
   console.warn(`Chromium not found at ${CHROMIUM}: browser tests skipped (apt-get install -y chromium)`);
   return false;
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 }
 
-export interface Violation { directive: string; blocked: string; source: string }
+export interface Violation {
+  directive: string;
+  blocked: string;
+  source: string;
+}
 
 export interface WatchedPage {
   page: Page;
@@ -50,15 +58,25 @@ export async function watchedPage(browser: Browser, origin: string, viewport = {
     w.foreign.push(url);
     return route.abort('blockedbyclient').catch(() => {});
   });
-  await context.exposeBinding('__cspViolation', (_source, v: Violation) => { w.violations.push(v); });
+  await context.exposeBinding('__cspViolation', (_source, v: Violation) => {
+    w.violations.push(v);
+  });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __cspViolation(v: unknown): void }).__cspViolation({ directive: e.effectiveDirective, blocked: e.blockedURI, source: `${e.sourceFile}:${e.lineNumber}` });
+      (window as unknown as { __cspViolation(v: unknown): void }).__cspViolation({
+        directive: e.effectiveDirective,
+        blocked: e.blockedURI,
+        source: `${e.sourceFile}:${e.lineNumber}`,
+      });
     });
   });
-  page.on('websocket', (ws) => { if (new URL(ws.url()).host !== new URL(own).host) w.foreign.push(ws.url()); });
+  page.on('websocket', (ws) => {
+    if (new URL(ws.url()).host !== new URL(own).host) w.foreign.push(ws.url());
+  });
   page.on('pageerror', (e) => w.errors.push(e.message));
-  page.on('close', () => { context.close().catch(() => {}); });
+  page.on('close', () => {
+    context.close().catch(() => {});
+  });
   return w;
 }
 

@@ -13,7 +13,10 @@ export interface CacheCase {
   upstreamCalls: () => number;
 }
 
-const get = (c: CacheCase) => request(c.t.app).get(c.path).query({ apikey: c.t.key, ...c.query });
+const get = (c: CacheCase) =>
+  request(c.t.app)
+    .get(c.path)
+    .query({ apikey: c.t.key, ...c.query });
 
 /** A second identical call answers from the cache: metadata.cached true, the same data, no new upstream call. */
 export async function expectCacheHit(c: CacheCase): Promise<void> {

@@ -34,10 +34,18 @@ export function missingParts(): string[] {
 /** Compiles dist/ when it is missing or older than a source file (`npm test` has built it already). */
 export function ensureBuilt(): void {
   const builtAt = fs.existsSync(SERVER) ? fs.statSync(SERVER).mtimeMs : 0;
-  const newer = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true }).some((e) =>
-    e.isDirectory() ? e.name !== 'static' && newer(path.join(dir, e.name)) : e.name.endsWith('.ts') && fs.statSync(path.join(dir, e.name)).mtimeMs > builtAt);
+  const newer = (dir: string): boolean =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .some((e) =>
+        e.isDirectory()
+          ? e.name !== 'static' && newer(path.join(dir, e.name))
+          : e.name.endsWith('.ts') && fs.statSync(path.join(dir, e.name)).mtimeMs > builtAt,
+      );
   if (builtAt && !['engine', 'adapters', 'portal'].some((d) => newer(path.join(ROOT, d)))) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
 }
 
 export async function freePort(): Promise<number> {
@@ -51,7 +59,10 @@ export async function freePort(): Promise<number> {
 export function tcpOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -71,7 +82,13 @@ export class Proc {
   child: ChildProcess | undefined;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> = Promise.resolve({ code: null, signal: null });
 
-  constructor(readonly name: string, private readonly cmd: string, private readonly args: string[], private readonly env: NodeJS.ProcessEnv, readonly logFile: string) {}
+  constructor(
+    readonly name: string,
+    private readonly cmd: string,
+    private readonly args: string[],
+    private readonly env: NodeJS.ProcessEnv,
+    readonly logFile: string,
+  ) {}
 
   start(): this {
     const out = fs.openSync(this.logFile, 'a');
@@ -100,12 +117,35 @@ export class Proc {
 
 export function redisServer(dir: string, port: number): Proc {
   // An append-only file, as deploy/compose.yaml runs it: a restarted Redis comes back with its counters.
-  return new Proc('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir], process.env, path.join(dir, 'redis.log'));
+  return new Proc(
+    'redis',
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir],
+    process.env,
+    path.join(dir, 'redis.log'),
+  );
 }
 
 export function s3rver(dir: string, port: number, bucket: string): Proc {
   fs.mkdirSync(path.join(dir, 's3'), { recursive: true });
-  return new Proc('s3rver', process.execPath, [S3RVER, '--directory', path.join(dir, 's3'), '--address', '127.0.0.1', '--port', String(port), '--configure-bucket', bucket, '--silent'], process.env, path.join(dir, 's3rver.log'));
+  return new Proc(
+    's3rver',
+    process.execPath,
+    [
+      S3RVER,
+      '--directory',
+      path.join(dir, 's3'),
+      '--address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--configure-bucket',
+      bucket,
+      '--silent',
+    ],
+    process.env,
+    path.join(dir, 's3rver.log'),
+  );
 }
 
 export function instance(name: string, dir: string, env: NodeJS.ProcessEnv): Proc {
@@ -117,9 +157,18 @@ export function nginx(dir: string, port: number, backends: number[]): Proc {
   const conf = path.join(dir, 'nginx');
   fs.mkdirSync(conf, { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'deploy/nginx/nginx.conf'), path.join(conf, 'nginx.conf'));
-  fs.writeFileSync(path.join(conf, 'cluster-upstreams.conf'), backends.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join(''));
+  fs.writeFileSync(
+    path.join(conf, 'cluster-upstreams.conf'),
+    backends.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join(''),
+  );
   fs.writeFileSync(path.join(conf, 'cluster-listen.conf'), `listen 127.0.0.1:${port};\n`);
-  return new Proc('nginx', onPath('nginx')!, ['-p', conf, '-c', path.join(conf, 'nginx.conf'), '-g', `daemon off; pid ${path.join(conf, 'nginx.pid')};`], process.env, path.join(dir, 'nginx.log'));
+  return new Proc(
+    'nginx',
+    onPath('nginx')!,
+    ['-p', conf, '-c', path.join(conf, 'nginx.conf'), '-g', `daemon off; pid ${path.join(conf, 'nginx.pid')};`],
+    process.env,
+    path.join(dir, 'nginx.log'),
+  );
 }
 
 export interface Answer {
@@ -142,13 +191,34 @@ export interface Send {
 export function send(url: string, o: Send = {}): Promise<Answer> {
   const startedAt = Date.now();
   return new Promise((resolve) => {
-    const req = http.request(url, { method: o.method ?? 'GET', headers: o.body !== undefined ? { 'content-length': String(Buffer.byteLength(o.body)), ...o.headers } : o.headers, agent: o.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), startedAt, endedAt: Date.now() }));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, headers: res.headers, body: Buffer.alloc(0), error: err.code ?? err.message, startedAt, endedAt: Date.now() }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.code ?? err.message, startedAt, endedAt: Date.now() }));
+    const req = http.request(
+      url,
+      {
+        method: o.method ?? 'GET',
+        headers: o.body !== undefined ? { 'content-length': String(Buffer.byteLength(o.body)), ...o.headers } : o.headers,
+        agent: o.agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), startedAt, endedAt: Date.now() }),
+        );
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({
+            status: 0,
+            headers: res.headers,
+            body: Buffer.alloc(0),
+            error: err.code ?? err.message,
+            startedAt,
+            endedAt: Date.now(),
+          }),
+        );
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ status: 0, headers: {}, body: Buffer.alloc(0), error: err.code ?? err.message, startedAt, endedAt: Date.now() }),
+    );
     req.end(o.body);
   });
 }
@@ -174,7 +244,16 @@ export function load(clients: number, total: number, next: (i: number) => { url:
     agent.destroy();
     return { answers, seconds: (Date.now() - startedAt) / 1000 };
   });
-  return { done, stop: () => { stopped = true; return done; }, get sent() { return sent; } };
+  return {
+    done,
+    stop: () => {
+      stopped = true;
+      return done;
+    },
+    get sent() {
+      return sent;
+    },
+  };
 }
 
 /** Answers grouped by status (0: no answer), e.g. { 200: 300, 429: 700 }. */

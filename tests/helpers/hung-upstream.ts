@@ -28,7 +28,10 @@ export async function hungUpstream(): Promise<HungUpstream> {
     requested,
     async closedWithin(ms) {
       let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([closed.then(() => true), new Promise<boolean>((ok) => (timer = setTimeout(() => ok(false), ms)))]);
+      const outcome = await Promise.race([
+        closed.then(() => true),
+        new Promise<boolean>((ok) => (timer = setTimeout(() => ok(false), ms))),
+      ]);
       clearTimeout(timer);
       return outcome;
     },

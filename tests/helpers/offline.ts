@@ -12,7 +12,8 @@ export function sampleParams(spec: EndpointSpec): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, p] of Object.entries(spec.params)) if (p.required && p.type !== 'file') out[name] = sampleValue(p);
   const valueOf = (name: string) => out[name] ?? (spec.params[name]?.default !== undefined ? String(spec.params[name].default) : undefined);
-  const holds = (cond: RuleCondition) => Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v : [v]).map(String).includes(valueOf(k) ?? ''));
+  const holds = (cond: RuleCondition) =>
+    Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v : [v]).map(String).includes(valueOf(k) ?? ''));
   for (const rule of rulesOf(spec)) {
     if ('anyOf' in rule) {
       if (!rule.anyOf.some((n) => out[n] !== undefined)) out[rule.anyOf[0]] = sampleValue(spec.params[rule.anyOf[0]]);
@@ -33,11 +34,19 @@ export function offlineLookup(hostname: string, options: unknown, callback?: Loo
   const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
   const host = hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || /^[\d.]+$/.test(host) || host.includes(':')) {
-    (realLookup as unknown as (h: string, o: unknown, c: LookupCallback) => void)(hostname, typeof options === 'function' ? {} : options, cb);
+    (realLookup as unknown as (h: string, o: unknown, c: LookupCallback) => void)(
+      hostname,
+      typeof options === 'function' ? {} : options,
+      cb,
+    );
     return;
   }
   lookedUp.add(hostname);
-  const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
+  const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+    code: 'ENOTFOUND',
+    errno: -3008,
+    syscall: 'getaddrinfo',
+    hostname,
+  });
   process.nextTick(() => cb(err));
 }
-

@@ -13,11 +13,15 @@ export interface Operation {
   responses: Record<string, unknown>;
 }
 
-export type Doc = { paths: Record<string, Record<string, Omit<Operation, 'path' | 'method'>>>; components: Record<string, Record<string, unknown>> };
+export type Doc = {
+  paths: Record<string, Record<string, Omit<Operation, 'path' | 'method'>>>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 export function operationsOf(doc: Doc): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ ...op, path, method: method as Operation['method'] })));
+    Object.entries(item).map(([method, op]) => ({ ...op, path, method: method as Operation['method'] })),
+  );
 }
 
 /** A request as a client would send it: query parameters, or a body of one documented media type. */
@@ -29,7 +33,9 @@ export interface ClientRequest {
 
 /** The documented example request: every parameter with an `example`, or the body's `example`. */
 export function exampleOf(op: Operation): ClientRequest {
-  const query = Object.fromEntries((op.parameters ?? []).filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, p.example]));
+  const query = Object.fromEntries(
+    (op.parameters ?? []).filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, p.example]),
+  );
   if (!op.requestBody) return { query };
   const [mediaType, media] = Object.entries(op.requestBody.content)[0];
   return { query, body: { ...(media.example ?? {}) }, mediaType };
@@ -42,7 +48,13 @@ export function bodySchemaOf(doc: Doc, op: Operation, mediaType: string): Record
 }
 
 /** Sends a request to the running service; files of a multipart body are the bytes of their text. */
-export async function send(base: string, op: Operation, r: ClientRequest, key: string | undefined, fileFields: string[] = []): Promise<{ status: number; body: unknown; headers: Headers }> {
+export async function send(
+  base: string,
+  op: Operation,
+  r: ClientRequest,
+  key: string | undefined,
+  fileFields: string[] = [],
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const url = new URL(base + op.path);
   for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -67,7 +79,11 @@ export async function send(base: string, op: Operation, r: ClientRequest, key: s
   const res = await fetch(url, { method: op.method.toUpperCase(), headers, body });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON: the schema check says so */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON: the schema check says so */
+  }
   return { status: res.status, body: parsed, headers: res.headers };
 }
 

@@ -20,9 +20,19 @@ export function sessionCookie(res: Res): string | undefined {
 }
 
 /** GETs a form page and posts `fields` to `action` with its CSRF token. */
-export async function submit(agent: Agent, pagePath: string, action: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Res> {
+export async function submit(
+  agent: Agent,
+  pagePath: string,
+  action: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Res> {
   const page = await agent.get(pagePath).set(headers);
-  return agent.post(action).set(headers).type('form').send({ csrf: csrfOf(page.text), ...fields });
+  return agent
+    .post(action)
+    .set(headers)
+    .type('form')
+    .send({ csrf: csrfOf(page.text), ...fields });
 }
 
 export const signUp = (agent: Agent, email: string, password: string, name = 'Test User', invite?: string) =>

@@ -10,5 +10,8 @@ export function expectMatchesSchema(endpointId: string, data: unknown): void {
   const spec = endpoints.find((e) => e.id === endpointId);
   if (!spec) throw new Error(`no catalog entry ${endpointId}`);
   const check = ajv.compile(spec.response);
-  if (!check(data)) throw new Error(`${endpointId}: data does not match its response schema: ${ajv.errorsText(check.errors)}\n${JSON.stringify(data).slice(0, 500)}`);
+  if (!check(data))
+    throw new Error(
+      `${endpointId}: data does not match its response schema: ${ajv.errorsText(check.errors)}\n${JSON.stringify(data).slice(0, 500)}`,
+    );
 }

@@ -13,9 +13,19 @@ export interface Failure {
 
 export const UPSTREAM_FAILURES: Failure[] = [
   { name: 'upstream 404', answer: { status: 404, text: 'Not Found' }, status: 404, code: 'not_found' },
-  { name: 'upstream 429', answer: { status: 429, headers: { 'retry-after': '30' }, json: { message: 'Too many requests' } }, status: 503, code: 'upstream_busy' },
+  {
+    name: 'upstream 429',
+    answer: { status: 429, headers: { 'retry-after': '30' }, json: { message: 'Too many requests' } },
+    status: 503,
+    code: 'upstream_busy',
+  },
   { name: 'upstream 500', answer: { status: 500, json: { message: 'Internal Server Error' } }, status: 502, code: 'upstream_failed' },
-  { name: 'malformed 200 body', answer: { status: 200, headers: { 'content-type': 'application/json' }, text: '<html>Bad gateway</html>' }, status: 502, code: 'upstream_failed' },
+  {
+    name: 'malformed 200 body',
+    answer: { status: 200, headers: { 'content-type': 'application/json' }, text: '<html>Bad gateway</html>' },
+    status: 502,
+    code: 'upstream_failed',
+  },
 ];
 
 /** The error envelope with that status and code, Retry-After on a 503, and nothing of the upstream leaked. */

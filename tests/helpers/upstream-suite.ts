@@ -54,10 +54,17 @@ export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
   const makeApp = () => testApp({ [envName(opts.upstream)]: fake.url, ...opts.env });
   const router = routes(opts.routes, opts.fallback);
   const suite: UpstreamSuite = {
-    get t() { return t; },
-    get fake() { return fake; },
+    get t() {
+      return t;
+    },
+    get fake() {
+      return fake;
+    },
     failWith: undefined,
-    get: (query = {}) => request(t.app).get(path).query({ apikey: t.key, ...query }),
+    get: (query = {}) =>
+      request(t.app)
+        .get(path)
+        .query({ apikey: t.key, ...query }),
     fixture: (name) => JSON.parse(fs.readFileSync(new URL(name, fixturesDir), 'utf8')),
     async freshApp() {
       await t.close();

@@ -48,7 +48,11 @@ it('a planted catalog entry is listed and called as a tool, validated like REST'
     const tool = tools.find((x) => x.name === 'planted_echo-words')!;
     expect(tool).toMatchObject({
       description: expect.stringContaining('Echoes a word a given number of times'),
-      inputSchema: { type: 'object', required: ['word'], properties: { word: { type: 'string', pattern: '^[a-z]{1,20}$' }, times: { type: 'integer', minimum: 1, maximum: 5, default: 2 } } },
+      inputSchema: {
+        type: 'object',
+        required: ['word'],
+        properties: { word: { type: 'string', pattern: '^[a-z]{1,20}$' }, times: { type: 'integer', minimum: 1, maximum: 5, default: 2 } },
+      },
       outputSchema: { required: ['words'] },
       _meta: { category: 'planted', endpoint: '/api/v1/planted/echo-words', configured: true },
     });

@@ -7,15 +7,31 @@ import { promisify } from 'node:util';
 import { KEYS, listen, testApp } from '../helpers/app.js';
 
 const run = promisify(execFile);
-const INSPECTOR = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
+const INSPECTOR = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')),
+  'clients/launcher/build/index.js',
+);
 
 it('the MCP Inspector CLI lists all 79 tools, with no schema error', async () => {
   const t = await testApp();
   const server = await listen(t.app);
   try {
-    const args = ['--cli', '--server-url', `${server.url}/mcp`, '--transport', 'http', '--header', `X-API-Key: ${KEYS.premium}`, '--method', 'tools/list'];
+    const args = [
+      '--cli',
+      '--server-url',
+      `${server.url}/mcp`,
+      '--transport',
+      'http',
+      '--header',
+      `X-API-Key: ${KEYS.premium}`,
+      '--method',
+      'tools/list',
+    ];
     // The Inspector runs on the Node that runs the tests (24 here, from the `node` devDependency).
-    const { stdout, stderr } = await run(process.execPath, [INSPECTOR, ...args], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [INSPECTOR, ...args], {
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const listed = JSON.parse(stdout) as { tools: Array<{ name: string }>; nextCursor?: string };
     expect(listed.tools).toHaveLength(79);
     expect(listed.nextCursor).toBeUndefined();

@@ -11,16 +11,32 @@ import { listPages, mcpClient } from '../helpers/mcp.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-interface Running { t: TestApp; url: string; close(): Promise<void> }
+interface Running {
+  t: TestApp;
+  url: string;
+  close(): Promise<void>;
+}
 
 async function running(env: Record<string, string> = {}): Promise<Running> {
   const t = await testApp(env);
   const server = await listen(t.app);
-  return { t, url: server.url, close: async () => { await server.close(); await t.close(); } };
+  return {
+    t,
+    url: server.url,
+    close: async () => {
+      await server.close();
+      await t.close();
+    },
+  };
 }
 
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-const textOf = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const textOf = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 
 describe('the catalog as MCP tools', () => {
   let r: Running;
@@ -47,13 +63,17 @@ describe('the catalog as MCP tools', () => {
     const tools = pages.flat();
     expect(tools).toHaveLength(79);
     expect(new Set(tools.map((t) => t.name)).size).toBe(79);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['tools_ccgen', 'tools_fake-address', 'tts_generate', 'gen-models_image-01']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['tools_ccgen', 'tools_fake-address', 'tts_generate', 'gen-models_image-01']),
+    );
     const pageOfCategory = new Map<string, number>();
-    pages.forEach((page, i) => page.forEach((t) => {
-      const category = (t._meta as { category: string }).category;
-      expect(pageOfCategory.get(category) ?? i).toBe(i);
-      pageOfCategory.set(category, i);
-    }));
+    pages.forEach((page, i) =>
+      page.forEach((t) => {
+        const category = (t._meta as { category: string }).category;
+        expect(pageOfCategory.get(category) ?? i).toBe(i);
+        pageOfCategory.set(category, i);
+      }),
+    );
     // A strict ajv on the JSON Schema dialect MCP assumes (2020-12): any keyword it does not know fails.
     const ajv = addFormats(new Ajv2020({ strict: true, strictTypes: false, strictRequired: false }));
     for (const t of tools) {
@@ -61,12 +81,15 @@ describe('the catalog as MCP tools', () => {
       expect(t.inputSchema.type).toBe('object');
       expect(() => ajv.compile(t.inputSchema)).not.toThrow();
       expect(() => ajv.compile(t.outputSchema!)).not.toThrow();
-      for (const p of Object.values(t.inputSchema.properties ?? {})) expect((p as { description?: string }).description).toEqual(expect.any(String));
+      for (const p of Object.values(t.inputSchema.properties ?? {}))
+        expect((p as { description?: string }).description).toEqual(expect.any(String));
     }
   });
 
   it('tools_ccgen answers what GET /api/v1/tools/ccgen answers', async () => {
-    const rest = await (await fetch(`${r.url}/api/v1/tools/ccgen?bin=457173`, { headers: { 'X-API-Key': KEYS.premium } })).json() as { data: Record<string, unknown> };
+    const rest = (await (await fetch(`${r.url}/api/v1/tools/ccgen?bin=457173`, { headers: { 'X-API-Key': KEYS.premium } })).json()) as {
+      data: Record<string, unknown>;
+    };
     const res = await call(client, 'tools_ccgen', { bin: '457173' });
     expect(res.isError).toBeFalsy();
     const data = res.structuredContent as { bin: string; brand: string; length: number; cards: string[] };
@@ -79,7 +102,9 @@ describe('the catalog as MCP tools', () => {
   });
 
   it('tools_fake-address answers what GET /api/v1/tools/fake-address answers', async () => {
-    const rest = await (await fetch(`${r.url}/api/v1/tools/fake-address?country=DE`, { headers: { 'X-API-Key': KEYS.premium } })).json() as { data: Record<string, unknown> };
+    const rest = (await (
+      await fetch(`${r.url}/api/v1/tools/fake-address?country=DE`, { headers: { 'X-API-Key': KEYS.premium } })
+    ).json()) as { data: Record<string, unknown> };
     const res = await call(client, 'tools_fake-address', { country: 'DE' });
     expect(res.isError).toBeFalsy();
     const data = res.structuredContent!;
@@ -108,7 +133,7 @@ describe('the catalog as MCP tools', () => {
     }
   });
 
-  it('an image the answer carries (noise-image\'s data: URL) is image content; re-hosted by image-host, it is image content again', async () => {
+  it("an image the answer carries (noise-image's data: URL) is image content; re-hosted by image-host, it is image content again", async () => {
     const noise = await call(client, 'art-design_noise-image', {});
     const image = noise.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
     expect(image.mimeType).toBe('image/png');
@@ -120,7 +145,13 @@ describe('the catalog as MCP tools', () => {
     expect(again).toMatchObject({ mimeType: 'image/png' });
     expect(Buffer.from(again.data, 'base64').equals(png)).toBe(true);
     // The image's own page is a link, not an image.
-    expect(hosted.content).toContainEqual(expect.objectContaining({ type: 'resource_link', uri: (hosted.structuredContent as { url_viewer: string }).url_viewer, mimeType: 'text/html' }));
+    expect(hosted.content).toContainEqual(
+      expect.objectContaining({
+        type: 'resource_link',
+        uri: (hosted.structuredContent as { url_viewer: string }).url_viewer,
+        mimeType: 'text/html',
+      }),
+    );
   });
 
   it('hosted files that are not media are resource links to their URL; a file goes up as base64', async () => {
@@ -137,7 +168,7 @@ describe('the catalog as MCP tools', () => {
     expect(await bytes.text()).toBe('ten bytes!');
   });
 
-  it('a missing required argument is a tool error with the spec\'s message', async () => {
+  it("a missing required argument is a tool error with the spec's message", async () => {
     const res = await call(client, 'tools_ccgen', {});
     expect(res.isError).toBe(true);
     expect(textOf(res)).toBe('Missing required parameter: bin');
@@ -172,13 +203,15 @@ describe('the catalog as MCP tools', () => {
     await bearer.close();
   });
 
-  it('an invalid or missing key is refused at connection with the spec\'s message', async () => {
+  it("an invalid or missing key is refused at connection with the spec's message", async () => {
     await expect(mcpClient(r.url, { 'X-API-Key': 'not-a-key' })).rejects.toThrow(/Invalid apikey/);
     await expect(mcpClient(r.url, {})).rejects.toThrow(/Missing apikey parameter/);
   });
 
-  it('a browser origin other than the service\'s own is refused (DNS rebinding), before any key is read', async () => {
-    await expect(mcpClient(r.url, { 'X-API-Key': KEYS.premium, Origin: 'http://evil.example' })).rejects.toThrow(/Origin http:\/\/evil.example may not use \/mcp/);
+  it("a browser origin other than the service's own is refused (DNS rebinding), before any key is read", async () => {
+    await expect(mcpClient(r.url, { 'X-API-Key': KEYS.premium, Origin: 'http://evil.example' })).rejects.toThrow(
+      /Origin http:\/\/evil.example may not use \/mcp/,
+    );
     const own = await mcpClient(r.url, { 'X-API-Key': KEYS.premium, Origin: 'http://127.0.0.1:3999' });
     expect((await call(own, 'tools_ccgen', { bin: '457173' })).isError).toBeFalsy();
     await own.close();
@@ -203,14 +236,20 @@ describe('the catalog as MCP tools', () => {
   it('REST over a real socket still works after calls were injected (express prototypes untouched)', async () => {
     const res = await fetch(`${r.url}/api/v1/tts/accentlist?lang=en`, { headers: { 'X-API-Key': KEYS.premium } });
     expect(res.status).toBe(200);
-    const post = await fetch(`${r.url}/api/v1/cloud-storage/paste-host`, { method: 'POST', headers: { 'X-API-Key': KEYS.premium, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hello' }) });
+    const post = await fetch(`${r.url}/api/v1/cloud-storage/paste-host`, {
+      method: 'POST',
+      headers: { 'X-API-Key': KEYS.premium, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
     expect(post.status).toBeLessThan(500);
   });
 });
 
 describe('metering: a tool call is one request of the plan, on the REST counter', () => {
   let r: Running;
-  afterEach(async () => { await r.close(); });
+  afterEach(async () => {
+    await r.close();
+  });
 
   it('REST and MCP spend one allowance, and the 429 says when it resets', async () => {
     r = await running({ PLAN_PREMIUM_LIMIT: '3' });
@@ -221,19 +260,23 @@ describe('metering: a tool call is one request of the plan, on the REST counter'
     expect((await rest()).headers.get('x-ratelimit-remaining')).toBe('0');
     const refused = await call(client, 'tools_ccgen', { bin: '457173' });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^Rate limit exceeded\. Try again later\. The allowance resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in \d+ s\)\.$/);
+    expect(textOf(refused)).toMatch(
+      /^Rate limit exceeded\. Try again later\. The allowance resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in \d+ s\)\.$/,
+    );
     expect(refused._meta).toMatchObject({ status: 429, code: 'quota', rateLimit: { limit: 3, remaining: 0 } });
     expect((await rest()).status).toBe(429);
     await client.close();
   });
 
-  it('the free key is counted per client IP, the MCP connection\'s (X-Forwarded-For behind a trusted proxy)', async () => {
+  it("the free key is counted per client IP, the MCP connection's (X-Forwarded-For behind a trusted proxy)", async () => {
     r = await running({ PLAN_FREE_LIMIT: '1', TRUST_PROXY: 'true' });
     const a = await mcpClient(r.url, { 'X-API-Key': KEYS.free, 'X-Forwarded-For': '203.0.113.7' });
     const b = await mcpClient(r.url, { 'X-API-Key': KEYS.free, 'X-Forwarded-For': '203.0.113.8' });
     expect((await call(a, 'tools_ccgen', { bin: '457173' })).isError).toBeFalsy();
     expect((await call(b, 'tools_ccgen', { bin: '457173' })).isError).toBeFalsy();
-    const rest = await fetch(`${r.url}/api/v1/tools/ccgen?bin=457173`, { headers: { 'X-API-Key': KEYS.free, 'X-Forwarded-For': '203.0.113.7' } });
+    const rest = await fetch(`${r.url}/api/v1/tools/ccgen?bin=457173`, {
+      headers: { 'X-API-Key': KEYS.free, 'X-Forwarded-For': '203.0.113.7' },
+    });
     expect(rest.status).toBe(429);
     expect(textOf(await call(b, 'tools_ccgen', { bin: '457173' }))).toMatch(/^Rate limit exceeded/);
     await a.close();
@@ -243,7 +286,9 @@ describe('metering: a tool call is one request of the plan, on the REST counter'
 
 describe('discovery settings', () => {
   let r: Running;
-  afterEach(async () => { await r.close(); });
+  afterEach(async () => {
+    await r.close();
+  });
 
   it('MCP_HIDE_UNCONFIGURED=true leaves out the tools that can only fail; a configured upstream brings its tool back', async () => {
     r = await running({ MCP_HIDE_UNCONFIGURED: 'true', UPSTREAM_OPENAI_COMPAT_URL: 'http://127.0.0.1:9/v1' });
@@ -251,7 +296,8 @@ describe('discovery settings', () => {
     const names = (await listPages(client)).flat().map((t) => t.name);
     expect(names).toContain('ai_chat-1');
     expect(names).toContain('downloaders_dl-d');
-    for (const hidden of ['ai_chat-2', 'downloaders_dl-a', 'downloaders_dl-b', 'downloaders_dl-c', 'utilities_tr']) expect(names).not.toContain(hidden);
+    for (const hidden of ['ai_chat-2', 'downloaders_dl-a', 'downloaders_dl-b', 'downloaders_dl-c', 'utilities_tr'])
+      expect(names).not.toContain(hidden);
     expect(names.length).toBe(79 - 5);
     await client.close();
   });

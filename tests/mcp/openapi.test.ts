@@ -6,7 +6,10 @@ import { KEYS, listen, testApp, type TestApp } from '../helpers/app.js';
 import { listPages, mcpClient } from '../helpers/mcp.js';
 
 type Schema = { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
-type Operation = { parameters?: Array<{ name: string; in: string; required?: boolean }>; requestBody?: { content: Record<string, { schema: Schema }> } };
+type Operation = {
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
 /** An operation's parameters (the key aside) and which are required: the query's, plus a body's. */
@@ -50,9 +53,16 @@ describe('MCP tools and OpenAPI agree', () => {
     for (const [path, methods] of operations) {
       const [method, op] = Object.entries(methods)[0];
       const tool = tools.find((x) => (x._meta as { endpoint: string }).endpoint === path);
-      expect({ path, tool: tool?.name, method: (tool?._meta as { method?: string })?.method }).toEqual({ path, tool: expect.any(String), method: method.toUpperCase() });
+      expect({ path, tool: tool?.name, method: (tool?._meta as { method?: string })?.method }).toEqual({
+        path,
+        tool: expect.any(String),
+        method: method.toUpperCase(),
+      });
       const fromOpenApi = parametersOf(doc, op);
-      const fromMcp = { names: Object.keys(tool!.inputSchema.properties ?? {}).sort(), required: [...(tool!.inputSchema.required ?? [])].sort() };
+      const fromMcp = {
+        names: Object.keys(tool!.inputSchema.properties ?? {}).sort(),
+        required: [...(tool!.inputSchema.required ?? [])].sort(),
+      };
       expect({ path, ...fromMcp }).toEqual({ path, ...fromOpenApi });
     }
   });

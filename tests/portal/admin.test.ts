@@ -19,7 +19,9 @@ beforeAll(async () => {
   admin = visitor(t);
   expect((await signIn(admin, ADMIN, PW)).status).toBe(303);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
@@ -97,7 +99,7 @@ test('approve a pending account: it can sign in', async () => {
   expect((await signIn(visitor(t), mail, PW)).status).toBe(303);
 });
 
-test('plan to premium: the user\'s key gets X-RateLimit-Limit 5000 at once; suspension makes it 401 at once', async () => {
+test("plan to premium: the user's key gets X-RateLimit-Limit 5000 at once; suspension makes it 401 at once", async () => {
   const { agent, account } = await user();
   expect((await post(`/admin/accounts/${account.id}/plan`, { plan: 'enterprise' })).status).toBe(303);
   const { key, record } = await t.api.keys.issue('enterprise', 'ci', account.id);
@@ -128,7 +130,7 @@ test('plan to premium: the user\'s key gets X-RateLimit-Limit 5000 at once; susp
   expect((await post(`/admin/accounts/${account.id}/plan`, { plan: 'gold' })).status).toBe(400);
 });
 
-test('list an account\'s keys and revoke one: refused on the API at once', async () => {
+test("list an account's keys and revoke one: refused on the API at once", async () => {
   const { account } = await user();
   await post(`/admin/accounts/${account.id}/plan`, { plan: 'premium' });
   const kept = await t.api.keys.issue('premium', 'kept key', account.id);

@@ -19,8 +19,12 @@ import { hashPassword, verifyPassword, passwordProblem } from '../../portal/pass
 
 const PW = 'correct horse battery';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
@@ -45,7 +49,10 @@ test('sign up → signed in; sign out; sign in again with a new session id each 
   const pre = sessionCookie(page);
   expect(pre).toBeDefined();
 
-  const up = await a.post('/signup').type('form').send({ csrf: csrfOf(page.text), email: mail, name: 'Ada', password: PW });
+  const up = await a
+    .post('/signup')
+    .type('form')
+    .send({ csrf: csrfOf(page.text), email: mail, name: 'Ada', password: PW });
   expect(up.status).toBe(303);
   expect(up.headers.location).toBe('/dashboard');
   const signedUp = sessionCookie(up);
@@ -68,13 +75,20 @@ test('sign up → signed in; sign out; sign in again with a new session id each 
 
   const login = await a.get('/login');
   const before = sessionCookie(login);
-  const ok = await a.post('/login').type('form').send({ csrf: csrfOf(login.text), email: mail.toUpperCase(), password: PW });
+  const ok = await a
+    .post('/login')
+    .type('form')
+    .send({ csrf: csrfOf(login.text), email: mail.toUpperCase(), password: PW });
   expect(ok.status).toBe(303);
   const fresh = sessionCookie(ok);
   expect(fresh).toBeDefined();
   expect(fresh).not.toBe(before);
   // The pre-session is gone: its id no longer carries a CSRF token.
-  const stale = await request(t.app).post('/login').set('Cookie', `uua_session=${before}`).type('form').send({ csrf: csrfOf(login.text), email: mail, password: PW });
+  const stale = await request(t.app)
+    .post('/login')
+    .set('Cookie', `uua_session=${before}`)
+    .type('form')
+    .send({ csrf: csrfOf(login.text), email: mail, password: PW });
   expect(stale.status).toBe(403);
   expect((await a.get('/account')).status).toBe(200);
 });
@@ -105,7 +119,10 @@ test('change password: needs the current one, signs out other sessions, keeps th
   expect(weak.status).toBe(422);
 
   const page = await a.get('/account');
-  const changed = await a.post('/account/password').type('form').send({ csrf: csrfOf(page.text), current: PW, password: 'a new passphrase' });
+  const changed = await a
+    .post('/account/password')
+    .type('form')
+    .send({ csrf: csrfOf(page.text), current: PW, password: 'a new passphrase' });
   expect(changed.status).toBe(303);
   expect(changed.headers.location).toBe('/account?done=password');
   expect(sessionCookie(changed)).toBeDefined();
@@ -117,7 +134,7 @@ test('change password: needs the current one, signs out other sessions, keeps th
   expect((await signIn(c, mail, 'a new passphrase')).status).toBe(303);
 });
 
-test('CSRF: a form post without the session\'s token gets 403 with a page; the header works for fetch', async () => {
+test("CSRF: a form post without the session's token gets 403 with a page; the header works for fetch", async () => {
   const a = visitor(t);
   const mail = email();
   // Sign-in and sign-up too (login CSRF): no session at all, then a session but no token, then a wrong one.
@@ -129,7 +146,14 @@ test('CSRF: a form post without the session\'s token gets 403 with a page; the h
   expect(bare.headers['cache-control']).toBe('no-store');
   await a.get('/signup');
   expect((await a.post('/signup').type('form').send({ email: mail, name: 'X', password: PW })).status).toBe(403);
-  expect((await a.post('/signup').type('form').send({ csrf: 'x'.repeat(43), email: mail, name: 'X', password: PW })).status).toBe(403);
+  expect(
+    (
+      await a
+        .post('/signup')
+        .type('form')
+        .send({ csrf: 'x'.repeat(43), email: mail, name: 'X', password: PW })
+    ).status,
+  ).toBe(403);
 
   await signUp(a, mail, PW);
   expect((await a.post('/account/profile').type('form').send({ name: 'Mallory' })).status).toBe(403);
@@ -140,7 +164,9 @@ test('CSRF: a form post without the session\'s token gets 403 with a page; the h
   expect((await a.post('/account/profile').type('form').send({ name: 'Mallory', csrf: theirs })).status).toBe(403);
   // A cross-site request is refused even with the token (Fetch Metadata).
   const mine = csrfOf((await a.get('/account')).text);
-  expect((await a.post('/account/profile').set('Sec-Fetch-Site', 'cross-site').type('form').send({ name: 'Mallory', csrf: mine })).status).toBe(403);
+  expect(
+    (await a.post('/account/profile').set('Sec-Fetch-Site', 'cross-site').type('form').send({ name: 'Mallory', csrf: mine })).status,
+  ).toBe(403);
   const viaHeader = await a.post('/account/profile').set('X-CSRF-Token', mine).send({ name: 'Grace' });
   expect(viaHeader.status).toBe(303);
   expect((await a.get('/account')).text).toContain('value="Grace"');
@@ -229,13 +255,14 @@ test('the 11th wrong password in a row is throttled (429); another account from 
   }
 });
 
-test('a success clears the account\'s run of failures', async () => {
+test("a success clears the account's run of failures", async () => {
   const p = await testApp({ TRUST_PROXY: 'true' });
   try {
     const mail = email();
     await signUp(visitor(p), mail, PW);
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 9; i++) expect((await signIn(visitor(p), mail, 'wrong password', { 'X-Forwarded-For': `198.51.100.${round * 10 + i}` })).status).toBe(401);
+      for (let i = 0; i < 9; i++)
+        expect((await signIn(visitor(p), mail, 'wrong password', { 'X-Forwarded-For': `198.51.100.${round * 10 + i}` })).status).toBe(401);
       expect((await signIn(visitor(p), mail, PW, { 'X-Forwarded-For': '192.0.2.1' })).status).toBe(303);
     }
   } finally {
@@ -285,13 +312,18 @@ test('SIGNUP=closed: only an invite link signs up, once; its plan is preset', as
     expect(page.status).toBe(200);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     const mail = email();
-    const up = await a.post('/signup').type('form').send({ csrf: csrfOf(page.text), email: mail, name: 'Invited', password: PW, invite: token });
+    const up = await a
+      .post('/signup')
+      .type('form')
+      .send({ csrf: csrfOf(page.text), email: mail, name: 'Invited', password: PW, invite: token });
     expect(up.status).toBe(303);
-    expect((await new Accounts(p.api.store, p.api.keys).byEmail(mail))).toMatchObject({ plan: 'premium', status: 'active' });
+    expect(await new Accounts(p.api.store, p.api.keys).byEmail(mail)).toMatchObject({ plan: 'premium', status: 'active' });
 
     const again = await visitor(p).get(`/signup?invite=${token}`);
     expect(again.status).toBe(410);
-    expect((await submit(visitor(p), '/login', '/signup', { email: email(), name: 'Second', password: PW, invite: token })).status).toBe(410);
+    expect((await submit(visitor(p), '/login', '/signup', { email: email(), name: 'Second', password: PW, invite: token })).status).toBe(
+      410,
+    );
     expect((await visitor(p).get('/signup?invite=made-up')).status).toBe(410);
   } finally {
     await p.close();
@@ -305,8 +337,14 @@ test('an invite used by two sign-ups at once makes one account', async () => {
     const [x, y] = [visitor(p), visitor(p)];
     const [px, py] = [await x.get(`/signup?invite=${token}`), await y.get(`/signup?invite=${token}`)];
     const results = await Promise.all([
-      x.post('/signup').type('form').send({ csrf: csrfOf(px.text), email: email(), name: 'X', password: PW, invite: token }),
-      y.post('/signup').type('form').send({ csrf: csrfOf(py.text), email: email(), name: 'Y', password: PW, invite: token }),
+      x
+        .post('/signup')
+        .type('form')
+        .send({ csrf: csrfOf(px.text), email: email(), name: 'X', password: PW, invite: token }),
+      y
+        .post('/signup')
+        .type('form')
+        .send({ csrf: csrfOf(py.text), email: email(), name: 'Y', password: PW, invite: token }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([303, 410]);
     expect(await p.api.store.count('accounts')).toBe(1);
@@ -320,8 +358,14 @@ test('one email, one account, even for two sign-ups at once', async () => {
   const [x, y] = [visitor(t), visitor(t)];
   const [px, py] = [await x.get('/signup'), await y.get('/signup')];
   const results = await Promise.all([
-    x.post('/signup').type('form').send({ csrf: csrfOf(px.text), email: mail, name: 'X', password: PW }),
-    y.post('/signup').type('form').send({ csrf: csrfOf(py.text), email: mail.toUpperCase(), name: 'Y', password: PW }),
+    x
+      .post('/signup')
+      .type('form')
+      .send({ csrf: csrfOf(px.text), email: mail, name: 'X', password: PW }),
+    y
+      .post('/signup')
+      .type('form')
+      .send({ csrf: csrfOf(py.text), email: mail.toUpperCase(), name: 'Y', password: PW }),
   ]);
   expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
   expect(results.find((r) => r.status === 409)!.text).toContain('exists already');
@@ -342,8 +386,16 @@ test('ADMIN_EMAIL and ADMIN_PASSWORD at boot make the first admin; an existing p
     await first.close();
   }
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _e, done) { lines.push(chunk.toString()); done(); } });
-  const again = await testApp({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'another passphrase', LOG_LEVEL: 'info' }, { dataDir, log: pino({ level: 'info' }, sink) });
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const again = await testApp(
+    { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'another passphrase', LOG_LEVEL: 'info' },
+    { dataDir, log: pino({ level: 'info' }, sink) },
+  );
   try {
     expect((await signIn(visitor(again), 'root@example.com', 'another passphrase')).status).toBe(401);
     expect((await signIn(visitor(again), 'root@example.com', PW)).status).toBe(303);
@@ -372,14 +424,18 @@ test('ADMIN_EMAIL of an existing account promotes it', async () => {
 
 const run = promisify(execFile);
 const cli = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
-  run(path.resolve('node_modules/.bin/tsx'), ['scripts/keys.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ...env } });
+  run(path.resolve('node_modules/.bin/tsx'), ['scripts/keys.ts', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ...env },
+  });
 
 test('CLI: `admin <email> [name]` creates (or promotes) an admin; `accounts` lists accounts', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-cli-'));
   const made = await cli(dataDir, ['admin', 'ops@example.com', 'Ops', 'Team'], { ADMIN_PASSWORD: PW });
   expect(made.stdout).toMatch(/ops@example\.com \(acc_[\w-]+\): admin created/);
   expect(made.stdout + made.stderr).not.toContain(PW);
-  const child = execFile(path.resolve('node_modules/.bin/tsx'), ['scripts/keys.ts', 'admin', 'typed@example.com'], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ADMIN_PASSWORD: '' } });
+  const child = execFile(path.resolve('node_modules/.bin/tsx'), ['scripts/keys.ts', 'admin', 'typed@example.com'], {
+    env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '', ADMIN_PASSWORD: '' },
+  });
   child.stdin!.end('typed in passphrase\n');
   await new Promise((resolve) => child.on('exit', resolve));
   expect(child.exitCode).toBe(0);
@@ -399,13 +455,23 @@ test('CLI: `admin <email> [name]` creates (or promotes) an admin; `accounts` lis
   }
   const promoted = await cli(dataDir, ['admin', 'later@example.com']);
   expect(promoted.stdout).toContain('admin promoted');
-  await expect(cli(dataDir, ['admin', 'weak@example.com'], { ADMIN_PASSWORD: 'short' })).rejects.toMatchObject({ stderr: expect.stringContaining('at least 8') });
+  await expect(cli(dataDir, ['admin', 'weak@example.com'], { ADMIN_PASSWORD: 'short' })).rejects.toMatchObject({
+    stderr: expect.stringContaining('at least 8'),
+  });
 }, 60_000);
 
 test('no password, session id, CSRF token, invite or key in the server log', async () => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _e, done) { lines.push(chunk.toString()); done(); } });
-  const p = await testApp({ LOG_LEVEL: 'info', ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: PW }, { log: pino({ level: 'info' }, sink) });
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const p = await testApp(
+    { LOG_LEVEL: 'info', ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: PW },
+    { log: pino({ level: 'info' }, sink) },
+  );
   try {
     const a = visitor(p);
     const mail = email();
@@ -424,27 +490,31 @@ test('no password, session id, CSRF token, invite or key in the server log', asy
     await new Promise((r) => setTimeout(r, 50));
     const all = lines.join('');
     expect(all).toContain('portal: account created');
-    for (const secret of [PW, 'sign-up passphrase', 'a wrong passphrase', 'second passphrase', session, csrf, token, key]) expect(all).not.toContain(secret);
+    for (const secret of [PW, 'sign-up passphrase', 'a wrong passphrase', 'second passphrase', session, csrf, token, key])
+      expect(all).not.toContain(secret);
   } finally {
     await p.close();
   }
 });
 
 test('on Redis: sign up, sign out, sign in, change password, throttle (sessions and counters shared by two instances)', async () => {
-  await onTwoInstances(async (x, y) => {
-    const mail = email();
-    const a = visitor(x);
-    expect((await signUp(a, mail, PW)).status).toBe(303);
-    // A session made on one instance is known to the other.
-    const onX = sessionCookie(await signIn(visitor(x), mail, PW));
-    expect((await request(y.app).get('/account').set('Cookie', `uua_session=${onX}`)).status).toBe(200);
-    expect((await signOut(a)).status).toBe(303);
-    expect((await signIn(a, mail, PW)).status).toBe(303);
-    expect((await submit(a, '/account', '/account/password', { current: PW, password: 'redis passphrase' })).status).toBe(303);
-    expect((await signIn(visitor(y), mail, 'redis passphrase')).status).toBe(303);
-    // Failures counted on both instances add up.
-    const from = { 'X-Forwarded-For': '203.0.113.99' };
-    for (let i = 0; i < 10; i++) expect((await signIn(visitor(i % 2 ? x : y), mail, 'wrong password', from)).status).toBe(401);
-    expect((await signIn(visitor(x), mail, 'redis passphrase', from)).status).toBe(429);
-  }, { TRUST_PROXY: 'true' });
+  await onTwoInstances(
+    async (x, y) => {
+      const mail = email();
+      const a = visitor(x);
+      expect((await signUp(a, mail, PW)).status).toBe(303);
+      // A session made on one instance is known to the other.
+      const onX = sessionCookie(await signIn(visitor(x), mail, PW));
+      expect((await request(y.app).get('/account').set('Cookie', `uua_session=${onX}`)).status).toBe(200);
+      expect((await signOut(a)).status).toBe(303);
+      expect((await signIn(a, mail, PW)).status).toBe(303);
+      expect((await submit(a, '/account', '/account/password', { current: PW, password: 'redis passphrase' })).status).toBe(303);
+      expect((await signIn(visitor(y), mail, 'redis passphrase')).status).toBe(303);
+      // Failures counted on both instances add up.
+      const from = { 'X-Forwarded-For': '203.0.113.99' };
+      for (let i = 0; i < 10; i++) expect((await signIn(visitor(i % 2 ? x : y), mail, 'wrong password', from)).status).toBe(401);
+      expect((await signIn(visitor(x), mail, 'redis passphrase', from)).status).toBe(429);
+    },
+    { TRUST_PROXY: 'true' },
+  );
 });

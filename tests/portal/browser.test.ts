@@ -137,7 +137,9 @@ run('portal journeys in Chromium', () => {
     expect(await page.locator('.card dl.facts').first().textContent()).toMatch(/Used in this window\s*1 of 200/);
     expect(await page.locator('#recent-title ~ .table-wrap tbody tr').first().textContent()).toMatch(/tools\/ccgen\s*200/);
     await expect(page.locator('[data-chart="hourly"]').isVisible()).resolves.toBe(true);
-    await expect(page.locator('[data-chart="hourly"] canvas').evaluate((c) => (c as unknown as { width: number }).width > 0)).resolves.toBe(true);
+    await expect(page.locator('[data-chart="hourly"] canvas').evaluate((c) => (c as unknown as { width: number }).width > 0)).resolves.toBe(
+      true,
+    );
     await shots(page, 'free-usage');
   }, 60_000);
 

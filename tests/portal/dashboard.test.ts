@@ -11,8 +11,12 @@ import { Accounts, type Plan } from '../../portal/accounts.js';
 const PW = 'correct horse battery';
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;
-beforeAll(async () => { t = await testApp({ TRUST_PROXY: 'true' }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp({ TRUST_PROXY: 'true' });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const accounts = () => new Accounts(t.api.store, t.api.keys);
 
@@ -29,11 +33,15 @@ async function member(plan: Plan = 'free'): Promise<{ agent: Agent; email: strin
 /** Posts a dashboard form with the CSRF token of the key page. */
 async function post(agent: Agent, action: string, fields: Record<string, string> = {}) {
   const page = await agent.get('/dashboard');
-  return agent.post(action).type('form').send({ csrf: csrfOf(page.text), ...fields });
+  return agent
+    .post(action)
+    .type('form')
+    .send({ csrf: csrfOf(page.text), ...fields });
 }
 
 const keyOf = (page: string) => /<code id="new-key" data-api-key>(uua_[0-9A-Za-z]+)<\/code>/.exec(page)?.[1];
-const call = (key: string, ip = '198.51.100.7') => request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ bin: '457173' }).set('X-API-Key', key);
+const call = (key: string, ip = '198.51.100.7') =>
+  request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ bin: '457173' }).set('X-API-Key', key);
 
 /** The recorder writes once a second: polls `check` until it holds, for at most 5 s. */
 async function eventually(check: () => Promise<boolean>) {
@@ -111,7 +119,10 @@ test('a Premium account creates a key (shown once, then only its hint), renames,
   expect((await post(agent, `/dashboard/keys/${id}/rotate`, { grace: 'none' })).status).toBe(409);
 
   // Rotation with no grace: the old key is refused at once.
-  const secondId = /id="key-([0-9a-f]{12})" aria-labelledby="key-[0-9a-f]{12}-name">\s*<div class="key-head"><h3[^>]*>billing \(prod\)<\/h3><span class="badge ok">/.exec(rotated.text)![1];
+  const secondId =
+    /id="key-([0-9a-f]{12})" aria-labelledby="key-[0-9a-f]{12}-name">\s*<div class="key-head"><h3[^>]*>billing \(prod\)<\/h3><span class="badge ok">/.exec(
+      rotated.text,
+    )![1];
   const third = keyOf((await post(agent, `/dashboard/keys/${secondId}/rotate`, { grace: 'none' })).text)!;
   expect((await call(second)).status).toBe(401);
   expect((await call(third)).status).toBe(200);
@@ -122,7 +133,10 @@ test('a Premium account creates a key (shown once, then only its hint), renames,
   expect(confirm.status).toBe(200);
   expect(confirm.text).toMatch(/Revoke “billing \(prod\)”\?/);
   expect(confirm.text).toContain(`action="/dashboard/keys/${thirdId}/revoke"`);
-  const revoked = await agent.post(`/dashboard/keys/${thirdId}/revoke`).type('form').send({ csrf: csrfOf(confirm.text) });
+  const revoked = await agent
+    .post(`/dashboard/keys/${thirdId}/revoke`)
+    .type('form')
+    .send({ csrf: csrfOf(confirm.text) });
   expect(revoked.status).toBe(303);
   expect(revoked.headers.location).toBe('/dashboard?done=revoked');
   const gone = await call(third);
@@ -140,7 +154,7 @@ test('forms without the CSRF token are refused, and a name is checked', async ()
   expect(keyOf((await agent.get('/dashboard')).text)).toBeUndefined();
 });
 
-test('nobody sees or acts on another account\'s key', async () => {
+test("nobody sees or acts on another account's key", async () => {
   const owner = await member('premium');
   const made = await post(owner.agent, '/dashboard/keys', { name: 'owner key' });
   const key = keyOf(made.text)!;
@@ -180,7 +194,7 @@ test('a key name is shown escaped on every page', async () => {
   }
 });
 
-test('a downgraded account\'s keys are shown disabled, and refused', async () => {
+test("a downgraded account's keys are shown disabled, and refused", async () => {
   const { agent, id: accountId } = await member('premium');
   const key = keyOf((await post(agent, '/dashboard/keys', { name: 'old app' })).text)!;
   await accounts().update(accountId, { plan: 'free' });
@@ -191,7 +205,7 @@ test('a downgraded account\'s keys are shown disabled, and refused', async () =>
   expect(page.text).not.toContain('Rotate key');
 });
 
-test('the usage page shows a key\'s calls, per hour, day and endpoint, the last calls and a CSV export', async () => {
+test("the usage page shows a key's calls, per hour, day and endpoint, the last calls and a CSV export", async () => {
   const { agent } = await member('premium');
   const key = keyOf((await post(agent, '/dashboard/keys', { name: 'usage key' })).text)!;
   const id = crypto.hash('sha256', key).slice(0, 12);
@@ -199,10 +213,12 @@ test('the usage page shows a key\'s calls, per hour, day and endpoint, the last 
   expect((await request(t.app).get(ccgen).query({ bin: 'x' }).set('X-API-Key', key)).status).toBe(400);
 
   let page = '';
-  await eventually(async () => /<td class="num">4<\/td>/.test(page = (await agent.get(`/dashboard/usage?key=${id}`)).text));
+  await eventually(async () => /<td class="num">4<\/td>/.test((page = (await agent.get(`/dashboard/usage?key=${id}`)).text)));
   expect(page).toMatch(/Used in this window<\/dt><dd><span class="num">4<\/span> of 5,000/);
   // Per endpoint: 4 calls, 3 answered 2xx and 1 4xx (in the 24-hour table and the 30-day one).
-  expect(page.match(/<tr><td><code>tools\/ccgen<\/code><\/td><td class="num">4<\/td><td class="num">3<\/td><td class="num">1<\/td><\/tr>/g)).toHaveLength(2);
+  expect(
+    page.match(/<tr><td><code>tools\/ccgen<\/code><\/td><td class="num">4<\/td><td class="num">3<\/td><td class="num">1<\/td><\/tr>/g),
+  ).toHaveLength(2);
   // The last calls: time, endpoint, status and ms, never the key or the parameters.
   expect(page.match(/<td><code>tools\/ccgen<\/code><\/td><td><span class="status s2xx">200<\/span>/g)).toHaveLength(3);
   // Newest first: the 400 was the last call.
@@ -240,14 +256,16 @@ test('the usage page shows a key\'s calls, per hour, day and endpoint, the last 
   expect((await agent.get(`/dashboard/usage.csv?key=${id}&period=week`)).status).toBe(400);
 });
 
-test('a Free account\'s usage page shows the free key\'s calls from its IP only', async () => {
+test("a Free account's usage page shows the free key's calls from its IP only", async () => {
   const { agent } = await member('free');
   const mine = '203.0.113.77';
   await call(KEYS.free, mine);
   await call(KEYS.free, mine);
   await call(KEYS.free, '203.0.113.78');
   let page = '';
-  await eventually(async () => (page = (await agent.get('/dashboard/usage').set('X-Forwarded-For', mine)).text).includes('<td class="num">2</td>'));
+  await eventually(async () =>
+    (page = (await agent.get('/dashboard/usage').set('X-Forwarded-For', mine)).text).includes('<td class="num">2</td>'),
+  );
   expect(page).toMatch(/Used in this window<\/dt><dd><span class="num">2<\/span> of 200/);
   expect(page).toContain(`<code>${mine}</code>`);
   const csv = await agent.get('/dashboard/usage.csv?key=free&period=hour').set('X-Forwarded-For', mine);
@@ -255,36 +273,44 @@ test('a Free account\'s usage page shows the free key\'s calls from its IP only'
 });
 
 test('on Redis: a key made on one instance works on another, its rotation reaches it within a second, and its usage is shared', async () => {
-  await onTwoInstances(async (x, y) => {
-    const agent = visitor(x);
-    const email = `dash-redis-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    expect((await signUp(agent, email, PW)).status).toBe(303);
-    const xs = new Accounts(x.api.store, x.api.keys);
-    await xs.update((await xs.byEmail(email))!.id, { plan: 'premium' });
-    const onX = async (action: string, fields: Record<string, string> = {}) => {
-      const page = await agent.get('/dashboard');
-      return agent.post(action).type('form').send({ csrf: csrfOf(page.text), ...fields });
-    };
-    const callY = (key: string) => request(y.app).get(ccgen).query({ bin: '457173' }).set('X-API-Key', key);
+  await onTwoInstances(
+    async (x, y) => {
+      const agent = visitor(x);
+      const email = `dash-redis-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      expect((await signUp(agent, email, PW)).status).toBe(303);
+      const xs = new Accounts(x.api.store, x.api.keys);
+      await xs.update((await xs.byEmail(email))!.id, { plan: 'premium' });
+      const onX = async (action: string, fields: Record<string, string> = {}) => {
+        const page = await agent.get('/dashboard');
+        return agent
+          .post(action)
+          .type('form')
+          .send({ csrf: csrfOf(page.text), ...fields });
+      };
+      const callY = (key: string) => request(y.app).get(ccgen).query({ bin: '457173' }).set('X-API-Key', key);
 
-    const key = keyOf((await onX('/dashboard/keys', { name: 'shared' })).text)!;
-    const id = crypto.hash('sha256', key).slice(0, 12);
-    expect((await callY(key)).status).toBe(200);
-    const fresh = keyOf((await onX(`/dashboard/keys/${id}/rotate`, { grace: 'none' })).text)!;
-    const before = Date.now();
-    while ((await callY(key)).status !== 401) {
-      if (Date.now() - before > 1500) throw new Error('the rotated key still works on the other instance');
-      await new Promise((ok) => setTimeout(ok, 50));
-    }
-    expect((await callY(fresh)).status).toBe(200);
+      const key = keyOf((await onX('/dashboard/keys', { name: 'shared' })).text)!;
+      const id = crypto.hash('sha256', key).slice(0, 12);
+      expect((await callY(key)).status).toBe(200);
+      const fresh = keyOf((await onX(`/dashboard/keys/${id}/rotate`, { grace: 'none' })).text)!;
+      const before = Date.now();
+      while ((await callY(key)).status !== 401) {
+        if (Date.now() - before > 1500) throw new Error('the rotated key still works on the other instance');
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+      expect((await callY(fresh)).status).toBe(200);
 
-    // The call made through y is on x's usage page.
-    const freshId = crypto.hash('sha256', fresh).slice(0, 12);
-    await eventually(async () => (await agent.get(`/dashboard/usage?key=${freshId}`)).text.includes('<span class="status s2xx">200</span>'));
-  }, { TRUST_PROXY: 'true' });
+      // The call made through y is on x's usage page.
+      const freshId = crypto.hash('sha256', fresh).slice(0, 12);
+      await eventually(async () =>
+        (await agent.get(`/dashboard/usage?key=${freshId}`)).text.includes('<span class="status s2xx">200</span>'),
+      );
+    },
+    { TRUST_PROXY: 'true' },
+  );
 });
 
-test('/docs fills in the free key for a Free account; a Premium account\'s key reaches it only through its tab', async () => {
+test("/docs fills in the free key for a Free account; a Premium account's key reaches it only through its tab", async () => {
   const free = await member('free');
   expect((await free.agent.get('/docs')).text).toContain(`data-default-key="${KEYS.free}"`);
   const premium = await member('premium');

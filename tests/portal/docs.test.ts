@@ -98,11 +98,17 @@ describe('GET / and /docs over HTTP', () => {
     const vendor = /src="(\/portal\/vendor\/scalar\/[^"]+\/standalone\.js)"/.exec(docs.text)?.[1];
     expect(vendor).toBeDefined();
     for (const encoding of ['gzip', 'identity']) {
-      const js = await request(t.app).get(vendor!).set('Accept-Encoding', encoding).buffer(true).parse((res, done) => {
-        let n = 0;
-        res.on('data', (c: Buffer) => { n += c.length; });
-        res.on('end', () => done(null, n));
-      });
+      const js = await request(t.app)
+        .get(vendor!)
+        .set('Accept-Encoding', encoding)
+        .buffer(true)
+        .parse((res, done) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => {
+            n += c.length;
+          });
+          res.on('end', () => done(null, n));
+        });
       expect(js.status).toBe(200);
       expect(js.type).toBe('text/javascript');
       expect(js.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
@@ -124,7 +130,10 @@ describe('in Chromium', () => {
       const card = cards.filter({ has: page.locator(`a[href="/docs#tag/${category}"]`) });
       await expect(card.locator('.badge').textContent()).resolves.toBe(`${ids.length} endpoint${ids.length === 1 ? '' : 's'}`);
     }
-    for (const [name, path] of [['Create an account', '/signup'], ['Sign in', '/login']]) {
+    for (const [name, path] of [
+      ['Create an account', '/signup'],
+      ['Sign in', '/login'],
+    ]) {
       expect(await page.locator('#main').getByRole('link', { name, exact: true }).getAttribute('href')).toBe(path);
     }
     await screenshot(page, 'docs-landing-1280', { fullPage: true });
@@ -139,7 +148,10 @@ describe('in Chromium', () => {
     const w = await open('/docs');
     const { page } = w;
     const ref = page.locator('#reference');
-    await ref.getByRole('button', { name: /^Open Group/ }).first().waitFor();
+    await ref
+      .getByRole('button', { name: /^Open Group/ })
+      .first()
+      .waitFor();
     await screenshot(page, 'docs-reference-1280');
     // Open every group of the sidebar, then read its links: #tag/{category}/{METHOD}/api/v1/{id}.
     const closed = ref.getByRole('button', { name: /^Open Group/ });
@@ -160,43 +172,49 @@ describe('in Chromium', () => {
     expectClean(w);
   });
 
-  inBrowser('the try-it calls the endpoint on this server with the key and shows the 200 answer; curl, JavaScript and Python samples', async () => {
-    const w = await open('/docs#tag/tools/GET/api/v1/tools/ccgen');
-    const { page } = w;
-    const op = page.locator('section[id$="tag/tools/GET/api/v1/tools/ccgen"]');
-    await op.waitFor();
+  inBrowser(
+    'the try-it calls the endpoint on this server with the key and shows the 200 answer; curl, JavaScript and Python samples',
+    async () => {
+      const w = await open('/docs#tag/tools/GET/api/v1/tools/ccgen');
+      const { page } = w;
+      const op = page.locator('section[id$="tag/tools/GET/api/v1/tools/ccgen"]');
+      await op.waitFor();
 
-    // Code samples: curl by default, with the key as a header; JavaScript and Python a choice away.
-    const sample = op.locator('.scalar-code-block').first();
-    await expect(sample.textContent()).resolves.toMatch(/curl[\s\S]*X-API-Key: test-anonymous-key/);
-    const pick = async (language: string, client: string) => {
-      await op.getByRole('button', { name: /Curl|Fetch|Requests/ }).first().click();
-      await page.getByRole('group', { name: language }).getByRole('option', { name: client, exact: true }).click();
-      return sample.textContent();
-    };
-    await expect(pick('JavaScript', 'Fetch')).resolves.toMatch(/fetch\(/);
-    await expect(pick('Python', 'Requests')).resolves.toMatch(/requests\.get\(/);
-    await expect(pick('Shell', 'Curl')).resolves.toMatch(/^curl|curl /);
+      // Code samples: curl by default, with the key as a header; JavaScript and Python a choice away.
+      const sample = op.locator('.scalar-code-block').first();
+      await expect(sample.textContent()).resolves.toMatch(/curl[\s\S]*X-API-Key: test-anonymous-key/);
+      const pick = async (language: string, client: string) => {
+        await op
+          .getByRole('button', { name: /Curl|Fetch|Requests/ })
+          .first()
+          .click();
+        await page.getByRole('group', { name: language }).getByRole('option', { name: client, exact: true }).click();
+        return sample.textContent();
+      };
+      await expect(pick('JavaScript', 'Fetch')).resolves.toMatch(/fetch\(/);
+      await expect(pick('Python', 'Requests')).resolves.toMatch(/requests\.get\(/);
+      await expect(pick('Shell', 'Curl')).resolves.toMatch(/^curl|curl /);
 
-    // Test Request opens the client; Send makes a real call to this server.
-    await op.getByRole('button', { name: /Test Request/ }).click();
-    const client = page.getByRole('dialog');
-    await client.waitFor();
-    const sent = page.waitForRequest((r) => r.url().startsWith(`${server.url}/api/v1/tools/ccgen`));
-    const answered = page.waitForResponse((r) => r.url().startsWith(`${server.url}/api/v1/tools/ccgen`));
-    await client.getByRole('button', { name: /^Send/ }).first().click();
-    const req = await sent;
-    const res = await answered;
-    expect(new URL(req.url()).searchParams.get('bin')).toBe('457173');
-    expect(req.headers()['x-api-key']).toBe(KEYS.anonymous);
-    expect(new URL(req.url()).searchParams.get('apikey')).toBeNull(); // the key is never in the URL
-    expect(res.status()).toBe(200);
-    expect((await res.json()).data.bin).toBe('457173');
-    await client.getByText('200 OK').waitFor();
-    await client.getByText('"test_data"').first().waitFor(); // the body is rendered, not only received
-    await screenshot(page, 'docs-try-it-1280');
-    expectClean(w);
-  });
+      // Test Request opens the client; Send makes a real call to this server.
+      await op.getByRole('button', { name: /Test Request/ }).click();
+      const client = page.getByRole('dialog');
+      await client.waitFor();
+      const sent = page.waitForRequest((r) => r.url().startsWith(`${server.url}/api/v1/tools/ccgen`));
+      const answered = page.waitForResponse((r) => r.url().startsWith(`${server.url}/api/v1/tools/ccgen`));
+      await client.getByRole('button', { name: /^Send/ }).first().click();
+      const req = await sent;
+      const res = await answered;
+      expect(new URL(req.url()).searchParams.get('bin')).toBe('457173');
+      expect(req.headers()['x-api-key']).toBe(KEYS.anonymous);
+      expect(new URL(req.url()).searchParams.get('apikey')).toBeNull(); // the key is never in the URL
+      expect(res.status()).toBe(200);
+      expect((await res.json()).data.bin).toBe('457173');
+      await client.getByText('200 OK').waitFor();
+      await client.getByText('"test_data"').first().waitFor(); // the body is rendered, not only received
+      await screenshot(page, 'docs-try-it-1280');
+      expectClean(w);
+    },
+  );
 
   inBrowser('a key this tab holds (put there by the key page) is preferred to the default', async () => {
     const w = await watchedPage(browser, server.url);
@@ -206,7 +224,10 @@ describe('in Chromium', () => {
     await page.goto(`${server.url}/docs`);
     await page.locator('#key-note').waitFor();
     await expect(page.locator('#key-note').textContent()).resolves.toContain(KEYS.premium.slice(-4));
-    await page.waitForFunction((key) => Array.from(document.querySelectorAll<HTMLInputElement>('#reference input')).some((i) => i.value === key), KEYS.premium);
+    await page.waitForFunction(
+      (key) => Array.from(document.querySelectorAll<HTMLInputElement>('#reference input')).some((i) => i.value === key),
+      KEYS.premium,
+    );
     expectClean(w);
   });
 

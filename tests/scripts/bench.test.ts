@@ -14,14 +14,37 @@ test('the bench runs every case and tabulates it', async () => {
   if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does)`);
   // nginx is a baseline when the machine has it; the bench is not the place to install it for a test.
   const nginx = ['nginx', '/usr/sbin/nginx'].some((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
-  const child = spawn(process.execPath, [script], { env: { ...process.env, BENCH_SECONDS: '1', BENCH_WARMUP: '1', BENCH_CONNECTIONS: '4', BENCH_RUNS: '2', LOG_LEVEL: 'warn', BENCH_NO_INSTALL: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    env: {
+      ...process.env,
+      BENCH_SECONDS: '1',
+      BENCH_WARMUP: '1',
+      BENCH_CONNECTIONS: '4',
+      BENCH_RUNS: '2',
+      LOG_LEVEL: 'warn',
+      BENCH_NO_INSTALL: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   expect({ code, out }).toMatchObject({ code: 0 });
 
-  const rows = out.split('\n').filter((l) => /^\| (bare|Fastify|ours)/.test(l)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const rows = out
+    .split('\n')
+    .filter((l) => /^\| (bare|Fastify|ours)/.test(l))
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   expect(rows.map((r) => r[0])).toEqual([
     'bare node:http hello',
     'bare Express 5 hello',
@@ -35,8 +58,14 @@ test('the bench runs every case and tabulates it', async () => {
   ]);
   for (const [name, rps, , , cpu, ratio, vsNginx, non2xx] of rows) {
     const upstream = name.includes('upstream');
-    expect({ name, rps: Number(rps) > 0, cpu: Number(cpu) > 0, ratio: /^\d+%$/.test(ratio), vsNginx: /^\d+%$/.test(vsNginx), non2xx })
-      .toEqual({ name, rps: true, cpu: true, ratio: true, vsNginx: upstream && nginx, non2xx: '0' });
+    expect({
+      name,
+      rps: Number(rps) > 0,
+      cpu: Number(cpu) > 0,
+      ratio: /^\d+%$/.test(ratio),
+      vsNginx: /^\d+%$/.test(vsNginx),
+      non2xx,
+    }).toEqual({ name, rps: true, cpu: true, ratio: true, vsNginx: upstream && nginx, non2xx: '0' });
   }
   expect(rows[1][5]).toBe('100%');
   if (nginx) expect(rows.find((r) => r[0].startsWith('bare nginx'))![6]).toBe('100%');

@@ -48,7 +48,9 @@ describe('check-catalog on the real files', () => {
 
   test('every departure from the spec is a listed exception, reported with its reason', () => {
     const { exceptions, unusedExceptions } = checkCatalog(specText, catalogDir, noAdapters);
-    expect([...exceptions.map((e) => e.split(':')[0]), ...unusedExceptions].sort()).toEqual([...Object.keys(EXTENSIONS), ...Object.keys(CLOSED_LISTS)].sort());
+    expect([...exceptions.map((e) => e.split(':')[0]), ...unusedExceptions].sort()).toEqual(
+      [...Object.keys(EXTENSIONS), ...Object.keys(CLOSED_LISTS)].sort(),
+    );
     for (const e of exceptions) expect(e).toMatch(/^\S+ \S+: .{20,}/);
   });
 
@@ -71,7 +73,9 @@ describe('check-catalog catches planted differences', () => {
   });
 
   test('a wrong method', () => {
-    const dir = plant('tts.yaml', (doc: Doc) => { endpoint(doc, 'generate').method = 'GET'; });
+    const dir = plant('tts.yaml', (doc: Doc) => {
+      endpoint(doc, 'generate').method = 'GET';
+    });
     expect(differencesOf(dir)).toEqual(['tts/generate: method is GET, spec says POST']);
   });
 
@@ -101,24 +105,32 @@ describe('check-catalog catches planted differences', () => {
   });
 
   test('a bound changed', () => {
-    const dir = plant('anime.yaml', (doc: Doc) => { endpoint(doc, 'anime-images-a').params.amount.maximum = 50; });
+    const dir = plant('anime.yaml', (doc: Doc) => {
+      endpoint(doc, 'anime-images-a').params.amount.maximum = 50;
+    });
     expect(differencesOf(dir)).toEqual(['anime/anime-images-a amount: maximum is 50, spec says 20']);
   });
 
   test('a bound of §8.4 removed', () => {
-    const dir = plant('cloud-storage.yaml', (doc: Doc) => { delete endpoint(doc, 'image-host').params.expiration.minimum; });
+    const dir = plant('cloud-storage.yaml', (doc: Doc) => {
+      delete endpoint(doc, 'image-host').params.expiration.minimum;
+    });
     expect(differencesOf(dir)).toEqual(['cloud-storage/image-host expiration: minimum is absent, spec says 60']);
   });
 
   test('an exception the catalog no longer needs is only noted', () => {
-    const dir = plant('anime.yaml', (doc: Doc) => { delete endpoint(doc, 'anime-images-c').params.id; });
+    const dir = plant('anime.yaml', (doc: Doc) => {
+      delete endpoint(doc, 'anime-images-c').params.id;
+    });
     const result = checkCatalog(specText, dir, noAdapters);
     expect(result.differences).toEqual([]);
     expect(result.unusedExceptions).toEqual(['anime/anime-images-c id']);
   });
 
   test('a default changed', () => {
-    const dir = plant('anime.yaml', (doc: Doc) => { endpoint(doc, 'creature-data').params.limit.default = 10; });
+    const dir = plant('anime.yaml', (doc: Doc) => {
+      endpoint(doc, 'creature-data').params.limit.default = 10;
+    });
     expect(differencesOf(dir)).toEqual(['anime/creature-data limit: default is 10, spec says 20']);
   });
 
@@ -156,9 +168,11 @@ describe('check-catalog catches planted differences', () => {
   });
 
   test('a file that breaks the schema', () => {
-    const dir = plant('books.yaml', (doc: Doc) => { delete endpoint(doc, 'poetry').summary; });
+    const dir = plant('books.yaml', (doc: Doc) => {
+      delete endpoint(doc, 'poetry').summary;
+    });
     const diffs = differencesOf(dir);
-    expect(diffs.some((d) => d.endsWith('books.yaml: endpoint poetry, field summary: must have required property \'summary\''))).toBe(true);
+    expect(diffs.some((d) => d.endsWith("books.yaml: endpoint poetry, field summary: must have required property 'summary'"))).toBe(true);
   });
 
   test('a junk key from an unquoted comma, in a response schema or a param, is named with file and endpoint', () => {
@@ -169,17 +183,25 @@ describe('check-catalog catches planted differences', () => {
     expect(text).toContain(quoted);
     fs.writeFileSync(file, text.replace(quoted, 'brand: { type: string, description: Card network name, e.g. Visa }'));
     // (the file is then skipped, so its endpoints are reported missing too)
-    expect(differencesOf(dir)[0]).toBe(`${file}: endpoint bin-lookup, field response.properties.brand.e.g. Visa: must NOT have additional properties`);
-    const param = plant('tools.yaml', (doc: Doc) => { endpoint(doc, 'bin-lookup').params.bin['e.g. 45717360'] = null; });
-    expect(differencesOf(param)[0]).toBe(`${path.join(param, 'tools.yaml')}: endpoint bin-lookup, field params.bin.e.g. 45717360: must NOT have additional properties`);
+    expect(differencesOf(dir)[0]).toBe(
+      `${file}: endpoint bin-lookup, field response.properties.brand.e.g. Visa: must NOT have additional properties`,
+    );
+    const param = plant('tools.yaml', (doc: Doc) => {
+      endpoint(doc, 'bin-lookup').params.bin['e.g. 45717360'] = null;
+    });
+    expect(differencesOf(param)[0]).toBe(
+      `${path.join(param, 'tools.yaml')}: endpoint bin-lookup, field params.bin.e.g. 45717360: must NOT have additional properties`,
+    );
   });
 
   test('a rule naming an unknown parameter', () => {
-    const dir = plant('utilities.yaml', (doc: Doc) => { endpoint(doc, 'phish-check').rules = [{ anyOf: ['domain', 'link'] }]; });
+    const dir = plant('utilities.yaml', (doc: Doc) => {
+      endpoint(doc, 'phish-check').rules = [{ anyOf: ['domain', 'link'] }];
+    });
     expect(differencesOf(dir)).toEqual(['utilities/phish-check: rules.0 names unknown parameter link']);
   });
 
-  test('an example or default that breaks the param\'s own rules', () => {
+  test("an example or default that breaks the param's own rules", () => {
     const dir = plant('art-design.yaml', (doc: Doc) => {
       endpoint(doc, 'color-scheme').params.hex.examples = ['0047AB', 'blue'];
       endpoint(doc, 'noise-image').params.tiles.default = 99;
@@ -191,12 +213,16 @@ describe('check-catalog catches planted differences', () => {
   });
 
   test('an unknown upstream', () => {
-    const dir = plant('books.yaml', (doc: Doc) => { endpoint(doc, 'gita').upstream = 'nowhere'; });
+    const dir = plant('books.yaml', (doc: Doc) => {
+      endpoint(doc, 'gita').upstream = 'nowhere';
+    });
     expect(differencesOf(dir)).toEqual(['books/gita: upstream nowhere is not in upstreams.yaml']);
   });
 
   test('a change of the spec itself', () => {
-    const edited = specText.replace('amount O (1 to 20, default 1)', 'amount O (1 to 30, default 1)').replace('| /anime/anime-images-a | amount | 1 to 20, default 1 |', '| /anime/anime-images-a | amount | 1 to 30, default 1 |');
+    const edited = specText
+      .replace('amount O (1 to 20, default 1)', 'amount O (1 to 30, default 1)')
+      .replace('| /anime/anime-images-a | amount | 1 to 20, default 1 |', '| /anime/anime-images-a | amount | 1 to 30, default 1 |');
     expect(edited).not.toBe(specText);
     expect(differencesOf(catalogDir, edited)).toEqual(['anime/anime-images-a amount: maximum is 20, spec says 30']);
   });
@@ -228,7 +254,10 @@ describe('reading the spec', () => {
     expect(interpretNote('BUY or SELL')).toEqual({ enum: ['BUY', 'SELL'] });
     expect(interpretNote('one of N, 10M, 1H')).toEqual({ enum: ['N', '10M', '1H'] });
     expect(interpretNote('search only: 1 = images, 2 = GIFs')).toEqual({ enum: ['1', '2'] });
-    expect(interpretNote('quotes default, characters, episodes')).toEqual({ default: 'quotes', enum: ['quotes', 'characters', 'episodes'] });
+    expect(interpretNote('quotes default, characters, episodes')).toEqual({
+      default: 'quotes',
+      enum: ['quotes', 'characters', 'episodes'],
+    });
     expect(interpretNote('random; omit for list')).toEqual({ enum: ['random'] });
     expect(interpretNote('ip or id, duplicate avoidance')).toEqual({ enum: ['ip', 'id'] });
     expect(interpretNote('for example Z Fighter, Villain')).toEqual({ examples: ['Z Fighter', 'Villain'] });
@@ -246,7 +275,10 @@ describe('reading the spec', () => {
 
   test('a parameter cell splits at semicolons outside parentheses', () => {
     const params = parseParamList('apikey R; action O (random; omit for list); char O (character name)');
-    expect(params.map((p) => [p.name, p.required])).toEqual([['action', false], ['char', false]]);
+    expect(params.map((p) => [p.name, p.required])).toEqual([
+      ['action', false],
+      ['char', false],
+    ]);
   });
 
   test('every section of §4 is read, with nothing left over', () => {

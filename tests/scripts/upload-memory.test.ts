@@ -8,7 +8,11 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 test('a 96 MB upload and download through S3 leave peak memory flat', async () => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/upload-memory.ts', '--mb', '96', '--backend', 's3', '--json'], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/upload-memory.ts', '--mb', '96', '--backend', 's3', '--json'],
+    { maxBuffer: 1 << 20 },
+  );
   const result = JSON.parse(stdout.trim().split('\n').pop()!) as { growthMb: number; peakRssMbAfterDownload: number };
   console.log(`upload-memory: ${JSON.stringify(result)}`);
   expect(result.growthMb).toBeLessThan(64);

@@ -13,9 +13,15 @@ test('docs/upstreams.md is up to date (npm run build && node dist/scripts/upstre
 
 test('every endpoint has a row, with the services it calls', () => {
   const text = generate(root);
-  expect(text).toMatch(/\| `utilities\/tr` \| `libretranslate`, `gtx` \| `UPSTREAM_LIBRETRANSLATE_URL` \(no default\), `UPSTREAM_LIBRETRANSLATE_KEYS`, `UPSTREAM_GTX_URL` \|/);
+  expect(text).toMatch(
+    /\| `utilities\/tr` \| `libretranslate`, `gtx` \| `UPSTREAM_LIBRETRANSLATE_URL` \(no default\), `UPSTREAM_LIBRETRANSLATE_KEYS`, `UPSTREAM_GTX_URL` \|/,
+  );
   expect(text).toMatch(/\| `utilities\/wth` \| `open-meteo`, `open-meteo-geo` \|/);
   expect(text).toMatch(/\| `tools\/ccgen` \| embedded \| — \| yes \|/);
-  expect(text).toMatch(/\| `tools\/bin-lookup` \| embedded, `binlist` \| `UPSTREAM_BINLIST_URL` \| yes \(embedded; a configured upstream adds to it\) \|/);
-  expect(text).toMatch(/\| `ai\/chat-1` \| `openai-compat` \| `UPSTREAM_OPENAI_COMPAT_URL` \(no default\), `UPSTREAM_OPENAI_COMPAT_KEYS` \| no: 503 until configured \|/);
+  expect(text).toMatch(
+    /\| `tools\/bin-lookup` \| embedded, `binlist` \| `UPSTREAM_BINLIST_URL` \| yes \(embedded; a configured upstream adds to it\) \|/,
+  );
+  expect(text).toMatch(
+    /\| `ai\/chat-1` \| `openai-compat` \| `UPSTREAM_OPENAI_COMPAT_URL` \(no default\), `UPSTREAM_OPENAI_COMPAT_KEYS` \| no: 503 until configured \|/,
+  );
 });

@@ -30,15 +30,41 @@ const bootError = (dir: string) => {
 };
 
 test('a bound of the wrong type names file, endpoint and field', () => {
-  const dir = plant('anime.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'anime-images-a').params.amount.maximum = 'twenty'; });
+  const dir = plant('anime.yaml', (d) => {
+    d.endpoints.find((e: any) => e.name === 'anime-images-a').params.amount.maximum = 'twenty';
+  });
   expect(bootError(dir)).toBe(`${path.join(dir, 'anime.yaml')}: endpoint anime-images-a, field params.amount.maximum: must be number`);
 });
 
 test('a missing summary, an unknown upstream, a bad requiredWhen and an unknown field are refused', () => {
-  expect(bootError(plant('tools.yaml', (d) => { delete d.endpoints[0].summary; }))).toMatch(/tools\.yaml: endpoint fake-address, field summary: must have required property 'summary'/);
-  expect(bootError(plant('tools.yaml', (d) => { d.endpoints[0].upstream = 'nowhere'; }))).toMatch(/endpoint fake-address, field upstream: unknown upstream "nowhere"/);
-  expect(bootError(plant('anime.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'anime-images-a').params.query.requiredWhen = { mode: 'x' }; }))).toMatch(/endpoint anime-images-a, field params\.query\.requiredWhen: unknown param "mode"/);
-  expect(bootError(plant('tools.yaml', (d) => { d.endpoints[0].params.country.colour = 'red'; }))).toMatch(/endpoint fake-address, field params\.country\.colour: must NOT have additional properties/);
+  expect(
+    bootError(
+      plant('tools.yaml', (d) => {
+        delete d.endpoints[0].summary;
+      }),
+    ),
+  ).toMatch(/tools\.yaml: endpoint fake-address, field summary: must have required property 'summary'/);
+  expect(
+    bootError(
+      plant('tools.yaml', (d) => {
+        d.endpoints[0].upstream = 'nowhere';
+      }),
+    ),
+  ).toMatch(/endpoint fake-address, field upstream: unknown upstream "nowhere"/);
+  expect(
+    bootError(
+      plant('anime.yaml', (d) => {
+        d.endpoints.find((e: any) => e.name === 'anime-images-a').params.query.requiredWhen = { mode: 'x' };
+      }),
+    ),
+  ).toMatch(/endpoint anime-images-a, field params\.query\.requiredWhen: unknown param "mode"/);
+  expect(
+    bootError(
+      plant('tools.yaml', (d) => {
+        d.endpoints[0].params.country.colour = 'red';
+      }),
+    ),
+  ).toMatch(/endpoint fake-address, field params\.country\.colour: must NOT have additional properties/);
 });
 
 test('the comma bug: an unquoted comma in a flow-map description plants a junk key, which is refused', () => {
@@ -48,20 +74,40 @@ test('the comma bug: an unquoted comma in a flow-map description plants a junk k
   const quoted = "scheme: { type: string, description: 'Card network id, e.g. visa, mastercard, american-express' }";
   expect(text).toContain(quoted);
   fs.writeFileSync(file, text.replace(quoted, 'scheme: { type: string, description: Card network id, e.g. visa, mastercard }'));
-  expect(bootError(dir)).toBe(`${file}: endpoint bin-lookup, field response.properties.scheme.e.g. visa: must NOT have additional properties`);
+  expect(bootError(dir)).toBe(
+    `${file}: endpoint bin-lookup, field response.properties.scheme.e.g. visa: must NOT have additional properties`,
+  );
 });
 
 test('a response schema holds JSON Schema keywords only, at any depth', () => {
-  const dir = plant('utilities.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.signals.items.colour = 'red'; });
-  expect(bootError(dir)).toMatch(/utilities\.yaml: endpoint phish-check, field response\.properties\.signals\.items\.colour: must NOT have additional properties/);
-  const typo = plant('utilities.yaml', (d) => { d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.score.type = 'int'; });
+  const dir = plant('utilities.yaml', (d) => {
+    d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.signals.items.colour = 'red';
+  });
+  expect(bootError(dir)).toMatch(
+    /utilities\.yaml: endpoint phish-check, field response\.properties\.signals\.items\.colour: must NOT have additional properties/,
+  );
+  const typo = plant('utilities.yaml', (d) => {
+    d.endpoints.find((e: any) => e.name === 'phish-check').response.properties.score.type = 'int';
+  });
   expect(bootError(typo)).toMatch(/endpoint phish-check, field response\.properties\.score\.type/);
 });
 
 test('a rule naming an unknown param, or of no known shape, is refused', () => {
   const phish = (d: any) => d.endpoints.find((e: any) => e.name === 'phish-check');
-  expect(bootError(plant('utilities.yaml', (d) => { phish(d).rules = [{ anyOf: ['domain', 'link'] }]; }))).toMatch(/endpoint phish-check, field rules\.0: unknown param "link"/);
-  expect(bootError(plant('utilities.yaml', (d) => { phish(d).rules = [{ when: { domain: 'x' }, require: ['url'], colour: 'red' }]; }))).toMatch(/endpoint phish-check, field rules\.0/);
+  expect(
+    bootError(
+      plant('utilities.yaml', (d) => {
+        phish(d).rules = [{ anyOf: ['domain', 'link'] }];
+      }),
+    ),
+  ).toMatch(/endpoint phish-check, field rules\.0: unknown param "link"/);
+  expect(
+    bootError(
+      plant('utilities.yaml', (d) => {
+        phish(d).rules = [{ when: { domain: 'x' }, require: ['url'], colour: 'red' }];
+      }),
+    ),
+  ).toMatch(/endpoint phish-check, field rules\.0/);
 });
 
 test('not YAML at all', () => {
@@ -74,5 +120,7 @@ test('an adapter file without a catalog entry stops the boot', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-ad-'));
   fs.mkdirSync(path.join(dir, 'tools'));
   fs.writeFileSync(path.join(dir, 'tools', 'stray.js'), 'export default async () => ({});\n');
-  await expect(loadAdapters(dir, loadCatalog(realDir).endpoints)).rejects.toThrow('adapters/tools/stray.js has no catalog entry (no endpoint says adapter: tools/stray)');
+  await expect(loadAdapters(dir, loadCatalog(realDir).endpoints)).rejects.toThrow(
+    'adapters/tools/stray.js has no catalog entry (no endpoint says adapter: tools/stray)',
+  );
 });

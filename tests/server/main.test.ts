@@ -20,13 +20,19 @@ async function freePort(): Promise<number> {
 }
 
 let child: ChildProcess | undefined;
-afterEach(() => { child?.kill('SIGKILL'); });
+afterEach(() => {
+  child?.kill('SIGKILL');
+});
 
 test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exits 0', async () => {
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-server-'));
   let out = '';
-  const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   const waitFor = async (check: () => boolean, ms: number, what: string) => {
     const until = Date.now() + ms;
     while (!check()) {
@@ -43,19 +49,33 @@ test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exit
     port = await freePort();
     out = '';
     let err = '';
-    const c = spawn(process.execPath, [entry], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [entry], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = c;
-    c.stdout!.on('data', (chunk: Buffer) => { if (child === c) out += chunk.toString(); });
-    c.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    c.stdout!.on('data', (chunk: Buffer) => {
+      if (child === c) out += chunk.toString();
+    });
+    c.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     let exited = false;
-    const exit = new Promise<void>((r) => c.once('exit', () => { exited = true; r(); }));
+    const exit = new Promise<void>((r) =>
+      c.once('exit', () => {
+        exited = true;
+        r();
+      }),
+    );
     // Nothing but the start: the listening line alone is far below the 4 KiB the buffer gathers.
     await waitFor(() => /listening/.test(out) || exited, 15_000, 'the listening line');
     if (!exited) break;
     await exit;
     if (!/EADDRINUSE/.test(err) || attempt === 3) throw new Error(`the server did not start: ${err.slice(0, 1000)}`);
   }
-  const res = await fetch(`http://127.0.0.1:${port}/api/v1/tools/ccgen?apikey=anonymous&bin=457173`, { headers: { 'X-Request-Id': 'server-test-1' } });
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/tools/ccgen?apikey=anonymous&bin=457173`, {
+    headers: { 'X-Request-Id': 'server-test-1' },
+  });
   expect(res.status).toBe(200);
   await waitFor(() => lines().some((l) => l.requestId === 'server-test-1'), 3_000, 'the access-log line');
   const line = lines().find((l) => l.requestId === 'server-test-1')!;

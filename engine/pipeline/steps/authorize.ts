@@ -9,6 +9,7 @@ export function authorize(call: Call, next: Next) {
   if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
   if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
   if (id.status === 'unavailable') return next(upstreamBusy('The key store is unavailable; try again shortly', 5));
-  if (id.status === 'ambiguous') return next(new ApiError('bad_input', 'Invalid value for apikey: several different keys were sent; send one'));
+  if (id.status === 'ambiguous')
+    return next(new ApiError('bad_input', 'Invalid value for apikey: several different keys were sent; send one'));
   next();
 }

@@ -8,7 +8,10 @@ export function identify(identifier: Identifier): Step {
   return (call: Call, next: Next) => {
     const identity = identifier(presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined));
     if (identity instanceof Promise) {
-      identity.then((i) => { call.identity = i; next(); }, next);
+      identity.then((i) => {
+        call.identity = i;
+        next();
+      }, next);
     } else {
       call.identity = identity;
       next();

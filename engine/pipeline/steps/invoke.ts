@@ -33,18 +33,22 @@ export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: 
       } catch (err) {
         work = Promise.reject(err);
       }
-      work.then((out) => {
-        settled();
-        resolve(outcomeOf(out, source));
-      }, (err: unknown) => {
-        settled();
-        reject(err);
-      });
+      work.then(
+        (out) => {
+          settled();
+          resolve(outcomeOf(out, source));
+        },
+        (err: unknown) => {
+          settled();
+          reject(err);
+        },
+      );
     });
   };
 }
 
 function outcomeOf(out: AdapterData | Reply, source: string): Outcome {
-  if (isReply(out)) return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false, cached: false };
+  if (isReply(out))
+    return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false, cached: false };
   return { data: out, source, cacheable: true, cached: false };
 }

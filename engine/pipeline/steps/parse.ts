@@ -17,7 +17,11 @@ import type { Next, Step } from '../chain.js';
 /** A body parser of Express's kind (body-parser, multer): they need no more of req and res than node:http's. */
 type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
-export interface ParseLimits { uploadDir: string; maxUploadBytes: number; maxBodyBytes: number }
+export interface ParseLimits {
+  uploadDir: string;
+  maxUploadBytes: number;
+  maxBodyBytes: number;
+}
 
 function bodyError(err: unknown, maxUploadBytes: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
@@ -41,7 +45,9 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
   const parsers: BodyParser[] = [];
   // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
-  const textLimit = names.some((n) => spec.params[n].orText) ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536) : opts.maxBodyBytes;
+  const textLimit = names.some((n) => spec.params[n].orText)
+    ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536)
+    : opts.maxBodyBytes;
   if (spec.method === 'POST') {
     parsers.push(express.json({ limit: textLimit, strict: true }) as BodyParser);
     parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }) as BodyParser);
@@ -53,7 +59,14 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
         },
         filename: (_req, _file, cb) => cb(null, `up-${crypto.randomBytes(12).toString('hex')}`),
       }),
-      limits: { fileSize: opts.maxUploadBytes, files: Math.max(1, fileFields.length), fields: 50, fieldSize: textLimit, parts: 60, fieldNameSize: 100 },
+      limits: {
+        fileSize: opts.maxUploadBytes,
+        files: Math.max(1, fileFields.length),
+        fields: 50,
+        fieldSize: textLimit,
+        parts: 60,
+        fieldNameSize: 100,
+      },
       // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
       defParamCharset: 'utf8',
     });
@@ -69,7 +82,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       error = badInput('Request body must be a JSON object');
     }
-    const b = (error ? {} : body ?? {}) as Record<string, unknown>;
+    const b = (error ? {} : (body ?? {})) as Record<string, unknown>;
     const raw: Record<string, unknown> = Object.create(null);
     for (const name of names) {
       const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
@@ -81,7 +94,13 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
     for (const [field, list] of Object.entries(uploaded)) {
       const f = list[0];
-      files[field] = { field, path: f.path, originalName: path.basename(f.originalname || 'upload'), size: f.size, claimedType: f.mimetype };
+      files[field] = {
+        field,
+        path: f.path,
+        originalName: path.basename(f.originalname || 'upload'),
+        size: f.size,
+        claimedType: f.mimetype,
+      };
     }
     // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
     if (Object.keys(files).length) {

@@ -55,7 +55,11 @@ describe('chat', () => {
   });
 
   test('UPSTREAM_OPENAI_COMPAT_MODEL overrides the catalog model', async () => {
-    const own = await testApp({ UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`, UPSTREAM_OPENAI_COMPAT_KEYS: KEY, UPSTREAM_OPENAI_COMPAT_MODEL: 'llama3.2' });
+    const own = await testApp({
+      UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`,
+      UPSTREAM_OPENAI_COMPAT_KEYS: KEY,
+      UPSTREAM_OPENAI_COMPAT_MODEL: 'llama3.2',
+    });
     try {
       answer = { json: fixture('completion-no-model.json') };
       const res = await request(own.app).get(PATH).query({ apikey: own.key, q: 'hi' });
@@ -75,7 +79,21 @@ describe('chat', () => {
   });
 
   test('content given as text parts is joined', async () => {
-    answer = { json: { model: 'm', choices: [{ message: { content: [{ type: 'text', text: 'Par' }, { type: 'text', text: 'is.' }] } }] } };
+    answer = {
+      json: {
+        model: 'm',
+        choices: [
+          {
+            message: {
+              content: [
+                { type: 'text', text: 'Par' },
+                { type: 'text', text: 'is.' },
+              ],
+            },
+          },
+        ],
+      },
+    };
     const res = await ask('Capital?');
     expect(res.body.data.response).toBe('Paris.');
   });
@@ -160,7 +178,11 @@ describe('not configured', () => {
     try {
       const res = await request(bare.app).get(PATH).query({ apikey: bare.key, q: 'hello' }).timeout(3000);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, error: 'Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL', code: 'not_configured' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL',
+        code: 'not_configured',
+      });
     } finally {
       await bare.close();
     }

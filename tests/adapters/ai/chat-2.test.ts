@@ -35,7 +35,10 @@ beforeEach(() => {
   fake.calls.length = 0;
 });
 
-const ask = (query: Record<string, string>, app: TestApp = t) => request(app.app).get(PATH).query({ apikey: app.key, ...query });
+const ask = (query: Record<string, string>, app: TestApp = t) =>
+  request(app.app)
+    .get(PATH)
+    .query({ apikey: app.key, ...query });
 
 describe('answers with citations', () => {
   test('model=auto asks sonar; citations are 1-based with titles from search_results, else null', async () => {
@@ -56,12 +59,15 @@ describe('answers with citations', () => {
     expectMatchesSchema('ai/chat-2', res.body.data);
   });
 
-  test.each(['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'])('model=%s is passed through', async (model) => {
-    const res = await ask({ q: 'hi', model });
-    expect(res.status).toBe(200);
-    expect((fake.calls[0].json() as { model: string }).model).toBe(model);
-    expect(res.body.data.model).toBe(model);
-  });
+  test.each(['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'])(
+    'model=%s is passed through',
+    async (model) => {
+      const res = await ask({ q: 'hi', model });
+      expect(res.status).toBe(200);
+      expect((fake.calls[0].json() as { model: string }).model).toBe(model);
+      expect(res.body.data.model).toBe(model);
+    },
+  );
 
   test('an answer with only search_results: citations from them; the <think> block dropped', async () => {
     answer = () => ({ json: fixture('sonar-reasoning.json') });
@@ -76,7 +82,9 @@ describe('answers with citations', () => {
   });
 
   test('no sources at all: an empty citation list; non-http entries are skipped but keep their numbering', async () => {
-    answer = () => ({ json: { model: 'sonar', citations: ['javascript:alert(1)', 'https://ok.example/a'], choices: [{ message: { content: 'x [2]' } }] } });
+    answer = () => ({
+      json: { model: 'sonar', citations: ['javascript:alert(1)', 'https://ok.example/a'], choices: [{ message: { content: 'x [2]' } }] },
+    });
     const res = await ask({ q: 'x' });
     expect(res.body.data.citations).toEqual([{ index: 2, url: 'https://ok.example/a', title: null }]);
     answer = () => ({ json: { model: 'sonar', choices: [{ message: { content: 'plain' } }] } });
@@ -89,7 +97,9 @@ describe('bad input', () => {
   test('a model outside the Sonar list is a 400 naming the allowed ones', async () => {
     const res = await ask({ q: 'hi', model: 'gpt-4o' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for model: must be one of auto, sonar, sonar-pro, sonar-reasoning, sonar-reasoning-pro, sonar-deep-research');
+    expect(res.body.error).toBe(
+      'Invalid value for model: must be one of auto, sonar, sonar-pro, sonar-reasoning, sonar-reasoning-pro, sonar-deep-research',
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -155,7 +165,11 @@ describe('keys and failures', () => {
     try {
       const res = await ask({ q: 'hi' }, keyless).timeout(3000);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, error: 'Upstream perplexity needs a key: set UPSTREAM_PERPLEXITY_KEYS', code: 'not_configured' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Upstream perplexity needs a key: set UPSTREAM_PERPLEXITY_KEYS',
+        code: 'not_configured',
+      });
       expect(fake.calls).toHaveLength(0);
     } finally {
       await keyless.close();

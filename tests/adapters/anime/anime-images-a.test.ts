@@ -49,7 +49,11 @@ describe('images of a category', () => {
   test('an image category carries artist fields; amount defaults to 1', async () => {
     const res = await get({ category: 'neko' });
     expect(res.status).toBe(200);
-    expect(res.body.data.items[0]).toMatchObject({ artist_name: 'Sample Artist', source_url: expect.any(String), url: expect.stringMatching(/\.png$/) });
+    expect(res.body.data.items[0]).toMatchObject({
+      artist_name: 'Sample Artist',
+      source_url: expect.any(String),
+      url: expect.stringMatching(/\.png$/),
+    });
     expect(imageCalls()[0].query.get('amount')).toBe('1');
   });
 
@@ -114,7 +118,11 @@ describe('category list', () => {
     const res = await get({ action: 'endpoints' });
     expect(res.status).toBe(200);
     expect(res.body.data.categories).toEqual([
-      { name: 'hug', format: 'gif' }, { name: 'kiss', format: 'gif' }, { name: 'neko', format: 'png' }, { name: 'pat', format: 'gif' }, { name: 'wink', format: 'gif' },
+      { name: 'hug', format: 'gif' },
+      { name: 'kiss', format: 'gif' },
+      { name: 'neko', format: 'png' },
+      { name: 'pat', format: 'gif' },
+      { name: 'wink', format: 'gif' },
     ]);
     expectMatchesSchema('anime/anime-images-a', res.body.data);
   });
@@ -127,7 +135,11 @@ describe('upstream failures', () => {
   });
 
   test('429 with x-rate-limit-reset → 503 with Retry-After counted to the reset', async () => {
-    imageFailWith = { status: 429, headers: { 'x-rate-limit-reset': new Date(Date.now() + 4000).toISOString(), 'x-rate-limit-remaining': '0' }, json: { message: 'slow down' } };
+    imageFailWith = {
+      status: 429,
+      headers: { 'x-rate-limit-reset': new Date(Date.now() + 4000).toISOString(), 'x-rate-limit-remaining': '0' },
+      json: { message: 'slow down' },
+    };
     const res = await get({ action: 'search', query: 'x' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(3);
@@ -145,7 +157,10 @@ describe('upstream failures', () => {
     try {
       expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, category: 'hug' }), { status: 502, code: 'upstream_failed' });
       const calls = broken.calls.length;
-      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, action: 'endpoints' }), { status: 502, code: 'upstream_failed' });
+      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, action: 'endpoints' }), {
+        status: 502,
+        code: 'upstream_failed',
+      });
       expect(broken.calls.length).toBeGreaterThan(calls);
     } finally {
       await t2.close();

@@ -17,9 +17,13 @@ const s = upstreamSuite({
   endpoint: 'anime/anime-images-b',
   upstream: 'nekosia',
   routes: {
-    'GET /images/:category': (r) => (r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') }),
+    'GET /images/:category': (r) =>
+      r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') },
     'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
-    'GET /getImageById/:id': (_r, p) => (p.id === IMAGE_ID ? { json: s.fixture('catgirl.json'), delayMs: 150 } : { status: 404, json: { success: false, status: 404, message: 'Image not found' } }),
+    'GET /getImageById/:id': (_r, p) =>
+      p.id === IMAGE_ID
+        ? { json: s.fixture('catgirl.json'), delayMs: 150 }
+        : { status: 404, json: { success: false, status: 404, message: 'Image not found' } },
   },
 });
 
@@ -58,7 +62,12 @@ describe('random images', () => {
   test('tags and rating forwarded, comma lists tidied; category defaults to random', async () => {
     await get({ additionalTags: ' cute, maid ,', blacklistedTags: 'tail', rating: 'suggestive' });
     expect(s.fake.calls[0].path).toBe('/images/random');
-    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ count: '1', additionalTags: 'cute,maid', blacklistedTags: 'tail', rating: 'suggestive' });
+    expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({
+      count: '1',
+      additionalTags: 'cute,maid',
+      blacklistedTags: 'tail',
+      rating: 'suggestive',
+    });
   });
 
   test('session=id sends the caller id', async () => {
@@ -76,7 +85,8 @@ describe('random images', () => {
   test('session=ip becomes a hashed per-caller session id (the upstream would only see our address)', async () => {
     const t2 = await testApp({ UPSTREAM_NEKOSIA_URL: s.fake.url, TRUST_PROXY: 'true' });
     try {
-      const ask = (ip: string) => request(t2.app).get(PATH).query({ apikey: t2.key, category: 'catgirl', session: 'ip' }).set('X-Forwarded-For', ip);
+      const ask = (ip: string) =>
+        request(t2.app).get(PATH).query({ apikey: t2.key, category: 'catgirl', session: 'ip' }).set('X-Forwarded-For', ip);
       await ask('198.51.100.1');
       await ask('198.51.100.1');
       await ask('198.51.100.2');
@@ -100,7 +110,11 @@ describe('tags and image-by-id', () => {
   test('tags: the tag names, plus anime and characters', async () => {
     const res = await get({ action: 'tags' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ items: ['animal-ears', 'catgirl', 'cute', 'foxgirl', 'maid'], anime: ['blue-archive'], characters: ['shiroko'] });
+    expect(res.body.data).toEqual({
+      items: ['animal-ears', 'catgirl', 'cute', 'foxgirl', 'maid'],
+      anime: ['blue-archive'],
+      characters: ['shiroko'],
+    });
     expectMatchesSchema('anime/anime-images-b', res.body.data);
   });
 
@@ -125,8 +139,18 @@ describe('tags and image-by-id', () => {
   });
 
   test('image-by-id is cached and coalesced', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 5 }, upstreamCalls: () => s.fake.calls.length });
-    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'image-by-id', id: IMAGE_ID, count: 6 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCoalesced({
+      t: s.t,
+      path: PATH,
+      query: { action: 'image-by-id', id: IMAGE_ID, count: 5 },
+      upstreamCalls: () => s.fake.calls.length,
+    });
+    await expectCacheHit({
+      t: s.t,
+      path: PATH,
+      query: { action: 'image-by-id', id: IMAGE_ID, count: 6 },
+      upstreamCalls: () => s.fake.calls.length,
+    });
   });
 });
 
@@ -141,7 +165,10 @@ describe('bad input', () => {
     [{ id: 'abc' }, 'Invalid value for id: must be 4 to 128 letters, digits, _ or -'],
     [{ category: 'nothing' }, 'Missing required parameter: additionalTags'],
     [{ action: 'image-by-id' }, 'Missing required parameter: id'],
-    [{ action: 'image-by-id', id: 'user-1234' }, 'Invalid value for id: must be a 24-character hexadecimal image id for action=image-by-id'],
+    [
+      { action: 'image-by-id', id: 'user-1234' },
+      'Invalid value for id: must be a 24-character hexadecimal image id for action=image-by-id',
+    ],
     [{ action: 'search' }, 'Invalid value for action: must be one of random, tags, image-by-id'],
   ])('%j → 400', async (query, message) => {
     const res = await get(query);

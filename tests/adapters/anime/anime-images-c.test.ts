@@ -32,22 +32,50 @@ describe('search', () => {
     expect(res.body.data.total).toBe(180);
     expect(res.body.data.items).toEqual([
       {
-        id: 6758, url: 'https://cdn.waifu.im/6758.png', source: 'https://www.pixiv.net/en/artworks/81300646', width: 1600, height: 2088,
-        byteSize: 1778623, extension: '.png', dominantColor: '#eee6eb', isNsfw: false, isAnimated: false, uploadedAt: '2021-11-02T11:16:19.048684Z',
-        favorites: 20, tags: ['Waifu', 'Maid'], artists: ['Sample Artist'],
+        id: 6758,
+        url: 'https://cdn.waifu.im/6758.png',
+        source: 'https://www.pixiv.net/en/artworks/81300646',
+        width: 1600,
+        height: 2088,
+        byteSize: 1778623,
+        extension: '.png',
+        dominantColor: '#eee6eb',
+        isNsfw: false,
+        isAnimated: false,
+        uploadedAt: '2021-11-02T11:16:19.048684Z',
+        favorites: 20,
+        tags: ['Waifu', 'Maid'],
+        artists: ['Sample Artist'],
       },
     ]);
     expectMatchesSchema('anime/anime-images-c', res.body.data);
   });
 
   test('PascalCase parameters, each tag repeated, booleans and IsNsfw spelled as the upstream wants', async () => {
-    await get({ action: 'search', includedTags: 'waifu, maid', excludedTags: 'oppai,,', isNsfw: 'false', isAnimated: true, orientation: 'Portrait', limit: 5 });
+    await get({
+      action: 'search',
+      includedTags: 'waifu, maid',
+      excludedTags: 'oppai,,',
+      isNsfw: 'false',
+      isAnimated: true,
+      orientation: 'Portrait',
+      limit: 5,
+    });
     expect(pairs(s.fake.calls[0].query)).toEqual([
-      ['IncludedTags', 'waifu'], ['IncludedTags', 'maid'], ['ExcludedTags', 'oppai'], ['IsNsfw', 'False'], ['IsAnimated', 'True'], ['Orientation', 'Portrait'], ['PageSize', '5'],
+      ['IncludedTags', 'waifu'],
+      ['IncludedTags', 'maid'],
+      ['ExcludedTags', 'oppai'],
+      ['IsNsfw', 'False'],
+      ['IsAnimated', 'True'],
+      ['Orientation', 'Portrait'],
+      ['PageSize', '5'],
     ]);
   });
 
-  test.each([['true', 'True'], ['All', 'All']])('isNsfw=%s → IsNsfw=%s', async (given, sent) => {
+  test.each([
+    ['true', 'True'],
+    ['All', 'All'],
+  ])('isNsfw=%s → IsNsfw=%s', async (given, sent) => {
     await get({ isNsfw: given });
     expect(s.fake.calls[0].query.get('IsNsfw')).toBe(sent);
   });
@@ -64,7 +92,12 @@ describe('tags and image-by-id', () => {
     expect(res.body.data).toEqual({
       items: [
         { name: 'Waifu', slug: 'waifu', description: 'A female anime/manga character.', imageCount: 3120 },
-        { name: 'Maid', slug: 'maid', description: 'Cute womans or girl employed to do domestic work in their working uniform.', imageCount: 210 },
+        {
+          name: 'Maid',
+          slug: 'maid',
+          description: 'Cute womans or girl employed to do domestic work in their working uniform.',
+          imageCount: 210,
+        },
       ],
     });
     expectMatchesSchema('anime/anime-images-c', res.body.data);
@@ -98,8 +131,18 @@ describe('tags and image-by-id', () => {
   });
 
   test('image-by-id is cached and coalesced', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 5 }, upstreamCalls: () => s.fake.calls.length });
-    await expectCacheHit({ t: s.t, path: PATH, query: { action: 'image-by-id', id: 6758, limit: 6 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCoalesced({
+      t: s.t,
+      path: PATH,
+      query: { action: 'image-by-id', id: 6758, limit: 5 },
+      upstreamCalls: () => s.fake.calls.length,
+    });
+    await expectCacheHit({
+      t: s.t,
+      path: PATH,
+      query: { action: 'image-by-id', id: 6758, limit: 6 },
+      upstreamCalls: () => s.fake.calls.length,
+    });
   });
 });
 

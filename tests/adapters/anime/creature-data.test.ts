@@ -27,7 +27,14 @@ describe('lists', () => {
     const res = await get({ resource: 'pokemon', limit: 2, offset: 20 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('pokeapi');
-    expect(res.body.data).toEqual({ items: s.fixture('pokemon-list.json').results, count: 1302, limit: 2, offset: 20, next_offset: 22, previous_offset: 18 });
+    expect(res.body.data).toEqual({
+      items: s.fixture('pokemon-list.json').results,
+      count: 1302,
+      limit: 2,
+      offset: 20,
+      next_offset: 22,
+      previous_offset: 18,
+    });
     expectMatchesSchema('anime/creature-data', res.body.data);
     expect(s.fake.calls[0].path).toBe('/pokemon/');
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ limit: '2', offset: '20' });
@@ -63,7 +70,9 @@ describe('bad input', () => {
   test('a resource outside the real list → 400 listing the valid values, without an upstream call', async () => {
     const res = await get({ resource: 'digimon' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/^Invalid value for resource: must be one of ability, berry, berry-firmness, .*, pokemon, .*, version, version-group$/);
+    expect(res.body.error).toMatch(
+      /^Invalid value for resource: must be one of ability, berry, berry-firmness, .*, pokemon, .*, version, version-group$/,
+    );
     expect(res.body.error.split(', ')).toHaveLength(48);
     expect(s.fake.calls).toHaveLength(0);
   });

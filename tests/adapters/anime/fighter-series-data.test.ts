@@ -108,7 +108,10 @@ describe('upstream failures', () => {
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
     const ctx = shortTimeoutCtx('dragonball', s.fake.url);
-    await expect(fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expect(fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx)).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 

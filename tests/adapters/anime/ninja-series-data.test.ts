@@ -13,7 +13,8 @@ const s = upstreamSuite({
   endpoint: 'anime/ninja-series-data',
   upstream: 'dattebayo',
   routes: {
-    'GET /clans': (r) => (r.query.get('page') === '7' ? { json: s.fixture('clans-page.json'), delayMs: 200 } : { json: s.fixture('clans-page.json') }),
+    'GET /clans': (r) =>
+      r.query.get('page') === '7' ? { json: s.fixture('clans-page.json'), delayMs: 200 } : { json: s.fixture('clans-page.json') },
     'GET /kekkei-genkai': () => ({ json: s.fixture('kekkei-genkai-filtered.json') }),
     'GET /characters/1': () => ({ json: s.fixture('character-1.json') }),
     'GET /characters/1,2': () => ({ json: s.fixture('characters-1-2.json') }),
@@ -42,14 +43,17 @@ describe('lists', () => {
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', limit: '5', name: 'byaku' });
   });
 
-  test.each(['characters', 'clans', 'villages', 'kekkei-genkai', 'tailed-beasts', 'teams', 'akatsuki', 'kara'])('resource %s reaches its own path', async (resource) => {
-    s.failWith = { json: { [resource]: [{ id: 1, name: 'Sample' }], currentPage: 2, pageSize: 1, total: 9 } };
-    const res = await get({ resource, page: 2, limit: 1 });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ items: [{ id: 1, name: 'Sample' }], page: 2, limit: 1, total: 9 });
-    expectMatchesSchema('anime/ninja-series-data', res.body.data);
-    expect(s.fake.calls[0].path).toBe(`/${resource}`);
-  });
+  test.each(['characters', 'clans', 'villages', 'kekkei-genkai', 'tailed-beasts', 'teams', 'akatsuki', 'kara'])(
+    'resource %s reaches its own path',
+    async (resource) => {
+      s.failWith = { json: { [resource]: [{ id: 1, name: 'Sample' }], currentPage: 2, pageSize: 1, total: 9 } };
+      const res = await get({ resource, page: 2, limit: 1 });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ items: [{ id: 1, name: 'Sample' }], page: 2, limit: 1, total: 9 });
+      expectMatchesSchema('anime/ninja-series-data', res.body.data);
+      expect(s.fake.calls[0].path).toBe(`/${resource}`);
+    },
+  );
 });
 
 describe('ids', () => {
@@ -102,7 +106,10 @@ describe('upstream failures', () => {
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('clans-page.json'), delayMs: 2000 };
     const ctx = shortTimeoutCtx('dattebayo', s.fake.url);
-    await expect(ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expect(ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx)).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 

@@ -63,7 +63,14 @@ describe('search', () => {
     const { frameCount, items, previewsExpireAt } = res.body.data;
     expect(frameCount).toBe(745506);
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ animedb: 99939, filename: expect.stringContaining('Nekopara'), episode: null, from: 97.75, to: 98.92, similarity: expect.any(Number) });
+    expect(items[0]).toMatchObject({
+      animedb: 99939,
+      filename: expect.stringContaining('Nekopara'),
+      episode: null,
+      from: 97.75,
+      to: 98.92,
+      similarity: expect.any(Number),
+    });
     expect(items[0]).not.toHaveProperty('anilist');
     expect(items[1].episode).toBe(2);
     expect(Date.parse(previewsExpireAt) - before).toBeGreaterThanOrEqual(299_000);
@@ -127,12 +134,24 @@ describe('bad input', () => {
     [{ url: 'ftp://example.com/a.jpg' }, 'Invalid value for url: must be an http(s) URL'],
     [{ url: 'not a url' }, 'Invalid value for url: must be an http(s) URL'],
     [{ url: 'http://127.0.0.1/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
-    [{ url: 'http://localhost:8080/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
+    [
+      { url: 'http://localhost:8080/a.jpg' },
+      'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)',
+    ],
     [{ url: 'http://10.1.2.3/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
-    [{ url: 'http://192.168.0.10/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
-    [{ url: 'http://169.254.169.254/latest/meta-data' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
+    [
+      { url: 'http://192.168.0.10/a.jpg' },
+      'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)',
+    ],
+    [
+      { url: 'http://169.254.169.254/latest/meta-data' },
+      'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)',
+    ],
     [{ url: 'http://[::1]/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
-    [{ url: 'http://[::ffff:10.0.0.1]/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
+    [
+      { url: 'http://[::ffff:10.0.0.1]/a.jpg' },
+      'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)',
+    ],
     [{ url: 'http://2130706433/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
     [{ url: 'http://nas.local/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
     [{ url: 'http://intranet/a.jpg' }, 'Invalid value for url: must be a public http(s) URL (not a private, loopback or local address)'],
@@ -216,7 +235,12 @@ describe('one search at a time', () => {
     // all meet a held lock whatever the pace at which they arrive: 8 wait, 2 are refused.
     closeGate();
     const settled: number[] = [];
-    const pending = Array.from({ length: 11 }, () => get({ url: IMAGE }).then((r) => { settled.push(r.status); return r; }));
+    const pending = Array.from({ length: 11 }, () =>
+      get({ url: IMAGE }).then((r) => {
+        settled.push(r.status);
+        return r;
+      }),
+    );
     await until(() => settled.length >= 2);
     expect(settled).toEqual([503, 503]);
     openGate();

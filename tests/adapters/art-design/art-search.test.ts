@@ -14,17 +14,34 @@ const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixt
 async function setup(answer: (q: string) => FakeResponse): Promise<{ fake: FakeUpstream; t: TestApp; close(): Promise<void> }> {
   const fake = await fakeUpstream(routes({ 'GET /palette/search': (req) => answer(req.query.get('q') ?? '') }));
   const t = await testApp({ UPSTREAM_COLORMAGIC_URL: fake.url });
-  return { fake, t, close: async () => { await t.close(); await fake.close(); } };
+  return {
+    fake,
+    t,
+    close: async () => {
+      await t.close();
+      await fake.close();
+    },
+  };
 }
 const search = (t: TestApp, q: string) => request(t.app).get(PATH).query({ apikey: t.key, q });
 
 describe('with ColorMagic answering', () => {
   let env: Awaited<ReturnType<typeof setup>>;
   beforeAll(async () => {
-    env = await setup((q) => (q === 'sunset' ? { json: fixture('search-sunset.json') } : q === 'slow' ? { json: fixture('search-sunset.json'), delayMs: 300 } : { json: [] }));
+    env = await setup((q) =>
+      q === 'sunset'
+        ? { json: fixture('search-sunset.json') }
+        : q === 'slow'
+          ? { json: fixture('search-sunset.json'), delayMs: 300 }
+          : { json: [] },
+    );
   });
-  afterAll(async () => { await env.close(); });
-  beforeEach(() => { env.fake.calls.length = 0; });
+  afterAll(async () => {
+    await env.close();
+  });
+  beforeEach(() => {
+    env.fake.calls.length = 0;
+  });
 
   test('its palettes, reduced to {id, text, colors, tags}, source colormagic', async () => {
     const res = await search(env.t, 'sunset');
@@ -32,8 +49,18 @@ describe('with ColorMagic answering', () => {
     expect(res.body.source).toBe('colormagic');
     expectMatchesSchema('art-design/art-search', res.body.data);
     expect(res.body.data.items).toEqual([
-      { id: '66a1f0c2e4b0a1d2c3f40101', text: 'Sunset over the bay', colors: ['#ff6b35', '#f7c59f', '#efefd0', '#004e89', '#1a659e'], tags: ['sunset', 'orange', 'blue', 'warm'] },
-      { id: '66a1f0c2e4b0a1d2c3f40102', text: 'Pink sunset', colors: ['#f72585', '#b5179e', '#7209b7', '#560bad'], tags: ['sunset', 'pink', 'purple'] },
+      {
+        id: '66a1f0c2e4b0a1d2c3f40101',
+        text: 'Sunset over the bay',
+        colors: ['#ff6b35', '#f7c59f', '#efefd0', '#004e89', '#1a659e'],
+        tags: ['sunset', 'orange', 'blue', 'warm'],
+      },
+      {
+        id: '66a1f0c2e4b0a1d2c3f40102',
+        text: 'Pink sunset',
+        colors: ['#f72585', '#b5179e', '#7209b7', '#560bad'],
+        tags: ['sunset', 'pink', 'purple'],
+      },
     ]);
     expect(env.fake.calls[0].path).toBe('/palette/search');
     expect(env.fake.calls[0].query.get('q')).toBe('sunset');
@@ -120,7 +147,12 @@ test('ColorMagic unreachable → embedded palettes', async () => {
 describe('embedded palettes', () => {
   test('a lexicon word: its own palette first, then harmonies of it', () => {
     const items = embeddedPalettes('Sunset');
-    expect(items[0]).toEqual({ id: 'emb-sunset', text: 'Sunset', colors: ['#FF5E3A', '#FF9A3C', '#FFD166', '#C2185B', '#5C2A6B'], tags: ['sunset'] });
+    expect(items[0]).toEqual({
+      id: 'emb-sunset',
+      text: 'Sunset',
+      colors: ['#FF5E3A', '#FF9A3C', '#FFD166', '#C2185B', '#5C2A6B'],
+      tags: ['sunset'],
+    });
     expect(items.length).toBeGreaterThan(3);
     expect(items.every((p) => p.colors.length === 5 && p.colors.every((c) => /^#[0-9A-F]{6}$/.test(c)))).toBe(true);
   });
@@ -130,7 +162,7 @@ describe('embedded palettes', () => {
     expect(embeddedPalettes('forests')[0].id).toBe('emb-forest');
   });
 
-  test('colour names: an exact name first, expanded with The Color API\'s harmonies', () => {
+  test("colour names: an exact name first, expanded with The Color API's harmonies", () => {
     const items = embeddedPalettes('cobalt');
     expect(items[0]).toMatchObject({ id: 'emb-0047ab-analogic', text: 'Cobalt analogic' });
     const mono = items.find((p) => p.id === 'emb-0047ab-monochrome');
@@ -154,7 +186,9 @@ test('missing or blank q → 400 Missing required parameter: q', async () => {
   const env = await setup(() => ({ json: [] }));
   try {
     for (const q of [undefined, '   ']) {
-      const res = await request(env.t.app).get(PATH).query({ apikey: env.t.key, ...(q === undefined ? {} : { q }) });
+      const res = await request(env.t.app)
+        .get(PATH)
+        .query({ apikey: env.t.key, ...(q === undefined ? {} : { q }) });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('Missing required parameter: q');
     }

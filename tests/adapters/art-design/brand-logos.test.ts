@@ -6,10 +6,17 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/art-design/brand-logos';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (q: Record<string, string> = {}) => request(t.app).get(PATH).query({ apikey: t.key, ...q });
+const get = (q: Record<string, string> = {}) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...q });
 
 test('random (the default) answers one logo with its SVG', async () => {
   const res = await get();

@@ -10,10 +10,17 @@ import { nameOf } from '../../../adapters/art-design/_color-names.js';
 
 const PATH = '/api/v1/art-design/color-scheme';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (q: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...q });
+const get = (q: Record<string, string>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...q });
 const hexes = (colors: Array<{ hex: { value: string } }>) => colors.map((c) => c.hex.value).join(' ');
 
 test('mode=id identifies cobalt: rgb, hsl, cmyk, exact name, white contrast', async () => {
@@ -34,7 +41,11 @@ test('mode=id identifies cobalt: rgb, hsl, cmyk, exact name, white contrast', as
 test('without mode it identifies; the # prefix and lower case are accepted', async () => {
   const res = await get({ hex: '#ffffff' });
   expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ hex: { value: '#FFFFFF' }, name: { value: 'White', exact_match_name: true }, contrast: { value: '#000000' } });
+  expect(res.body.data).toMatchObject({
+    hex: { value: '#FFFFFF' },
+    name: { value: 'White', exact_match_name: true },
+    contrast: { value: '#000000' },
+  });
 });
 
 test('a colour off the list gets the nearest name and its distance', async () => {
@@ -93,7 +104,11 @@ test.each([
   [{ hex: '0047A' }, 'hex', 'six hex digits'],
   [{ hex: 'fff' }, 'hex', 'six hex digits'],
   [{ hex: '0047AB', mode: 'rainbow' }, 'mode', 'must be one of id, scheme'],
-  [{ hex: '0047AB', scheme: 'pentad' }, 'scheme', 'must be one of monochrome, monochrome-dark, monochrome-light, analogic, complement, analogic-complement, triad, quad'],
+  [
+    { hex: '0047AB', scheme: 'pentad' },
+    'scheme',
+    'must be one of monochrome, monochrome-dark, monochrome-light, analogic, complement, analogic-complement, triad, quad',
+  ],
 ])('bad %j → 400 naming %s', async (q, name, words) => {
   const res = await get(q as Record<string, string>);
   expect(res.status).toBe(400);

@@ -6,18 +6,66 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/art-design/emoji';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (q: Record<string, string> = {}) => request(t.app).get(PATH).query({ apikey: t.key, ...q });
+const get = (q: Record<string, string> = {}) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...q });
 
-const CATEGORIES = ['smileys and people', 'animals and nature', 'food and drink', 'travel and places', 'activities', 'objects', 'symbols', 'flags'];
+const CATEGORIES = [
+  'smileys and people',
+  'animals and nature',
+  'food and drink',
+  'travel and places',
+  'activities',
+  'objects',
+  'symbols',
+  'flags',
+];
 const GROUPS = [
-  'body', 'cat face', 'clothing', 'creature face', 'emotion', 'face negative', 'face neutral', 'face positive', 'face role',
-  'face sick', 'family', 'monkey face', 'person', 'person activity', 'person gesture', 'person role', 'skin tone',
-  'animal amphibian', 'animal bird', 'animal bug', 'animal mammal', 'animal marine', 'animal reptile', 'plant flower', 'plant other',
-  'dishware', 'drink', 'food asian', 'food fruit', 'food prepared', 'food sweet', 'food vegetable',
-  'travel and places', 'activities', 'objects', 'symbols', 'flags',
+  'body',
+  'cat face',
+  'clothing',
+  'creature face',
+  'emotion',
+  'face negative',
+  'face neutral',
+  'face positive',
+  'face role',
+  'face sick',
+  'family',
+  'monkey face',
+  'person',
+  'person activity',
+  'person gesture',
+  'person role',
+  'skin tone',
+  'animal amphibian',
+  'animal bird',
+  'animal bug',
+  'animal mammal',
+  'animal marine',
+  'animal reptile',
+  'plant flower',
+  'plant other',
+  'dishware',
+  'drink',
+  'food asian',
+  'food fruit',
+  'food prepared',
+  'food sweet',
+  'food vegetable',
+  'travel and places',
+  'activities',
+  'objects',
+  'symbols',
+  'flags',
 ];
 
 test('random (the default) answers one EmojiHub record', async () => {
@@ -38,7 +86,7 @@ test('random narrowed by a category slug and by a group slug', async () => {
   expect(byGroup.body.data).toMatchObject({ category: 'smileys and people', group: 'face positive' });
 });
 
-test('categories and groups: EmojiHub\'s 8 and 37 names, with their slugs', async () => {
+test("categories and groups: EmojiHub's 8 and 37 names, with their slugs", async () => {
   const cats = await get({ mode: 'categories' });
   expect(cats.status).toBe(200);
   expectMatchesSchema('art-design/emoji', cats.body.data);
@@ -48,7 +96,7 @@ test('categories and groups: EmojiHub\'s 8 and 37 names, with their slugs', asyn
   expect([...groups.body.data.items].sort()).toEqual([...GROUPS].sort());
 });
 
-test('all in a group: records in EmojiHub\'s shape, code points from the hexcode', async () => {
+test("all in a group: records in EmojiHub's shape, code points from the hexcode", async () => {
   const res = await get({ mode: 'all', group: 'face-positive' });
   expect(res.status).toBe(200);
   expectMatchesSchema('art-design/emoji', res.body.data);
@@ -79,8 +127,13 @@ test('all: every base emoji, without skin-tone variants; multi-code-point sequen
     }
   });
   expect(bad).toEqual([]);
-  expect(res.body.data.items.find((e: { name: string }) => e.name === 'copyright')).toMatchObject({ htmlCode: ['&#169;'], unicode: ['U+00A9'] });
-  expect(res.body.data.items.find((e: { name: string }) => e.name === 'keycap: #')).toMatchObject({ unicode: ['U+0023', 'U+FE0F', 'U+20E3'] });
+  expect(res.body.data.items.find((e: { name: string }) => e.name === 'copyright')).toMatchObject({
+    htmlCode: ['&#169;'],
+    unicode: ['U+00A9'],
+  });
+  expect(res.body.data.items.find((e: { name: string }) => e.name === 'keycap: #')).toMatchObject({
+    unicode: ['U+0023', 'U+FE0F', 'U+20E3'],
+  });
   const names: string[] = res.body.data.items.map((e: { name: string }) => e.name);
   expect(names).toContain('waving hand');
   expect(names.some((n) => n.includes('skin tone') && n.startsWith('waving hand'))).toBe(false);

@@ -5,10 +5,17 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/art-design/favicon';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (domain?: string) => request(t.app).get(PATH).query({ apikey: t.key, ...(domain === undefined ? {} : { domain }) });
+const get = (domain?: string) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...(domain === undefined ? {} : { domain }) });
 
 test('github.com → icon.horse with Google, DuckDuckGo and /favicon.ico alternatives', async () => {
   const res = await get('github.com');

@@ -24,7 +24,10 @@ const s = upstreamSuite({
   routes: {
     'GET /artworks/search': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
     'GET /artworks/27992': () => ({ json: s.fixture('artwork.json') }),
-    'GET /artworks/:id': () => ({ status: 404, json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' } }),
+    'GET /artworks/:id': () => ({
+      status: 404,
+      json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' },
+    }),
     'GET /artworks': () => ({ json: s.fixture('list.json') }),
   },
 });
@@ -39,7 +42,10 @@ describe('modes', () => {
       query: 'seurat',
       total: 1184,
       page: 1,
-      items: [JATTE, { id: 111628, title: 'Nighthawks', artist_display: 'Edward Hopper', date_display: '1942', image_id: null, image_url: null }],
+      items: [
+        JATTE,
+        { id: 111628, title: 'Nighthawks', artist_display: 'Edward Hopper', date_display: '1942', image_id: null, image_url: null },
+      ],
     });
     expectMatchesSchema('art-design/museum-a', res.body.data);
     expect(s.fake.calls[0].path).toBe('/artworks/search');

@@ -49,7 +49,10 @@ const freshApp = async () => {
   t = await testApp({ UPSTREAM_MET_URL: fake.url + V1 });
 };
 
-const get = (query: Record<string, string | number>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const get = (query: Record<string, string | number>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...query });
 
 describe('search', () => {
   test('ids first, then each object one at a time, spaced out; a vanished object is skipped', async () => {
@@ -79,7 +82,13 @@ describe('search', () => {
   test('empty text fields become null, tag objects become their terms, null tags an empty list', async () => {
     const res = await get({ q: 'wheat' });
     const [quail, wheat] = res.body.data.items;
-    expect(quail).toMatchObject({ title: 'Quail and Millet', artistDisplayBio: null, dimensions: null, tags: ['Birds'], isPublicDomain: true });
+    expect(quail).toMatchObject({
+      title: 'Quail and Millet',
+      artistDisplayBio: null,
+      dimensions: null,
+      tags: ['Birds'],
+      isPublicDomain: true,
+    });
     expect(wheat.tags).toEqual([]);
   });
 

@@ -9,10 +9,17 @@ import { createRng } from '../../../adapters/art-design/_rng.js';
 
 const PATH = '/api/v1/art-design/noise-image';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const get = (q: Record<string, string> = {}) => request(t.app).get(PATH).query({ apikey: t.key, ...q });
+const get = (q: Record<string, string> = {}) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...q });
 const decode = (dataUrl: string) => PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
 const pixel = (png: { width: number; data: Buffer }, x: number, y: number) => {
   const i = (y * png.width + x) * 4;
@@ -103,7 +110,8 @@ test('the same seed draws the same image', () => {
 test('brightness: tiles are c ∓ c·1.5·i %, i = 1…5, plus the base only without a border', () => {
   const expected = new Set<string>();
   for (let i = 1; i <= 5; i++) {
-    for (const f of [1 - (1.5 * i) / 100, 1 + (1.5 * i) / 100]) expected.add([base.r, base.g, base.b].map((v) => Math.round(v * f)).join(','));
+    for (const f of [1 - (1.5 * i) / 100, 1 + (1.5 * i) / 100])
+      expected.add([base.r, base.g, base.b].map((v) => Math.round(v * f)).join(','));
   }
   const o = opts({ tiles: 30 });
   const noBorder = new Set(tileColours(renderNoise(o, createRng(1)), o));
@@ -144,6 +152,13 @@ test('grid: border strips after every tile, in the border colour', () => {
   const img = renderNoise(o, createRng(5));
   expect(img.width).toBe(6);
   const png = PNG.sync.read(encodePng(img.width, img.height, img.rgba));
-  for (const [x, y] of [[2, 0], [2, 4], [5, 5], [0, 2], [4, 5]]) expect(pixel(png, x, y)).toEqual([100, 150, 200]);
+  for (const [x, y] of [
+    [2, 0],
+    [2, 4],
+    [5, 5],
+    [0, 2],
+    [4, 5],
+  ])
+    expect(pixel(png, x, y)).toEqual([100, 150, 200]);
   expect(pixel(png, 0, 0)).not.toEqual([100, 150, 200]);
 });

@@ -18,7 +18,7 @@ const s = upstreamSuite({
     'GET /en-kjv/books/john/chapters/3/verses/16.json': () => ({ json: s.fixture('john-3-16.json') }),
     'GET /en-kjv/books/1samuel/chapters/3/verses/4.json': () => ({ json: { verse: '4', text: 'That the LORD called Samuel:' } }),
   },
-  fallback: () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
+  fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
 });
 const { get } = s;
 
@@ -43,7 +43,13 @@ describe('reading', () => {
 
   test('one verse', async () => {
     const res = await get({ book: 'John', chapter: 3, verse: 16 });
-    expect(res.body.data).toEqual({ version: 'en-kjv', book: 'John', chapter: 3, verse: 16, text: 'For God so loved the world, that he gave his only begotten Son.' });
+    expect(res.body.data).toEqual({
+      version: 'en-kjv',
+      book: 'John',
+      chapter: 3,
+      verse: 16,
+      text: 'For God so loved the world, that he gave his only begotten Son.',
+    });
     expectMatchesSchema('books/bible-a', res.body.data);
   });
 
@@ -98,7 +104,9 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('jude-1.json'), delayMs: 2000 };
-    await expect(bibleA({ version: 'en-kjv', book: 'Mark', chapter: 1 }, shortTimeoutCtx('wldeh-bible', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(bibleA({ version: 'en-kjv', book: 'Mark', chapter: 1 }, shortTimeoutCtx('wldeh-bible', s.fake.url))).rejects.toMatchObject(
+      { status: 504 },
+    );
   });
 });
 

@@ -26,7 +26,11 @@ let t: TestApp;
 const passages = () => fake.calls.filter((c) => c.path !== '/data');
 const handler = routes({
   'GET /data': () => dataAnswer ?? { json: fixture('data.json') },
-  'GET /:ref': (r, p) => failWith ?? (p.ref === 'Nahum 1:9' ? { status: 404, json: { error: 'not found' } } : { json: fixture('john-3-16.json'), delayMs: p.ref.startsWith('Mark') ? 150 : 0 }),
+  'GET /:ref': (r, p) =>
+    failWith ??
+    (p.ref === 'Nahum 1:9'
+      ? { status: 404, json: { error: 'not found' } }
+      : { json: fixture('john-3-16.json'), delayMs: p.ref.startsWith('Mark') ? 150 : 0 }),
 });
 const fakes: FakeUpstream[] = [];
 beforeEach(async () => {
@@ -43,7 +47,10 @@ afterAll(async () => {
   await Promise.all(fakes.map((f) => f.close()));
 });
 
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const get = (query: Record<string, string>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...query });
 const sentRef = (i = 0) => decodeURIComponent(passages()[i].path.slice(1));
 
 describe('references', () => {
@@ -53,7 +60,15 @@ describe('references', () => {
     expect(res.body.source).toBe('bible-api');
     expect(res.body.data).toEqual({
       reference: 'John 3:16',
-      verses: [{ book_id: 'JHN', book_name: 'John', chapter: 3, verse: 16, text: 'For God so loved the world, that he gave his one and only Son.' }],
+      verses: [
+        {
+          book_id: 'JHN',
+          book_name: 'John',
+          chapter: 3,
+          verse: 16,
+          text: 'For God so loved the world, that he gave his one and only Son.',
+        },
+      ],
       text: 'For God so loved the world, that he gave his one and only Son.',
       translation_id: 'web',
       translation_name: 'World English Bible',
@@ -101,7 +116,9 @@ describe('references', () => {
 
   test('ref too long, translation malformed → 400', async () => {
     expect((await get({ ref: 'x'.repeat(101) })).body.error).toBe('Invalid value for ref: must be at most 100 characters');
-    expect((await get({ ref: 'John 1:1', translation: 'k j v' })).body.error).toBe('Invalid value for translation: must be a translation id such as web or kjv');
+    expect((await get({ ref: 'John 1:1', translation: 'k j v' })).body.error).toBe(
+      'Invalid value for translation: must be a translation id such as web or kjv',
+    );
     expect(fake.calls).toHaveLength(0);
   });
 });
@@ -174,7 +191,9 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     failWith = { json: fixture('john-3-16.json'), delayMs: 2000 };
-    await expect(bibleB({ ref: 'Luke 2:1', translation: 'web' }, shortTimeoutCtx('bible-api', fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(bibleB({ ref: 'Luke 2:1', translation: 'web' }, shortTimeoutCtx('bible-api', fake.url))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 });
 

@@ -13,7 +13,9 @@ const s = upstreamSuite({
   upstream: 'gutendex',
   routes: {
     'GET /books': (r) =>
-      r.query.get('page') === '99' ? { status: 404, json: { detail: 'Invalid page.' } } : { json: s.fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
+      r.query.get('page') === '99'
+        ? { status: 404, json: { detail: 'Invalid page.' } }
+        : { json: s.fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
     'GET /books/1400': () => ({ json: s.fixture('book-1400.json') }),
     'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
   },
@@ -26,7 +28,12 @@ describe('modes', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('gutendex');
     expect(res.body.data).toMatchObject({ query: 'dickens great', count: 5, page: 1, next_page: 2 });
-    expect(res.body.data.items[0]).toMatchObject({ id: 1400, title: 'Great Expectations', authors: [{ name: 'Dickens, Charles', birth_year: 1812, death_year: 1870 }], download_count: 31245 });
+    expect(res.body.data.items[0]).toMatchObject({
+      id: 1400,
+      title: 'Great Expectations',
+      authors: [{ name: 'Dickens, Charles', birth_year: 1812, death_year: 1870 }],
+      download_count: 31245,
+    });
     expectMatchesSchema('books/book-catalog', res.body.data);
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ search: 'dickens great' });
   });

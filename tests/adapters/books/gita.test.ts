@@ -16,7 +16,11 @@ const s = upstreamSuite({
   upstream: 'gita',
   routes: {
     'GET /:lang/verse/:c/:v': (_r, p) =>
-      p.lang === 'eng' ? { json: s.fixture('not-implemented.json') } : p.lang === 'odi' ? { json: s.fixture('odi-1-4.json') } : { json: s.fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
+      p.lang === 'eng'
+        ? { json: s.fixture('not-implemented.json') }
+        : p.lang === 'odi'
+          ? { json: s.fixture('odi-1-4.json') }
+          : { json: s.fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
     'GET /:lang/verse/:serial': () => ({ json: s.fixture('tel-2-47.json') }),
   },
 });
@@ -94,7 +98,9 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('tel-2-47.json'), delayMs: 2000 };
-    await expect(gita({ language: 'tel', chapter: 3, verse: 5 }, shortTimeoutCtx('gita', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(gita({ language: 'tel', chapter: 3, verse: 5 }, shortTimeoutCtx('gita', s.fake.url))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 });
 

@@ -52,14 +52,28 @@ describe('modes', () => {
   test('author with q → /search/authors.json', async () => {
     const res = await get({ mode: 'author', q: 'rowling' });
     expect(res.status).toBe(200);
-    expect(res.body.data.items[0]).toEqual({ key: 'OL23919A', id: 'OL23919A', name: 'J. K. Rowling', birth_date: '31 July 1965', death_date: null, top_work: "Harry Potter and the Philosopher's Stone", work_count: 413 });
+    expect(res.body.data.items[0]).toEqual({
+      key: 'OL23919A',
+      id: 'OL23919A',
+      name: 'J. K. Rowling',
+      birth_date: '31 July 1965',
+      death_date: null,
+      top_work: "Harry Potter and the Philosopher's Stone",
+      work_count: 413,
+    });
     expectMatchesSchema('books/library', res.body.data);
   });
 
   test('an author id: bio {type, value} becomes text, housekeeping fields go', async () => {
     const res = await get({ id: 'OL23919A' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ key: '/authors/OL23919A', id: 'OL23919A', name: 'J. K. Rowling', bio: 'Joanne Rowling is a British author.', cover_urls: ['https://covers.openlibrary.org/b/id/5543033-M.jpg'] });
+    expect(res.body.data).toMatchObject({
+      key: '/authors/OL23919A',
+      id: 'OL23919A',
+      name: 'J. K. Rowling',
+      bio: 'Joanne Rowling is a British author.',
+      cover_urls: ['https://covers.openlibrary.org/b/id/5543033-M.jpg'],
+    });
     expect(res.body.data.revision).toBeUndefined();
     expect(res.body.data.type).toBeUndefined();
     expectMatchesSchema('books/library', res.body.data);
@@ -68,13 +82,22 @@ describe('modes', () => {
 
   test('a work: description object → text; invalid cover ids dropped', async () => {
     const res = await get({ mode: 'work', id: 'OL82563W' });
-    expect(res.body.data).toMatchObject({ id: 'OL82563W', description: 'Harry discovers he is a wizard.', cover_urls: ['https://covers.openlibrary.org/b/id/15155833-M.jpg'] });
+    expect(res.body.data).toMatchObject({
+      id: 'OL82563W',
+      description: 'Harry discovers he is a wizard.',
+      cover_urls: ['https://covers.openlibrary.org/b/id/15155833-M.jpg'],
+    });
     expectMatchesSchema('books/library', res.body.data);
   });
 
   test('an edition: description already a string stays one', async () => {
     const res = await get({ id: 'OL7353617M' });
-    expect(res.body.data).toMatchObject({ id: 'OL7353617M', title: 'Fantastic Mr. Fox', description: 'A fox outwits three farmers.', number_of_pages: 96 });
+    expect(res.body.data).toMatchObject({
+      id: 'OL7353617M',
+      title: 'Fantastic Mr. Fox',
+      description: 'A fox outwits three farmers.',
+      number_of_pages: 96,
+    });
     expectMatchesSchema('books/library', res.body.data);
     expect(s.fake.calls[0].path).toBe('/books/OL7353617M.json');
   });

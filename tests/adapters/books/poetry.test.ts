@@ -9,7 +9,12 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import poetry from '../../../adapters/books/poetry.js';
 
 const PATH = '/api/v1/books/poetry';
-const OZYMANDIAS = { title: 'Ozymandias', author: 'Percy Bysshe Shelley', lines: ['I met a traveller from an antique land', 'Who said: Two vast and trunkless legs of stone'], linecount: 2 };
+const OZYMANDIAS = {
+  title: 'Ozymandias',
+  author: 'Percy Bysshe Shelley',
+  lines: ['I met a traveller from an antique land', 'Who said: Two vast and trunkless legs of stone'],
+  linecount: 2,
+};
 const notFound200 = { json: { status: 404, reason: 'Not found' } };
 
 const s = upstreamSuite({
@@ -77,7 +82,10 @@ describe('bad input', () => {
   s.badInputTests([
     [{ author: 'Shelley;Keats' }, 'Invalid value for author: must be a name without , ; or :'],
     [{ title: 'Ozymandias:abs' }, 'Invalid value for title: must be a title without , ; or :'],
-    [{ mode: 'random', author: 'Shelley' }, 'Invalid value for mode: random takes no author or title; omit mode to find poems by author or title'],
+    [
+      { mode: 'random', author: 'Shelley' },
+      'Invalid value for mode: random takes no author or title; omit mode to find poems by author or title',
+    ],
     [{ mode: 'titles' }, 'Invalid value for mode: must be one of authors, random'],
   ]);
 });

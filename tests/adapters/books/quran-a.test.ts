@@ -11,7 +11,9 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import quranA from '../../../adapters/books/quran-a.js';
 
 const PATH = '/api/v1/books/quran-a';
-const quranJson = JSON.parse(fs.readFileSync(new URL('../../../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8')) as Array<{ verses: Array<{ text: string }> }>;
+const quranJson = JSON.parse(
+  fs.readFileSync(new URL('../../../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8'),
+) as Array<{ verses: Array<{ text: string }> }>;
 
 const s = upstreamSuite({
   endpoint: 'books/quran-a',
@@ -19,7 +21,10 @@ const s = upstreamSuite({
   routes: {
     'GET /edition': () => ({ json: s.fixture('edition.json') }),
     'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
-    'GET /ayah/:n/en.asad': (_r, p) => ({ json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } }, delayMs: p.n === '300' ? 200 : 0 }),
+    'GET /ayah/:n/en.asad': (_r, p) => ({
+      json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } },
+      delayMs: p.n === '300' ? 200 : 0,
+    }),
     'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
     'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
     'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
@@ -36,7 +41,14 @@ describe('embedded quran-uthmani (no network)', () => {
     expectMatchesSchema('books/quran-a', d);
     expect(d).toMatchObject({ number: 262, numberInSurah: 255, juz: 3, manzil: 1, page: 42, ruku: 35, hizbQuarter: 17, sajda: false });
     expect(d.text).toBe(quranJson[1].verses[254].text);
-    expect(d.surah).toMatchObject({ number: 2, name: 'البقرة', englishName: 'Al-Baqarah', englishNameTranslation: 'The Cow', numberOfAyahs: 286, revelationType: 'Medinan' });
+    expect(d.surah).toMatchObject({
+      number: 2,
+      name: 'البقرة',
+      englishName: 'Al-Baqarah',
+      englishNameTranslation: 'The Cow',
+      numberOfAyahs: 286,
+      revelationType: 'Medinan',
+    });
     expect(d.edition).toMatchObject({ identifier: 'quran-uthmani', language: 'ar', format: 'text', type: 'quran', direction: 'rtl' });
     expect(s.fake.calls).toHaveLength(0);
   });
@@ -160,7 +172,9 @@ describe('other editions through AlQuran Cloud', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('ayah-262-en.asad.json'), delayMs: 2000 };
-    await expect(quranA({ mode: 'ayah', number: 262, edition: 'en.asad' }, shortTimeoutCtx('alquran', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(quranA({ mode: 'ayah', number: 262, edition: 'en.asad' }, shortTimeoutCtx('alquran', s.fake.url))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 
   test('an identical second call is served from the cache', async () => {

@@ -12,7 +12,9 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import quranB from '../../../adapters/books/quran-b.js';
 
 const PATH = '/api/v1/books/quran-b';
-const quranJson = JSON.parse(fs.readFileSync(new URL('../../../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8')) as Array<{ verses: Array<{ text: string }> }>;
+const quranJson = JSON.parse(
+  fs.readFileSync(new URL('../../../node_modules/quran-json/dist/quran.json', import.meta.url), 'utf8'),
+) as Array<{ verses: Array<{ text: string }> }>;
 
 const s = upstreamSuite({
   endpoint: 'books/quran-b',
@@ -25,7 +27,7 @@ const s = upstreamSuite({
     'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
   },
   // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
-  fallback: () => ({ status: 404, text: 'Couldn\'t find the requested file.' }),
+  fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
 });
 const { get } = s;
 
@@ -94,7 +96,7 @@ describe('other editions through quran-api', () => {
     ]);
   });
 
-  test('editions (the default mode) are quran-api\'s map', async () => {
+  test("editions (the default mode) are quran-api's map", async () => {
     const res = await get({});
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('quran-api');
@@ -133,15 +135,27 @@ describe('other editions through quran-api', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 2000 };
-    await expect(quranB({ mode: 'chapter', edition: 'eng-ummmuhammad', chapter: 112 }, shortTimeoutCtx('quran-api', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(
+      quranB({ mode: 'chapter', edition: 'eng-ummmuhammad', chapter: 112 }, shortTimeoutCtx('quran-api', s.fake.url)),
+    ).rejects.toMatchObject({ status: 504 });
   });
 
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 112, mode: 'chapter' }, upstreamCalls: () => s.fake.calls.length });
+    await expectCacheHit({
+      t: s.t,
+      path: PATH,
+      query: { edition: 'eng-ummmuhammad', chapter: 112, mode: 'chapter' },
+      upstreamCalls: () => s.fake.calls.length,
+    });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { edition: 'eng-ummmuhammad', chapter: 113 }, upstreamCalls: () => s.fake.calls.length });
+    await expectCoalesced({
+      t: s.t,
+      path: PATH,
+      query: { edition: 'eng-ummmuhammad', chapter: 113 },
+      upstreamCalls: () => s.fake.calls.length,
+    });
   });
 });
 

@@ -33,7 +33,15 @@ test('a search: arrays unwrapped, dates joined, authors named', async () => {
         type: 'journal-article',
         url: 'https://doi.org/10.1109/tnn.2008.2005605',
       },
-      { doi: '10.5555/org-report', title: null, authors: ['Example Consortium'], issued: null, container_title: null, type: 'report', url: 'https://doi.org/10.5555/org-report' },
+      {
+        doi: '10.5555/org-report',
+        title: null,
+        authors: ['Example Consortium'],
+        issued: null,
+        container_title: null,
+        type: 'report',
+        url: 'https://doi.org/10.5555/org-report',
+      },
     ],
   });
   expectMatchesSchema('books/scholarly-search', res.body.data);
@@ -52,7 +60,10 @@ describe('upstream failures', () => {
   s.failureTests({ q: 'transformers' });
 
   test('a validation failure (400) → 400', async () => {
-    s.failWith = { status: 400, json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] } };
+    s.failWith = {
+      status: 400,
+      json: { status: 'failed', 'message-type': 'validation-failure', message: [{ type: 'query-parameter-not-allowed' }] },
+    };
     expectFailure(await get({ q: 'transformers' }), { status: 400, code: 'bad_input' });
   });
 

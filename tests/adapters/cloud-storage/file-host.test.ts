@@ -12,8 +12,12 @@ const local = (url: string) => new URL(url).pathname;
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 test('uploads a file: gofile shape, a download page and the bytes as an attachment', async () => {
   const bytes = Buffer.from('%PDF-1.4\nhello report\n%%EOF\n');
@@ -36,21 +40,29 @@ test('uploads a file: gofile shape, a download page and the bytes as an attachme
   expect(page.text).toContain('report 2024 é.pdf');
   expect(page.text).toContain(md5(bytes));
 
-  const dl = await request(t.app).get(local(d.directLink)).buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on('data', (c: Buffer) => chunks.push(c));
-    r.on('end', () => cb(null, Buffer.concat(chunks)));
-  });
+  const dl = await request(t.app)
+    .get(local(d.directLink))
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
   expect(dl.status).toBe(200);
   expect(dl.headers['content-type']).toBe('application/octet-stream');
-  expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="report 2024 _.pdf"; filename\*=UTF-8''report%202024%20%C3%A9\.pdf$/);
+  expect(dl.headers['content-disposition']).toMatch(
+    /^attachment; filename="report 2024 _.pdf"; filename\*=UTF-8''report%202024%20%C3%A9\.pdf$/,
+  );
   expect(dl.headers['x-content-type-options']).toBe('nosniff');
   expect(Buffer.compare(dl.body as Buffer, bytes)).toBe(0);
 });
 
 test('an HTML or SVG upload is only ever served as an attachment', async () => {
   const html = Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>');
-  const res = await request(t.app).post(PATH).field('apikey', t.key).attach('file', html, { filename: 'page.html', contentType: 'text/html' });
+  const res = await request(t.app)
+    .post(PATH)
+    .field('apikey', t.key)
+    .attach('file', html, { filename: 'page.html', contentType: 'text/html' });
   expect(res.status).toBe(200);
   const dl = await request(t.app).get(local(res.body.data.directLink));
   expect(dl.headers['content-type']).toBe('application/octet-stream');
@@ -76,7 +88,10 @@ test('missing file, a file given as text, and an empty file are clear 400s', asy
 });
 
 test('a file over the upload limit is a 413', async () => {
-  const res = await request(t.app).post(PATH).field('apikey', t.key).attach('file', Buffer.alloc(32 * 1024 * 1024 + 1), 'big.bin');
+  const res = await request(t.app)
+    .post(PATH)
+    .field('apikey', t.key)
+    .attach('file', Buffer.alloc(32 * 1024 * 1024 + 1), 'big.bin');
   expect(res.status).toBe(413);
   expect(res.body.success).toBe(false);
 });
@@ -140,7 +155,14 @@ describe('forwarding to gofile when the operator configured a token', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('gofile');
     expectMatchesSchema('cloud-storage/file-host', res.body.data);
-    expect(res.body.data).toMatchObject({ downloadPage: 'https://gofile.io/d/Abc123', code: 'Abc123', fileName: 'notes.txt', size: 4, md5: md5(Buffer.from('test')), expiresAt: null });
+    expect(res.body.data).toMatchObject({
+      downloadPage: 'https://gofile.io/d/Abc123',
+      code: 'Abc123',
+      fileName: 'notes.txt',
+      size: 4,
+      md5: md5(Buffer.from('test')),
+      expiresAt: null,
+    });
     const call = gofile.calls[0];
     expect(call.headers.authorization).toBe('Bearer gofile-test-token');
     expect(call.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);

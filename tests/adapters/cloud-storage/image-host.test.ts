@@ -21,32 +21,57 @@ function png(width: number, height: number): Buffer {
 const SAMPLES: Record<string, { bytes: Buffer; mime: string; ext: string; width: number; height: number }> = {
   gif: {
     bytes: Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([0x03, 0x00, 0x02, 0x00, 0x80, 0, 0]), Buffer.alloc(30)]),
-    mime: 'image/gif', ext: 'gif', width: 3, height: 2,
+    mime: 'image/gif',
+    ext: 'gif',
+    width: 3,
+    height: 2,
   },
   jpeg: {
     bytes: Buffer.concat([
-      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0', 'latin1'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
-      Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x78, 0x00, 0xa0, 0x03]), Buffer.alloc(40),
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+      Buffer.from('JFIF\0', 'latin1'),
+      Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+      Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x78, 0x00, 0xa0, 0x03]),
+      Buffer.alloc(40),
     ]),
-    mime: 'image/jpeg', ext: 'jpg', width: 160, height: 120,
+    mime: 'image/jpeg',
+    ext: 'jpg',
+    width: 160,
+    height: 120,
   },
   webp: {
     bytes: (() => {
       const b = Buffer.alloc(40);
-      b.write('RIFF', 0, 'latin1'); b.writeUInt32LE(32, 4); b.write('WEBPVP8X', 8, 'latin1'); b.writeUInt32LE(10, 16);
-      b.writeUIntLE(639, 24, 3); b.writeUIntLE(479, 27, 3);
+      b.write('RIFF', 0, 'latin1');
+      b.writeUInt32LE(32, 4);
+      b.write('WEBPVP8X', 8, 'latin1');
+      b.writeUInt32LE(10, 16);
+      b.writeUIntLE(639, 24, 3);
+      b.writeUIntLE(479, 27, 3);
       return b;
     })(),
-    mime: 'image/webp', ext: 'webp', width: 640, height: 480,
+    mime: 'image/webp',
+    ext: 'webp',
+    width: 640,
+    height: 480,
   },
   bmp: {
     bytes: (() => {
       const b = Buffer.alloc(64);
-      b.write('BM', 0, 'latin1'); b.writeUInt32LE(64, 2); b.writeUInt32LE(54, 10); b.writeUInt32LE(40, 14);
-      b.writeInt32LE(5, 18); b.writeInt32LE(-7, 22); b.writeUInt16LE(1, 26); b.writeUInt16LE(24, 28);
+      b.write('BM', 0, 'latin1');
+      b.writeUInt32LE(64, 2);
+      b.writeUInt32LE(54, 10);
+      b.writeUInt32LE(40, 14);
+      b.writeInt32LE(5, 18);
+      b.writeInt32LE(-7, 22);
+      b.writeUInt16LE(1, 26);
+      b.writeUInt16LE(24, 28);
       return b;
     })(),
-    mime: 'image/bmp', ext: 'bmp', width: 5, height: 7,
+    mime: 'image/bmp',
+    ext: 'bmp',
+    width: 5,
+    height: 7,
   },
 };
 
@@ -54,12 +79,14 @@ let t: TestApp;
 let fake: FakeUpstream;
 beforeAll(async () => {
   t = await testApp();
-  fake = await fakeUpstream(routes({
-    'GET /pics/cat.png': () => ({ body: png(12, 9), headers: { 'content-type': 'image/png' } }),
-    'GET /pics/lies.png': () => ({ text: '<html>not an image</html>', headers: { 'content-type': 'image/png' } }),
-    'GET /pics/huge.png': () => ({ body: Buffer.alloc(33 * 1024 * 1024, 1), headers: { 'content-type': 'image/png' } }),
-    'GET /pics/to-metadata': () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
-  }));
+  fake = await fakeUpstream(
+    routes({
+      'GET /pics/cat.png': () => ({ body: png(12, 9), headers: { 'content-type': 'image/png' } }),
+      'GET /pics/lies.png': () => ({ text: '<html>not an image</html>', headers: { 'content-type': 'image/png' } }),
+      'GET /pics/huge.png': () => ({ body: Buffer.alloc(33 * 1024 * 1024, 1), headers: { 'content-type': 'image/png' } }),
+      'GET /pics/to-metadata': () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
+    }),
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -68,7 +95,11 @@ afterAll(async () => {
 
 test('a multipart PNG: imgbb shape with numbers as strings, served back with safe headers', async () => {
   const bytes = png(64, 48);
-  const res = await request(t.app).post(PATH).field('apikey', t.key).field('name', 'holiday').attach('image', bytes, { filename: 'x.bin', contentType: 'text/html' });
+  const res = await request(t.app)
+    .post(PATH)
+    .field('apikey', t.key)
+    .field('name', 'holiday')
+    .attach('image', bytes, { filename: 'x.bin', contentType: 'text/html' });
   expect(res.status).toBe(200);
   const d = res.body.data;
   expectMatchesSchema('cloud-storage/image-host', d);
@@ -93,7 +124,9 @@ test('a multipart PNG: imgbb shape with numbers as strings, served back with saf
 });
 
 test.each(Object.entries(SAMPLES))('%s is sniffed and measured from its bytes', async (_name, s) => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: s.bytes.toString('base64') });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: s.bytes.toString('base64') });
   expect(res.status).toBe(200);
   const d = res.body.data;
   expectMatchesSchema('cloud-storage/image-host', d);
@@ -106,14 +139,18 @@ test.each(Object.entries(SAMPLES))('%s is sniffed and measured from its bytes', 
 test('a base64 image of several megabytes fits in a JSON body (the body limit follows the upload limit)', async () => {
   // A PNG padded with a large trailing chunk: ~3 MB of bytes, ~4 MB as base64.
   const big = Buffer.concat([png(2, 2), Buffer.alloc(3 * 1024 * 1024, 7)]);
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: big.toString('base64') });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: big.toString('base64') });
   expect(res.status).toBe(200);
   expect(res.body.data.size).toBe(String(big.length));
 });
 
 test('base64 as a data: URI, with an expiration', async () => {
   const before = Date.now();
-  const res = await request(t.app).post(PATH).type('form')
+  const res = await request(t.app)
+    .post(PATH)
+    .type('form')
     .send({ apikey: t.key, image: `data:image/png;base64,${png(3, 4).toString('base64')}`, expiration: '600' });
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ width: '3', height: '4', expiration: '600' });
@@ -121,7 +158,9 @@ test('base64 as a data: URI, with an expiration', async () => {
 });
 
 test('a URL is fetched through the guard and named after its path', async () => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: `${fake.url}/pics/cat.png` });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: `${fake.url}/pics/cat.png` });
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ width: '12', height: '9', title: 'cat' });
   expect(res.body.data.image.filename).toBe('cat.png');
@@ -129,7 +168,11 @@ test('a URL is fetched through the guard and named after its path', async () => 
 
 test.each([
   ['text sent as base64', Buffer.from('just some text, not pixels').toString('base64'), 'Invalid value for image: not an image'],
-  ['an SVG (active content)', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString('base64'), 'Invalid value for image: not an image'],
+  [
+    'an SVG (active content)',
+    Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString('base64'),
+    'Invalid value for image: not an image',
+  ],
   ['HTML labelled image/png', 'URL:/pics/lies.png', 'Invalid value for image: not an image'],
   ['a PDF', Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n').toString('base64'), 'Invalid value for image: not an image'],
   ['neither base64 nor a URL', 'this is not base64!', 'Invalid value for image: must be a multipart file, base64 data or an http(s) URL'],
@@ -144,26 +187,35 @@ test.each([
 
 test('an uploaded non-image is refused and not kept', async () => {
   const before = (await import('node:fs')).readdirSync(`${t.dataDir}/blobs`).length;
-  const res = await request(t.app).post(PATH).field('apikey', t.key).attach('image', Buffer.from('<html><script>x</script></html>'), 'evil.png');
+  const res = await request(t.app)
+    .post(PATH)
+    .field('apikey', t.key)
+    .attach('image', Buffer.from('<html><script>x</script></html>'), 'evil.png');
   expect(res.status).toBe(400);
   expect(res.body.error).toBe('Invalid value for image: not an image');
   expect((await import('node:fs')).readdirSync(`${t.dataDir}/blobs`).length).toBe(before);
 });
 
-test.each([['59', 'Invalid value for expiration: must be between 60 and 15552000'], ['15552001', 'Invalid value for expiration: must be between 60 and 15552000'], ['soon', 'Invalid value for expiration: must be an integer']])(
-  'expiration=%s is a 400', async (expiration, message) => {
-    const res = await request(t.app).post(PATH).send({ apikey: t.key, image: png(1, 1).toString('base64'), expiration });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe(message);
-  },
-);
+test.each([
+  ['59', 'Invalid value for expiration: must be between 60 and 15552000'],
+  ['15552001', 'Invalid value for expiration: must be between 60 and 15552000'],
+  ['soon', 'Invalid value for expiration: must be an integer'],
+])('expiration=%s is a 400', async (expiration, message) => {
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: png(1, 1).toString('base64'), expiration });
+  expect(res.status).toBe(400);
+  expect(res.body.error).toBe(message);
+});
 
 test('over 32 MB is a 413: multipart (engine limit) and by URL (guard)', async () => {
   const big = Buffer.alloc(32 * 1024 * 1024 + 1, 7);
   const up = await request(t.app).post(PATH).field('apikey', t.key).attach('image', big, 'big.png');
   expect(up.status).toBe(413);
   expect(up.body.success).toBe(false);
-  const byUrl = await request(t.app).post(PATH).send({ apikey: t.key, image: `${fake.url}/pics/huge.png` });
+  const byUrl = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: `${fake.url}/pics/huge.png` });
   expect(byUrl.status).toBe(413);
 });
 
@@ -177,7 +229,12 @@ test('base64 over 32 MB is a 413 too', async () => {
 test('loopback and metadata URLs are refused when private fetches are not allowed', async () => {
   const guarded = await testApp({ ALLOW_PRIVATE_FETCH: 'false' });
   try {
-    for (const url of [`${fake.url}/pics/cat.png`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:9/x.png', 'http://localhost:9/x.png']) {
+    for (const url of [
+      `${fake.url}/pics/cat.png`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:9/x.png',
+      'http://localhost:9/x.png',
+    ]) {
       const res = await request(guarded.app).post(PATH).send({ apikey: guarded.key, image: url });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^Invalid value for image: private, loopback/);
@@ -188,13 +245,17 @@ test('loopback and metadata URLs are refused when private fetches are not allowe
 });
 
 test('a redirect to the metadata address is refused even when the first hop is allowed', async () => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: `${fake.url}/pics/to-metadata` });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: `${fake.url}/pics/to-metadata` });
   expect(res.status).toBe(400);
   expect(res.body.error).toMatch(/private, loopback/);
 });
 
 test('delete_url asks for confirmation, then deletes; a wrong token deletes nothing', async () => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: png(2, 2).toString('base64') });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, image: png(2, 2).toString('base64') });
   const d = res.body.data;
   const del = local(d.delete_url);
   expect((await request(t.app).post(del.replace(/[^/]+$/, 'f'.repeat(32)))).status).toBe(404);
@@ -209,7 +270,9 @@ test('delete_url asks for confirmation, then deletes; a wrong token deletes noth
 
 test('an image survives a restart, and is gone after its expiration', async () => {
   const first = await testApp();
-  const res = await request(first.app).post(PATH).send({ apikey: first.key, image: png(5, 5).toString('base64'), expiration: '60' });
+  const res = await request(first.app)
+    .post(PATH)
+    .send({ apikey: first.key, image: png(5, 5).toString('base64'), expiration: '60' });
   expect(res.status).toBe(200);
   await first.close();
   const second = await testApp({}, { dataDir: first.dataDir });
@@ -249,11 +312,21 @@ describe('forwarding to imgbb when the operator configured a key', () => {
 
   test('the image goes to imgbb with the key, name and expiration; the answer keeps our shape', async () => {
     const bytes = png(64, 48);
-    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).field('name', 'holiday').field('expiration', '600').attach('image', bytes, 'a.png');
+    const res = await request(fwd.app)
+      .post(PATH)
+      .field('apikey', fwd.key)
+      .field('name', 'holiday')
+      .field('expiration', '600')
+      .attach('image', bytes, 'a.png');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('imgbb');
     expectMatchesSchema('cloud-storage/image-host', res.body.data);
-    expect(res.body.data).toMatchObject({ id: '2ndCYJK', url: 'https://i.ibb.co/w04Prt6/holiday.png', expiration: '600', expires_at: '2023-11-14T22:23:20.000Z' });
+    expect(res.body.data).toMatchObject({
+      id: '2ndCYJK',
+      url: 'https://i.ibb.co/w04Prt6/holiday.png',
+      expiration: '600',
+      expires_at: '2023-11-14T22:23:20.000Z',
+    });
     expect(res.body.data.thumb).toBeUndefined();
     expect(imgbb.calls).toHaveLength(1);
     const call = imgbb.calls[0];
@@ -266,14 +339,18 @@ describe('forwarding to imgbb when the operator configured a key', () => {
   });
 
   test('a non-image never reaches imgbb', async () => {
-    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: Buffer.from('plain text').toString('base64') });
+    const res = await request(fwd.app)
+      .post(PATH)
+      .send({ apikey: fwd.key, image: Buffer.from('plain text').toString('base64') });
     expect(res.status).toBe(400);
     expect(imgbb.calls).toHaveLength(0);
   });
 
   test('imgbb down: the service hosts the image itself', async () => {
     answer = { status: 502, json: { status_code: 502 } };
-    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    const res = await request(fwd.app)
+      .post(PATH)
+      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expect(res.body.data.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/i\//);
@@ -281,14 +358,18 @@ describe('forwarding to imgbb when the operator configured a key', () => {
 
   test('imgbb refusing the request is a 4xx, not hidden', async () => {
     answer = { status: 400, json: fixture('error-invalid-key.json') };
-    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    const res = await request(fwd.app)
+      .post(PATH)
+      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(400);
     expect(res.body.error).not.toContain('imgbb-test-key');
   });
 
   test('an imgbb answer without image data counts as a failure: hosted here too', async () => {
     answer = { json: { success: true, status: 200, data: {} } };
-    const res = await request(fwd.app).post(PATH).send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+    const res = await request(fwd.app)
+      .post(PATH)
+      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expectMatchesSchema('cloud-storage/image-host', res.body.data);

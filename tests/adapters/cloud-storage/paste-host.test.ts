@@ -6,8 +6,12 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/cloud-storage/paste-host';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 /** The path part of a link the service handed out (PUBLIC_URL is http://127.0.0.1:3999 in tests). */
 const local = (url: string) => new URL(url).pathname;
@@ -43,7 +47,9 @@ test('creates a paste with defaults; the page escapes the text and the raw link 
 
 test('name, format, private=1 and expire=1D are kept; the unlisted page asks not to be indexed', async () => {
   const before = Date.now();
-  const res = await request(t.app).post(PATH).type('form')
+  const res = await request(t.app)
+    .post(PATH)
+    .type('form')
     .send({ apikey: t.key, paste: 'print("x")', name: 'My <b>script</b>', format: 'python', private: '1', expire: '1D' });
   expect(res.status).toBe(200);
   const d = res.body.data;
@@ -78,14 +84,18 @@ test.each([
   [{ paste: '   \n ' }, 'Invalid value for paste: must not be blank'],
   [{ paste: undefined }, 'Missing required parameter: paste'],
 ])('bad values are a clear 400: %j', async (bad, message) => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, paste: 'hello', ...bad });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, paste: 'hello', ...bad });
   expect(res.status).toBe(400);
   expect(res.body.success).toBe(false);
   expect(res.body.error).toContain(message);
 });
 
 test('a paste past the size limit is refused, not stored', async () => {
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, paste: 'x'.repeat(524_289) });
+  const res = await request(t.app)
+    .post(PATH)
+    .send({ apikey: t.key, paste: 'x'.repeat(524_289) });
   expect(res.status).toBe(400);
   expect(res.body.error).toBe('Invalid value for paste: must be at most 524288 characters');
 });

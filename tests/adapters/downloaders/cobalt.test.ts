@@ -17,7 +17,12 @@ const YT = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 const FB = 'https://www.facebook.com/reel/1234567890123456';
 const IG = 'https://www.instagram.com/p/C0abcDEFghi/';
 
-interface CobaltBody { url: string; videoQuality: string; downloadMode: string; filenameStyle: string }
+interface CobaltBody {
+  url: string;
+  videoQuality: string;
+  downloadMode: string;
+  filenameStyle: string;
+}
 let answer: (body: CobaltBody) => FakeResponse;
 let fake: FakeUpstream;
 let t: TestApp;
@@ -34,7 +39,8 @@ beforeEach(() => {
   fake.calls.length = 0;
 });
 
-const get = (endpoint: string, url: string, app: TestApp = t) => request(app.app).get(`/api/v1/downloaders/${endpoint}`).query({ apikey: app.key, url });
+const get = (endpoint: string, url: string, app: TestApp = t) =>
+  request(app.app).get(`/api/v1/downloaders/${endpoint}`).query({ apikey: app.key, url });
 
 describe('dl-a (YouTube)', () => {
   test('POST / with the configured body; a tunnel becomes one video with its quality, title from the file name', async () => {
@@ -74,12 +80,29 @@ describe('dl-a (YouTube)', () => {
   });
 
   test('the pretty file name style gives a real title and author', async () => {
-    answer = () => ({ json: { status: 'tunnel', url: 'http://cobalt.internal/t', filename: 'Never Gonna Give You Up - Rick Astley (1080p, h264, youtube).mp4' } });
+    answer = () => ({
+      json: {
+        status: 'tunnel',
+        url: 'http://cobalt.internal/t',
+        filename: 'Never Gonna Give You Up - Rick Astley (1080p, h264, youtube).mp4',
+      },
+    });
     const ctx = shortTimeoutCtx('cobalt', fake.url, '5s');
     const upstream = ctx.upstream;
-    const withPretty = { ...ctx, upstream: (id: string) => ({ ...upstream(id), settings: { ...upstream(id).settings, filenameStyle: 'pretty' }, request: upstream(id).request }) };
+    const withPretty = {
+      ...ctx,
+      upstream: (id: string) => ({
+        ...upstream(id),
+        settings: { ...upstream(id).settings, filenameStyle: 'pretty' },
+        request: upstream(id).request,
+      }),
+    };
     const out = await dlA({ url: YT }, withPretty);
-    expect((out as { data: Record<string, unknown> }).data).toMatchObject({ title: 'Never Gonna Give You Up', author: 'Rick Astley', medias: [{ quality: '1080p', extension: 'mp4' }] });
+    expect((out as { data: Record<string, unknown> }).data).toMatchObject({
+      title: 'Never Gonna Give You Up',
+      author: 'Rick Astley',
+      medias: [{ quality: '1080p', extension: 'mp4' }],
+    });
     expect((fake.calls[0].json() as CobaltBody).filenameStyle).toBe('pretty');
   });
 
@@ -119,13 +142,18 @@ describe('hosts', () => {
 
   test('the message lists the exact hosts', async () => {
     const res = await get('dl-a', 'https://gaming.youtube.com/watch?v=x');
-    expect(res.body.error).toBe('Invalid value for url: must be an http(s) URL on youtube.com, www.youtube.com, m.youtube.com, music.youtube.com, youtu.be');
+    expect(res.body.error).toBe(
+      'Invalid value for url: must be an http(s) URL on youtube.com, www.youtube.com, m.youtube.com, music.youtube.com, youtu.be',
+    );
   });
 
-  test.each(['https://fb.watch/abcDEF123/', 'https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])('dl-b accepts %s', async (url) => {
-    answer = () => ({ json: fixture('redirect-facebook.json') });
-    expect((await get('dl-b', url)).status).toBe(200);
-  });
+  test.each(['https://fb.watch/abcDEF123/', 'https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])(
+    'dl-b accepts %s',
+    async (url) => {
+      answer = () => ({ json: fixture('redirect-facebook.json') });
+      expect((await get('dl-b', url)).status).toBe(200);
+    },
+  );
 });
 
 describe('dl-b (Facebook)', () => {
@@ -147,14 +175,23 @@ describe('dl-b (Facebook)', () => {
     answer = (b) =>
       b.videoQuality === '360'
         ? { status: 400, json: fixture('error-fetch.json') }
-        : { json: { status: 'tunnel', url: `http://cobalt.internal/tunnel?id=${b.videoQuality}`, filename: `facebook_1_${b.videoQuality === '1080' ? '1920x1080' : '1280x720'}.mp4` } };
+        : {
+            json: {
+              status: 'tunnel',
+              url: `http://cobalt.internal/tunnel?id=${b.videoQuality}`,
+              filename: `facebook_1_${b.videoQuality === '1080' ? '1920x1080' : '1280x720'}.mp4`,
+            },
+          };
     const res = await get('dl-b', FB);
     expect(res.status).toBe(200);
     expect(res.body.data.medias.map((m: { quality: string }) => m.quality)).toEqual(['1080p', '720p']);
   });
 
   test('the first quality failing fails the request', async () => {
-    answer = (b) => (b.videoQuality === '1080' ? { status: 400, json: fixture('error-content-unavailable.json') } : { json: fixture('redirect-facebook.json') });
+    answer = (b) =>
+      b.videoQuality === '1080'
+        ? { status: 400, json: fixture('error-content-unavailable.json') }
+        : { json: fixture('redirect-facebook.json') };
     expectFailure(await get('dl-b', FB), { status: 404, code: 'not_found' });
   });
 });
@@ -178,17 +215,25 @@ describe('dl-c (Instagram)', () => {
     expectMatchesSchema('downloaders/dl-c', res.body.data);
   });
 
-  test.each(['https://www.instagram.com/reel/C1xyz_AB-9/', 'https://instagram.com/tv/CabcDEF', 'https://www.instagram.com/natgeo/p/C0abcDEFghi/', 'https://www.instagram.com/reels/C1xyz/'])('accepts %s', async (url) => {
+  test.each([
+    'https://www.instagram.com/reel/C1xyz_AB-9/',
+    'https://instagram.com/tv/CabcDEF',
+    'https://www.instagram.com/natgeo/p/C0abcDEFghi/',
+    'https://www.instagram.com/reels/C1xyz/',
+  ])('accepts %s', async (url) => {
     answer = () => ({ json: fixture('picker-instagram.json') });
     expect((await get('dl-c', url)).status).toBe(200);
   });
 
-  test.each(['https://www.instagram.com/natgeo/', 'https://www.instagram.com/stories/natgeo/3141592653/', 'https://www.instagram.com/'])('refuses %s (not a post)', async (url) => {
-    const res = await get('dl-c', url);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)');
-    expect(fake.calls).toHaveLength(0);
-  });
+  test.each(['https://www.instagram.com/natgeo/', 'https://www.instagram.com/stories/natgeo/3141592653/', 'https://www.instagram.com/'])(
+    'refuses %s (not a post)',
+    async (url) => {
+      const res = await get('dl-c', url);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)');
+      expect(fake.calls).toHaveLength(0);
+    },
+  );
 });
 
 describe('cobalt errors', () => {
@@ -229,7 +274,10 @@ describe('cobalt errors', () => {
   test('slow cobalt → 504', async () => {
     const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fixture('tunnel-youtube.json') }));
     try {
-      await expect(dlA({ url: YT }, shortTimeoutCtx('cobalt', slow.url, '200ms'))).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+      await expect(dlA({ url: YT }, shortTimeoutCtx('cobalt', slow.url, '200ms'))).rejects.toMatchObject({
+        status: 504,
+        code: 'upstream_timeout',
+      });
     } finally {
       await slow.close();
     }
@@ -237,12 +285,20 @@ describe('cobalt errors', () => {
 });
 
 describe('not configured', () => {
-  test.each([['dl-a', YT], ['dl-b', FB], ['dl-c', IG]])('%s → 503 naming UPSTREAM_COBALT_URL, at once', async (endpoint, url) => {
+  test.each([
+    ['dl-a', YT],
+    ['dl-b', FB],
+    ['dl-c', IG],
+  ])('%s → 503 naming UPSTREAM_COBALT_URL, at once', async (endpoint, url) => {
     const bare = await testApp();
     try {
       const res = await get(endpoint, url, bare).timeout(3000);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, error: 'Upstream cobalt is not configured: set UPSTREAM_COBALT_URL', code: 'not_configured' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Upstream cobalt is not configured: set UPSTREAM_COBALT_URL',
+        code: 'not_configured',
+      });
     } finally {
       await bare.close();
     }

@@ -65,7 +65,11 @@ describe('cobalt first', () => {
     cobaltAnswer = () => ({ json: cobaltFixture('picker-tiktok-slideshow.json') });
     const res = await get(withCobalt, 'https://vm.tiktok.com/ZMabc123/');
     expect(res.status).toBe(200);
-    expect(res.body.data.medias.map((m: { type: string; extension: string }) => `${m.type}:${m.extension}`)).toEqual(['image:jpg', 'image:jpg', 'audio:mp3']);
+    expect(res.body.data.medias.map((m: { type: string; extension: string }) => `${m.type}:${m.extension}`)).toEqual([
+      'image:jpg',
+      'image:jpg',
+      'audio:mp3',
+    ]);
     expectMatchesSchema('downloaders/dl-d', res.body.data);
   });
 
@@ -147,7 +151,9 @@ describe('tikwm (cobalt not configured)', () => {
     expect(res.status).toBe(400);
     const sub = await get(tikwmOnly, 'https://ads.tiktok.com/@x/video/1');
     expect(sub.status).toBe(400);
-    expect(sub.body.error).toBe('Invalid value for url: must be an http(s) URL on tiktok.com, www.tiktok.com, m.tiktok.com, vm.tiktok.com, vt.tiktok.com');
+    expect(sub.body.error).toBe(
+      'Invalid value for url: must be an http(s) URL on tiktok.com, www.tiktok.com, m.tiktok.com, vm.tiktok.com, vt.tiktok.com',
+    );
     expect(tikwm.calls).toHaveLength(0);
   });
 
@@ -161,7 +167,10 @@ describe('tikwm (cobalt not configured)', () => {
         { UPSTREAM_TIKWM_URL: slow.url },
         { userAgent: 'test', log: pino({ level: 'silent' }) },
       );
-      await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', slow.url, '200ms', { upstream }))).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+      await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', slow.url, '200ms', { upstream }))).rejects.toMatchObject({
+        status: 504,
+        code: 'upstream_timeout',
+      });
     } finally {
       await slow.close();
     }
@@ -174,7 +183,9 @@ test('a client hanging up while cobalt works: the call is cancelled and tikwm is
   const server = await listen(app.app);
   try {
     const client = new AbortController();
-    const call = fetch(`${server.url}/api/v1/downloaders/dl-d?apikey=${app.key}&url=${encodeURIComponent(TT)}`, { signal: client.signal }).catch((err: Error) => err);
+    const call = fetch(`${server.url}/api/v1/downloaders/dl-d?apikey=${app.key}&url=${encodeURIComponent(TT)}`, {
+      signal: client.signal,
+    }).catch((err: Error) => err);
     await hung.requested;
     client.abort();
     await call;

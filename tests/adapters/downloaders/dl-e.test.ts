@@ -57,12 +57,15 @@ describe('links', () => {
     expect(fxtwitter.calls[0].path).toBe('/status/1790458410243506437');
   });
 
-  test.each(['https://x.com/NASA', 'https://twitter.com/NASA/likes', 'https://x.com/NASA/status/abc'])('%s has no post id → 400', async (url) => {
-    const res = await get(withCobalt, url);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for url: must link to a post (…/status/<id>)');
-    expect(cobalt.calls).toHaveLength(0);
-  });
+  test.each(['https://x.com/NASA', 'https://twitter.com/NASA/likes', 'https://x.com/NASA/status/abc'])(
+    '%s has no post id → 400',
+    async (url) => {
+      const res = await get(withCobalt, url);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid value for url: must link to a post (…/status/<id>)');
+      expect(cobalt.calls).toHaveLength(0);
+    },
+  );
 
   test('hosts other than twitter.com and x.com (and their www./mobile.) are refused', async () => {
     for (const url of ['https://api.x.com/NASA/status/1', 'https://fxtwitter.com/NASA/status/1', 'https://nitter.net/NASA/status/1']) {
@@ -78,7 +81,9 @@ describe('cobalt first', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('cobalt');
     expect((cobalt.calls[0].json() as { url: string }).url).toBe(POST);
-    expect(res.body.data.medias).toEqual([{ url: cobaltFixture('tunnel-twitter.json').url, type: 'video', quality: null, extension: 'mp4' }]);
+    expect(res.body.data.medias).toEqual([
+      { url: cobaltFixture('tunnel-twitter.json').url, type: 'video', quality: null, extension: 'mp4' },
+    ]);
     expectMatchesSchema('downloaders/dl-e', res.body.data);
     expect(fxtwitter.calls).toHaveLength(0);
   });
@@ -113,7 +118,7 @@ describe('cobalt first', () => {
 });
 
 describe('FxTwitter (cobalt not configured)', () => {
-  test('video and photo in the post\'s order; quality from the size; the video\'s thumbnail; text and author', async () => {
+  test("video and photo in the post's order; quality from the size; the video's thumbnail; text and author", async () => {
     const res = await get(fxOnly);
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('fxtwitter');
@@ -171,7 +176,10 @@ describe('FxTwitter (cobalt not configured)', () => {
         { UPSTREAM_FXTWITTER_URL: slow.url },
         { userAgent: 'test', log: pino({ level: 'silent' }) },
       );
-      await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', slow.url, '200ms', { upstream }))).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+      await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', slow.url, '200ms', { upstream }))).rejects.toMatchObject({
+        status: 504,
+        code: 'upstream_timeout',
+      });
     } finally {
       await slow.close();
     }

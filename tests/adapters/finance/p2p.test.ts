@@ -34,15 +34,38 @@ describe('ads', () => {
       type: 'BUY',
       total: 316,
       items: [
-        { price: '1.003', available: '1520.44', min: '10.00', max: '1500.00', pay_methods: ['Wise', 'Bank Transfer'], advertiser: { nickname: 'TraderX', month_orders: 812, month_finish_rate: 0.987, type: 'merchant' } },
-        { price: '1.005', available: '300.00', min: '20.00', max: '300.00', pay_methods: ['Zelle'], advertiser: { nickname: 'QuickSwap', month_orders: 41, month_finish_rate: 0.9, type: 'user' } },
+        {
+          price: '1.003',
+          available: '1520.44',
+          min: '10.00',
+          max: '1500.00',
+          pay_methods: ['Wise', 'Bank Transfer'],
+          advertiser: { nickname: 'TraderX', month_orders: 812, month_finish_rate: 0.987, type: 'merchant' },
+        },
+        {
+          price: '1.005',
+          available: '300.00',
+          min: '20.00',
+          max: '300.00',
+          pay_methods: ['Zelle'],
+          advertiser: { nickname: 'QuickSwap', month_orders: 41, month_finish_rate: 0.9, type: 'user' },
+        },
       ],
     });
     expectMatchesSchema('finance/p2p', res.body.data);
     const call = s.fake.calls[0];
     expect(call.method).toBe('POST');
     expect(call.path).toBe(SEARCH);
-    expect(call.json()).toEqual({ asset: 'USDT', fiat: 'USD', tradeType: 'BUY', page: 1, rows: 20, payTypes: [], publisherType: null, merchantCheck: false });
+    expect(call.json()).toEqual({
+      asset: 'USDT',
+      fiat: 'USD',
+      tradeType: 'BUY',
+      page: 1,
+      rows: 20,
+      payTypes: [],
+      publisherType: null,
+      merchantCheck: false,
+    });
     expect(call.headers.clienttype).toBe('web');
     expect(call.headers.lang).toBe('en');
     expect(call.headers['user-agent']).toMatch(/^Mozilla\/5\.0/);
@@ -59,9 +82,14 @@ describe('ads', () => {
   test('numbers where strings were expected are kept as strings; ads without a price are dropped', async () => {
     s.failWith = {
       json: {
-        code: '000000', success: true, total: 2,
+        code: '000000',
+        success: true,
+        total: 2,
         data: [
-          { adv: { price: 1.01, surplusAmount: 50, minSingleTransAmount: '5', maxSingleTransAmount: null, tradeMethods: 'none' }, advertiser: null },
+          {
+            adv: { price: 1.01, surplusAmount: 50, minSingleTransAmount: '5', maxSingleTransAmount: null, tradeMethods: 'none' },
+            advertiser: null,
+          },
           { adv: { surplusAmount: '10' }, advertiser: { nickName: 'NoPrice' } },
         ],
       },
@@ -69,7 +97,14 @@ describe('ads', () => {
     const res = await get({ fiat: 'AUD' });
     expect(res.status).toBe(200);
     expect(res.body.data.items).toEqual([
-      { price: '1.01', available: '50', min: '5', max: null, pay_methods: [], advertiser: { nickname: null, month_orders: null, month_finish_rate: null, type: null } },
+      {
+        price: '1.01',
+        available: '50',
+        min: '5',
+        max: null,
+        pay_methods: [],
+        advertiser: { nickname: null, month_orders: null, month_finish_rate: null, type: null },
+      },
     ]);
     expectMatchesSchema('finance/p2p', res.body.data);
   });

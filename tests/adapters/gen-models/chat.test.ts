@@ -46,7 +46,9 @@ beforeEach(() => {
 });
 
 const post = (endpoint: string, body: Record<string, string>, app: TestApp = t) =>
-  request(app.app).post(`/api/v1/gen-models/${endpoint}`).send({ apikey: app.key, ...body });
+  request(app.app)
+    .post(`/api/v1/gen-models/${endpoint}`)
+    .send({ apikey: app.key, ...body });
 const bearer = (k: string) => `Bearer ${k}`;
 
 async function withApp(env: Record<string, string>, fn: (app: TestApp) => Promise<void>) {
@@ -64,15 +66,18 @@ describe('bindings', () => {
     expect(new Set(chats.map((e) => e.options?.model)).size).toBe(17);
   });
 
-  test.each(chats.map((e) => [e.name, String(e.options?.model)] as const))('%s asks for %s and reports the answering model', async (name, model) => {
-    const res = await post(name, { q: 'Say hello' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('pollinations');
-    expect(res.body.data).toEqual({ response: 'Hello! How can I help?', model });
-    expectMatchesSchema(`gen-models/${name}`, res.body.data);
-    expect(fake.calls[0].path).toBe('/v1/chat/completions');
-    expect(fake.calls[0].json()).toEqual({ model, messages: [{ role: 'user', content: 'Say hello' }] });
-  });
+  test.each(chats.map((e) => [e.name, String(e.options?.model)] as const))(
+    '%s asks for %s and reports the answering model',
+    async (name, model) => {
+      const res = await post(name, { q: 'Say hello' });
+      expect(res.status).toBe(200);
+      expect(res.body.source).toBe('pollinations');
+      expect(res.body.data).toEqual({ response: 'Hello! How can I help?', model });
+      expectMatchesSchema(`gen-models/${name}`, res.body.data);
+      expect(fake.calls[0].path).toBe('/v1/chat/completions');
+      expect(fake.calls[0].json()).toEqual({ model, messages: [{ role: 'user', content: 'Say hello' }] });
+    },
+  );
 
   test('parameters in the query string work as well as in the JSON body', async () => {
     const res = await request(t.app).post('/api/v1/gen-models/chat-05').query({ apikey: t.key, q: 'hi there' });
@@ -89,7 +94,11 @@ describe('bindings', () => {
 });
 
 describe('prompt', () => {
-  test.each([['absent', {}], ['empty', { q: '' }], ['blank', { q: '   ' }]])('q %s → 400 Missing required parameter: q', async (_n, body) => {
+  test.each([
+    ['absent', {}],
+    ['empty', { q: '' }],
+    ['blank', { q: '   ' }],
+  ])('q %s → 400 Missing required parameter: q', async (_n, body) => {
     const res = await post('chat-01', body as Record<string, string>);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'Missing required parameter: q', code: 'bad_input' });
@@ -113,7 +122,10 @@ describe('pooled keys', () => {
 
   test.each([401, 402, 429])('a pooled key answered %i rests; the request is retried with the other key', async (status) => {
     await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
-      answer = ({ model, auth }) => (auth === bearer(POOL[0]) ? { status, json: fixture(status === 402 ? 'error-402.json' : 'error-401.json') } : { json: { ...fixture('chat.json'), model } });
+      answer = ({ model, auth }) =>
+        auth === bearer(POOL[0])
+          ? { status, json: fixture(status === 402 ? 'error-402.json' : 'error-401.json') }
+          : { json: { ...fixture('chat.json'), model } };
       const res = await post('chat-02', { q: 'hi' }, app);
       expect(res.status).toBe(200);
       expect(fake.calls.map((c) => c.headers.authorization)).toEqual([bearer(POOL[0]), bearer(POOL[1])]);
@@ -136,7 +148,8 @@ describe('pooled keys', () => {
 
   test('every pooled key resting: the caller key steps in', async () => {
     await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
-      answer = ({ model, auth }) => (auth === bearer(CALLER) ? { json: { ...fixture('chat.json'), model } } : { status: 402, json: fixture('error-402.json') });
+      answer = ({ model, auth }) =>
+        auth === bearer(CALLER) ? { json: { ...fixture('chat.json'), model } } : { status: 402, json: fixture('error-402.json') };
       const res = await post('chat-04', { q: 'hi', upstream_key: CALLER }, app);
       expect(res.status).toBe(200);
       expect(fake.calls.map((c) => c.headers.authorization)).toEqual([bearer(POOL[0]), bearer(POOL[1]), bearer(CALLER)]);
@@ -159,7 +172,11 @@ describe('upstream_key', () => {
       answer = () => ({ status, json: fixture(status === 402 ? 'error-402.json' : 'error-401.json') });
       const res = await post('chat-07', { q: 'hi', upstream_key: CALLER }, app);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: 'Invalid value for upstream_key: rejected by the upstream provider', code: 'bad_input' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Invalid value for upstream_key: rejected by the upstream provider',
+        code: 'bad_input',
+      });
       expect(fake.calls).toHaveLength(1);
     });
   });
@@ -184,17 +201,37 @@ describe('upstream_key', () => {
 
   test('neither the caller key nor the pooled keys appear in any log line', async () => {
     const lines: string[] = [];
-    const log = pino({ level: 'trace' }, new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } }));
+    const log = pino(
+      { level: 'trace' },
+      new Writable({
+        write(chunk, _e, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-gen-log-'));
     const keysFile = path.join(dataDir, 'keys.yaml');
     fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: test }\n`);
-    const api = await createApp({ DATA_DIR: dataDir, API_KEYS_FILE: keysFile, UPSTREAM_POLLINATIONS_URL: fake.url, UPSTREAM_POLLINATIONS_KEYS: POOL[0], PUBLIC_URL: 'http://127.0.0.1:3999' }, { log });
+    const api = await createApp(
+      {
+        DATA_DIR: dataDir,
+        API_KEYS_FILE: keysFile,
+        UPSTREAM_POLLINATIONS_URL: fake.url,
+        UPSTREAM_POLLINATIONS_KEYS: POOL[0],
+        PUBLIC_URL: 'http://127.0.0.1:3999',
+      },
+      { log },
+    );
     try {
-      answer = ({ model, auth }) => (auth === bearer(CALLER) ? { json: { ...fixture('chat.json'), model } } : { status: 401, json: fixture('error-401.json') });
+      answer = ({ model, auth }) =>
+        auth === bearer(CALLER) ? { json: { ...fixture('chat.json'), model } } : { status: 401, json: fixture('error-401.json') };
       const ok = await request(api.app).post('/api/v1/gen-models/chat-01').send({ apikey: KEYS.premium, q: 'hi', upstream_key: CALLER });
       expect(ok.status).toBe(200);
       answer = () => ({ status: 401, json: fixture('error-401.json') });
-      const refused = await request(api.app).post('/api/v1/gen-models/chat-01').send({ apikey: KEYS.premium, q: 'hi', upstream_key: CALLER });
+      const refused = await request(api.app)
+        .post('/api/v1/gen-models/chat-01')
+        .send({ apikey: KEYS.premium, q: 'hi', upstream_key: CALLER });
       expect(refused.status).toBe(400);
       expect(lines.length).toBeGreaterThan(0);
       const all = lines.join('\n');
@@ -207,7 +244,7 @@ describe('upstream_key', () => {
 });
 
 describe('upstream failures', () => {
-  test('a 400 about the prompt is the caller\'s: 400', async () => {
+  test("a 400 about the prompt is the caller's: 400", async () => {
     answer = () => ({ status: 400, json: fixture('error-400-prompt.json') });
     const res = await post('chat-08', { q: 'something flagged' });
     expect(res.status).toBe(400);

@@ -34,8 +34,19 @@ const png = (() => {
   return PNG.sync.write(img);
 })();
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 7)]);
-const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0, 0, 0, 0, 0]), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(600, 1)]);
-const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(900, 3)]);
+const mp3 = Buffer.concat([
+  Buffer.from('ID3'),
+  Buffer.from([3, 0, 0, 0, 0, 0, 0]),
+  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
+  Buffer.alloc(600, 1),
+]);
+const mp4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x18]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+  Buffer.alloc(900, 3),
+]);
 
 let image: (req: FakeRequest) => FakeResponse;
 let audio: (req: FakeRequest) => FakeResponse;
@@ -50,12 +61,18 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => {
-  image = (req) => (req.query.get('model') === 'veo' ? { headers: { 'content-type': 'video/mp4' }, body: mp4 } : { headers: { 'content-type': 'image/png' }, body: png });
+  image = (req) =>
+    req.query.get('model') === 'veo'
+      ? { headers: { 'content-type': 'video/mp4' }, body: mp4 }
+      : { headers: { 'content-type': 'image/png' }, body: png };
   audio = () => ({ headers: { 'content-type': 'audio/mpeg' }, body: mp3 });
   fake.calls.length = 0;
 });
 
-const post = (endpoint: string, body: Record<string, string>, app: TestApp = t) => request(app.app).post(`/api/v1/gen-models/${endpoint}`).send({ apikey: app.key, ...body });
+const post = (endpoint: string, body: Record<string, string>, app: TestApp = t) =>
+  request(app.app)
+    .post(`/api/v1/gen-models/${endpoint}`)
+    .send({ apikey: app.key, ...body });
 const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   const stream = res as unknown as NodeJS.ReadableStream;
@@ -90,7 +107,13 @@ describe('image-01', () => {
     expect(Object.fromEntries(call.query)).toEqual({ model: 'flux', width: '1024', height: '1024', nologo: 'true' });
     expect(call.headers.authorization).toBe(`Bearer ${POOL}`);
     const d = res.body.data;
-    expect(d).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3999\/media\/[A-Za-z0-9]{8}\.png$/), content_type: 'image/png', bytes: png.length, expires_at: expect.any(String), model: 'flux' });
+    expect(d).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3999\/media\/[A-Za-z0-9]{8}\.png$/),
+      content_type: 'image/png',
+      bytes: png.length,
+      expires_at: expect.any(String),
+      model: 'flux',
+    });
     expectDayExpiry(d.expires_at);
     expectMatchesSchema('gen-models/image-01', d);
     const hosted = await fetchHosted(d.url);
@@ -182,7 +205,9 @@ describe('image-01', () => {
   test('slow upstream → 504', async () => {
     const slow = await fakeUpstream(() => ({ delayMs: 2000, headers: { 'content-type': 'image/png' }, body: png }));
     try {
-      await expect(image01({ q: 'a cat', upstream_key: CALLER }, shortTimeoutCtx('pollinations', slow.url, '200ms'))).rejects.toMatchObject({ status: 504 });
+      await expect(image01({ q: 'a cat', upstream_key: CALLER }, shortTimeoutCtx('pollinations', slow.url, '200ms'))).rejects.toMatchObject(
+        { status: 504 },
+      );
     } finally {
       await slow.close();
     }
@@ -196,7 +221,13 @@ describe('audio-01', () => {
     expect(fake.calls[0].path).toBe('/audio/Hello%20world');
     expect(Object.fromEntries(fake.calls[0].query)).toEqual({ voice: 'nova' });
     const d = res.body.data;
-    expect(d).toEqual({ url: expect.stringMatching(/\/media\/[A-Za-z0-9]{8}\.mp3$/), content_type: 'audio/mpeg', bytes: mp3.length, expires_at: expect.any(String), voice: 'nova' });
+    expect(d).toEqual({
+      url: expect.stringMatching(/\/media\/[A-Za-z0-9]{8}\.mp3$/),
+      content_type: 'audio/mpeg',
+      bytes: mp3.length,
+      expires_at: expect.any(String),
+      voice: 'nova',
+    });
     expectDayExpiry(d.expires_at);
     expectMatchesSchema('gen-models/audio-01', d);
     const hosted = await fetchHosted(d.url);
@@ -214,7 +245,9 @@ describe('audio-01', () => {
   test('an unknown voice → 400 listing the voices', async () => {
     const res = await post('audio-01', { q: 'hi', voice: 'robot' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for voice: must be one of alloy, ash, ballad, coral, echo, fable, onyx, nova, sage, shimmer, verse');
+    expect(res.body.error).toBe(
+      'Invalid value for voice: must be one of alloy, ash, ballad, coral, echo, fable, onyx, nova, sage, shimmer, verse',
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -238,13 +271,19 @@ describe('audio-01', () => {
     function chatCtx(url: string) {
       const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams.pollinations;
       const settings = { ...cfg.settings, audio: { ...(cfg.settings?.audio as object), mode: 'chat' } };
-      const upstream = createUpstreams({ pollinations: { ...cfg, settings } }, { UPSTREAM_POLLINATIONS_URL: url, UPSTREAM_POLLINATIONS_KEYS: POOL }, { userAgent: 'test', log });
+      const upstream = createUpstreams(
+        { pollinations: { ...cfg, settings } },
+        { UPSTREAM_POLLINATIONS_URL: url, UPSTREAM_POLLINATIONS_KEYS: POOL },
+        { userAgent: 'test', log },
+      );
       return shortTimeoutCtx('pollinations', url, '5s', { upstream, blobs });
     }
 
     test('POST chat with openai-audio and the voice; the base64 MP3 is hosted', async () => {
       const answer = JSON.stringify(fixture('audio-chat.json')).replace('__MP3_BASE64__', mp3.toString('base64'));
-      const chatFake = await fakeUpstream(routes({ 'POST /v1/chat/completions': () => ({ headers: { 'content-type': 'application/json' }, text: answer }) }));
+      const chatFake = await fakeUpstream(
+        routes({ 'POST /v1/chat/completions': () => ({ headers: { 'content-type': 'application/json' }, text: answer }) }),
+      );
       try {
         const out = await audio01({ q: 'Hello there', voice: 'echo' }, chatCtx(chatFake.url));
         expect(chatFake.calls[0].json()).toEqual({
@@ -281,7 +320,13 @@ describe('video-01', () => {
     expect(fake.calls[0].path).toBe('/image/a%20drone%20over%20the%20sea');
     expect(Object.fromEntries(fake.calls[0].query)).toEqual({ model: 'veo' });
     const d = res.body.data;
-    expect(d).toEqual({ url: expect.stringMatching(/\/media\/[A-Za-z0-9]{8}\.mp4$/), content_type: 'video/mp4', bytes: mp4.length, expires_at: expect.any(String), model: 'veo' });
+    expect(d).toEqual({
+      url: expect.stringMatching(/\/media\/[A-Za-z0-9]{8}\.mp4$/),
+      content_type: 'video/mp4',
+      bytes: mp4.length,
+      expires_at: expect.any(String),
+      model: 'veo',
+    });
     expectMatchesSchema('gen-models/video-01', d);
     const hosted = await fetchHosted(d.url);
     expect(hosted.headers['content-type']).toBe('video/mp4');

@@ -17,7 +17,8 @@ const s = upstreamSuite({
   routes: {
     'GET /quotes/random': () => ({ json: s.fixture('quote-random.json') }),
     'GET /quotes': (r) => {
-      if (r.query.get('page') === '9') return { json: { ...s.fixture('quotes-page.json'), data: Array(10).fill(s.fixture('quotes-page.json').data[0]), resultCount: 10 } };
+      if (r.query.get('page') === '9')
+        return { json: { ...s.fixture('quotes-page.json'), data: Array(10).fill(s.fixture('quotes-page.json').data[0]), resultCount: 10 } };
       return { json: s.fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
     },
     'GET /characters': () => ({ json: s.fixture('characters-page.json') }),
@@ -138,7 +139,9 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('quotes-page.json'), delayMs: 2000 };
-    await expect(hunterSeries({ resource: 'quotes', page: 1 }, shortTimeoutCtx('supernatural', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(hunterSeries({ resource: 'quotes', page: 1 }, shortTimeoutCtx('supernatural', s.fake.url))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 });
 

@@ -186,7 +186,9 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: QUOTES[0], delayMs: 2000 };
-    await expect(officeSeries({ resource: 'quotes', action: 'id', value: '1' }, shortTimeoutCtx('office-api', s.fake.url))).rejects.toMatchObject({ status: 504 });
+    await expect(
+      officeSeries({ resource: 'quotes', action: 'id', value: '1' }, shortTimeoutCtx('office-api', s.fake.url)),
+    ).rejects.toMatchObject({ status: 504 });
   });
 });
 

@@ -20,23 +20,34 @@ let lucifer: FakeUpstream;
 let southpark: FakeUpstream;
 let stranger: FakeUpstream;
 let t: TestApp;
-const env = () => ({ UPSTREAM_LUCIFER_QUOTES_URL: lucifer.url, UPSTREAM_SOUTHPARK_QUOTES_URL: southpark.url, UPSTREAM_STRANGERTHINGS_QUOTES_URL: stranger.url });
+const env = () => ({
+  UPSTREAM_LUCIFER_QUOTES_URL: lucifer.url,
+  UPSTREAM_SOUTHPARK_QUOTES_URL: southpark.url,
+  UPSTREAM_STRANGERTHINGS_QUOTES_URL: stranger.url,
+});
 beforeAll(async () => {
-  lucifer = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes.json') }),
-      'GET /fr/quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes-fr.json') }),
-    })(req),
+  lucifer = await fakeUpstream(
+    (req) =>
+      failWith ??
+      routes({
+        'GET /quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes.json') }),
+        'GET /fr/quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes-fr.json') }),
+      })(req),
   );
-  southpark = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /quotes/search/:term': (_r, p) => ({ json: p.term === 'cartman' ? fixture('southpark-quotes/search-cartman.json') : [], delayMs: 150 }),
-      'GET /quotes/:n': () => ({ json: fixture('southpark-quotes/quotes.json') }),
-    })(req),
+  southpark = await fakeUpstream(
+    (req) =>
+      failWith ??
+      routes({
+        'GET /quotes/search/:term': (_r, p) => ({
+          json: p.term === 'cartman' ? fixture('southpark-quotes/search-cartman.json') : [],
+          delayMs: 150,
+        }),
+        'GET /quotes/:n': () => ({ json: fixture('southpark-quotes/quotes.json') }),
+      })(req),
   );
-  stranger = await fakeUpstream((req) => failWith ?? routes({ 'GET /quotes/:n': () => ({ json: fixture('strangerthings-quotes/quotes.json') }) })(req));
+  stranger = await fakeUpstream(
+    (req) => failWith ?? routes({ 'GET /quotes/:n': () => ({ json: fixture('strangerthings-quotes/quotes.json') }) })(req),
+  );
   t = await testApp(env());
 });
 afterAll(async () => {
@@ -49,7 +60,9 @@ beforeEach(() => {
 });
 
 const get = (endpoint: string, query: Record<string, string | number> = {}) =>
-  request(t.app).get(`/api/v1/quotes/${endpoint}`).query({ apikey: t.key, ...query });
+  request(t.app)
+    .get(`/api/v1/quotes/${endpoint}`)
+    .query({ apikey: t.key, ...query });
 
 describe('devil-series', () => {
   test('count and English by default: /quotes/1', async () => {
@@ -135,8 +148,18 @@ describe('cartoon-series', () => {
 
   test('random quotes are never cached; searches are, and concurrent ones share a call', async () => {
     await expectNeverCached({ t, path: '/api/v1/quotes/cartoon-series', query: { count: 4 }, upstreamCalls: () => southpark.calls.length });
-    await expectCacheHit({ t, path: '/api/v1/quotes/cartoon-series', query: { search: 'kyle' }, upstreamCalls: () => southpark.calls.length });
-    await expectCoalesced({ t, path: '/api/v1/quotes/cartoon-series', query: { search: 'stan' }, upstreamCalls: () => southpark.calls.length });
+    await expectCacheHit({
+      t,
+      path: '/api/v1/quotes/cartoon-series',
+      query: { search: 'kyle' },
+      upstreamCalls: () => southpark.calls.length,
+    });
+    await expectCoalesced({
+      t,
+      path: '/api/v1/quotes/cartoon-series',
+      query: { search: 'stan' },
+      upstreamCalls: () => southpark.calls.length,
+    });
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
@@ -183,6 +206,8 @@ describe('teen-scifi-series', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     failWith = { json: [], delayMs: 2000 };
-    await expect(teenScifiSeries({ count: 1 }, shortTimeoutCtx('strangerthings-quotes', stranger.url))).rejects.toMatchObject({ status: 504 });
+    await expect(teenScifiSeries({ count: 1 }, shortTimeoutCtx('strangerthings-quotes', stranger.url))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 });

@@ -41,13 +41,16 @@ describe('resources', () => {
     expect(s.fake.calls[0].path).toBe(path);
   });
 
-  test.each([[{ resource: 'house/Gryffindor' }], [{ resource: 'house', id: 'gryffindor' }]])('a house, inline or in id: %j', async (query) => {
-    const res = await get(query);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ house: 'gryffindor', items: s.fixture('house-gryffindor.json'), count: 1 });
-    expectMatchesSchema('quotes/wizard-series', res.body.data);
-    expect(s.fake.calls[0].path).toBe('/characters/house/gryffindor');
-  });
+  test.each([[{ resource: 'house/Gryffindor' }], [{ resource: 'house', id: 'gryffindor' }]])(
+    'a house, inline or in id: %j',
+    async (query) => {
+      const res = await get(query);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ house: 'gryffindor', items: s.fixture('house-gryffindor.json'), count: 1 });
+      expectMatchesSchema('quotes/wizard-series', res.body.data);
+      expect(s.fake.calls[0].path).toBe('/characters/house/gryffindor');
+    },
+  );
 
   test.each([[{ resource: `character/${HARRY}` }], [{ resource: 'character', id: HARRY }], [{ resource: 'characters', id: HARRY }]])(
     'one character is unwrapped from the upstream array: %j',
@@ -74,7 +77,10 @@ describe('bad input, refused before any upstream call', () => {
     [{ resource: 'character', id: 'harry' }, 'Invalid value for id: must be a character UUID such as 9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8'],
     [{ resource: 'house/gryffindor', id: 'slytherin' }, 'Invalid value for id: does not match the house named in resource (gryffindor)'],
     [{ resource: 'spells', id: 'gryffindor' }, 'Invalid value for id: is used only with resource house or character, not spells'],
-    [{ resource: 'wands' }, 'Invalid value for resource: must be one of characters, students, staff, spells, house/{house}, character/{id}'],
+    [
+      { resource: 'wands' },
+      'Invalid value for resource: must be one of characters, students, staff, spells, house/{house}, character/{id}',
+    ],
     [{ resource: 'spells', id: 'a b' }, 'Invalid value for id: must be a character UUID or a house name such as gryffindor'],
   ])('%j → 400', async (query, message) => {
     const res = await get(query);

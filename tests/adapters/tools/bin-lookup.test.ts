@@ -52,7 +52,18 @@ test('a sparse binlist answer (empty country and bank) gives nulls, not empty ob
   const res = await lookup('371449');
   expect(res.status).toBe(200);
   expectMatchesSchema('tools/bin-lookup', res.body.data);
-  expect(res.body.data).toMatchObject({ scheme: 'american-express', brand: 'American Express', lengths: [15], cvv: { name: 'CID', size: 4 }, type: 'credit', issuer: null, country: null, product: null, prepaid: null, luhn: true });
+  expect(res.body.data).toMatchObject({
+    scheme: 'american-express',
+    brand: 'American Express',
+    lengths: [15],
+    cvv: { name: 'CID', size: 4 },
+    type: 'credit',
+    issuer: null,
+    country: null,
+    product: null,
+    prepaid: null,
+    luhn: true,
+  });
 });
 
 test('8-digit BINs are passed to binlist as given', async () => {

@@ -54,7 +54,14 @@ describe('public profile', () => {
   test('no bio: phone null, Telegram boilerplate and default logo dropped', async () => {
     const res = await get({ q: '@quiet_user' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ username: 'quiet_user', display_name: 'Quiet User', bio: null, photo_url: null, phone: null, phone_source: null });
+    expect(res.body.data).toMatchObject({
+      username: 'quiet_user',
+      display_name: 'Quiet User',
+      bio: null,
+      photo_url: null,
+      phone: null,
+      phone_source: null,
+    });
     expectMatchesSchema('tools/chat-app-phone', res.body.data);
   });
 
@@ -75,7 +82,9 @@ describe('bad input', () => {
   test.each(['123456789', '@777000', 't.me/1234567'])('numeric id %j → 400 (no public page; never a lookup)', async (q) => {
     const res = await get({ q });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for q: numeric chat ids have no public profile; give a public username such as durov or @durov');
+    expect(res.body.error).toBe(
+      'Invalid value for q: numeric chat ids have no public profile; give a public username such as durov or @durov',
+    );
     expect(s.fake.calls).toHaveLength(0);
   });
 

@@ -24,7 +24,10 @@ const s = upstreamSuite({
     'GET /promo-codes/tiny.shop': () => html('no-coupons.html'),
     'GET /promo-codes/empty.example': () => html('no-coupons.html'),
     'GET /promo-codes/guarded.example': () => html('anti-bot.html'),
-    'GET /promo-codes/redesigned.example': () => ({ text: '<html><body><div class="new-layout">offers</div></body></html>', headers: { 'content-type': 'text/html' } }),
+    'GET /promo-codes/redesigned.example': () => ({
+      text: '<html><body><div class="new-layout">offers</div></body></html>',
+      headers: { 'content-type': 'text/html' },
+    }),
     'GET /promo-codes/slow.example': () => ({ ...html('listing.html'), delayMs: 200 }),
     'GET /promo-codes/:domain/481516': () => (revealMissing ? { status: 404, ...html('not-found.html') } : html('reveal.html')),
     'GET /promo-codes/unknown.example': () => ({ status: 404, ...html('not-found.html') }),
@@ -58,12 +61,15 @@ describe('happy path', () => {
     }
   });
 
-  test.each(['https://www.Adidas.com/us/shoes?x=1', 'www.adidas.com', 'adidas.com:443', 'http://adidas.com/'])('domain %j is normalised to adidas.com', async (domain) => {
-    const res = await get({ domain });
-    expect(res.status).toBe(200);
-    expect(res.body.data.domain).toBe('adidas.com');
-    expect(s.fake.calls[0].path).toBe('/promo-codes/adidas.com');
-  });
+  test.each(['https://www.Adidas.com/us/shoes?x=1', 'www.adidas.com', 'adidas.com:443', 'http://adidas.com/'])(
+    'domain %j is normalised to adidas.com',
+    async (domain) => {
+      const res = await get({ domain });
+      expect(res.status).toBe(200);
+      expect(res.body.data.domain).toBe('adidas.com');
+      expect(s.fake.calls[0].path).toBe('/promo-codes/adidas.com');
+    },
+  );
 
   test('a store page without offers: total 0', async () => {
     const res = await get({ domain: 'tiny.shop' });
@@ -133,6 +139,11 @@ describe('cache', () => {
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { domain: 'slow.example' }, upstreamCalls: () => s.fake.calls.filter((c) => !c.path.endsWith('/481516')).length });
+    await expectCoalesced({
+      t: s.t,
+      path: PATH,
+      query: { domain: 'slow.example' },
+      upstreamCalls: () => s.fake.calls.filter((c) => !c.path.endsWith('/481516')).length,
+    });
   });
 });

@@ -69,7 +69,9 @@ describe('happy path', () => {
 
   test('Link header parsing', () => {
     expect(nextPage(undefined)).toBeNull();
-    expect(nextPage('<https://api.github.com/user/1/repos?page=1>; rel="prev", <https://api.github.com/user/1/repos?page=1>; rel="first"')).toBeNull();
+    expect(
+      nextPage('<https://api.github.com/user/1/repos?page=1>; rel="prev", <https://api.github.com/user/1/repos?page=1>; rel="first"'),
+    ).toBeNull();
     expect(nextPage('<https://api.github.com/user/1/repos?page=3&per_page=100>; rel="next"')).toBe(3);
   });
 });
@@ -78,7 +80,9 @@ describe('bad input', () => {
   test.each(['-octocat', 'octocat-', 'octo--cat', 'octo_cat', 'a'.repeat(40), 'octo cat'])('username %j → 400', async (username) => {
     const res = await get({ username });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Invalid value for username: must be 1 to 39 letters, digits or single hyphens, not starting or ending with a hyphen');
+    expect(res.body.error).toBe(
+      'Invalid value for username: must be 1 to 39 letters, digits or single hyphens, not starting or ending with a hyphen',
+    );
     expect(s.fake.calls).toHaveLength(0);
   });
 });
@@ -94,7 +98,11 @@ describe('upstream failures', () => {
 
   test('403 with X-RateLimit-Remaining: 0 → 503, Retry-After from X-RateLimit-Reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 120;
-    s.failWith = { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, json: s.fixture('rate-limited.json') };
+    s.failWith = {
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      json: s.fixture('rate-limited.json'),
+    };
     const res = await get({ username: 'limited-1' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(115);
@@ -131,7 +139,11 @@ describe('pooled tokens', () => {
     const gh = await fakeUpstream((req) => {
       tokens.push(req.headers.authorization);
       if (req.headers.authorization === 'Bearer tok-a') {
-        return { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) }, json: s.fixture('rate-limited.json') };
+        return {
+          status: 403,
+          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) },
+          json: s.fixture('rate-limited.json'),
+        };
       }
       return { json: s.fixture('repos-page1.json') };
     });

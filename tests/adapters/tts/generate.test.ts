@@ -54,7 +54,13 @@ async function decode(mp3: Buffer): Promise<Decoded> {
       sum += ch[i] * ch[i];
       peak = Math.max(peak, Math.abs(ch[i]));
     }
-    return { seconds: samplesDecoded / sampleRate, sampleRate, rms: Math.sqrt(sum / Math.max(1, samplesDecoded)), peak, errors: errors.length };
+    return {
+      seconds: samplesDecoded / sampleRate,
+      sampleRate,
+      rms: Math.sqrt(sum / Math.max(1, samplesDecoded)),
+      peak,
+      errors: errors.length,
+    };
   } finally {
     decoder.free();
   }
@@ -69,7 +75,9 @@ afterAll(async () => {
 });
 
 const generate = (app: TestApp, body: Record<string, unknown>) =>
-  request(app.app).post('/api/v1/tts/generate').send({ apikey: app.key, ...body });
+  request(app.app)
+    .post('/api/v1/tts/generate')
+    .send({ apikey: app.key, ...body });
 
 describe('tts/generate with eSpeak NG', () => {
   let first: request.Response;
@@ -116,8 +124,12 @@ describe('tts/generate with eSpeak NG', () => {
   });
 
   test('raw audio/mpeg when the Accept header asks for it', async () => {
-    const res = await request(t.app).post('/api/v1/tts/generate').set('Accept', 'audio/mpeg')
-      .send({ apikey: t.key, text: 'Raw bytes, please.' }).buffer(true).parse(binary);
+    const res = await request(t.app)
+      .post('/api/v1/tts/generate')
+      .set('Accept', 'audio/mpeg')
+      .send({ apikey: t.key, text: 'Raw bytes, please.' })
+      .buffer(true)
+      .parse(binary);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('audio/mpeg');
     const audio = await decode(res.body as Buffer);
@@ -164,11 +176,19 @@ describe('tts/generate with eSpeak NG', () => {
   test('languages without a voice of their own are read by a related one, marked approximate', async () => {
     const res = await generate(t, { text: 'Bom día, como estás?', lang: 'gl' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ source: 'embedded', data: { lang: 'gl', voice: 'es', approximate: true, engine: 'espeak-ng', accent: null } });
+    expect(res.body).toMatchObject({
+      source: 'embedded',
+      data: { lang: 'gl', voice: 'es', approximate: true, engine: 'espeak-ng', accent: null },
+    });
   });
 
   test('non-Latin scripts and markup-looking text are spoken, not parsed', async () => {
-    for (const [lang, text] of [['ja', 'こんにちは、世界。'], ['ar', 'مرحبا بالعالم'], ['hi', 'नमस्ते दुनिया।'], ['en', '<voice name="de">a & b</voice> <mark name="x"/> 5 < 6']]) {
+    for (const [lang, text] of [
+      ['ja', 'こんにちは、世界。'],
+      ['ar', 'مرحبا بالعالم'],
+      ['hi', 'नमस्ते दुनिया।'],
+      ['en', '<voice name="de">a & b</voice> <mark name="x"/> 5 < 6'],
+    ]) {
       const res = await generate(t, { text, lang });
       expect(res.status).toBe(200);
       expect(res.body.data.duration_seconds).toBeGreaterThan(0.3);
@@ -217,7 +237,11 @@ describe('tts/generate with eSpeak NG', () => {
     test('Khmer without google-tts → 503', async () => {
       const res = await generate(t, { text: 'សួស្តី', lang: 'km' });
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ success: false, code: 'not_configured', error: 'Language km needs the google-tts upstream, which is not configured' });
+      expect(res.body).toMatchObject({
+        success: false,
+        code: 'not_configured',
+        error: 'Language km needs the google-tts upstream, which is not configured',
+      });
     });
 
     test('text: missing, blank, or too long → 400', async () => {
@@ -245,9 +269,11 @@ describe('tts/generate with google-tts', () => {
   let answer: () => { status?: number; headers?: Record<string, string>; body?: Buffer; text?: string; delayMs?: number };
 
   beforeAll(async () => {
-    fake = await fakeUpstream(routes({
-      'GET /translate_tts': () => answer(),
-    }));
+    fake = await fakeUpstream(
+      routes({
+        'GET /translate_tts': () => answer(),
+      }),
+    );
     g = await testApp({ UPSTREAM_GOOGLE_TTS_URL: fake.url });
   });
   afterAll(async () => {
@@ -264,12 +290,27 @@ describe('tts/generate with google-tts', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, source: 'google-tts' });
     expectMatchesSchema('tts/generate', res.body.data);
-    expect(res.body.data).toMatchObject({ voice: 'km', engine: 'google-tts', approximate: false, lang: 'km', accent: null, bytes: TONE.length });
+    expect(res.body.data).toMatchObject({
+      voice: 'km',
+      engine: 'google-tts',
+      approximate: false,
+      lang: 'km',
+      accent: null,
+      bytes: TONE.length,
+    });
     expect(res.body.data.duration_seconds).toBeGreaterThan(0.55);
     expect(res.body.data.duration_seconds).toBeLessThan(0.7);
     expect(fake.calls).toHaveLength(1);
     const q = fake.calls[0].query;
-    expect(Object.fromEntries(q)).toEqual({ ie: 'UTF-8', q: 'សួស្តី​ពិភពលោក', tl: 'km', total: '1', idx: '0', textlen: String('សួស្តី​ពិភពលោក'.length), client: 'tw-ob' });
+    expect(Object.fromEntries(q)).toEqual({
+      ie: 'UTF-8',
+      q: 'សួស្តី​ពិភពលោក',
+      tl: 'km',
+      total: '1',
+      idx: '0',
+      textlen: String('សួស្តី​ពិភពលោក'.length),
+      client: 'tw-ob',
+    });
     const hosted = await request(g.app).get(new URL(res.body.data.url).pathname).buffer(true).parse(binary);
     expect((hosted.body as Buffer).equals(TONE)).toBe(true);
     const audio = await decode(hosted.body as Buffer);
@@ -335,8 +376,19 @@ describe('tts/generate with google-tts', () => {
     // The catalog gives google-tts 15 s; a client with a short timeout proves the mapping quickly.
     answer = () => ({ delayMs: 2000, headers: { 'content-type': 'audio/mpeg' }, body: TONE });
     const silent = pino({ level: 'silent' });
-    const client = createUpstreams({ 'google-tts': { name: 'google-tts', docs: 'https://example.org', timeout: '200ms', retries: 0, settings: { path: '/translate_tts', chunkChars: 200 } } },
-      { UPSTREAM_GOOGLE_TTS_URL: fake.url }, { userAgent: 'test', log: silent })('google-tts');
+    const client = createUpstreams(
+      {
+        'google-tts': {
+          name: 'google-tts',
+          docs: 'https://example.org',
+          timeout: '200ms',
+          retries: 0,
+          settings: { path: '/translate_tts', chunkChars: 200 },
+        },
+      },
+      { UPSTREAM_GOOGLE_TTS_URL: fake.url },
+      { userAgent: 'test', log: silent },
+    )('google-tts');
     const err = await speakGoogle(client, 'សួស្តី', 'km', new AbortController().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 504 });

@@ -33,7 +33,13 @@ describe('tts/langlist', () => {
     expect(byCode['zh-TW']).toMatchObject({ voice: 'cmn', approximate: true });
     expect(byCode.km).toEqual({ code: 'km', name: 'Khmer', voice: null, approximate: false });
     // The five without a voice of their own, read by a related orthography's rules.
-    for (const [code, voice] of [['gl', 'es'], ['jw', 'id'], ['su', 'id'], ['tl', 'id'], ['ha', 'sw']]) {
+    for (const [code, voice] of [
+      ['gl', 'es'],
+      ['jw', 'id'],
+      ['su', 'id'],
+      ['tl', 'id'],
+      ['ha', 'sw'],
+    ]) {
       expect(byCode[code]).toMatchObject({ voice, approximate: true });
     }
   });
@@ -65,11 +71,21 @@ describe('tts/accentlist', () => {
       for (const a of res.body.data.accents) rows.push(`${lang} ${a.tld} ${a.region} ${a.voice}${a.approximate ? ' ~' : ''}`);
     }
     expect(rows).toEqual([
-      'en com.au AU en-gb ~', 'en co.uk GB en-gb', 'en us US en-us', 'en ca CA en-us ~', 'en co.in IN en-gb ~',
-      'en ie IE en-gb ~', 'en co.za ZA en-gb ~', 'en com.ng NG en-gb ~',
-      'fr ca CA fr-fr ~', 'fr fr FR fr-fr',
-      'pt com.br BR pt-br', 'pt pt PT pt',
-      'es com.mx MX es-mx', 'es es ES es', 'es us US es-419',
+      'en com.au AU en-gb ~',
+      'en co.uk GB en-gb',
+      'en us US en-us',
+      'en ca CA en-us ~',
+      'en co.in IN en-gb ~',
+      'en ie IE en-gb ~',
+      'en co.za ZA en-gb ~',
+      'en com.ng NG en-gb ~',
+      'fr ca CA fr-fr ~',
+      'fr fr FR fr-fr',
+      'pt com.br BR pt-br',
+      'pt pt PT pt',
+      'es com.mx MX es-mx',
+      'es es ES es',
+      'es us US es-419',
     ]);
     const uk = (await accentlist('en')).body.data.accents.find((a: { tld: string }) => a.tld === 'co.uk');
     expect(uk).toMatchObject({ name: 'English (United Kingdom)', aliases: ['UK'] });

@@ -13,30 +13,36 @@ import dmn from '../../../adapters/utilities/dmn.js';
 
 const PATH = '/api/v1/utilities/dmn';
 const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/rdap/${name}`, import.meta.url), 'utf8'));
-const rdapJson = (json: unknown, extra: Partial<FakeResponse> = {}): FakeResponse => ({ json, headers: { 'content-type': 'application/rdap+json' }, ...extra });
+const rdapJson = (json: unknown, extra: Partial<FakeResponse> = {}): FakeResponse => ({
+  json,
+  headers: { 'content-type': 'application/rdap+json' },
+  ...extra,
+});
 
 let registryFails: FakeResponse | undefined;
 let registry: FakeUpstream;
 let bootstrap: FakeUpstream;
 let t: TestApp;
 beforeAll(async () => {
-  registry = await fakeUpstream((req) =>
-    registryFails ??
-    routes({
-      'GET /com/v1/domain/EXAMPLE.COM': () => rdapJson(fixture('example-com.json')),
-      'GET /com/v1/domain/slow.com': () => rdapJson(fixture('example-com.json'), { delayMs: 200 }),
-      'GET /de/domain/beispiel.de': () => rdapJson(fixture('nested-registrar.json')),
-      'GET /de/domain/xn--bcher-kva.de': () => rdapJson({ ...fixture('nested-registrar.json'), ldhName: 'xn--bcher-kva.de' }),
-      'GET /uk/domain/example.co.uk': () => rdapJson({ ...fixture('nested-registrar.json'), ldhName: 'example.co.uk' }),
-      'GET /:tld/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
-      'GET /com/v1/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
-    })(req),
+  registry = await fakeUpstream(
+    (req) =>
+      registryFails ??
+      routes({
+        'GET /com/v1/domain/EXAMPLE.COM': () => rdapJson(fixture('example-com.json')),
+        'GET /com/v1/domain/slow.com': () => rdapJson(fixture('example-com.json'), { delayMs: 200 }),
+        'GET /de/domain/beispiel.de': () => rdapJson(fixture('nested-registrar.json')),
+        'GET /de/domain/xn--bcher-kva.de': () => rdapJson({ ...fixture('nested-registrar.json'), ldhName: 'xn--bcher-kva.de' }),
+        'GET /uk/domain/example.co.uk': () => rdapJson({ ...fixture('nested-registrar.json'), ldhName: 'example.co.uk' }),
+        'GET /:tld/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
+        'GET /com/v1/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
+      })(req),
   );
   // rdap.org: a 302 to the registry of the TLD, or its own 404 when IANA's bootstrap has none.
   bootstrap = await fakeUpstream((req) => {
     const name = decodeURIComponent(req.path.replace(/^\/domain\//, ''));
     const tld = name.split('.').pop()!.toLowerCase();
-    if (tld === 'com') return { status: 302, headers: { location: `${registry.url}/com/v1/domain/${name === 'example.com' ? 'EXAMPLE.COM' : name}` } };
+    if (tld === 'com')
+      return { status: 302, headers: { location: `${registry.url}/com/v1/domain/${name === 'example.com' ? 'EXAMPLE.COM' : name}` } };
     if (['de', 'uk'].includes(tld)) return { status: 302, headers: { location: `${registry.url}/${tld}/domain/${name}` } };
     return { status: 404, json: { errorCode: 404, title: 'Not Found', description: ['No RDAP server for this TLD'] } };
   });
@@ -53,7 +59,10 @@ beforeEach(() => {
   registry.calls.length = 0;
 });
 
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const get = (query: Record<string, string>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...query });
 
 describe('registered domains', () => {
   test('rdap.org redirects to the registry; registration, expiry, registrar, status, name servers, DNSSEC', async () => {
@@ -116,7 +125,14 @@ describe('not found', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       domain: 'surely-unregistered-name-4821.com',
-      registered: false, registrar: null, status: [], created: null, updated: null, expires: null, nameservers: [], dnssec: null,
+      registered: false,
+      registrar: null,
+      status: [],
+      created: null,
+      updated: null,
+      expires: null,
+      nameservers: [],
+      dnssec: null,
     });
     expectMatchesSchema('utilities/dmn', res.body.data);
     expect(registry.calls).toHaveLength(1);
@@ -154,7 +170,10 @@ describe('upstream failures', () => {
     const broken = await fakeUpstream(() => ({ status: 503, text: 'Service Unavailable' }));
     const t2 = await testApp({ UPSTREAM_RDAP_URL: broken.url });
     try {
-      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, domain: 'example.com' }), { status: 502, code: 'upstream_failed' });
+      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, domain: 'example.com' }), {
+        status: 502,
+        code: 'upstream_failed',
+      });
     } finally {
       await t2.close();
       await broken.close();

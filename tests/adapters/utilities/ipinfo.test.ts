@@ -9,14 +9,29 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 const PATH = '/api/v1/utilities/ipinfo';
 
 /** The St Albans block of geoip-lite 1.4.10's data (GeoLite2-derived). */
-const ST_ALBANS = { ip: '81.2.69.142', hostname: null, city: 'St Albans', region: 'ENG', country: 'GB', loc: '51.7530,-0.3256', timezone: 'Europe/London', org: null };
+const ST_ALBANS = {
+  ip: '81.2.69.142',
+  hostname: null,
+  city: 'St Albans',
+  region: 'ENG',
+  country: 'GB',
+  loc: '51.7530,-0.3256',
+  timezone: 'Europe/London',
+  org: null,
+};
 
 describe('embedded (no ipinfo key)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await testApp({ TRUST_PROXY: '1' }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await testApp({ TRUST_PROXY: '1' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
   const lookup = (query: Record<string, string>, xff?: string) => {
-    const r = request(t.app).get(PATH).query({ apikey: t.key, ...query });
+    const r = request(t.app)
+      .get(PATH)
+      .query({ apikey: t.key, ...query });
     return xff ? r.set('X-Forwarded-For', xff) : r;
   };
 
@@ -46,20 +61,38 @@ describe('embedded (no ipinfo key)', () => {
     const res = await lookup({ ip: '1.1.1.1' });
     expect(res.status).toBe(200);
     expectMatchesSchema('utilities/ipinfo', res.body.data);
-    expect(res.body.data).toEqual({ ip: '1.1.1.1', hostname: null, city: null, region: null, country: null, loc: null, timezone: null, org: null });
+    expect(res.body.data).toEqual({
+      ip: '1.1.1.1',
+      hostname: null,
+      city: null,
+      region: null,
+      country: null,
+      loc: null,
+      timezone: null,
+      org: null,
+    });
   });
 
-  test.each(['10.0.0.1', '192.168.1.20', '127.0.0.1', '100.64.3.4', '169.254.169.254', '::1', 'fd00::1', 'fe80::1', '2001:db8::1', '::ffff:10.1.2.3', '224.0.0.1'])(
-    '%s is a bogon',
-    async (ip) => {
-      const res = await lookup({ ip });
-      expect(res.status).toBe(200);
-      expectMatchesSchema('utilities/ipinfo', res.body.data);
-      expect(res.body.data).toEqual({ ip: ip.replace(/^::ffff:/, ''), bogon: true });
-    },
-  );
+  test.each([
+    '10.0.0.1',
+    '192.168.1.20',
+    '127.0.0.1',
+    '100.64.3.4',
+    '169.254.169.254',
+    '::1',
+    'fd00::1',
+    'fe80::1',
+    '2001:db8::1',
+    '::ffff:10.1.2.3',
+    '224.0.0.1',
+  ])('%s is a bogon', async (ip) => {
+    const res = await lookup({ ip });
+    expect(res.status).toBe(200);
+    expectMatchesSchema('utilities/ipinfo', res.body.data);
+    expect(res.body.data).toEqual({ ip: ip.replace(/^::ffff:/, ''), bogon: true });
+  });
 
-  test('without ip, the caller\'s own address (behind a trusted proxy) is looked up', async () => {
+  test("without ip, the caller's own address (behind a trusted proxy) is looked up", async () => {
     const res = await lookup({}, '81.2.69.142');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(ST_ALBANS);
@@ -100,7 +133,16 @@ describe('with an ipinfo key', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('ipinfo');
     expectMatchesSchema('utilities/ipinfo', res.body.data);
-    expect(res.body.data).toEqual({ ip: '8.8.8.8', hostname: 'dns.google', city: 'Mountain View', region: 'California', country: 'US', loc: '37.4056,-122.0775', timezone: 'America/Los_Angeles', org: 'AS15169 Google LLC' });
+    expect(res.body.data).toEqual({
+      ip: '8.8.8.8',
+      hostname: 'dns.google',
+      city: 'Mountain View',
+      region: 'California',
+      country: 'US',
+      loc: '37.4056,-122.0775',
+      timezone: 'America/Los_Angeles',
+      org: 'AS15169 Google LLC',
+    });
     expect(s.fake.calls).toHaveLength(1);
     expect(s.fake.calls[0].path).toBe('/8.8.8.8/json');
     expect(s.fake.calls[0].query.get('token')).toBe('ipinfo-test-token');

@@ -11,14 +11,22 @@ import phishCheck from '../../../adapters/utilities/phish-check.js';
 import type { AdapterContext, Reply } from '../../../engine/types.js';
 
 const PATH = '/api/v1/utilities/phish-check';
-const fixture = (dir: string, name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
+const fixture = (dir: string, name: string) =>
+  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 const ids = (data: { signals: Array<{ id: string }> }) => data.signals.map((s) => s.id).sort();
 
 describe('heuristics only (no reputation keys)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await testApp(); });
-  afterAll(async () => { await t.close(); });
-  const check = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+  beforeAll(async () => {
+    t = await testApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const check = (query: Record<string, string>) =>
+    request(t.app)
+      .get(PATH)
+      .query({ apikey: t.key, ...query });
 
   test('a plain domain: low, no reasons, the "no signal is not safe" note, lists not configured', async () => {
     const res = await check({ domain: 'example.com' });
@@ -54,7 +62,12 @@ describe('heuristics only (no reputation keys)', () => {
   });
 
   test.each<[Record<string, string>, string[], number, string]>([
-    [{ url: 'http://paypal.com.secure-login.xyz/webscr?cmd=login' }, ['brand_keyword', 'http_login_path', 'suspicious_tld'], 55, 'suspicious'],
+    [
+      { url: 'http://paypal.com.secure-login.xyz/webscr?cmd=login' },
+      ['brand_keyword', 'http_login_path', 'suspicious_tld'],
+      55,
+      'suspicious',
+    ],
     [{ url: 'http://192.168.0.1:8081/login' }, ['http_login_path', 'ip_host', 'odd_port'], 50, 'suspicious'],
     [{ url: 'http://[2001:db8::1]/account' }, ['http_login_path', 'ip_host'], 40, 'suspicious'],
     [{ url: 'https://xn--pypal-4ve.com/' }, ['brand_keyword', 'lookalike'], 60, 'likely_phishing'],
@@ -62,7 +75,12 @@ describe('heuristics only (no reputation keys)', () => {
     [{ domain: 'xn--80ak6aa92e.com' }, ['brand_keyword', 'lookalike'], 60, 'likely_phishing'],
     [{ domain: 'paypa1.com' }, ['brand_keyword', 'lookalike'], 60, 'likely_phishing'],
     [{ domain: 'rnicrosoft.com' }, ['brand_keyword', 'lookalike'], 60, 'likely_phishing'],
-    [{ url: 'https://www.google.com@evil.tk/account/verify' }, ['at_in_authority', 'brand_keyword', 'suspicious_tld'], 60, 'likely_phishing'],
+    [
+      { url: 'https://www.google.com@evil.tk/account/verify' },
+      ['at_in_authority', 'brand_keyword', 'suspicious_tld'],
+      60,
+      'likely_phishing',
+    ],
     [{ url: 'http://user@evil.example/' }, ['at_in_authority'], 20, 'low'],
     [{ url: 'https://bit.ly/3xYzAb' }, ['shortener'], 10, 'low'],
     [{ domain: 'x7k2p9q4m1z8.top' }, ['random_label', 'suspicious_tld'], 20, 'low'],
@@ -72,8 +90,21 @@ describe('heuristics only (no reputation keys)', () => {
     [{ url: `https://example.com/${'a'.repeat(200)}` }, ['nested_or_long_url'], 5, 'low'],
     [{ domain: 'evil.example:8443' }, ['odd_port'], 10, 'low'],
     [{ domain: 'http://evil.example/login' }, ['http_login_path'], 15, 'low'],
-    [{ url: 'http://www.paypal.com@paypal-secure-account-verify.x7k2p9q4m1z8.tk:8080/login?next=https://x.example' },
-      ['at_in_authority', 'brand_keyword', 'http_login_path', 'long_host', 'nested_or_long_url', 'odd_port', 'random_label', 'suspicious_tld'], 100, 'likely_phishing'],
+    [
+      { url: 'http://www.paypal.com@paypal-secure-account-verify.x7k2p9q4m1z8.tk:8080/login?next=https://x.example' },
+      [
+        'at_in_authority',
+        'brand_keyword',
+        'http_login_path',
+        'long_host',
+        'nested_or_long_url',
+        'odd_port',
+        'random_label',
+        'suspicious_tld',
+      ],
+      100,
+      'likely_phishing',
+    ],
   ])('%j → %j, score %d, %s', async (query, expectedIds, score, verdict) => {
     const res = await check(query);
     expect(res.status).toBe(200);
@@ -133,10 +164,25 @@ describe('heuristics only (no reputation keys)', () => {
 
 describe('the weights table and blocklist from the catalog options', () => {
   const ctx = (options: Record<string, unknown>): AdapterContext => ({
-    endpoint: 'utilities/phish-check', options, files: {}, clientIp: '127.0.0.1', publicUrl: 'http://x', signal: new AbortController().signal,
+    endpoint: 'utilities/phish-check',
+    options,
+    files: {},
+    clientIp: '127.0.0.1',
+    publicUrl: 'http://x',
+    signal: new AbortController().signal,
     log: pino({ level: 'silent' }),
-    upstream: () => ({ id: 'x', baseUrl: undefined, hasKeys: false, settings: {}, request: () => { throw new Error('not asked'); } }),
-    fetchUrl: () => { throw new Error('never fetched'); },
+    upstream: () => ({
+      id: 'x',
+      baseUrl: undefined,
+      hasKeys: false,
+      settings: {},
+      request: () => {
+        throw new Error('not asked');
+      },
+    }),
+    fetchUrl: () => {
+      throw new Error('never fetched');
+    },
     blobs: {} as AdapterContext['blobs'],
   });
 
@@ -158,11 +204,13 @@ describe('with Safe Browsing and URLhaus keys', () => {
   let fake: FakeUpstream;
   let t: TestApp;
   beforeAll(async () => {
-    fake = await fakeUpstream(routes({
-      'POST /v4/threatMatches:find': () => sb,
-      'POST /v1/url/': () => uh,
-      'POST /v1/host/': () => uh,
-    }));
+    fake = await fakeUpstream(
+      routes({
+        'POST /v4/threatMatches:find': () => sb,
+        'POST /v1/url/': () => uh,
+        'POST /v1/host/': () => uh,
+      }),
+    );
     t = await testApp({
       UPSTREAM_SAFEBROWSING_URL: fake.url,
       UPSTREAM_SAFEBROWSING_KEYS: 'sb-test-key',
@@ -179,7 +227,10 @@ describe('with Safe Browsing and URLhaus keys', () => {
     sb = { json: fixture('safebrowsing', 'clean.json') };
     uh = { json: fixture('urlhaus', 'no-results.json') };
   });
-  const check = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+  const check = (query: Record<string, string>) =>
+    request(t.app)
+      .get(PATH)
+      .query({ apikey: t.key, ...query });
   const callTo = (path: string) => fake.calls.find((c) => c.path === path)!;
 
   test('both clean: the heuristic verdict stands; both asked in their real request shapes', async () => {
@@ -197,7 +248,12 @@ describe('with Safe Browsing and URLhaus keys', () => {
     expect(s.query.get('key')).toBe('sb-test-key');
     expect(s.json()).toMatchObject({
       client: { clientId: expect.any(String) },
-      threatInfo: { threatTypes: ['MALWARE', 'SOCIAL_ENGINEERING', 'UNWANTED_SOFTWARE'], platformTypes: ['ANY_PLATFORM'], threatEntryTypes: ['URL'], threatEntries: [{ url }] },
+      threatInfo: {
+        threatTypes: ['MALWARE', 'SOCIAL_ENGINEERING', 'UNWANTED_SOFTWARE'],
+        platformTypes: ['ANY_PLATFORM'],
+        threatEntryTypes: ['URL'],
+        threatEntries: [{ url }],
+      },
     });
     const u = callTo('/v1/url/');
     expect(u.method).toBe('POST');
@@ -235,15 +291,32 @@ describe('with Safe Browsing and URLhaus keys', () => {
     expect(d).toMatchObject({ verdict: 'malicious', score: 100 });
     expect(d.reputation.urlhaus).toEqual({ status: 'listed', threats: ['malware_download'] });
     expect(new URLSearchParams(callTo('/v1/host/').body.toString()).get('host')).toBe('bad-host.example.top');
-    expect((callTo('/v4/threatMatches:find').json() as { threatInfo: { threatEntries: unknown } }).threatInfo.threatEntries)
-      .toEqual([{ url: 'http://bad-host.example.top/' }, { url: 'https://bad-host.example.top/' }]);
+    expect((callTo('/v4/threatMatches:find').json() as { threatInfo: { threatEntries: unknown } }).threatInfo.threatEntries).toEqual([
+      { url: 'http://bad-host.example.top/' },
+      { url: 'https://bad-host.example.top/' },
+    ]);
   });
 
   // Each case checks its own domain: answers are cached per target.
   test.each<[string, FakeResponse, FakeResponse, string]>([
-    ['Safe Browsing 500, URLhaus unknown key', { status: 500, json: { error: { code: 500 } } }, { json: fixture('urlhaus', 'unknown-auth-key.json') }, 'paypa1-one.com'],
-    ['Safe Browsing 400, URLhaus 503', { status: 400, json: { error: { code: 400, message: 'API key not valid' } } }, { status: 503, text: 'down' }, 'paypa1-two.com'],
-    ['both malformed', { text: '<html>', headers: { 'content-type': 'application/json' } }, { text: 'nope', headers: { 'content-type': 'text/plain' } }, 'paypa1-three.com'],
+    [
+      'Safe Browsing 500, URLhaus unknown key',
+      { status: 500, json: { error: { code: 500 } } },
+      { json: fixture('urlhaus', 'unknown-auth-key.json') },
+      'paypa1-one.com',
+    ],
+    [
+      'Safe Browsing 400, URLhaus 503',
+      { status: 400, json: { error: { code: 400, message: 'API key not valid' } } },
+      { status: 503, text: 'down' },
+      'paypa1-two.com',
+    ],
+    [
+      'both malformed',
+      { text: '<html>', headers: { 'content-type': 'application/json' } },
+      { text: 'nope', headers: { 'content-type': 'text/plain' } },
+      'paypa1-three.com',
+    ],
   ])('%s → still 200 with the heuristic verdict, failures noted, not cached', async (_name, s, u, domain) => {
     sb = s;
     uh = u;
@@ -265,7 +338,10 @@ describe('with Safe Browsing and URLhaus keys', () => {
     const started = Date.now();
     const res = await check({ url: 'https://slow.example/' });
     expect(Date.now() - started).toBeLessThan(8000);
-    expect(res.body.data.reputation).toEqual({ safebrowsing: { status: 'error', threats: [] }, urlhaus: { status: 'listed', threats: ['malware_download'] } });
+    expect(res.body.data.reputation).toEqual({
+      safebrowsing: { status: 'error', threats: [] },
+      urlhaus: { status: 'listed', threats: ['malware_download'] },
+    });
     expect(res.body.data.verdict).toBe('malicious');
   });
 
@@ -292,7 +368,10 @@ test('only the keyed list is asked', async () => {
   const t = await testApp({ UPSTREAM_SAFEBROWSING_URL: fake.url, UPSTREAM_SAFEBROWSING_KEYS: 'k', UPSTREAM_URLHAUS_URL: fake.url });
   try {
     const res = await request(t.app).get(PATH).query({ apikey: t.key, domain: 'example.org' });
-    expect(res.body.data.reputation).toEqual({ safebrowsing: { status: 'clean', threats: [] }, urlhaus: { status: 'not_configured', threats: [] } });
+    expect(res.body.data.reputation).toEqual({
+      safebrowsing: { status: 'clean', threats: [] },
+      urlhaus: { status: 'not_configured', threats: [] },
+    });
     expect(res.body.data.sources).toEqual(['heuristics', 'safebrowsing']);
     expect(fake.calls.map((c) => c.path)).toEqual(['/v4/threatMatches:find']);
   } finally {

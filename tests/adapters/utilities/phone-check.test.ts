@@ -6,8 +6,12 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/utilities/phone-check';
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const check = (phone: string) => request(t.app).get(PATH).query({ apikey: t.key, phone });
 
@@ -33,7 +37,10 @@ test('a US number in numverify names, with formats', async () => {
 });
 
 test.each([
-  ['+44 20 7183 8750', { country_code: 'GB', country_name: 'United Kingdom', line_type: 'landline', country_prefix: '+44', local_format: '2071838750' }],
+  [
+    '+44 20 7183 8750',
+    { country_code: 'GB', country_name: 'United Kingdom', line_type: 'landline', country_prefix: '+44', local_format: '2071838750' },
+  ],
   ['0049 1511 2345678', { country_code: 'DE', country_name: 'Germany', line_type: 'mobile', international_format: '+4915112345678' }],
   ['33.1.23.45.67.89', { country_code: 'FR', line_type: 'landline', number: '33123456789' }],
   ['+1-800-555-0199', { country_code: 'US', line_type: 'toll_free' }],

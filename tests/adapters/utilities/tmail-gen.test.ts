@@ -127,9 +127,20 @@ describe('a new mailbox', () => {
 
   test('the secrets never reach the logs', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const api = await createApp(
-      { DATA_DIR: fs.mkdtempSync('/tmp/uua-tmail-'), FREE_KEY: 'free-k', ANONYMOUS_KEY: 'anon-k', UPSTREAM_MAILTM_URL: fake.url, LOG_LEVEL: 'debug' },
+      {
+        DATA_DIR: fs.mkdtempSync('/tmp/uua-tmail-'),
+        FREE_KEY: 'free-k',
+        ANONYMOUS_KEY: 'anon-k',
+        UPSTREAM_MAILTM_URL: fake.url,
+        LOG_LEVEL: 'debug',
+      },
       { log: pino({ level: 'debug' }, sink) },
     );
     try {

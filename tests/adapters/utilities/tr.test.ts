@@ -13,7 +13,8 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import tr from '../../../adapters/utilities/tr.js';
 
 const PATH = '/api/v1/utilities/tr';
-const fixture = (dir: string, name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
+const fixture = (dir: string, name: string) =>
+  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
 let failWith: FakeResponse | undefined;
 let libre: FakeUpstream;
@@ -21,22 +22,26 @@ let gtx: FakeUpstream;
 let tLibre: TestApp;
 let tGtx: TestApp;
 beforeAll(async () => {
-  libre = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /languages': () => ({ json: fixture('libretranslate', 'languages.json') }),
-      'POST /translate': (r) => {
-        const body = r.json() as { q: string; source: string; target: string };
-        if (body.q === 'slow') return { json: fixture('libretranslate', 'translate.json'), delayMs: 200 };
-        return { json: body.source === 'auto' ? fixture('libretranslate', 'translate-auto.json') : fixture('libretranslate', 'translate.json') };
-      },
-    })(req),
+  libre = await fakeUpstream(
+    (req) =>
+      failWith ??
+      routes({
+        'GET /languages': () => ({ json: fixture('libretranslate', 'languages.json') }),
+        'POST /translate': (r) => {
+          const body = r.json() as { q: string; source: string; target: string };
+          if (body.q === 'slow') return { json: fixture('libretranslate', 'translate.json'), delayMs: 200 };
+          return {
+            json: body.source === 'auto' ? fixture('libretranslate', 'translate-auto.json') : fixture('libretranslate', 'translate.json'),
+          };
+        },
+      })(req),
   );
-  gtx = await fakeUpstream((req) =>
-    failWith ??
-    routes({
-      'GET /translate_a/single': (r) => ({ json: fixture('gtx', 'single-dj.json'), delayMs: r.query.get('q') === 'slow' ? 200 : 0 }),
-    })(req),
+  gtx = await fakeUpstream(
+    (req) =>
+      failWith ??
+      routes({
+        'GET /translate_a/single': (r) => ({ json: fixture('gtx', 'single-dj.json'), delayMs: r.query.get('q') === 'slow' ? 200 : 0 }),
+      })(req),
   );
   tLibre = await testApp({ UPSTREAM_LIBRETRANSLATE_URL: libre.url, UPSTREAM_GTX_URL: gtx.url });
   tGtx = await testApp({ UPSTREAM_GTX_URL: gtx.url });
@@ -53,7 +58,10 @@ beforeEach(() => {
   gtx.calls.length = 0;
 });
 
-const get = (t: TestApp, query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const get = (t: TestApp, query: Record<string, string>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...query });
 const translateCalls = () => libre.calls.filter((c) => c.path === '/translate');
 
 describe('LibreTranslate (configured)', () => {
@@ -134,7 +142,14 @@ describe('gtx (no LibreTranslate configured)', () => {
     expect(res.body.source).toBe('gtx');
     expect(res.body.data).toEqual({ text: 'Bonjour ! Comment ça va ?', from: 'fr', to: 'en', translation: 'Hello! How are you?' });
     expectMatchesSchema('utilities/tr', res.body.data);
-    expect(Object.fromEntries(gtx.calls[0].query)).toEqual({ client: 'gtx', sl: 'auto', tl: 'en', dt: 't', dj: '1', q: 'Bonjour ! Comment ça va ?' });
+    expect(Object.fromEntries(gtx.calls[0].query)).toEqual({
+      client: 'gtx',
+      sl: 'auto',
+      tl: 'en',
+      dt: 't',
+      dj: '1',
+      q: 'Bonjour ! Comment ça va ?',
+    });
   });
 
   test('a given source is passed and reported as given', async () => {
@@ -159,7 +174,10 @@ describe('gtx (no LibreTranslate configured)', () => {
     const ctx = shortTimeoutCtx('gtx', gtx.url, '50ms');
     const only = ctx.upstream;
     // No LibreTranslate in this context: the adapter must take the gtx path.
-    ctx.upstream = (id) => (id === 'libretranslate' ? { id, baseUrl: undefined, hasKeys: false, settings: {}, request: () => Promise.reject(new Error('not configured')) } : only(id));
+    ctx.upstream = (id) =>
+      id === 'libretranslate'
+        ? { id, baseUrl: undefined, hasKeys: false, settings: {}, request: () => Promise.reject(new Error('not configured')) }
+        : only(id);
     await expect(tr({ text: 'slow', to: 'en' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
@@ -167,7 +185,11 @@ describe('gtx (no LibreTranslate configured)', () => {
 describe('bad input', () => {
   test.each([
     ['to not a code', { text: 'Hello', to: 'english' }, 'Invalid value for to: must be a language code such as en or zh-CN'],
-    ['from with an underscore', { text: 'Hello', from: 'fr_FR', to: 'en' }, 'Invalid value for from: must be a language code such as en or zh-CN, or auto'],
+    [
+      'from with an underscore',
+      { text: 'Hello', from: 'fr_FR', to: 'en' },
+      'Invalid value for from: must be a language code such as en or zh-CN, or auto',
+    ],
     ['text over 5000 characters', { text: 'x'.repeat(5001), to: 'en' }, /^Invalid value for text: /],
     ['no to', { text: 'Hello' }, 'Missing required parameter: to'],
   ])('%s → 400', async (_name, query, message) => {
@@ -185,6 +207,11 @@ describe('cache', () => {
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: tLibre, path: PATH, query: { text: 'slow', from: 'en', to: 'de' }, upstreamCalls: () => translateCalls().length });
+    await expectCoalesced({
+      t: tLibre,
+      path: PATH,
+      query: { text: 'slow', from: 'en', to: 'de' },
+      upstreamCalls: () => translateCalls().length,
+    });
   });
 });

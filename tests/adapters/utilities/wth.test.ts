@@ -12,7 +12,8 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import wth, { describeWeather } from '../../../adapters/utilities/wth.js';
 
 const PATH = '/api/v1/utilities/wth';
-const fixture = (dir: string, name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
+const fixture = (dir: string, name: string) =>
+  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
 let geoFails: FakeResponse | undefined;
 let forecastFails: FakeResponse | undefined;
@@ -21,21 +22,23 @@ let geo: FakeUpstream;
 let forecast: FakeUpstream;
 let t: TestApp;
 beforeAll(async () => {
-  geo = await fakeUpstream((req) =>
-    geoFails ??
-    routes({
-      'GET /v1/search': (r) => {
-        const name = r.query.get('name') ?? '';
-        if (name === 'Atlantis') return { json: fixture('open-meteo-geo', 'no-results.json') };
-        return { json: fixture('open-meteo-geo', 'berlin.json'), delayMs: name === 'Slowtown' ? 200 : 0 };
-      },
-    })(req),
+  geo = await fakeUpstream(
+    (req) =>
+      geoFails ??
+      routes({
+        'GET /v1/search': (r) => {
+          const name = r.query.get('name') ?? '';
+          if (name === 'Atlantis') return { json: fixture('open-meteo-geo', 'no-results.json') };
+          return { json: fixture('open-meteo-geo', 'berlin.json'), delayMs: name === 'Slowtown' ? 200 : 0 };
+        },
+      })(req),
   );
-  forecast = await fakeUpstream((req) =>
-    forecastFails ??
-    routes({
-      'GET /v1/forecast': () => ({ json: fixture('open-meteo', oldSpelling ? 'current-old-spelling.json' : 'current.json') }),
-    })(req),
+  forecast = await fakeUpstream(
+    (req) =>
+      forecastFails ??
+      routes({
+        'GET /v1/forecast': () => ({ json: fixture('open-meteo', oldSpelling ? 'current-old-spelling.json' : 'current.json') }),
+      })(req),
   );
   t = await testApp({ UPSTREAM_OPEN_METEO_GEO_URL: geo.url, UPSTREAM_OPEN_METEO_URL: forecast.url });
 });
@@ -52,7 +55,10 @@ beforeEach(() => {
   forecast.calls.length = 0;
 });
 
-const get = (query: Record<string, string>) => request(t.app).get(PATH).query({ apikey: t.key, ...query });
+const get = (query: Record<string, string>) =>
+  request(t.app)
+    .get(PATH)
+    .query({ apikey: t.key, ...query });
 
 describe('current weather', () => {
   test('location of the first match, current conditions in words', async () => {
@@ -60,14 +66,36 @@ describe('current weather', () => {
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('open-meteo');
     expect(res.body.data).toEqual({
-      location: { name: 'Berlin', country: 'Germany', country_code: 'DE', region: 'Land Berlin', latitude: 52.52437, longitude: 13.41053, timezone: 'Europe/Berlin' },
-      current: { time: '2026-11-22T10:00', temperature_c: 6.1, feels_like_c: 3.2, humidity: 81, wind_speed_kmh: 12.4, weather_code: 3, description: 'Overcast' },
+      location: {
+        name: 'Berlin',
+        country: 'Germany',
+        country_code: 'DE',
+        region: 'Land Berlin',
+        latitude: 52.52437,
+        longitude: 13.41053,
+        timezone: 'Europe/Berlin',
+      },
+      current: {
+        time: '2026-11-22T10:00',
+        temperature_c: 6.1,
+        feels_like_c: 3.2,
+        humidity: 81,
+        wind_speed_kmh: 12.4,
+        weather_code: 3,
+        description: 'Overcast',
+      },
     });
     expectMatchesSchema('utilities/wth', res.body.data);
     expect(Object.fromEntries(geo.calls[0].query)).toEqual({ name: 'Berlin', count: '1', language: 'en', format: 'json' });
     const q = Object.fromEntries(forecast.calls[0].query);
     expect(q).toMatchObject({ latitude: '52.52437', longitude: '13.41053', timezone: 'auto', wind_speed_unit: 'kmh' });
-    expect(q.current.split(',')).toEqual(['temperature_2m', 'relative_humidity_2m', 'apparent_temperature', 'weather_code', 'wind_speed_10m']);
+    expect(q.current.split(',')).toEqual([
+      'temperature_2m',
+      'relative_humidity_2m',
+      'apparent_temperature',
+      'weather_code',
+      'wind_speed_10m',
+    ]);
   });
 
   test('the older `weathercode` spelling is read too', async () => {

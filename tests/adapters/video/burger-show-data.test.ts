@@ -29,7 +29,10 @@ const s = upstreamSuite({
     },
     'GET /burgerOfTheDay/1,2': () => ({ json: s.fixture('burgers-1-2.json') }),
     'GET /characters/1': () => ({ json: s.fixture('characters.json')[0] }),
-    'GET /:resource/:id': (_r, p) => ({ status: 500, json: { error: `Error while retreiving data with id ${p.id} in route ${p.resource}.` } }),
+    'GET /:resource/:id': (_r, p) => ({
+      status: 500,
+      json: { error: `Error while retreiving data with id ${p.id} in route ${p.resource}.` },
+    }),
   },
 });
 beforeEach(() => {
@@ -48,7 +51,15 @@ describe('lists', () => {
   });
 
   test('sortBy, OrderBy (capital O), limit and skip forwarded; other keys never are', async () => {
-    const res = await get({ resource: 'characters', sortBy: 'name', orderBy: 'desc', limit: 2, skip: 1, name: 'Bob', occupation: 'Student' });
+    const res = await get({
+      resource: 'characters',
+      sortBy: 'name',
+      orderBy: 'desc',
+      limit: 2,
+      skip: 1,
+      name: 'Bob',
+      occupation: 'Student',
+    });
     expect(res.status).toBe(200);
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ sortBy: 'name', OrderBy: 'desc', limit: '2', skip: '1' });
     expect(names(res.body.data.items)).toEqual(['Linda Belcher', 'Bob Belcher']);
@@ -98,7 +109,10 @@ describe('ids', () => {
 
 describe('bad input', () => {
   s.badInputTests([
-    [{ resource: 'Characters' }, 'Invalid value for resource: must be one of characters, episodes, storeNextDoor, pestControlTruck, endCreditsSequence, burgerOfTheDay'],
+    [
+      { resource: 'Characters' },
+      'Invalid value for resource: must be one of characters, episodes, storeNextDoor, pestControlTruck, endCreditsSequence, burgerOfTheDay',
+    ],
     [{ resource: 'characters', id: '1, 2' }, 'Invalid value for id: must be a numeric id, or up to 50 comma-separated ids such as 1,2,3'],
     [{ resource: 'characters', sortBy: 'name;drop' }, 'Invalid value for sortBy: must be a property name such as name or id'],
     [{ resource: 'characters', orderBy: 'up' }, 'Invalid value for orderBy: must be one of asc, desc'],

@@ -14,7 +14,9 @@ import fantasySagaData from '../../../adapters/video/fantasy-saga-data.js';
 const PATH = '/api/v1/video/fantasy-saga-data';
 
 const link = (base: string, resource: string, size: number, rels: Record<string, number>) =>
-  Object.entries(rels).map(([rel, page]) => `<${base}/${resource}?page=${page}&pageSize=${size}>; rel="${rel}"`).join(', ');
+  Object.entries(rels)
+    .map(([rel, page]) => `<${base}/${resource}?page=${page}&pageSize=${size}>; rel="${rel}"`)
+    .join(', ');
 
 const s = upstreamSuite({
   endpoint: 'video/fantasy-saga-data',
@@ -24,9 +26,17 @@ const s = upstreamSuite({
       const page = Number(r.query.get('page'));
       const size = Number(r.query.get('pageSize'));
       const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
-      return { json: s.fixture('characters-page.json'), headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) }, delayMs: page === 9 ? 200 : 0 };
+      return {
+        json: s.fixture('characters-page.json'),
+        headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) },
+        delayMs: page === 9 ? 200 : 0,
+      };
     },
-    'GET /books': () => ({ json: [{ url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }] }),
+    'GET /books': () => ({
+      json: [
+        { url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' },
+      ],
+    }),
     'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
     'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
   },
@@ -58,8 +68,19 @@ describe('lists', () => {
     const res = await get({ resource: 'books' });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      items: [{ id: 1, url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }],
-      page: 1, pageSize: 10, next_page: null, last_page: null,
+      items: [
+        {
+          id: 1,
+          url: 'https://www.anapioficeandfire.com/api/books/1',
+          name: 'A Game of Thrones',
+          isbn: '978-0553103540',
+          mediaType: 'Hardcover',
+        },
+      ],
+      page: 1,
+      pageSize: 10,
+      next_page: null,
+      last_page: null,
     });
     expectMatchesSchema('video/fantasy-saga-data', res.body.data);
   });
@@ -69,7 +90,14 @@ describe('by id', () => {
   test('the item itself, normalised, with its id', async () => {
     const res = await get({ resource: 'houses', id: 362 });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: 362, name: 'House Stark of Winterfell', heir: null, diedOut: null, cadetBranches: [], words: 'Winter is Coming' });
+    expect(res.body.data).toMatchObject({
+      id: 362,
+      name: 'House Stark of Winterfell',
+      heir: null,
+      diedOut: null,
+      cadetBranches: [],
+      words: 'Winter is Coming',
+    });
     expectMatchesSchema('video/fantasy-saga-data', res.body.data);
     expect(s.fake.calls[0].path).toBe('/houses/362');
     expect([...s.fake.calls[0].query.keys()]).toEqual([]);
@@ -124,7 +152,10 @@ describe('upstream failures', () => {
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
     const ctx = shortTimeoutCtx('iceandfire', s.fake.url);
-    await expect(fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expect(fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx)).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 

@@ -9,7 +9,9 @@ import { MemoryCounter } from '../../../engine/access/counter.js';
 let counter: MemoryCounter;
 let now: number;
 /** Moves the counter's clock on by `ms`. */
-const advance = (ms: number) => { now += ms; };
+const advance = (ms: number) => {
+  now += ms;
+};
 beforeEach(() => {
   now = Date.now();
   jest.spyOn(Date, 'now').mockImplementation(() => now);

@@ -44,7 +44,11 @@ test('a personal key works, survives a restart, is stored only as a hash, and ca
   expect(rec.hint).toBe(`${key.slice(0, 8)}…${key.slice(-4)}`);
   expect((await call(t, key)).headers['x-ratelimit-limit']).toBe('5000');
   await t.close();
-  const db = fs.readdirSync(dataDir).filter((f) => f.startsWith('uua.sqlite')).map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1')).join('');
+  const db = fs
+    .readdirSync(dataDir)
+    .filter((f) => f.startsWith('uua.sqlite'))
+    .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
+    .join('');
   expect(db).toContain(hashKey(key));
   expect(db).not.toContain(key);
 
@@ -98,7 +102,8 @@ test('keys.json of earlier versions is imported into the store and keeps working
 test('without Redis, a key added by the CLI works in a running server within a second, and a revoked one is refused', async () => {
   const dataDir = tmp('cli');
   const t = await testApp({}, { dataDir });
-  const cli = (...args: string[]) => run('npx', ['tsx', 'scripts/keys.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '' } });
+  const cli = (...args: string[]) =>
+    run('npx', ['tsx', 'scripts/keys.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: '' } });
   try {
     const out = (await cli('add', 'premium', 'From the CLI')).stdout;
     const key = /^(uua_\S+)$/m.exec(out)![1];

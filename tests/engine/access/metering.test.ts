@@ -10,7 +10,9 @@ import { fakeUpstream } from '../../helpers/fake-upstream.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;
-afterEach(async () => { await t?.close(); });
+afterEach(async () => {
+  await t?.close();
+});
 
 test('a plan allowance set through configuration is enforced with the spec message and headers', async () => {
   t = await testApp({ PLAN_PREMIUM_LIMIT: '3' });
@@ -50,7 +52,9 @@ test('400s count and carry headers; 5xx (an upstream failure, 502) are refunded'
     const bad = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: 'abc' });
     expect(bad.status).toBe(400);
     expect(bad.headers['x-ratelimit-remaining']).toBe('4');
-    const failed = await request(t.app).get('/api/v1/anime/creature-data').query({ apikey: KEYS.premium, resource: 'pokemon', id: 'pikachu' });
+    const failed = await request(t.app)
+      .get('/api/v1/anime/creature-data')
+      .query({ apikey: KEYS.premium, resource: 'pokemon', id: 'pikachu' });
     expect(failed.status).toBe(502);
     expect(failed.headers['x-ratelimit-remaining']).toBe('3');
     const after = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
@@ -94,7 +98,9 @@ test('invalid keys are metered per client IP (AUTH_FAIL_LIMIT), and the 401 carr
   expect(blocked.body.error).toBe('Rate limit exceeded. Try again later.');
   expect((await guess('198.51.100.8')).status).toBe(401);
   // A valid key from the blocked address still works: the allowance is for guesses only.
-  expect((await request(t.app).get(ccgen).set('X-Forwarded-For', '198.51.100.7').query({ apikey: KEYS.premium, bin: '457173' })).status).toBe(200);
+  expect(
+    (await request(t.app).get(ccgen).set('X-Forwarded-For', '198.51.100.7').query({ apikey: KEYS.premium, bin: '457173' })).status,
+  ).toBe(200);
 });
 
 test('the key may come as the X-API-Key header or in a JSON body', async () => {

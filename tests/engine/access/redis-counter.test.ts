@@ -21,7 +21,9 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 let redisUrl: string | undefined;
 const handles: RedisHandle[] = [];
 const counters: RedisCounter[] = [];
-beforeAll(async () => { redisUrl = await redisAvailable(); });
+beforeAll(async () => {
+  redisUrl = await redisAvailable();
+});
 afterAll(async () => {
   counters.forEach((c) => c.close());
   await Promise.all(handles.map((h) => h.close()));
@@ -37,7 +39,12 @@ async function redis(): Promise<RedisHandle> {
 /** The commands a counter sends, on their way to a real client. */
 function recording(client: RedisClientType) {
   const sent: string[][] = [];
-  const spy = { sendCommand: (args: string[]) => { sent.push([...args]); return client.sendCommand(args); } } as unknown as RedisClientType;
+  const spy = {
+    sendCommand: (args: string[]) => {
+      sent.push([...args]);
+      return client.sendCommand(args);
+    },
+  } as unknown as RedisClientType;
   return { spy, sent, scripts: () => sent.filter((a) => a[0] === 'EVALSHA' || a[0] === 'EVAL') };
 }
 
@@ -150,7 +157,9 @@ test('a failed call counts its hits in process and tells the health check; the n
   const h = await redis();
   let fail = true;
   const failures: unknown[] = [];
-  const flaky = { sendCommand: (args: string[]) => (fail ? Promise.reject(new Error('connection lost')) : h.client.sendCommand(args)) } as unknown as RedisClientType;
+  const flaky = {
+    sendCommand: (args: string[]) => (fail ? Promise.reject(new Error('connection lost')) : h.client.sendCommand(args)),
+  } as unknown as RedisClientType;
   const c = counter(flaky, { ready: () => true, failed: (err) => failures.push(err) });
   const during = await Promise.all([c.hit('f'), c.hit('f')]);
   expect(during.map((x) => x.hits)).toEqual([1, 2]);

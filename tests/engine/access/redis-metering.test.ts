@@ -9,7 +9,9 @@ import { newKey, record } from '../../../engine/access/keystore.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let redisUrl: string | undefined;
-beforeAll(async () => { redisUrl = await redisAvailable(); });
+beforeAll(async () => {
+  redisUrl = await redisAvailable();
+});
 
 const waitFor = async (check: () => Promise<boolean> | boolean, ms = 8000) => {
   const until = Date.now() + ms;
@@ -27,7 +29,11 @@ test('two instances on one Redis share an allowance exactly under concurrent loa
   const b = await testApp(env);
   try {
     await waitFor(() => a.api.redis!.ready() && b.api.redis!.ready());
-    const calls = Array.from({ length: 60 }, (_, i) => request((i % 2 ? a : b).app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' }));
+    const calls = Array.from({ length: 60 }, (_, i) =>
+      request((i % 2 ? a : b).app)
+        .get(ccgen)
+        .query({ apikey: KEYS.premium, bin: '457173' }),
+    );
     const statuses = (await Promise.all(calls)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(25);
     expect(statuses.filter((s) => s === 429)).toHaveLength(35);

@@ -21,7 +21,13 @@ async function scenario(t: TestApp) {
   // The usage call itself is not counted: the headers and the body agree with the last API answer.
   expect(res.headers['x-ratelimit-remaining']).toBe(bad.headers['x-ratelimit-remaining']);
   expect(res.headers['x-ratelimit-limit']).toBe('5000');
-  expect(d.allowance).toMatchObject({ plan: 'premium', limit: 5000, used: 4, remaining: 4996, reset: Number(bad.headers['x-ratelimit-reset']) });
+  expect(d.allowance).toMatchObject({
+    plan: 'premium',
+    limit: 5000,
+    used: 4,
+    remaining: 4996,
+    reset: Number(bad.headers['x-ratelimit-reset']),
+  });
   expect(d.hourly.buckets).toHaveLength(24);
   expect(d.daily.buckets).toHaveLength(30);
   // The calls are in the bucket of the hour (and of the day) they were written in: the newest one, or the
@@ -54,7 +60,10 @@ function newest(buckets: Array<{ total: number; classes: Record<string, number> 
 async function flushUsage(t: TestApp, key: string, calls: number, ip?: string) {
   const before = Date.now();
   while (Date.now() - before < 5000) {
-    const r = await request(t.app).get(usagePath).set('X-API-Key', key).set('X-Forwarded-For', ip ?? '127.0.0.1');
+    const r = await request(t.app)
+      .get(usagePath)
+      .set('X-API-Key', key)
+      .set('X-Forwarded-For', ip ?? '127.0.0.1');
     if (r.body.data?.recent?.length >= calls) return;
     await new Promise((ok) => setTimeout(ok, 100));
   }
@@ -86,7 +95,7 @@ test('usage lives in Redis when REDIS_URL is set, shared by every instance', asy
   }
 });
 
-test('the free key is counted per client IP, and its usage is that IP\'s', async () => {
+test("the free key is counted per client IP, and its usage is that IP's", async () => {
   const t = await testApp({ TRUST_PROXY: 'true' });
   try {
     const from = (ip: string) => request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ apikey: KEYS.free, bin: '457173' });
@@ -135,7 +144,13 @@ test('the usage endpoint is in the OpenAPI document', async () => {
     const op = doc.paths['/api/v1/account/usage'].get;
     expect(op.tags).toEqual(['account']);
     expect(op.description).toMatch(/does not count against the allowance/);
-    expect(Object.keys(op.responses[200].content['application/json'].schema.properties.data.properties)).toEqual(['key', 'allowance', 'hourly', 'daily', 'recent']);
+    expect(Object.keys(op.responses[200].content['application/json'].schema.properties.data.properties)).toEqual([
+      'key',
+      'allowance',
+      'hourly',
+      'daily',
+      'recent',
+    ]);
   } finally {
     await t.close();
   }

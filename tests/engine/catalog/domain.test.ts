@@ -35,8 +35,12 @@ test('www. is dropped only when asked', () => {
 
 describe('format: domain (utilities/phish-check, embedded)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await testApp(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await testApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   test.each(READ.filter(([input]) => input !== ''))('%j is let through exactly when it has a host', async (input, host) => {
     const res = await request(t.app).get('/api/v1/utilities/phish-check').query({ apikey: KEYS.premium, domain: input });

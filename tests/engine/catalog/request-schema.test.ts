@@ -55,7 +55,11 @@ test.each([
   ['quotes/office-series', { resource: 'episodes', action: 'season' }, 'Missing required parameter: value'],
   ['quotes/office-series', { resource: 'episodes', action: 'season', value: '2' }, 'ok'],
   ['quotes/wizard-series', { resource: 'character' }, 'Missing required parameter: id'],
-  ['quotes/wizard-series', { resource: 'staff', id: 'gryffindor' }, 'Invalid value for id: is used only with resource house or character, not staff'],
+  [
+    'quotes/wizard-series',
+    { resource: 'staff', id: 'gryffindor' },
+    'Invalid value for id: is used only with resource house or character, not staff',
+  ],
   ['quotes/wizard-series', { resource: 'characters', id: '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8' }, 'ok'],
   ['anime/fighter-series-data', { resource: 'planets', race: 'Saiyan' }, 'Invalid value for race: is a filter of resource=characters only'],
   ['anime/fighter-series-data', { resource: 'planets', name: 'Namek' }, 'ok'],
@@ -63,13 +67,25 @@ test.each([
   ['books/quran-b', { verse: '3' }, 'Missing required parameter: chapter'],
   ['books/quran-b', { segment: 'juz' }, 'Missing required parameter: segment_no'],
   ['books/quran-b', { chapter: '2', verse: '3' }, 'ok'],
-  ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/' }, 'Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)'],
+  [
+    'downloaders/dl-c',
+    { url: 'https://www.instagram.com/natgeo/' },
+    'Invalid value for url: must link to an Instagram post, reel or IGTV video (/p/, /reel/ or /tv/)',
+  ],
   ['downloaders/dl-c', { url: 'https://www.instagram.com/natgeo/p/C0abcDEFghi/?igsh=1' }, 'ok'],
   ['quotes/office-series', { action: 'id', value: '12a' }, 'Invalid value for value: must be a quote id (a whole number) with action=id'],
-  ['quotes/office-series', { resource: 'episodes', action: 'season', value: '0' }, 'Invalid value for value: must be a season number with action=season'],
+  [
+    'quotes/office-series',
+    { resource: 'episodes', action: 'season', value: '0' },
+    'Invalid value for value: must be a season number with action=season',
+  ],
   ['quotes/office-series', { resource: 'episodes', action: 'id', value: '2 x 1' }, 'ok'],
   ['quotes/office-series', { resource: 'characters', action: 'id', value: 'Dwight Schrute' }, 'ok'],
-  ['anime/anime-images-b', { action: 'image-by-id', id: 'user-1234' }, 'Invalid value for id: must be a 24-character hexadecimal image id for action=image-by-id'],
+  [
+    'anime/anime-images-b',
+    { action: 'image-by-id', id: 'user-1234' },
+    'Invalid value for id: must be a 24-character hexadecimal image id for action=image-by-id',
+  ],
   ['anime/anime-images-b', { session: 'id', id: 'user-1234' }, 'ok'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
   ['downloaders/dl-e', { url: 'https://x.com/NASA?next=/status/1' }, 'Invalid value for url: must link to a post (…/status/<id>)'],
@@ -87,7 +103,9 @@ test('the rules are standard JSON Schema: anyOf of required, not required, if/th
   expect(gita).toContainEqual({ dependentRequired: { chapter: ['verse'] } });
   expect(gita).toContainEqual({ if: { properties: { mode: { const: 'serial' } }, required: ['mode'] }, then: { required: ['serial'] } });
   // A condition its default satisfies holds when the param is absent: scene-finder's action defaults to search.
-  expect(requestSchema(spec('anime/scene-finder')).allOf).toEqual([{ if: { properties: { action: { const: 'search' } } }, then: { required: ['url'] } }]);
+  expect(requestSchema(spec('anime/scene-finder')).allOf).toEqual([
+    { if: { properties: { action: { const: 'search' } } }, then: { required: ['url'] } },
+  ]);
 });
 
 test('a url with a pattern is told by its hosts first: a link to another site is not "a post without an id"', () => {
@@ -97,10 +115,17 @@ test('a url with a pattern is told by its hosts first: a link to another site is
   expect(engineSays(spec('finance/p2p'), { asset: 'US DT' })).toBe('Invalid value for asset: must be 2 to 10 letters, such as USDT or BTC');
 });
 
-test('a match rule is a pattern under the rule\'s condition, told in default words without a message', () => {
+test("a match rule is a pattern under the rule's condition, told in default words without a message", () => {
   const e = { ...spec('anime/anime-images-b'), rules: [{ when: { action: 'image-by-id' }, match: { id: '^[0-9a-f]{24}$' } }] };
-  expect(requestSchema(e).allOf).toEqual([{ if: { properties: { action: { const: 'image-by-id' } }, required: ['action'] }, then: { properties: { id: { pattern: '^[0-9a-f]{24}$' } } } }]);
-  expect(engineSays(e, { action: 'image-by-id', id: 'user-1234' })).toBe('Invalid value for id: must be in the form ^[0-9a-f]{24}$ with action=image-by-id');
+  expect(requestSchema(e).allOf).toEqual([
+    {
+      if: { properties: { action: { const: 'image-by-id' } }, required: ['action'] },
+      then: { properties: { id: { pattern: '^[0-9a-f]{24}$' } } },
+    },
+  ]);
+  expect(engineSays(e, { action: 'image-by-id', id: 'user-1234' })).toBe(
+    'Invalid value for id: must be in the form ^[0-9a-f]{24}$ with action=image-by-id',
+  );
   expect(engineSays(e, { id: 'user-1234' })).toBe('ok');
 });
 

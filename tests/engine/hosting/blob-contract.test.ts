@@ -20,8 +20,12 @@ const log = pino({ level: 'silent' });
 const PUBLIC = 'https://files.example.org';
 
 let s3: S3Server;
-beforeAll(async () => { s3 = await startS3Server(); });
-afterAll(async () => { await s3.close(); });
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3.close();
+});
 
 interface Backend {
   open(): HostedBlobs;
@@ -37,10 +41,13 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 
 const backends: [string, Backend][] = [
   ['disk', { open: () => createBlobStore(tmpDir(), PUBLIC, log, 3_600_000, clock), env: () => ({}) }],
-  ['s3', {
-    open: () => createS3BlobStore(loadConfig(s3.env).s3!, { publicUrl: PUBLIC, log, sweepEveryMs: 3_600_000, clock }),
-    env: () => s3.env,
-  }],
+  [
+    's3',
+    {
+      open: () => createS3BlobStore(loadConfig(s3.env).s3!, { publicUrl: PUBLIC, log, sweepEveryMs: 3_600_000, clock }),
+      env: () => s3.env,
+    },
+  ],
 ];
 
 /** The stores' clock for expiry: moved forward by `later` (the S3 client keeps signing with the real time). */
@@ -57,11 +64,18 @@ async function later<T>(ms: number, run: () => Promise<T>): Promise<T> {
 
 describe.each(backends)('%s backend', (_name, backend) => {
   let blobs: HostedBlobs;
-  beforeEach(() => { blobs = backend.open(); });
+  beforeEach(() => {
+    blobs = backend.open();
+  });
   afterEach(() => blobs.close());
 
   test('put and read back bytes, a file moved in, and one range', async () => {
-    const meta = await blobs.put({ bytes: Buffer.from('hello world'), kind: 'p', contentType: 'text/plain', extra: { name: 'ünï ✓', private: 1 } });
+    const meta = await blobs.put({
+      bytes: Buffer.from('hello world'),
+      kind: 'p',
+      contentType: 'text/plain',
+      extra: { name: 'ünï ✓', private: 1 },
+    });
     expect(meta).toMatchObject({ kind: 'paste', contentType: 'text/plain', size: 11, expiresAt: null, name: 'ünï ✓', private: 1 });
     expect(meta.id).toMatch(/^[A-Za-z0-9]{8}$/);
     expect((await blobs.get(meta.id))?.meta).toEqual(meta);
@@ -132,12 +146,18 @@ describe.each(backends)('%s backend', (_name, backend) => {
       expect(res.status).toBe(200);
       id = res.body.data.code;
     });
-    afterAll(async () => { await t.close(); });
-    const get = () => request(t.app).get(`/f/${id}/digits.txt`).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
+    afterAll(async () => {
+      await t.close();
     });
+    const get = () =>
+      request(t.app)
+        .get(`/f/${id}/digits.txt`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
 
     test('the whole file with Content-Length, ETag and Last-Modified', async () => {
       const res = await get();
@@ -212,7 +232,10 @@ describe('s3: the object store stopped', () => {
     expect(upload.status).toBe(503);
     expect(upload.body).toMatchObject({ success: false, code: 'storage_unavailable' });
     expect(upload.headers['x-ratelimit-limit']).toBeDefined();
-    const file = await request(t.app).post('/api/v1/cloud-storage/file-host').field('apikey', t.key).attach('file', Buffer.from('bytes'), 'a.bin');
+    const file = await request(t.app)
+      .post('/api/v1/cloud-storage/file-host')
+      .field('apikey', t.key)
+      .attach('file', Buffer.from('bytes'), 'a.bin');
     expect(file.status).toBe(503);
     for (const url of [`/p/${id}/raw`, `/p/${id}`]) {
       const down = await request(t.app).get(url);
@@ -240,7 +263,10 @@ describe('s3: the object store stopped', () => {
     await store.stop();
     const port = Number(new URL(store.endpoint).port);
     const sockets: import('node:net').Socket[] = [];
-    const hole = net.createServer((s) => { sockets.push(s); s.resume(); });
+    const hole = net.createServer((s) => {
+      sockets.push(s);
+      s.resume();
+    });
     await new Promise<void>((resolve) => hole.listen(port, '127.0.0.1', resolve));
     try {
       const started = Date.now();
@@ -278,7 +304,12 @@ describe('s3: the bucket', () => {
       const m = await blobs.put({ bytes: Buffer.from('half'), kind: 'file', contentType: 'application/octet-stream', ttlSeconds: 1 });
       // What a crash between the bytes and the metadata leaves: the bytes and the marker.
       const { DeleteObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
-      const raw = new S3Client({ endpoint: store.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const raw = new S3Client({
+        endpoint: store.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
       await raw.send(new DeleteObjectCommand({ Bucket: store.bucket, Key: `blobs/${m.id}.json` }));
       raw.destroy();
       await later(2000, () => blobs.sweep()); // due, but its write might still be under way

@@ -29,7 +29,11 @@ test('put stores bytes and metadata; get returns both; ids are 8 random alphanum
   const found = await blobs.get(meta.id);
   expect(found?.meta).toEqual(meta);
   expect(await text((await blobs.read(meta.id))!)).toBe('hello');
-  const ids = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await blobs.put({ bytes: Buffer.from('x'), kind: 'media', contentType: 'audio/mpeg' })).id)));
+  const ids = new Set(
+    await Promise.all(
+      Array.from({ length: 50 }, async () => (await blobs.put({ bytes: Buffer.from('x'), kind: 'media', contentType: 'audio/mpeg' })).id),
+    ),
+  );
   expect(ids.size).toBe(50);
 });
 
@@ -132,8 +136,12 @@ test('metadata survives a new store on the same directory', async () => {
 
 describe('media routes', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await testApp(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await testApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   test('generated audio is served inline with its type, and honours Range', async () => {
     const bytes = Buffer.from('ID3' + 'a'.repeat(100));

@@ -16,7 +16,9 @@ beforeAll(async () => {
   client = createClient({ url }) as RedisClientType;
   await client.connect();
 });
-afterAll(async () => { await client?.close(); });
+afterAll(async () => {
+  await client?.close();
+});
 const key = () => `test-${crypto.randomUUID()}:blobs:sweep`;
 
 test('one holder at a time; the lock is free again once the holder is done', async () => {
@@ -24,8 +26,13 @@ test('one holder at a time; the lock is free again once the holder is done', asy
   const k = key();
   const lock = sweepLock(client, k);
   let release!: () => void;
-  const gate = new Promise<void>((resolve) => { release = resolve; });
-  const first = lock(async () => { await gate; return 'first'; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const first = lock(async () => {
+    await gate;
+    return 'first';
+  });
   await new Promise((r) => setImmediate(r));
   while (!(await client.get(k))) await new Promise((r) => setTimeout(r, 5));
   expect(await lock(async () => 'second')).toBeUndefined();
@@ -50,7 +57,11 @@ test('a holder whose lock expired and was taken over does not release the new ho
 test('the lock has a time to live, so a crashed holder cannot keep it', async () => {
   if (!client) return;
   const k = key();
-  await sweepLock(client, k, 60_000)(async () => {
+  await sweepLock(
+    client,
+    k,
+    60_000,
+  )(async () => {
     const ttl = await client!.pTTL(k);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
@@ -59,8 +70,12 @@ test('the lock has a time to live, so a crashed holder cannot keep it', async ()
 
 describe('S3 store with the lock', () => {
   let s3: S3Server;
-  beforeAll(async () => { s3 = await startS3Server(); });
-  afterAll(async () => { await s3.close(); });
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3.close();
+  });
 
   test('an instance sweeps only when it holds the lock', async () => {
     if (!client) return;
@@ -68,7 +83,14 @@ describe('S3 store with the lock', () => {
     let offset = 0;
     const clock = () => Date.now() + offset;
     const log = pino({ level: 'silent' });
-    const open = () => createS3BlobStore(loadConfig(s3.env).s3!, { publicUrl: 'http://x', log, lock: sweepLock(client!, k), sweepEveryMs: 3_600_000, clock });
+    const open = () =>
+      createS3BlobStore(loadConfig(s3.env).s3!, {
+        publicUrl: 'http://x',
+        log,
+        lock: sweepLock(client!, k),
+        sweepEveryMs: 3_600_000,
+        clock,
+      });
     const a = open();
     const b = open();
     try {

@@ -28,7 +28,7 @@ test('lines are held until a batch is full, then written whole and in order', ()
   fs.closeSync(fd);
 });
 
-test('a quiet server\'s lines are written within the flush delay', async () => {
+test("a quiet server's lines are written within the flush delay", async () => {
   const file = path.join(dir, 'quiet.log');
   const fd = fs.openSync(file, 'w');
   const out = logDestination(fd);

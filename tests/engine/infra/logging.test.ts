@@ -11,7 +11,12 @@ import { KEYS } from '../../helpers/app.js';
 
 test('access lines carry ids, never keys', async () => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-log-'));
   const keysFile = path.join(dataDir, 'keys.yaml');
   fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: log test }\n`);

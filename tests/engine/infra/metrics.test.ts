@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 // Each test may build an app of its own: seconds each on a loaded machine, hence 90 s per test.
-const scrape = async (app: TestApp['app'] = t.app) => (await request(app).get('/metrics').set('Authorization', 'Bearer metrics-secret-1')).text;
+const scrape = async (app: TestApp['app'] = t.app) =>
+  (await request(app).get('/metrics').set('Authorization', 'Bearer metrics-secret-1')).text;
 /** The value of one series, 0 when absent. */
 const value = (text: string, series: string) => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

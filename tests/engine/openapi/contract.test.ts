@@ -6,7 +6,17 @@
 // status documents (the allowance headers, X-Request-Id, Retry-After where required).
 import { testApp, listen } from '../../helpers/app.js';
 import { fakeWorld } from '../../helpers/fake-world/index.js';
-import { bodySchemaOf, exampleOf, missingHeaders, operationsOf, responseChecker, send, type ClientRequest, type Doc, type Operation } from '../../helpers/openapi-client.js';
+import {
+  bodySchemaOf,
+  exampleOf,
+  missingHeaders,
+  operationsOf,
+  responseChecker,
+  send,
+  type ClientRequest,
+  type Doc,
+  type Operation,
+} from '../../helpers/openapi-client.js';
 
 // Top-level await: the operations to test come from the running service's document.
 const world = await fakeWorld();
@@ -28,11 +38,19 @@ type Schema = { type?: string | string[]; enum?: unknown[]; minimum?: number; ma
 function paramsOf(op: Operation, r: ClientRequest): Array<{ name: string; required: boolean; schema: Schema }> {
   if (!r.mediaType) return (op.parameters ?? []).map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema as Schema }));
   const s = bodySchemaOf(doc, op, r.mediaType);
-  return Object.entries((s.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => ({ name, required: (s.required ?? []).includes(name), schema }));
+  return Object.entries((s.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => ({
+    name,
+    required: (s.required ?? []).includes(name),
+    schema,
+  }));
 }
 
 const fileFieldsOf = (op: Operation, r: ClientRequest) =>
-  r.mediaType === 'multipart/form-data' ? paramsOf(op, r).filter((p) => p.schema.format === 'binary').map((p) => p.name) : [];
+  r.mediaType === 'multipart/form-data'
+    ? paramsOf(op, r)
+        .filter((p) => p.schema.format === 'binary')
+        .map((p) => p.name)
+    : [];
 
 /** The request with one parameter set (or, with undefined, left out), wherever the operation takes it. */
 function withParam(r: ClientRequest, name: string, value: unknown): ClientRequest {
@@ -49,14 +67,21 @@ function variantsOf(op: Operation): Array<[string, ClientRequest, string | undef
   const params = paramsOf(op, example);
   const required = params.find((p) => p.required);
   if (required) out.push([`required ${required.name} left out`, withParam(example, required.name, undefined), t.key]);
-  const bounded = params.find((p) => p.schema.maximum !== undefined || p.schema.minimum !== undefined || (p.schema.maxLength ?? Infinity) <= 4096);
+  const bounded = params.find(
+    (p) => p.schema.maximum !== undefined || p.schema.minimum !== undefined || (p.schema.maxLength ?? Infinity) <= 4096,
+  );
   if (bounded) {
     const s = bounded.schema;
     const value = s.maximum !== undefined ? s.maximum + 1 : s.minimum !== undefined ? s.minimum - 1 : 'x'.repeat(s.maxLength! + 1);
     out.push([`${bounded.name} out of bounds`, withParam(example, bounded.name, value), t.key]);
   }
   const enumerated = params.find((p) => p.schema.enum);
-  if (enumerated) out.push([`${enumerated.name} outside its enum`, withParam(example, enumerated.name, enumerated.schema.type === 'integer' ? 987654 : 'no-such-choice'), t.key]);
+  if (enumerated)
+    out.push([
+      `${enumerated.name} outside its enum`,
+      withParam(example, enumerated.name, enumerated.schema.type === 'integer' ? 987654 : 'no-such-choice'),
+      t.key,
+    ]);
   return out;
 }
 
@@ -64,8 +89,13 @@ async function expectDocumented(op: Operation, r: ClientRequest, key: string | u
   world.unmatched.length = 0;
   const res = await send(server.url, op, r, key, fileFieldsOf(op, r));
   const lacking = missingHeaders(doc, op, res.status, res.headers);
-  const problem = !want(res.status) ? `answered ${res.status}` : check(op, res.status, res.body) ?? (lacking.length ? `no ${lacking.join(', ')} header` : undefined);
-  if (problem) throw new Error(`${JSON.stringify(r)}: ${problem}: ${JSON.stringify(res.body).slice(0, 400)}${world.unmatched.length ? `\nunexpected upstream calls: ${world.unmatched.join(', ')}` : ''}`);
+  const problem = !want(res.status)
+    ? `answered ${res.status}`
+    : (check(op, res.status, res.body) ?? (lacking.length ? `no ${lacking.join(', ')} header` : undefined));
+  if (problem)
+    throw new Error(
+      `${JSON.stringify(r)}: ${problem}: ${JSON.stringify(res.body).slice(0, 400)}${world.unmatched.length ? `\nunexpected upstream calls: ${world.unmatched.join(', ')}` : ''}`,
+    );
 }
 
 const named = ops.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const);
@@ -87,7 +117,9 @@ describe('fuzzed variants get a documented 4xx matching the error schema', () =>
   test.each(named)('%s', async (_name, op) => {
     const variants = variantsOf(op);
     for (const [what, r, key] of variants) {
-      await expectDocumented(op, r, key, (s) => s >= 400 && s < 500).catch((e: Error) => { throw new Error(`${what}: ${e.message}`); });
+      await expectDocumented(op, r, key, (s) => s >= 400 && s < 500).catch((e: Error) => {
+        throw new Error(`${what}: ${e.message}`);
+      });
     }
   });
 });

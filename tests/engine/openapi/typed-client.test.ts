@@ -39,7 +39,18 @@ const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:1' });
 await client.GET('/api/v1/tools/ccgen', { params: { query: { bin: 457173 } } });
 `;
 
-const TSCONFIG = { compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] }, files: ['client.ts'] };
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    outDir: 'out',
+    types: ['node'],
+  },
+  files: ['client.ts'],
+};
 
 async function compile(program: string): Promise<{ ok: boolean; output: string }> {
   fs.writeFileSync(path.join(dir, 'client.ts'), program);
@@ -58,7 +69,11 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(root, 'node_modules', '.cache', 'openapi-client-'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  await run(bin('openapi-typescript'), [`${server.url}/openapi.json`, '-o', path.join(dir, 'api.d.ts'), '--default-non-nullable', 'false'], { cwd: dir });
+  await run(
+    bin('openapi-typescript'),
+    [`${server.url}/openapi.json`, '-o', path.join(dir, 'api.d.ts'), '--default-non-nullable', 'false'],
+    { cwd: dir },
+  );
 }, 60_000);
 
 afterAll(async () => {

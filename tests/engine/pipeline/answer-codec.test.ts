@@ -25,7 +25,9 @@ test('an entry an older build left in Redis (plain JSON) is a miss, then replace
   const prefix = `test-codec-${randomUUID()}:`;
   try {
     const expires = Date.now() + 60_000;
-    await redis.set(`${prefix}k`, `{"e":${expires},"v":{"data":{"old":true},"source":"pokeapi","cacheable":true}}`, { expiration: { type: 'PX', value: 60_000 } });
+    await redis.set(`${prefix}k`, `{"e":${expires},"v":{"data":{"old":true},"source":"pokeapi","cacheable":true}}`, {
+      expiration: { type: 'PX', value: 60_000 },
+    });
     const cache = createResponseCache({ redis, prefix, maxEntries: 10, log: pino({ level: 'silent' }) });
     const fn = jest.fn(async () => ({ value: { source: 'pokeapi', data: { fresh: true } } as CachedAnswer, cacheable: true }));
     const first = await cache.wrap('k', 60_000, fn, codec);

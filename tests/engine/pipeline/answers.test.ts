@@ -10,16 +10,22 @@ import { createLogger } from '../../../engine/infra/logger.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;
-afterEach(async () => { await t?.close(); });
+afterEach(async () => {
+  await t?.close();
+});
 
 function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -28,8 +34,9 @@ test('answers batched at the end of a loop turn each reach their own request', a
   const server = await listen(t.app);
   try {
     const bins = Array.from({ length: 40 }, (_, i) => String(400000 + i * 1371));
-    const answers = await Promise.all(bins.map((bin, i) =>
-      get(`${server.url}${ccgen}?apikey=${KEYS.enterprise}&bin=${bin}`, { 'X-Request-Id': `batch-${i}` })));
+    const answers = await Promise.all(
+      bins.map((bin, i) => get(`${server.url}${ccgen}?apikey=${KEYS.enterprise}&bin=${bin}`, { 'X-Request-Id': `batch-${i}` })),
+    );
     answers.forEach((a, i) => {
       expect(a.status).toBe(200);
       const body = JSON.parse(a.body);
@@ -84,7 +91,9 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   const fail = failCall(createLogger('silent'));
   const server = http.createServer((req, res) => {
     const call = new Call('test/x', '/x', null, req, res, { observe: (_call, status) => seen.push(status), trust: () => false });
-    call.refund = () => { refunds++; };
+    call.refund = () => {
+      refunds++;
+    };
     sendData(call, 'test', 'embedded', { ok: true }, false);
     fail(new Error('too late'), call);
   });

@@ -19,10 +19,14 @@ afterAll(async () => {
 function raw(line: string, headers: string[] = []): Promise<{ status: number; head: string; body: string }> {
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const s = net.connect(Number(port), '127.0.0.1', () => s.write(`${line} HTTP/1.1\r\nHost: x\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`));
+    const s = net.connect(Number(port), '127.0.0.1', () =>
+      s.write(`${line} HTTP/1.1\r\nHost: x\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`),
+    );
     let data = '';
     s.setEncoding('utf8');
-    s.on('data', (c: string) => { data += c; });
+    s.on('data', (c: string) => {
+      data += c;
+    });
     s.on('end', () => {
       const cut = data.indexOf('\r\n\r\n');
       resolve({ status: Number(data.split(' ')[1]), head: data.slice(0, cut).toLowerCase(), body: data.slice(cut + 4) });
@@ -47,7 +51,7 @@ test('a URL no parser reads gets a 400 in the envelope, and the server goes on',
   expect((await raw(`GET ${ccgen}`)).status).toBe(200);
 });
 
-test('/api/ paths are the API\'s (metered 404 and 405); /api and //api are pages', async () => {
+test("/api/ paths are the API's (metered 404 and 405); /api and //api are pages", async () => {
   const unknown = await raw('GET /api/');
   expect(unknown.status).toBe(404);
   expect(JSON.parse(unknown.body)).toEqual({ success: false, error: 'No such endpoint: GET /api/', code: 'not_found' });

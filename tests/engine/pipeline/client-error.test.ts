@@ -21,7 +21,9 @@ function raw(bytes: string): Promise<{ status: number; headers: string; body: st
     const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
     let text = '';
     socket.setEncoding('latin1');
-    socket.on('data', (c: string) => { text += c; });
+    socket.on('data', (c: string) => {
+      text += c;
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [head, body = ''] = text.split('\r\n\r\n');
@@ -34,11 +36,17 @@ test('an over-long URL is a 414 in the error envelope', async () => {
   const res = await raw(`GET /api/v1/tools/ccgen?apikey=${KEYS.premium}&bin=${'4'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
   expect(res.status).toBe(414);
   expect(res.headers).toMatch(/content-type: application\/json; charset=utf-8/i);
-  expect(JSON.parse(res.body)).toEqual({ success: false, error: 'The URL is too long: send long values in a POST body', code: 'uri_too_long' });
+  expect(JSON.parse(res.body)).toEqual({
+    success: false,
+    error: 'The URL is too long: send long values in a POST body',
+    code: 'uri_too_long',
+  });
 });
 
 test('an over-long header block is a 431 in the error envelope', async () => {
-  const res = await raw(`GET /api/v1/tools/ccgen?bin=457173 HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${KEYS.premium}\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const res = await raw(
+    `GET /api/v1/tools/ccgen?bin=457173 HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${KEYS.premium}\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`,
+  );
   expect(res.status).toBe(431);
   expect(JSON.parse(res.body)).toEqual({ success: false, error: 'The request headers are too large', code: 'headers_too_large' });
 });

@@ -6,8 +6,12 @@ import { luhnValid } from '../../../adapters/tools/_luhn.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const ccgen = '/api/v1/tools/ccgen';
 const fake = '/api/v1/tools/fake-address';
@@ -24,7 +28,12 @@ test('GET / names the service and links the docs; /health answers', async () => 
 test('success envelope: creator, source, data, metadata', async () => {
   const res = await request(t.app).get(ccgen).query({ apikey: t.key, bin: '457173' });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ success: true, creator: 'Unified Utility API', source: 'embedded', metadata: { endpoint: 'tools/ccgen', cached: false } });
+  expect(res.body).toMatchObject({
+    success: true,
+    creator: 'Unified Utility API',
+    source: 'embedded',
+    metadata: { endpoint: 'tools/ccgen', cached: false },
+  });
   expect(typeof res.body.metadata.requestId).toBe('string');
   expect(typeof res.body.metadata.tookMs).toBe('number');
   expect(res.headers['x-request-id']).toBe(res.body.metadata.requestId);
@@ -81,7 +90,9 @@ test('unknown paths are 404 and wrong methods 405 with Allow, both with limit he
 test('POST takes the query string, a JSON body, a urlencoded form or multipart fields (body wins)', async () => {
   const path = '/api/v1/cloud-storage/paste-host';
   const forms = [
-    request(t.app).post(path).query({ apikey: KEYS.premium, paste: 'x'.repeat(0) }),
+    request(t.app)
+      .post(path)
+      .query({ apikey: KEYS.premium, paste: 'x'.repeat(0) }),
     request(t.app).post(path).send({ apikey: KEYS.premium }),
     request(t.app).post(path).type('form').send({ apikey: KEYS.premium }),
     request(t.app).post(path).field('apikey', KEYS.premium),
@@ -97,10 +108,16 @@ test('which key counts: the X-API-Key header, then the query string, then the bo
   const paste = '/api/v1/cloud-storage/paste-host';
   const limitOf = (res: request.Response) => res.headers['x-ratelimit-limit'];
   // A generated client sends the header and a placeholder in the body: the header counts.
-  expect(limitOf(await request(t.app).post(paste).set('X-API-Key', KEYS.enterprise).send({ apikey: 'placeholder', paste: 'x' }))).toBe('50000');
-  expect(limitOf(await request(t.app).get(ccgen).set('X-API-Key', KEYS.enterprise).query({ apikey: KEYS.premium, bin: '457173' }))).toBe('50000');
+  expect(limitOf(await request(t.app).post(paste).set('X-API-Key', KEYS.enterprise).send({ apikey: 'placeholder', paste: 'x' }))).toBe(
+    '50000',
+  );
+  expect(limitOf(await request(t.app).get(ccgen).set('X-API-Key', KEYS.enterprise).query({ apikey: KEYS.premium, bin: '457173' }))).toBe(
+    '50000',
+  );
   // The query string before the body.
-  expect(limitOf(await request(t.app).post(paste).query({ apikey: KEYS.premium }).send({ apikey: KEYS.enterprise, paste: 'x' }))).toBe('5000');
+  expect(limitOf(await request(t.app).post(paste).query({ apikey: KEYS.premium }).send({ apikey: KEYS.enterprise, paste: 'x' }))).toBe(
+    '5000',
+  );
   expect(limitOf(await request(t.app).post(paste).send({ apikey: KEYS.enterprise, paste: 'x' }))).toBe('50000');
   // The same key twice, in the query string or as two headers (Node joins them with ", "), is that key.
   const twice = await request(t.app).get(`${ccgen}?apikey=${KEYS.premium}&apikey=${KEYS.premium}&bin=457173`);
@@ -111,10 +128,16 @@ test('which key counts: the X-API-Key header, then the query string, then the bo
   for (const res of [
     await request(t.app).get(`${ccgen}?apikey=${KEYS.premium}&apikey=${KEYS.enterprise}&bin=457173`),
     await request(t.app).get(ccgen).set('X-API-Key', `${KEYS.premium}, ${KEYS.enterprise}`).query({ bin: '457173' }),
-    await request(t.app).post(paste).send({ apikey: [KEYS.premium, KEYS.enterprise], paste: 'x' }),
+    await request(t.app)
+      .post(paste)
+      .send({ apikey: [KEYS.premium, KEYS.enterprise], paste: 'x' }),
   ]) {
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: 'Invalid value for apikey: several different keys were sent; send one', code: 'bad_input' });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'Invalid value for apikey: several different keys were sent; send one',
+      code: 'bad_input',
+    });
     expect(limitOf(res)).toBe('100');
   }
 });
@@ -125,16 +148,31 @@ test('hostile input gets a 4xx envelope, never a 5xx', async () => {
     ['array syntax', request(t.app).get(`${ccgen}?apikey=${t.key}&bin[]=457173`)],
     ['object syntax', request(t.app).get(`${ccgen}?apikey=${t.key}&bin[a]=457173`)],
     ['__proto__', request(t.app).get(`${ccgen}?apikey=${t.key}&__proto__[bin]=1&constructor=x`)],
-    ['5000 chars', request(t.app).get(ccgen).query({ apikey: t.key, bin: '4'.repeat(5000) })],
+    [
+      '5000 chars',
+      request(t.app)
+        .get(ccgen)
+        .query({ apikey: t.key, bin: '4'.repeat(5000) }),
+    ],
     ['NUL byte', request(t.app).get(`${ccgen}?apikey=${t.key}&bin=457173%00`)],
     ['malformed JSON', request(t.app).post('/api/v1/tts/generate').set('Content-Type', 'application/json').send('{"apikey": "x", ')],
     ['JSON array body', request(t.app).post('/api/v1/tts/generate').query({ apikey: t.key }).send([1, 2])],
-    ['object where a string goes', request(t.app).post('/api/v1/tts/generate').send({ apikey: t.key, text: { a: 1 } })],
+    [
+      'object where a string goes',
+      request(t.app)
+        .post('/api/v1/tts/generate')
+        .send({ apikey: t.key, text: { a: 1 } }),
+    ],
     ['integer as hex', request(t.app).get('/api/v1/anime/anime-images-a').query({ apikey: t.key, amount: '0x10' })],
     ['integer as exponent', request(t.app).get('/api/v1/anime/anime-images-a').query({ apikey: t.key, amount: '1e3' })],
     ['out of bounds', request(t.app).get('/api/v1/anime/anime-images-a').query({ apikey: t.key, amount: '21' })],
     ['key as array', request(t.app).get(`${ccgen}?apikey=a&apikey=b&bin=457173`)],
-    ['huge key', request(t.app).get(ccgen).query({ apikey: 'k'.repeat(5000), bin: '457173' })],
+    [
+      'huge key',
+      request(t.app)
+        .get(ccgen)
+        .query({ apikey: 'k'.repeat(5000), bin: '457173' }),
+    ],
   ];
   for (const [name, req] of cases) {
     const res = await req;
@@ -148,7 +186,11 @@ test('hostile input gets a 4xx envelope, never a 5xx', async () => {
   expect(hex.body.error).toBe('Invalid value for amount: must be an integer');
   const repeated = await request(t.app).get(`${ccgen}?apikey=${t.key}&bin=457173&bin=457174`);
   expect(repeated.body.error).toBe('Invalid value for bin: must be a single value');
-  const malformed = await request(t.app).post('/api/v1/tts/generate').query({ apikey: t.key }).set('Content-Type', 'application/json').send('{"text": ');
+  const malformed = await request(t.app)
+    .post('/api/v1/tts/generate')
+    .query({ apikey: t.key })
+    .set('Content-Type', 'application/json')
+    .send('{"text": ');
   expect(malformed.status).toBe(400);
   expect(malformed.body.error).toBe('Malformed JSON body');
   expect(malformed.headers['x-ratelimit-limit']).toBeDefined();

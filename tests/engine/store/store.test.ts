@@ -25,16 +25,21 @@ beforeAll(async () => {
     await client.connect();
   }
 });
-afterAll(async () => { await client?.close(); });
+afterAll(async () => {
+  await client?.close();
+});
 
 const backends: [string, () => Promise<Store | undefined>][] = [
   ['sqlite', async () => new SqliteStore(path.join(tmp(), 'uua.sqlite'))],
-  ['redis', async () => {
-    if (!client) return undefined;
-    const s = new RedisStore(client, `test-${crypto.randomUUID()}:`, 'redis');
-    await s.listen();
-    return s;
-  }],
+  [
+    'redis',
+    async () => {
+      if (!client) return undefined;
+      const s = new RedisStore(client, `test-${crypto.randomUUID()}:`, 'redis');
+      await s.listen();
+      return s;
+    },
+  ],
 ];
 
 describe.each(backends)('%s store', (_name, open) => {
@@ -85,7 +90,7 @@ describe.each(backends)('%s store', (_name, open) => {
   });
 });
 
-test('SQLite: another process\'s commit is announced within a second', async () => {
+test("SQLite: another process's commit is announced within a second", async () => {
   const file = path.join(tmp(), 'uua.sqlite');
   const a = new SqliteStore(file);
   const b = new SqliteStore(file);
@@ -111,9 +116,13 @@ test('moving to Redis with keys in SQLite is refused until `npm run keys -- migr
   const { key } = await local.api.keys.issue('premium', 'kept');
   await local.close();
 
-  await expect(testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { dataDir })).rejects.toThrow(/uua\.sqlite holds 1 keys and accounts that are not in Redis\. Run `REDIS_URL=… npm run keys -- migrate`/);
+  await expect(testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { dataDir })).rejects.toThrow(
+    /uua\.sqlite holds 1 keys and accounts that are not in Redis\. Run `REDIS_URL=… npm run keys -- migrate`/,
+  );
 
-  const out = await run('npx', ['tsx', 'scripts/keys.ts', 'migrate'], { env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: redisUrl, REDIS_PREFIX: prefix } });
+  const out = await run('npx', ['tsx', 'scripts/keys.ts', 'migrate'], {
+    env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+  });
   expect(out.stdout).toMatch(/copied 1 documents/);
   const shared = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { dataDir });
   try {

@@ -17,22 +17,42 @@ import { hangUp, hungUpstream, type HungUpstream } from '../../helpers/hung-upst
 
 const log = createLogger('silent');
 let hung: HungUpstream;
-beforeEach(async () => { hung = await hungUpstream(); });
-afterEach(async () => { await hung.close(); });
+beforeEach(async () => {
+  hung = await hungUpstream();
+});
+afterEach(async () => {
+  await hung.close();
+});
 
 /** A server whose one endpoint runs `adapter` under `timeout` and answers the outcome's status or error code. */
 async function endpointServer(adapter: Adapter, timeout: string) {
   const upstream = createUpstreams({ hung: { url: hung.url } as UpstreamConfig }, {}, { userAgent: 'test', log });
   const spec = { id: 'test/cancel', method: 'GET', params: {}, upstream: 'hung', timeout } as unknown as EndpointSpec;
-  const invoke = invoker(spec, adapter, { log, publicUrl: 'http://localhost', userAgent: 'test', allowPrivateFetch: true, upstream, blobs: undefined as never });
+  const invoke = invoker(spec, adapter, {
+    log,
+    publicUrl: 'http://localhost',
+    userAgent: 'test',
+    allowPrivateFetch: true,
+    upstream,
+    blobs: undefined as never,
+  });
   const server = http.createServer((req, res) => {
     const call = new Call('test/cancel', '/x', null, req, res, { observe: () => {}, trust: () => false });
     call.input = { raw: {}, files: {} };
     call.params = {};
-    invoke(call).then(() => res.end('ok'), (e: ApiError) => res.end(e.code));
+    invoke(call).then(
+      () => res.end('ok'),
+      (e: ApiError) => res.end(e.code),
+    );
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); return new Promise((ok) => server.close(ok)); } };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((ok) => server.close(ok));
+    },
+  };
 }
 
 const callsHung: Adapter = async (_params, ctx) => (await ctx.upstream('hung').request({ path: '/slow' })).body as never;
@@ -60,12 +80,16 @@ test('a client that hangs up stops the upstream exchange, without the adapter pa
   }
 });
 
-test("ctx.signal, for an adapter that reads it, aborts when the client hangs up", async () => {
+test('ctx.signal, for an adapter that reads it, aborts when the client hangs up', async () => {
   let heard!: (reason: unknown) => void;
   const aborted = new Promise((ok) => (heard = ok));
-  const waits: Adapter = (_params, ctx) => new Promise((_, reject) => {
-    ctx.signal.addEventListener('abort', () => { heard(ctx.signal.reason); reject(ctx.signal.reason); });
-  });
+  const waits: Adapter = (_params, ctx) =>
+    new Promise((_, reject) => {
+      ctx.signal.addEventListener('abort', () => {
+        heard(ctx.signal.reason);
+        reject(ctx.signal.reason);
+      });
+    });
   const s = await endpointServer(waits, '30s');
   try {
     await hangUp(`${s.url}/x`, new Promise((r) => setTimeout(r, 100)));
@@ -81,7 +105,9 @@ test('an exchange of a request stopped already is not sent, and rejects with its
   const agent = new Agent();
   try {
     const url = new URL(hung.url);
-    await expect(wholeAnswer(agent, { origin: url.origin, path: '/', method: 'GET' }, { maxBytes: 1024, timeoutMs: 5000, scope })).rejects.toBe(reason);
+    await expect(
+      wholeAnswer(agent, { origin: url.origin, path: '/', method: 'GET' }, { maxBytes: 1024, timeoutMs: 5000, scope }),
+    ).rejects.toBe(reason);
     let sent = false;
     void hung.requested.then(() => (sent = true));
     await new Promise((r) => setTimeout(r, 200));
@@ -92,20 +118,26 @@ test('an exchange of a request stopped already is not sent, and rejects with its
 });
 
 test("a watcher hears of its client's socket closing once, and not after it stopped watching", async () => {
-  const server = net.createServer((socket) => {
-    const heard: string[] = [];
-    const stop = watchClient(socket, { clientGone: () => heard.push('b') });
-    watchClient(socket, { clientGone: () => heard.push('a') });
-    stop();
-    socket.on('close', () => setImmediate(() => {
-      // Gone already: a new watcher hears it at once.
-      watchClient(socket, { clientGone: () => heard.push('late') });
-      server.emit('heard', heard);
-    }));
-  }).listen(0, '127.0.0.1');
+  const server = net
+    .createServer((socket) => {
+      const heard: string[] = [];
+      const stop = watchClient(socket, { clientGone: () => heard.push('b') });
+      watchClient(socket, { clientGone: () => heard.push('a') });
+      stop();
+      socket.on('close', () =>
+        setImmediate(() => {
+          // Gone already: a new watcher hears it at once.
+          watchClient(socket, { clientGone: () => heard.push('late') });
+          server.emit('heard', heard);
+        }),
+      );
+    })
+    .listen(0, '127.0.0.1');
   await new Promise((ok) => server.once('listening', ok));
   const heard = new Promise<string[]>((ok) => server.once('heard', ok));
-  net.connect((server.address() as AddressInfo).port, '127.0.0.1').on('connect', function (this: net.Socket) { this.end(); });
+  net.connect((server.address() as AddressInfo).port, '127.0.0.1').on('connect', function (this: net.Socket) {
+    this.end();
+  });
   expect(await heard).toEqual(['a', 'late']);
   await new Promise((ok) => server.close(ok));
 });

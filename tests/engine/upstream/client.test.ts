@@ -111,12 +111,19 @@ describe('configuration', () => {
   });
 
   test('search params, User-Agent default and override, JSON body', async () => {
-    const f = await fake((req) => ({ json: { q: req.query.get('q'), n: req.query.get('n'), ua: req.headers['user-agent'], body: req.body.length ? req.json() : null } }));
+    const f = await fake((req) => ({
+      json: { q: req.query.get('q'), n: req.query.get('n'), ua: req.headers['user-agent'], body: req.body.length ? req.json() : null },
+    }));
     const c = upstreams({ u: { url: f.url } })('u');
     const a = await c.request<Record<string, unknown>>({ path: '/s', searchParams: { q: 'a b', n: 3, skip: undefined } });
     expect(a.body).toEqual({ q: 'a b', n: '3', ua: UA, body: null });
     expect(f.calls[0].query.has('skip')).toBe(false);
-    const b = await c.request<Record<string, unknown>>({ path: '/s', method: 'POST', json: { x: 1 }, headers: { 'User-Agent': 'custom/2' } });
+    const b = await c.request<Record<string, unknown>>({
+      path: '/s',
+      method: 'POST',
+      json: { x: 1 },
+      headers: { 'User-Agent': 'custom/2' },
+    });
     expect(b.body).toMatchObject({ ua: 'custom/2', body: { x: 1 } });
   });
 
@@ -131,7 +138,9 @@ describe('configuration', () => {
 
 describe('key pool', () => {
   test('keys are sent per auth.in: bearer, header, query (query key kept out of the returned url)', async () => {
-    const f = await fake((req) => ({ json: { auth: req.headers.authorization ?? null, hdr: req.headers['x-api-key'] ?? null, q: req.query.get('api_key') } }));
+    const f = await fake((req) => ({
+      json: { auth: req.headers.authorization ?? null, hdr: req.headers['x-api-key'] ?? null, q: req.query.get('api_key') },
+    }));
     const env = { UPSTREAM_B_KEYS: 'kb', UPSTREAM_H_KEYS: 'kh', UPSTREAM_Q_KEYS: 'kq' };
     const get = upstreams(
       {
@@ -173,7 +182,11 @@ describe('key pool', () => {
   });
 
   test('round-robin rotation; a key answered 401 cools down and the request moves on to the next key', async () => {
-    const f = await fake((req) => (req.headers.authorization === `Bearer ${KEYS[0]}` ? { status: 401, json: { error: 'bad key' } } : { json: { key: req.headers.authorization } }));
+    const f = await fake((req) =>
+      req.headers.authorization === `Bearer ${KEYS[0]}`
+        ? { status: 401, json: { error: 'bad key' } }
+        : { json: { key: req.headers.authorization } },
+    );
     const c = upstreams({ rot: { url: f.url, auth: { in: 'bearer' } } }, { UPSTREAM_ROT_KEYS: ` ${KEYS.join(' , ')} ` })('rot');
     expect(c.hasKeys).toBe(true);
     const seen: string[] = [];
@@ -181,7 +194,11 @@ describe('key pool', () => {
     // 1st: alpha (401, cools) → bravo; 2nd: charlie; 3rd: bravo (alpha cooling); 4th: charlie.
     expect(seen).toEqual([`Bearer ${KEYS[1]}`, `Bearer ${KEYS[2]}`, `Bearer ${KEYS[1]}`, `Bearer ${KEYS[2]}`]);
     expect(f.calls.map((r) => r.headers.authorization)).toEqual([
-      `Bearer ${KEYS[0]}`, `Bearer ${KEYS[1]}`, `Bearer ${KEYS[2]}`, `Bearer ${KEYS[1]}`, `Bearer ${KEYS[2]}`,
+      `Bearer ${KEYS[0]}`,
+      `Bearer ${KEYS[1]}`,
+      `Bearer ${KEYS[2]}`,
+      `Bearer ${KEYS[1]}`,
+      `Bearer ${KEYS[2]}`,
     ]);
   });
 
@@ -201,7 +218,9 @@ describe('key pool', () => {
   });
 
   test('callerKey is used when no pooled key is free', async () => {
-    const f = await fake((req) => (req.headers.authorization === 'Bearer caller-key-xyz' ? { json: { ok: true } } : { status: 429, json: {} }));
+    const f = await fake((req) =>
+      req.headers.authorization === 'Bearer caller-key-xyz' ? { json: { ok: true } } : { status: 429, json: {} },
+    );
     const c = upstreams({ gen: { url: f.url, auth: { in: 'bearer', required: true } } }, { UPSTREAM_GEN_KEYS: 'pooled-1' })('gen');
     const r = await c.request({ path: '/', callerKey: 'caller-key-xyz' });
     expect(r.body).toEqual({ ok: true });
@@ -253,7 +272,10 @@ describe('status mapping', () => {
 
   test('404 → not_found with the default or the adapter message', async () => {
     expect(await apiError(get('s').request({ path: '/missing' }))).toMatchObject({ status: 404, message: 'Not found upstream' });
-    expect(await apiError(get('s').request({ path: '/missing', notFoundMessage: 'Pokemon not found' }))).toMatchObject({ status: 404, message: 'Pokemon not found' });
+    expect(await apiError(get('s').request({ path: '/missing', notFoundMessage: 'Pokemon not found' }))).toMatchObject({
+      status: 404,
+      message: 'Pokemon not found',
+    });
   });
 
   test('allowStatus returns the answer untouched', async () => {
@@ -326,15 +348,24 @@ describe('answers on the wire', () => {
     const f = await fake(
       routes({
         'GET /gz': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: zlib.gzipSync(body) }),
-        'GET /deflate': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, body: zlib.deflateSync(body) }),
-        'GET /br': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: zlib.brotliCompressSync(body) }),
+        'GET /deflate': () => ({
+          headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' },
+          body: zlib.deflateSync(body),
+        }),
+        'GET /br': () => ({
+          headers: { 'content-type': 'application/json', 'content-encoding': 'br' },
+          body: zlib.brotliCompressSync(body),
+        }),
         'GET /bad': () => ({ headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, text: 'not gzip' }),
       }),
     );
     const c = upstreams({ z: { url: f.url, retries: 0 } })('z');
     for (const path of ['/gz', '/deflate', '/br']) expect((await c.request({ path })).body).toEqual({ name: 'pikachu' });
     expect(f.calls[0].headers['accept-encoding']).toMatch(/gzip.*br|br.*gzip/);
-    expect(await apiError(c.request({ path: '/bad' }))).toMatchObject({ status: 502, message: 'The upstream service answered with malformed data' });
+    expect(await apiError(c.request({ path: '/bad' }))).toMatchObject({
+      status: 502,
+      message: 'The upstream service answered with malformed data',
+    });
   });
 
   test('a POST redirected by a 303 becomes a GET without its body; a 307 keeps both; POSTs are not followed by default', async () => {
@@ -342,7 +373,9 @@ describe('answers on the wire', () => {
       routes({
         'POST /see-other': () => ({ status: 303, headers: { location: '/landing' } }),
         'POST /temporary': () => ({ status: 307, headers: { location: '/landing' } }),
-        '* /landing': (req) => ({ json: { method: req.method, body: req.body.toString('utf8'), type: req.headers['content-type'] ?? null } }),
+        '* /landing': (req) => ({
+          json: { method: req.method, body: req.body.toString('utf8'), type: req.headers['content-type'] ?? null },
+        }),
       }),
     );
     const c = upstreams({ r: { url: f.url } })('r');

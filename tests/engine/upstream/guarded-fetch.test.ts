@@ -32,7 +32,10 @@ beforeAll(async () => {
   other = await fakeUpstream(() => ({ text: 'internal secrets' }));
   f = await fakeUpstream(
     routes({
-      'GET /file.txt': (req) => ({ headers: { 'content-type': 'text/plain' }, text: `hello from ${req.headers.host} as ${req.headers['user-agent']}` }),
+      'GET /file.txt': (req) => ({
+        headers: { 'content-type': 'text/plain' },
+        text: `hello from ${req.headers.host} as ${req.headers['user-agent']}`,
+      }),
       'GET /big': () => ({ body: Buffer.alloc(5000, 1) }),
       'GET /bomb': () => ({ headers: { 'content-encoding': 'gzip' }, body: zlib.gzipSync(Buffer.alloc(4 * 1024 * 1024)) }),
       'GET /gz': () => ({ headers: { 'content-encoding': 'gzip' }, body: zlib.gzipSync(Buffer.from('unzipped')) }),
@@ -54,22 +57,47 @@ afterAll(async () => {
 
 describe('isPublicAddress', () => {
   test.each([
-    ['127.0.0.1', false], ['127.255.1.2', false], ['10.1.2.3', false], ['172.16.0.1', false], ['172.31.255.255', false],
-    ['192.168.1.1', false], ['100.64.0.1', false], ['169.254.169.254', false], ['0.0.0.0', false], ['224.0.0.1', false],
-    ['255.255.255.255', false], ['::1', false], ['::', false], ['fe80::1', false], ['fd00::1', false], ['fc00::1', false],
-    ['ff02::1', false], ['::ffff:127.0.0.1', false], ['::ffff:7f00:1', false], ['::ffff:169.254.169.254', false],
-    ['64:ff9b::a00:1', false], ['2002:7f00:1::', false], ['[::1]', false], ['fe80::1%eth0', false], ['not-an-ip', false],
-    ['8.8.8.8', true], ['93.184.216.34', true], ['172.32.0.1', true], ['2606:4700:4700::1111', true], ['::ffff:8.8.8.8', true],
+    ['127.0.0.1', false],
+    ['127.255.1.2', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['172.31.255.255', false],
+    ['192.168.1.1', false],
+    ['100.64.0.1', false],
+    ['169.254.169.254', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['255.255.255.255', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['fc00::1', false],
+    ['ff02::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['::ffff:169.254.169.254', false],
+    ['64:ff9b::a00:1', false],
+    ['2002:7f00:1::', false],
+    ['[::1]', false],
+    ['fe80::1%eth0', false],
+    ['not-an-ip', false],
+    ['8.8.8.8', true],
+    ['93.184.216.34', true],
+    ['172.32.0.1', true],
+    ['2606:4700:4700::1111', true],
+    ['::ffff:8.8.8.8', true],
   ])('%s → %s', (ip, pub) => expect(isPublicAddress(ip)).toBe(pub));
 });
 
 describe('refused before any connection', () => {
-  test.each([
-    ['ftp://example.com/file'], ['file:///etc/passwd'], ['javascript:alert(1)'], ['not a url'], [''], ['//example.com/x'],
-  ])('non-http(s) %p → 400', async (url) => {
-    const e = await apiError(fetchUrl(url));
-    expect(e).toMatchObject({ status: 400, message: 'Invalid value for url: must be an http(s) URL' });
-  });
+  test.each([['ftp://example.com/file'], ['file:///etc/passwd'], ['javascript:alert(1)'], ['not a url'], [''], ['//example.com/x']])(
+    'non-http(s) %p → 400',
+    async (url) => {
+      const e = await apiError(fetchUrl(url));
+      expect(e).toMatchObject({ status: 400, message: 'Invalid value for url: must be an http(s) URL' });
+    },
+  );
 
   test.each([
     ['http://127.0.0.1:PORT/file.txt'],
@@ -141,7 +169,10 @@ describe('fetching', () => {
     await new Promise((ok) => srv.close(ok));
     const msg = 'Could not fetch url: host not found or unreachable';
     expect(await apiError(fetchUrl(`http://127.0.0.1:${closed}/`, { allowPrivate: true }))).toMatchObject({ status: 400, message: msg });
-    expect(await apiError(fetchUrl('http://no-such-host.example/', { resolve: resolver({}) }))).toMatchObject({ status: 400, message: msg });
+    expect(await apiError(fetchUrl('http://no-such-host.example/', { resolve: resolver({}) }))).toMatchObject({
+      status: 400,
+      message: msg,
+    });
   });
 });
 

@@ -175,7 +175,11 @@ describe('redis trouble never breaks the cache', () => {
 
   test('a Redis that hangs or fails is waited on for ~50 ms at most', async () => {
     const hanging: CacheRedis = { isReady: true, get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
-    const failing: CacheRedis = { isReady: true, get: async () => Promise.reject(new Error('READONLY')), set: async () => Promise.reject(new Error('READONLY')) };
+    const failing: CacheRedis = {
+      isReady: true,
+      get: async () => Promise.reject(new Error('READONLY')),
+      set: async () => Promise.reject(new Error('READONLY')),
+    };
     for (const redis of [hanging, failing]) {
       const cache = createResponseCache({ redis, prefix: 't:', maxEntries: 10, log });
       const started = Date.now();

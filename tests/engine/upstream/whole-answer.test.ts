@@ -27,7 +27,10 @@ const get = (path: string, opts: Partial<WholeOptions> = {}) =>
   wholeAnswer(agent, { origin, path, method: 'GET', headers: {} }, { maxBytes: 1e6, timeoutMs: 5000, ...opts });
 
 async function bodyError(p: Promise<unknown>): Promise<BodyError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BodyError);
   return err as BodyError;
 }
@@ -50,7 +53,9 @@ test.each([
   ['deflate', zlib.deflateSync],
   ['br', zlib.brotliCompressSync],
 ])('%s is decoded', async (encoding, zip) => {
-  routes.set(`/zip-${encoding}`, (_req, res) => res.writeHead(200, { 'content-encoding': ` ${encoding.toUpperCase()} ` }).end(zip(Buffer.from(text))));
+  routes.set(`/zip-${encoding}`, (_req, res) =>
+    res.writeHead(200, { 'content-encoding': ` ${encoding.toUpperCase()} ` }).end(zip(Buffer.from(text))),
+  );
   expect((await get(`/zip-${encoding}`)).body.toString()).toBe(text);
 });
 
@@ -84,7 +89,9 @@ test('the timer covers the body: a trickle past it rejects with TIMED_OUT', asyn
 });
 
 test("the caller's signal cancels it with its reason, before and during the exchange", async () => {
-  routes.set('/slow', (_req, res) => { setTimeout(() => res.end('late'), 2000).unref(); });
+  routes.set('/slow', (_req, res) => {
+    setTimeout(() => res.end('late'), 2000).unref();
+  });
   const gone = new Error('client gone');
   await expect(get('/slow', { signal: AbortSignal.abort(gone) })).rejects.toBe(gone);
   const ctl = new AbortController();

@@ -27,7 +27,11 @@ export const ANIME_ART: Record<string, Answers> = {
     'GET /:resource/': json('pokeapi', 'pokemon-list.json'),
   },
   tracemoe: { 'GET /search': json('tracemoe', 'search.json'), 'GET /me': json('tracemoe', 'me.json') },
-  'waifu-im': { 'GET /images': json('waifu-im', 'images.json'), 'GET /tags': json('waifu-im', 'tags.json'), 'GET /images/:id': json('waifu-im', 'image-6758.json') },
+  'waifu-im': {
+    'GET /images': json('waifu-im', 'images.json'),
+    'GET /tags': json('waifu-im', 'tags.json'),
+    'GET /images/:id': json('waifu-im', 'image-6758.json'),
+  },
   artic: {
     'GET /artworks/search': json('artic', 'search.json'),
     'GET /artworks/:id': json('artic', 'artwork.json'),

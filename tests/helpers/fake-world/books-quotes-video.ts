@@ -47,9 +47,16 @@ export const BOOKS_QUOTES_VIDEO: Record<string, Answers> = {
     'GET /episodes': json('supernatural', 'episodes-page.json'),
   },
   iceandfire: {
-    'GET /books': () => ({ json: [{ url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' }] }),
+    'GET /books': () => ({
+      json: [
+        { url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' },
+      ],
+    }),
     'GET /characters': json('iceandfire', 'characters-page.json'),
     'GET /houses/:id': json('iceandfire', 'house-362.json'),
   },
-  bobsburgers: { 'GET /characters': json('bobsburgers', 'characters.json'), 'GET /burgerOfTheDay/:ids': json('bobsburgers', 'burgers-1-2.json') },
+  bobsburgers: {
+    'GET /characters': json('bobsburgers', 'characters.json'),
+    'GET /burgerOfTheDay/:ids': json('bobsburgers', 'burgers-1-2.json'),
+  },
 };

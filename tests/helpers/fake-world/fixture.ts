@@ -10,7 +10,11 @@ export function fixture(upstream: string, name: string): any {
 }
 
 /** A route answering a JSON fixture. */
-export const json = (upstream: string, name: string, extra: Partial<FakeResponse> = {}): RouteHandler => () => ({ json: fixture(upstream, name), ...extra });
+export const json =
+  (upstream: string, name: string, extra: Partial<FakeResponse> = {}): RouteHandler =>
+  () => ({ json: fixture(upstream, name), ...extra });
 
 /** A route answering an HTML fixture. */
-export const html = (upstream: string, name: string): RouteHandler => () => ({ text: fixture(upstream, name), headers: { 'content-type': 'text/html; charset=utf-8' } });
+export const html =
+  (upstream: string, name: string): RouteHandler =>
+  () => ({ text: fixture(upstream, name), headers: { 'content-type': 'text/html; charset=utf-8' } });

@@ -20,12 +20,20 @@ const envId = (id: string) => id.toUpperCase().replace(/-/g, '_');
 export async function fakeWorld(): Promise<FakeWorld> {
   const { upstreams, endpoints } = loadCatalog(loadConfig({}).catalogDir);
   // A pooled key where the upstream demands one, or where callers could otherwise bring their own.
-  const pooled = new Set([...Object.keys(upstreams).filter((id) => upstreams[id].auth?.required), ...endpoints.filter((e) => e.params.upstream_key).map((e) => e.upstream)]);
+  const pooled = new Set([
+    ...Object.keys(upstreams).filter((id) => upstreams[id].auth?.required),
+    ...endpoints.filter((e) => e.params.upstream_key).map((e) => e.upstream),
+  ]);
   const unmatched: string[] = [];
-  const routers = new Map(Object.keys(upstreams).map((id) => [id, routes(ANSWERS[id] ?? {}, (r) => {
-    unmatched.push(`${id} ${r.method} ${r.path}${r.query.size ? `?${r.query}` : ''}`);
-    return { status: 404, json: { message: 'not found' } };
-  })]));
+  const routers = new Map(
+    Object.keys(upstreams).map((id) => [
+      id,
+      routes(ANSWERS[id] ?? {}, (r) => {
+        unmatched.push(`${id} ${r.method} ${r.path}${r.query.size ? `?${r.query}` : ''}`);
+        return { status: 404, json: { message: 'not found' } };
+      }),
+    ]),
+  );
   const server: FakeUpstream = await fakeUpstream((req: FakeRequest) => {
     const [, id, ...rest] = req.path.split('/');
     const router = routers.get(id);

@@ -9,8 +9,19 @@ const png = (() => {
   img.data.fill(200);
   return PNG.sync.write(img);
 })();
-const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0, 0, 0, 0, 0]), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(600, 1)]);
-const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(900, 3)]);
+const mp3 = Buffer.concat([
+  Buffer.from('ID3'),
+  Buffer.from([3, 0, 0, 0, 0, 0, 0]),
+  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
+  Buffer.alloc(600, 1),
+]);
+const mp4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x18]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+  Buffer.alloc(900, 3),
+]);
 
 /** cobalt's answer for the service a link belongs to. */
 const COBALT: Array<[RegExp, string]> = [
@@ -33,7 +44,10 @@ export const MEDIA: Record<string, Answers> = {
   pollinations: {
     'POST /v1/chat/completions': json('pollinations', 'chat.json'),
     'GET /v1/models': () => ({ json: [] }),
-    'GET /image/:prompt': (r) => (r.query.get('model') === 'veo' ? { headers: { 'content-type': 'video/mp4' }, body: mp4 } : { headers: { 'content-type': 'image/png' }, body: png }),
+    'GET /image/:prompt': (r) =>
+      r.query.get('model') === 'veo'
+        ? { headers: { 'content-type': 'video/mp4' }, body: mp4 }
+        : { headers: { 'content-type': 'image/png' }, body: png },
     'GET /audio/:prompt': () => ({ headers: { 'content-type': 'audio/mpeg' }, body: mp3 }),
   },
   cobalt: { 'POST /': cobalt },

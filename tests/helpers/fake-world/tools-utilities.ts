@@ -5,14 +5,20 @@ const rdapJson = { 'content-type': 'application/rdap+json' };
 
 export const TOOLS_UTILITIES: Record<string, Answers> = {
   github: { 'GET /users/:u/repos': json('github', 'repos-page1.json') },
-  dealspotr: { 'GET /promo-codes/:domain/:id': html('dealspotr', 'reveal.html'), 'GET /promo-codes/:domain': html('dealspotr', 'listing.html') },
+  dealspotr: {
+    'GET /promo-codes/:domain/:id': html('dealspotr', 'reveal.html'),
+    'GET /promo-codes/:domain': html('dealspotr', 'listing.html'),
+  },
   'telegram-web': { 'GET /:name': html('telegram-web', 'profile.html') },
   // rdap.org redirects to the registry of the TLD: here a registry below the same fake.
   rdap: {
     'GET /domain/:name': (r, p) => ({ status: 302, headers: { location: `http://${r.headers.host}/rdap/registry/domain/${p.name}` } }),
     'GET /registry/domain/:name': () => ({ json: fixture('rdap', 'example-com.json'), headers: rdapJson }),
   },
-  libretranslate: { 'GET /languages': json('libretranslate', 'languages.json'), 'POST /translate': json('libretranslate', 'translate.json') },
+  libretranslate: {
+    'GET /languages': json('libretranslate', 'languages.json'),
+    'POST /translate': json('libretranslate', 'translate.json'),
+  },
   'open-meteo-geo': { 'GET /v1/search': json('open-meteo-geo', 'berlin.json') },
   'open-meteo': { 'GET /v1/forecast': json('open-meteo', 'current.json') },
   mailtm: {
