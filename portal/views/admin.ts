@@ -43,7 +43,7 @@ const usageCell = (a: Account, u: AccountUsage) =>
 const nav = (here: string) =>
   html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a></nav>`;
 
-export interface AccountsPage {
+interface AccountsPage {
   done?: string;
   /** The search: text in email or name, status, plan ('' for any). */
   q: string;
@@ -81,7 +81,7 @@ ${pending ? notice('info', html`${pending} account${pending === 1 ? ' waits' : '
 </table></div>`;
 }
 
-export interface AccountDetailPage {
+interface AccountDetailPage {
   account: Account;
   /** The account is the viewer's own (its status cannot be changed here). */
   self: boolean;

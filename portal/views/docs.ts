@@ -2,7 +2,7 @@
 // element Scalar renders the reference into, from /openapi.json, in the browser.
 import { html } from '../../engine/html.js';
 
-export interface DocsPage {
+interface DocsPage {
   anonymousKey: string;
   /** The key try-it fills in: the viewer's own when the portal knows one, else the anonymous key. */
   key: string;

@@ -21,7 +21,7 @@ export interface FreshKey {
 }
 
 /** One of the account's personal keys with its last use and allowance now. */
-export interface KeyCard {
+interface KeyCard {
   record: KeyRecord;
   lastUse?: LastUse;
   allowance?: AllowanceFigures;
@@ -45,7 +45,7 @@ export interface KeysPage {
   publicUrl: string;
 }
 
-export interface FreeKeyCard {
+interface FreeKeyCard {
   key: string;
   limit: number;
   window: string;

@@ -10,7 +10,7 @@ import { allowanceFacts, count, time } from './format.js';
 
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
-export interface UsagePage {
+interface UsagePage {
   /** The keys the viewer may pick from, and the one shown. */
   refs: KeyRef[];
   ref: KeyRef;
