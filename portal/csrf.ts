@@ -5,8 +5,8 @@
 // is refused as well (defence in depth). Own code: the tokens live in our server-side session already.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction } from 'express';
-import { html } from '../engine/html.js';
 import { PageError } from './pages.js';
+import { formExpired } from './views/error.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -23,12 +23,7 @@ function sent(req: Request): string | undefined {
   return value || undefined;
 }
 
-const refused = () =>
-  new PageError(
-    403,
-    'This form has expired',
-    html`This form was not sent from this site, or the page had been open too long. Go back, reload the page and try again. <a href="/login">Sign in</a>`,
-  );
+const refused = () => new PageError(403, 'This form has expired', formExpired());
 
 /** Middleware (after the body parsers): refuses a state-changing request without this session's token. */
 export function csrfProtect(req: Request, res: Response, next: NextFunction) {

@@ -1,42 +1,50 @@
 // The developer portal (spec §5.2), served by the same server after the API dispatcher: landing page, the
 // interactive reference, sign-up and sign-in, the API key and usage pages, and the operators' admin pages.
+// createPortal is the one place that mounts every portal router, in the order a request meets them:
+// the session and viewer, security headers and the CSRF check of every form, the routers, the error page.
 import express, { type Router } from 'express';
-import type { Logger } from 'pino';
-import type { Config } from '../engine/config.js';
-import type { PlanSpec } from '../engine/catalog/load.js';
-import type { KeyStore } from '../engine/access/keystore.js';
-import type { Store } from '../engine/store/index.js';
-import type { RedisHandle } from '../engine/infra/redis.js';
-import type { AccountUsageDeps } from '../engine/access/account-usage.js';
-import type { Viewer } from './layout.js';
-import { docsRoutes } from './docs.js';
-import { createAuth } from './auth.js';
-import { dashboardRoutes } from './dashboard.js';
-import { tryItKey } from './dashboard-view.js';
+import type { PortalDeps } from './types.js';
+import { createContext } from './context.js';
+import { requireSignedIn } from './accounts/sessions.js';
+import { csrfProtect } from './csrf.js';
+import { pageHeaders } from './security.js';
+import { assetRoutes } from './routes/assets.js';
+import { docsRoutes } from './routes/docs.js';
+import { authRoutes } from './routes/auth.js';
+import { accountRoutes } from './routes/account.js';
+import { adminRoutes } from './routes/admin.js';
+import { keyRoutes } from './routes/keys.js';
+import { usageRoutes } from './routes/usage.js';
 
-export interface PortalDeps {
-  config: Config;
-  /** Accounts, sessions, invites (SQLite or Redis, as keys). */
-  store: Store;
-  keys: KeyStore;
-  plans: Record<string, PlanSpec>;
-  log: Logger;
-  redis?: RedisHandle;
-  /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */
-  usage: AccountUsageDeps;
-  /** The signed-in viewer of a request, if any (sessions). */
-  viewerOf(req: express.Request): Promise<Viewer | undefined>;
-}
+/** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
+const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
 
-export function createPortal(base: Omit<PortalDeps, 'viewerOf'>): Router {
+/** Pages whose routers set no security headers of their own (the others do, per route). */
+const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
+
+export function createPortal(deps: PortalDeps): Router {
+  const ctx = createContext(deps);
   const router = express.Router();
-  // Sessions and the viewer of every page, CSRF on every form (portal/auth.ts); viewerOf reads them.
-  const auth = createAuth(base);
-  const deps: PortalDeps = { ...base, viewerOf: auth.viewerOf };
-  router.use(auth.middleware);
-  router.use(docsRoutes({ ...deps, viewerKey: async (req) => tryItKey(deps, await deps.viewerOf(req)) }));
-  router.use(auth.routes);
-  router.use(dashboardRoutes(deps, auth.ctx.pages));
-  router.use(auth.errorPage);
+
+  router.use((_req, _res, next) => {
+    ctx.ready.then(() => next(), next);
+  });
+  const load = ctx.sessions.load();
+  // Static files need no session (and no store read).
+  router.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
+  router.use(OWN_PATHS, pageHeaders);
+  router.use(FORM_PATHS, express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '64kb' }), csrfProtect);
+
+  router.use(assetRoutes());
+  router.use(docsRoutes(ctx));
+  router.use(authRoutes(ctx));
+  router.use(accountRoutes(ctx));
+  router.use('/admin', adminRoutes(ctx));
+  // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.
+  router.use('/dashboard', pageHeaders, requireSignedIn);
+  router.use(keyRoutes(ctx));
+  router.use(usageRoutes(ctx));
+
+  router.use(ctx.pages.errorPage);
   return router;
 }

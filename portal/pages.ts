@@ -1,9 +1,11 @@
-// Sending portal pages: the shell with the viewer and CSRF token of the request, never cached (they show
-// an account's data), and an error handler that answers page errors (403, 404, 429, 500) with a page.
+// How a portal route answers: a page in the shell with the viewer and CSRF token of the request, never
+// cached (they show an account's data); an error handler that answers page errors (403, 404, 429, 500)
+// with a page; and the two helpers every route uses (async handlers, posted fields).
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { html, type Safe } from '../engine/html.js';
-import { page } from './layout.js';
+import type { Safe } from '../engine/html.js';
+import { page } from './views/layout.js';
+import { messageBody } from './views/error.js';
 import { pageHeaders } from './security.js';
 
 /** An error shown to the visitor as a page with this status, title and message. */
@@ -39,15 +41,15 @@ export function createPages(serviceName: string, log: Logger) {
     if (!res.getHeader('Content-Security-Policy')) pageHeaders(req, res, () => {});
     if (err instanceof PageError) {
       res.set(err.headers);
-      return send(res, err.title, html`<h1>${err.title}</h1><p>${err.detail}</p>`, { status: err.status });
+      return send(res, err.title, messageBody(err.title, err.detail), { status: err.status });
     }
     const status = (err as { status?: number; statusCode?: number })?.status ?? (err as { statusCode?: number })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // A body the parser refused (too large, malformed): never logged, it may hold a password.
-      return send(res, 'Bad request', html`<h1>Bad request</h1><p>The form could not be read. Go back and try again.</p>`, { status });
+      return send(res, 'Bad request', messageBody('Bad request', 'The form could not be read. Go back and try again.'), { status });
     }
     log.error({ err: { message: (err as Error)?.message, stack: (err as Error)?.stack }, path: req.path }, 'portal: unhandled error');
-    send(res, 'Something went wrong', html`<h1>Something went wrong</h1><p>The page could not be shown. Try again in a moment.</p>`, {
+    send(res, 'Something went wrong', messageBody('Something went wrong', 'The page could not be shown. Try again in a moment.'), {
       status: 500,
     });
   };
@@ -62,3 +64,9 @@ export const wrap =
   (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) => (req: Request, res: Response, next: NextFunction) => {
     fn(req, res, next).catch(next);
   };
+
+/** A posted field as a string of at most `max` characters ('' when absent or not a string). */
+export function posted(req: Request, name: string, max = 1024): string {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v.slice(0, max) : '';
+}

@@ -7,7 +7,7 @@ import { loadCatalog } from '../engine/catalog/load.js';
 import { KeyStore } from '../engine/access/keystore.js';
 import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
 import { RedisStore } from '../engine/store/redis.js';
-import { Accounts, ensureAdmin } from '../portal/accounts.js';
+import { Accounts, ensureAdmin } from '../portal/accounts/accounts.js';
 
 const config = loadConfig();
 const plans = loadCatalog(config.catalogDir).plans;

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { csrfOf, signIn, signUp, submit, visitor, type Agent } from '../helpers/portal.js';
-import { Accounts, type Account } from '../../portal/accounts.js';
+import { Accounts, type Account } from '../../portal/accounts/accounts.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'admin@example.com';

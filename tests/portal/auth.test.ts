@@ -13,9 +13,9 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { testApp, onTwoInstances, type TestApp } from '../helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signOut, signUp, submit, visitor } from '../helpers/portal.js';
-import { Invites } from '../../portal/invites.js';
-import { Accounts } from '../../portal/accounts.js';
-import { hashPassword, verifyPassword, passwordProblem } from '../../portal/passwords.js';
+import { Invites } from '../../portal/accounts/invites.js';
+import { Accounts } from '../../portal/accounts/accounts.js';
+import { hashPassword, verifyPassword, passwordProblem } from '../../portal/accounts/passwords.js';
 
 const PW = 'correct horse battery';
 let t: TestApp;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { testApp, listen, type TestApp } from '../helpers/app.js';
 import { chromiumAvailable, launchBrowser, screenshot, watchedPage, RESULTS_DIR, type WatchedPage } from '../helpers/browser.js';
-import { Accounts } from '../../portal/accounts.js';
+import { Accounts } from '../../portal/accounts/accounts.js';
 import type { Browser, Page } from 'playwright-core';
 
 const PW = 'correct horse battery';

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { testApp, KEYS, onTwoInstances, type TestApp } from '../helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
-import { Accounts, type Plan } from '../../portal/accounts.js';
+import { Accounts, type Plan } from '../../portal/accounts/accounts.js';
 
 const PW = 'correct horse battery';
 const ccgen = '/api/v1/tools/ccgen';

@@ -4,8 +4,8 @@
 // (free users share the free key, spec §2.3), and every change reaches the keys at once (keys.updateAccount
 // announces it, so each process forgets what it had cached within a second).
 import crypto from 'node:crypto';
-import type { Store } from '../engine/store/index.js';
-import type { KeyStore } from '../engine/access/keystore.js';
+import type { Store } from '../../engine/store/index.js';
+import type { KeyStore } from '../../engine/access/keystore.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 export const PLANS = ['free', 'premium', 'enterprise'] as const;
@@ -35,6 +35,21 @@ export const isPlan = (v: unknown): v is Plan => PLANS.includes(v as Plan);
 export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Status);
 /** Personal keys work only for active accounts on a paid plan. */
 export const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+export const NAME_MAX = 80;
+
+/** Why an email (at sign-up; undefined when it is not being set) or a name is refused: none when fine. */
+export function profileProblems(email: string | undefined, name: string): string[] {
+  const out: string[] = [];
+  if (email !== undefined && (!EMAIL.test(email) || email.length > 254)) out.push('Enter an email address like name@example.com.');
+  if (!name.trim()) out.push('Enter your name.');
+  else if (name.trim().length > NAME_MAX || CONTROL.test(name))
+    out.push(`Use at most ${NAME_MAX} characters for your name, without line breaks.`);
+  return out;
+}
 
 export interface NewAccount {
   email: string;

@@ -3,7 +3,7 @@
 // link is used up by deleting its document: a delete succeeds for one caller only, so two sign-ups with
 // the same link cannot both win.
 import crypto from 'node:crypto';
-import type { Store } from '../engine/store/index.js';
+import type { Store } from '../../engine/store/index.js';
 import type { Plan } from './accounts.js';
 
 export interface Invite {
@@ -15,6 +15,9 @@ export interface Invite {
   createdAt: string;
   expiresAt: string;
 }
+
+/** How many days an invite link may be valid, as the admin page offers them. */
+export const INVITE_DAYS = [1, 7, 30];
 
 const COLL = 'invites';
 const hashOf = (token: string) => crypto.hash('sha256', token);

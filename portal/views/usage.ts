@@ -1,72 +1,36 @@
-// The usage page: for one of the viewer's keys (the free key for a free account, counted for its client
-// IP), the allowance as the X-RateLimit-* headers carry it, the last 24 hours by hour and 30 days by day
-// stacked by status class with median and p95 latency, counts per endpoint, the last 50 calls, and a CSV
-// export. Tables carry every figure without JavaScript; charts.js draws the charts from a JSON block
-// (data, never executed, so allowed under default-src 'self') with chart.js served from node_modules.
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import express, { type Request, type Response, type Router } from 'express';
-import { html, raw, type Safe } from '../engine/html.js';
-import type { PortalDeps } from './index.js';
-import type { Viewer } from './layout.js';
-import { PageError, wrap, type Pages } from './pages.js';
+// The usage page: for one key, the allowance now, the last 24 hours by hour and 30 days by day stacked by
+// status class with median and p95 latency, counts per endpoint, the last 50 calls, and the CSV export of
+// a period. Tables carry every figure without JavaScript; charts.js draws the charts from a JSON block
+// (data, never executed, so allowed under default-src 'self').
+import { html, raw, type Safe } from '../../engine/html.js';
+import type { History } from '../../engine/access/usage.js';
+import type { KeyRef, KeyUsage } from '../types.js';
 import { notice } from './forms.js';
-import { assetHeaders } from './security.js';
-import { keyUsage } from '../engine/access/account-usage.js';
-import type { History } from '../engine/access/usage.js';
-import { allowanceFacts, count, time, viewerKeys, type KeyRef } from './dashboard-view.js';
+import { allowanceFacts, count, time } from './format.js';
 
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
-// chart.js's UMD build, from wherever npm put it; the version in the URL lets browsers keep it for a year.
-const chartDist = path.dirname(createRequire(import.meta.url).resolve('chart.js'));
-const chartVersion = (JSON.parse(fs.readFileSync(path.join(chartDist, '..', 'package.json'), 'utf8')) as { version: string }).version;
-export const CHART_URL = `/portal/vendor/chartjs/${chartVersion}/chart.umd.min.js`;
+interface UsagePage {
+  /** The keys the viewer may pick from, and the one shown. */
+  refs: KeyRef[];
+  ref: KeyRef;
+  /** The viewer's address (the free key is counted per client IP). */
+  ip: string | undefined;
+  usage: KeyUsage;
+}
 
-type Usage = Awaited<ReturnType<typeof keyUsage>> & { hourly: History; daily: History };
+/** When the viewer holds no key to show. */
+export const noKeysBody = () =>
+  html`<h1>Usage</h1>
+${notice('info', html`You have no keys yet. <a href="/dashboard">Create one on the API keys page</a>; its calls are counted here.`)}`;
 
-export function usageRoutes(deps: PortalDeps, pages: Pages): Router {
-  const r = express.Router();
-  const viewerOf = (res: Response) => res.locals.viewer as Viewer;
+/** A ?key= that is not one of the viewer's. */
+export const noSuchKey = () => html`There is no such key in your account. <a href="/dashboard/usage">Usage of your keys</a>`;
 
-  r.get(CHART_URL, (_req, res, next) => {
-    assetHeaders(res);
-    res.sendFile(path.join(chartDist, 'chart.umd.min.js'), { maxAge: '365d', immutable: true }, (err) => err && next(err));
-  });
-
-  /** The key asked for (`?key=`), among the viewer's own; the first of them when none is asked for. */
-  const chosen = async (req: Request, res: Response): Promise<{ refs: KeyRef[]; ref?: KeyRef }> => {
-    const refs = await viewerKeys(deps, viewerOf(res));
-    const asked = typeof req.query.key === 'string' ? req.query.key : undefined;
-    if (asked === undefined) return { refs, ref: refs.find((k) => !k.record || !k.record.disabled) ?? refs[0] };
-    const ref = refs.find((k) => k.id === asked);
-    if (!ref)
-      throw new PageError(
-        404,
-        'No such key',
-        html`There is no such key in your account. <a href="/dashboard/usage">Usage of your keys</a>`,
-      );
-    return { refs, ref };
-  };
-
-  const usageOf = (req: Request, ref: KeyRef) => keyUsage(deps.usage, ref.plan, ref.id, req.ip) as Promise<Usage>;
-
-  r.get(
-    '/dashboard/usage',
-    wrap(async (req, res) => {
-      const { refs, ref } = await chosen(req, res);
-      if (!ref) {
-        return pages.send(
-          res,
-          'Usage',
-          html`<h1>Usage</h1>
-${notice('info', html`You have no keys yet. <a href="/dashboard">Create one on the API keys page</a>; its calls are counted here.`)}`,
-        );
-      }
-      const u = await usageOf(req, ref);
-      const csv = (period: string) => `/dashboard/usage.csv?key=${encodeURIComponent(ref.id)}&period=${period}`;
-      const body = html`<h1>Usage</h1>
+export function usageBody(o: UsagePage) {
+  const { refs, ref, usage: u } = o;
+  const csv = (period: string) => `/dashboard/usage.csv?key=${encodeURIComponent(ref.id)}&period=${period}`;
+  return html`<h1>Usage</h1>
 ${
   refs.length > 1
     ? html`<form method="get" action="/dashboard/usage" class="row key-picker">
@@ -78,7 +42,7 @@ ${
       : ''
 }
 ${ref.record?.disabled ? notice('info', 'This key is disabled: calls with it are refused.') : ''}
-${ref.record ? '' : html`<p class="muted">The shared free key: the calls made with it from your address (<code>${req.ip ?? 'unknown'}</code>), which has an allowance of its own.</p>`}
+${ref.record ? '' : html`<p class="muted">The shared free key: the calls made with it from your address (<code>${o.ip ?? 'unknown'}</code>), which has an allowance of its own.</p>`}
 <section class="card" aria-labelledby="allowance-title">
   <h2 id="allowance-title">Allowance now</h2>
   <dl class="facts">${allowanceFacts(u.allowance && { ...u.allowance, resetAt: Date.parse(u.allowance.resetAt) })}</dl>
@@ -99,30 +63,14 @@ ${period('daily', 'Last 30 days, by day', u.daily, csv('day'))}
   }
 </section>
 <script type="application/json" id="usage-data">${raw(chartJson(u))}</script>`;
-      pages.send(res, 'Usage', body, { scripts: [CHART_URL, '/portal/static/dashboard.js', '/portal/static/charts.js'] });
-    }),
-  );
+}
 
-  r.get(
-    '/dashboard/usage.csv',
-    wrap(async (req, res) => {
-      const { ref } = await chosen(req, res);
-      const p = req.query.period === 'day' ? 'day' : req.query.period === 'hour' || req.query.period === undefined ? 'hour' : undefined;
-      if (!ref || !p) throw new PageError(400, 'Bad request', 'Ask for a key of yours and period=hour or period=day.');
-      const u = await usageOf(req, ref);
-      const h = p === 'hour' ? u.hourly : u.daily;
-      const rows = [['start', 'total', ...CLASSES, 'p50_ms', 'p95_ms'].join(',')];
-      for (const b of h.buckets)
-        rows.push([b.start, b.total, ...CLASSES.map((c) => b.classes[c] ?? 0), b.p50Ms ?? '', b.p95Ms ?? ''].join(','));
-      res
-        .set('Cache-Control', 'no-store')
-        .type('text/csv; charset=utf-8')
-        .attachment(`usage-${ref.id}-${p === 'hour' ? 'hourly' : 'daily'}.csv`)
-        .send(rows.join('\r\n') + '\r\n');
-    }),
-  );
-
-  return r;
+/** One period as CSV: a row per bucket with its calls by status class and latency. */
+export function usageCsv(h: History): string {
+  const rows = [['start', 'total', ...CLASSES, 'p50_ms', 'p95_ms'].join(',')];
+  for (const b of h.buckets)
+    rows.push([b.start, b.total, ...CLASSES.map((c) => b.classes[c] ?? 0), b.p50Ms ?? '', b.p95Ms ?? ''].join(','));
+  return rows.join('\r\n') + '\r\n';
 }
 
 /** One period: its chart (drawn by charts.js), the figures per bucket and per endpoint as tables. */
@@ -164,7 +112,7 @@ function usedClasses(h: History): string[] {
 }
 
 /** The charts' data; `<` escaped so nothing in it can end the <script> block. */
-function chartJson(u: Usage): string {
+function chartJson(u: KeyUsage): string {
   const series = (h: History) => {
     const classes = usedClasses(h);
     return {

@@ -1,7 +1,6 @@
-// Form pieces the portal's pages share: labelled fields, the hidden CSRF field, error notices, and reading
-// a posted field as a bounded string.
-import type { Request } from 'express';
-import { html, type Safe } from '../engine/html.js';
+// Form pieces the portal's pages share: labelled fields, the hidden CSRF field, and notices (errors,
+// confirmations). Reading a posted field is the routes' part (portal/pages.ts posted).
+import { html, type Safe } from '../../engine/html.js';
 
 export interface FieldOptions {
   label: string;
@@ -30,9 +29,3 @@ export const errors = (list: string[]) =>
     : '';
 
 export const notice = (kind: 'ok' | 'info' | 'error', text: string | Safe) => html`<div class="notice ${kind}" role="status">${text}</div>`;
-
-/** A posted field as a string of at most `max` characters ('' when absent or not a string). */
-export function posted(req: Request, name: string, max = 1024): string {
-  const v = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' ? v.slice(0, max) : '';
-}

@@ -7,10 +7,10 @@
 // form needs a CSRF token (sign-in, sign-up), never on a plain page view.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { Store } from '../engine/store/index.js';
-import type { Viewer } from './layout.js';
+import type { Store } from '../../engine/store/index.js';
+import type { Viewer } from '../types.js';
 import type { Account, Accounts } from './accounts.js';
-import { PageError } from './pages.js';
+import { PageError } from '../pages.js';
 
 export const COOKIE = 'uua_session';
 const COLL = 'sessions';
@@ -21,7 +21,7 @@ const RENEW_MS = 60_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionDoc {
-  /** The synchronizer token of this session's forms (csrf.ts). */
+  /** The synchronizer token of this session's forms (portal/csrf.ts). */
   csrf: string;
   accountId?: string;
   gen?: number;

@@ -4,9 +4,9 @@
 // attempt is answered 429 without checking the password, until the window closes. A success clears the
 // account's run of failures ("in a row"), not the IP's: one's own account cannot reset the IP's count.
 import type { Logger } from 'pino';
-import { MemoryCounter, type Counter } from '../engine/access/counter.js';
-import { RedisCounter } from '../engine/access/redis-counter.js';
-import type { RedisHandle } from '../engine/infra/redis.js';
+import { MemoryCounter, type Counter } from '../../engine/access/counter.js';
+import { RedisCounter } from '../../engine/access/redis-counter.js';
+import type { RedisHandle } from '../../engine/infra/redis.js';
 import { normalEmail } from './accounts.js';
 
 export const WINDOW_MS = 15 * 60_000;

@@ -1,8 +1,8 @@
 // The landing page at / (browsers only): what the service is, its categories with their endpoint counts,
 // a first call to copy, and the ways in (reference, sign-up, sign-in).
-import type { Config } from '../engine/config.js';
-import type { EndpointSpec, PlanSpec } from '../engine/catalog/load.js';
-import { html } from '../engine/html.js';
+import type { Config } from '../../engine/config.js';
+import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
+import { html } from '../../engine/html.js';
 
 // Readable names for the catalog's category ids (an unknown id is shown as it is).
 const TITLES: Record<string, string> = {

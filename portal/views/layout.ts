@@ -1,16 +1,7 @@
 // The shell every portal page shares: head (stylesheet, no inline script or style: the pages are served
 // under Content-Security-Policy default-src 'self'), the top bar with the viewer's state, and the footer.
-import { html, type Safe } from '../engine/html.js';
-
-export interface Viewer {
-  /** The account's id (portal/accounts.ts). */
-  id: string;
-  email: string;
-  name: string;
-  role: 'user' | 'admin';
-  plan: string;
-  status: 'active' | 'pending' | 'suspended';
-}
+import { html, type Safe } from '../../engine/html.js';
+import type { Viewer } from '../types.js';
 
 export interface PageOptions {
   title: string;

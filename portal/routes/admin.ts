@@ -1,0 +1,164 @@
+// /admin, for accounts with the admin role: list and search accounts, change an account's plan, approve,
+// suspend and reactivate it, list and revoke its keys, and hand out one-time invite links. Every change of
+// plan or status reaches the account's keys at once (Accounts.update → keys.updateAccount).
+import express, { type Request, type Response, type Router } from 'express';
+import type { KeyRecord } from '../../engine/access/keystore.js';
+import type { PortalContext } from '../context.js';
+import { PLANS, isPlan, isStatus } from '../accounts/accounts.js';
+import { INVITE_DAYS } from '../accounts/invites.js';
+import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
+import { PageError, posted, wrap } from '../pages.js';
+import { accountDetailBody, accountsBody, invitesBody, type AccountUsage, type InvitesPage } from '../views/admin.js';
+
+/** ?done= of the redirect after a change. */
+const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
+
+// Usage per account: the requests of its personal keys in the last 24 hours and 30 days, from the usage
+// history (engine/access/usage.ts). Free accounts call on the shared free key, counted per client IP, so their
+// calls cannot be told apart per account. A key's history is kept under its current plan.
+async function usageOf(ctx: PortalContext, held: KeyRecord[]): Promise<AccountUsage> {
+  const u = ctx.deps.usage;
+  let day = 0;
+  let month = 0;
+  for (const k of held) {
+    const partition = u.usageKey(k.plan, k.id, undefined);
+    if (!partition) continue;
+    const [h, d] = await Promise.all([u.usage.history(partition, 'hour'), u.usage.history(partition, 'day')]);
+    day += h.total;
+    month += d.total;
+  }
+  return { day, month };
+}
+
+export function adminRoutes(ctx: PortalContext): Router {
+  const { accounts, invites, pages } = ctx;
+  const { keys, log, config } = ctx.deps;
+  const r = express.Router();
+  r.use(requireSignedIn, requireAdmin);
+
+  const accountOr404 = async (req: Request) => {
+    const account = await accounts.get(String(req.params.id));
+    if (!account) throw new PageError(404, 'No such account', 'It may have been removed.');
+    return account;
+  };
+
+  // --- accounts ----------------------------------------------------------------------------------------
+
+  r.get(
+    '/',
+    wrap(async (req, res) => {
+      const q = typeof req.query.q === 'string' ? req.query.q.trim().toLowerCase() : '';
+      const status = isStatus(req.query.status) ? req.query.status : '';
+      const plan = isPlan(req.query.plan) ? req.query.plan : '';
+      const all = await accounts.list();
+      const shown = all.filter(
+        (a) =>
+          (!q || a.email.toLowerCase().includes(q) || a.name.toLowerCase().includes(q)) &&
+          (!status || a.status === status) &&
+          (!plan || a.plan === plan),
+      );
+      const byAccount = new Map<string, KeyRecord[]>();
+      for (const k of await keys.list()) if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
+      const rows = await Promise.all(
+        shown.map(async (account) => ({
+          account,
+          keys: byAccount.get(account.id)?.length ?? 0,
+          usage: await usageOf(ctx, byAccount.get(account.id) ?? []),
+        })),
+      );
+      const pending = all.filter((a) => a.status === 'pending').length;
+      const body = accountsBody({ done: doneOf(req), q, status, plan, total: all.length, pending, rows });
+      pages.send(res, 'Admin', body, { wide: true });
+    }),
+  );
+
+  r.get(
+    '/accounts/:id',
+    wrap(async (req, res) => {
+      const account = await accountOr404(req);
+      const held = await keys.list({ accountId: account.id });
+      const used = await keys.lastUsed(held.map((k) => k.id));
+      const self = account.id === res.locals.viewer!.id;
+      const usage = await usageOf(ctx, held);
+      const body = accountDetailBody({ account, self, csrf: res.locals.csrf, done: doneOf(req), held, used, usage });
+      pages.send(res, `${account.name} · Admin`, body, { wide: true });
+    }),
+  );
+
+  r.post(
+    '/accounts/:id/plan',
+    wrap(async (req, res) => {
+      const a = await accountOr404(req);
+      const plan = posted(req, 'plan');
+      if (!isPlan(plan)) throw new PageError(400, 'No such plan', `Choose one of ${PLANS.join(', ')}.`);
+      await accounts.update(a.id, { plan });
+      log.info({ by: res.locals.viewer!.id, accountId: a.id, plan }, 'portal: admin changed plan');
+      res.redirect(303, `/admin/accounts/${a.id}?done=plan`);
+    }),
+  );
+
+  r.post(
+    '/accounts/:id/status',
+    wrap(async (req, res) => {
+      const a = await accountOr404(req);
+      const status = posted(req, 'status');
+      if (status !== 'active' && status !== 'suspended')
+        throw new PageError(400, 'No such status', 'An account can be made active or suspended.');
+      if (a.id === res.locals.viewer!.id)
+        throw new PageError(400, 'Not your own account', "Another admin can change your account's status.");
+      // A suspended account's sessions end at their next request (accounts/sessions.ts checks the status).
+      await accounts.update(a.id, { status });
+      log.info({ by: res.locals.viewer!.id, accountId: a.id, status }, 'portal: admin changed status');
+      res.redirect(303, `/admin/accounts/${a.id}?done=${status}`);
+    }),
+  );
+
+  r.post(
+    '/accounts/:id/keys/:keyId/revoke',
+    wrap(async (req, res) => {
+      const a = await accountOr404(req);
+      const key = await keys.get(String(req.params.keyId));
+      if (!key || key.accountId !== a.id) throw new PageError(404, 'No such key', 'It may have been revoked already.');
+      await keys.revoke(key.id);
+      log.info({ by: res.locals.viewer!.id, accountId: a.id, keyId: key.id }, 'portal: admin revoked key');
+      res.redirect(303, `/admin/accounts/${a.id}?done=revoked`);
+    }),
+  );
+
+  // --- invites -----------------------------------------------------------------------------------------
+
+  const invitesPage = async (req: Request, res: Response, created?: InvitesPage['created']) => {
+    const open = await invites.list();
+    const by = new Map((await accounts.list()).map((a) => [a.id, a.email]));
+    const body = invitesBody({ done: doneOf(req), csrf: res.locals.csrf, signup: ctx.signup, created, open, by });
+    pages.send(res, 'Invite links · Admin', body, { wide: true });
+  };
+
+  r.get(
+    '/invites',
+    wrap((req, res) => invitesPage(req, res)),
+  );
+
+  r.post(
+    '/invites',
+    wrap(async (req, res) => {
+      const plan = posted(req, 'plan') || 'free';
+      const days = Number(posted(req, 'days'));
+      if (!isPlan(plan)) throw new PageError(400, 'No such plan', `Choose one of ${PLANS.join(', ')}.`);
+      if (!INVITE_DAYS.includes(days)) throw new PageError(400, 'No such validity', `Choose ${INVITE_DAYS.join(', ')} days.`);
+      const { token, invite } = await invites.create({ plan, days, createdBy: res.locals.viewer!.id });
+      log.info({ by: res.locals.viewer!.id, invite: invite.id, plan }, 'portal: admin created invite');
+      await invitesPage(req, res, { url: `${config.publicUrl}/signup?invite=${token}`, plan, expiresAt: invite.expiresAt });
+    }),
+  );
+
+  r.post(
+    '/invites/:id/withdraw',
+    wrap(async (req, res) => {
+      await invites.withdraw(String(req.params.id));
+      res.redirect(303, '/admin/invites?done=withdrawn');
+    }),
+  );
+
+  return r;
+}

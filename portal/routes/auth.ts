@@ -1,0 +1,156 @@
+// GET/POST /signup, GET/POST /login and POST /logout. Sign-in answers "Wrong email or password" for either
+// mistake, in the same time (an unknown email still costs one argon2id), and is throttled per IP and per
+// account (accounts/throttle.ts).
+import express, { type Response, type Router } from 'express';
+import type { PortalContext } from '../context.js';
+import { profileProblems } from '../accounts/accounts.js';
+import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from '../accounts/passwords.js';
+import { localPath } from '../accounts/sessions.js';
+import type { Invite } from '../accounts/invites.js';
+import { MAX_FAILURES } from '../accounts/throttle.js';
+import { PageError, posted, wrap } from '../pages.js';
+import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from '../views/auth.js';
+
+const WRONG = 'Wrong email or password';
+
+/** Too many failed sign-ins: until when (epoch ms), said in minutes and as Retry-After. */
+export function tooMany(until: number): PageError {
+  const minutes = Math.max(1, Math.ceil((until - Date.now()) / 60_000));
+  const at = new Date(until).toISOString().slice(11, 16);
+  return new PageError(
+    429,
+    'Too many failed sign-ins',
+    `Sign-in is paused after ${MAX_FAILURES} failed attempts. Try again after ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`,
+    { 'Retry-After': String(Math.ceil((until - Date.now()) / 1000)) },
+  );
+}
+
+export function authRoutes(ctx: PortalContext): Router {
+  const { accounts, sessions, invites, throttle, pages } = ctx;
+  const log = ctx.deps.log;
+  const r = express.Router();
+
+  // --- sign-up -----------------------------------------------------------------------------------------
+
+  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval'> & { status?: number }) => {
+    const approval = ctx.signup === 'approval' && !o.invite;
+    pages.send(res, 'Create an account', signupBody({ ...o, approval, csrf: res.locals.csrf }), { status: o.status });
+  };
+
+  const inviteRefused = () =>
+    new PageError(
+      410,
+      'This invite link cannot be used',
+      'It has been used already, has expired, or was withdrawn. Ask the administrator who sent it for a new one.',
+    );
+  const closed = () => new PageError(403, 'Sign-up is by invitation', signupClosed());
+
+  r.get(
+    '/signup',
+    wrap(async (req, res) => {
+      if (res.locals.viewer) return res.redirect(303, '/dashboard');
+      const token = typeof req.query.invite === 'string' ? req.query.invite : undefined;
+      if (token && !(await invites.find(token))) throw inviteRefused();
+      if (!token && ctx.signup === 'closed') throw closed();
+      await sessions.ensure(req, res);
+      res.set('Referrer-Policy', 'no-referrer'); // the invite token is in this page's URL
+      signupForm(res, { invite: token });
+    }),
+  );
+
+  r.post(
+    '/signup',
+    wrap(async (req, res) => {
+      const token = posted(req, 'invite') || undefined;
+      const email = posted(req, 'email', 300).trim();
+      const name = posted(req, 'name', 300);
+      const password = posted(req, 'password');
+      let invite: Invite | undefined;
+      if (token && !(invite = await invites.find(token))) throw inviteRefused();
+      if (!invite && ctx.signup === 'closed') throw closed();
+      const problems = profileProblems(email, name);
+      const weak = passwordProblem(password, email);
+      if (weak) problems.push(weak);
+      if (problems.length) return signupForm(res, { email, name, invite: token, problems, status: 422 });
+
+      if (invite && !(await invites.claim(invite))) throw inviteRefused();
+      const status = invite || ctx.signup === 'open' ? 'active' : 'pending';
+      const account = await accounts.create({ email, name, password, plan: invite?.plan ?? 'free', status });
+      if (!account) {
+        if (invite) await invites.restore(invite);
+        // No mail server to tell the owner instead: saying so is the only way to point them to sign-in.
+        return signupForm(res, {
+          email,
+          name,
+          invite: token,
+          problems: ['An account with this email exists already. Sign in instead.'],
+          status: 409,
+        });
+      }
+      log.info({ accountId: account.id, status, invite: invite?.id }, 'portal: account created');
+      if (status === 'pending') return pages.send(res, 'Waiting for approval', pendingBody(account.name), { status: 202 });
+      await sessions.signIn(req, res, account);
+      res.redirect(303, '/dashboard');
+    }),
+  );
+
+  // --- sign-in and sign-out ----------------------------------------------------------------------------
+
+  const loginForm = (res: Response, o: Omit<LoginForm, 'csrf' | 'closed'> & { status?: number }) => {
+    pages.send(res, 'Sign in', loginBody({ ...o, csrf: res.locals.csrf, closed: ctx.signup === 'closed' }), { status: o.status });
+  };
+
+  r.get(
+    '/login',
+    wrap(async (req, res) => {
+      const next = localPath(req.query.next, '');
+      if (res.locals.viewer) return res.redirect(303, next || '/dashboard');
+      await sessions.ensure(req, res);
+      loginForm(res, { next, info: next ? 'Sign in to continue.' : undefined });
+    }),
+  );
+
+  r.post(
+    '/login',
+    wrap(async (req, res) => {
+      const email = posted(req, 'email', 300).trim();
+      const password = posted(req, 'password');
+      const next = localPath(posted(req, 'next'), '');
+      const until = await throttle.blockedUntil(req.ip, email);
+      if (until) throw tooMany(until);
+      const account = email ? await accounts.byEmail(email) : undefined;
+      const ok = account && password ? await verifyPassword(password, account.passwordHash) : await burnVerify(password);
+      if (!ok || !account) {
+        await throttle.failed(req.ip, email);
+        log.info({ accountId: account?.id }, 'portal: sign-in failed');
+        return loginForm(res, { email, next, problems: [WRONG], status: 401 });
+      }
+      await throttle.succeeded(email);
+      if (account.status === 'pending')
+        throw new PageError(
+          403,
+          'Waiting for approval',
+          "Your account waits for an administrator's approval. You can sign in as soon as it is approved.",
+        );
+      if (account.status === 'suspended')
+        throw new PageError(403, 'Account suspended', 'This account is suspended. Contact the operators of this service.');
+      const signedIn = await accounts.update(account.id, {
+        lastSignInAt: new Date().toISOString(),
+        ...(needsRehash(account.passwordHash) ? { passwordHash: await hashPassword(password) } : {}),
+      });
+      await sessions.signIn(req, res, signedIn!);
+      log.info({ accountId: account.id }, 'portal: signed in');
+      res.redirect(303, next || '/dashboard');
+    }),
+  );
+
+  r.post(
+    '/logout',
+    wrap(async (req, res) => {
+      await sessions.signOut(req, res);
+      res.redirect(303, '/');
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,211 @@
+// The API key page: the shared free key and its allowance (Free accounts), the form that makes a personal
+// key and the cards of the account's keys (Premium, Enterprise), a new key shown once, how to call the API
+// with it; the page that confirms a revocation; and the refusals of the key actions, each with a way back.
+import { html, type Safe } from '../../engine/html.js';
+import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
+import type { AllowanceFigures } from '../types.js';
+import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, MAX_KEYS } from '../accounts/keys.js';
+import { csrfField, errors, notice } from './forms.js';
+import { allowanceFacts, count, relative, time, windowText } from './format.js';
+
+const DONE: Record<string, string> = {
+  renamed: 'The key was renamed.',
+  revoked: 'The key was revoked: calls with it are refused (401) from now on.',
+};
+
+/** A freshly made key, to show once. */
+export interface FreshKey {
+  key: string;
+  record: KeyRecord;
+  replaced?: KeyRecord;
+}
+
+/** One of the account's personal keys with its last use and allowance now. */
+interface KeyCard {
+  record: KeyRecord;
+  lastUse?: LastUse;
+  allowance?: AllowanceFigures;
+}
+
+export interface KeysPage {
+  csrf?: string;
+  done?: string;
+  problems?: string[];
+  /** The name typed in the create form, when it is shown again. */
+  name?: string;
+  fresh?: FreshKey;
+  /** The account holds personal keys (a paid plan, active). */
+  paid: boolean;
+  /** The viewer's plan and its allowance per key (shown when paid). */
+  plan: { id: string; limit: number; window: string } | undefined;
+  /** The account's personal keys, newest first. */
+  keys: KeyCard[];
+  /** The shared free key and its allowance from the viewer's address (shown when not paid). */
+  free?: FreeKeyCard;
+  publicUrl: string;
+}
+
+interface FreeKeyCard {
+  key: string;
+  limit: number;
+  window: string;
+  ip: string | undefined;
+  allowance?: AllowanceFigures;
+  /** The per-key allowances of the paid plans, to say what they give. */
+  premiumLimit: number;
+  enterpriseLimit: number;
+}
+
+export function keysBody(o: KeysPage) {
+  const { paid, keys: own } = o;
+  const done = o.done !== undefined ? DONE[o.done] : undefined;
+  const cards = own.map((k) => keyCard(k, o.csrf, o.fresh?.record.id === k.record.id));
+  return html`<h1>API keys</h1>
+${done ? notice('ok', done) : ''}
+${errors(o.problems ?? [])}
+${o.fresh ? freshCard(o.fresh) : ''}
+${paid || !o.free ? html`` : freeCard(o.free)}
+${
+  paid
+    ? html`<section class="card" aria-labelledby="create-title">
+  <h2 id="create-title">Create a key</h2>
+  ${
+    own.filter((k) => isLive(k.record)).length >= MAX_KEYS
+      ? html`<p>You hold ${MAX_KEYS} keys, the most an account may hold. Revoke one you no longer use to make another.</p>`
+      : html`<form method="post" action="/dashboard/keys" class="row">
+    ${csrfField(o.csrf)}
+    <label>Name <span class="hint">what will use it, e.g. “billing server”</span>
+      <input name="name" required maxlength="${KEY_NAME_MAX}" value="${o.name ?? ''}" autocomplete="off"></label>
+    <button type="submit">Create key</button>
+  </form>
+  <p class="small muted">Each key has its own allowance of ${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)} (${planName(o.plan!.id)} plan). The whole key is shown once, when it is made.</p>`
+  }
+</section>`
+    : ''
+}
+${
+  own.length
+    ? html`<h2>${paid ? 'Your keys' : 'Your personal keys'}</h2>
+${paid ? '' : notice('info', 'Personal keys work only on the Premium and Enterprise plans, for active accounts: these are kept but refused while your account is on the Free plan.')}
+<div class="keys">${cards}</div>`
+    : paid
+      ? html`<p class="muted">No keys yet: create your first one above.</p>`
+      : ''
+}
+${snippet(o.publicUrl, paid ? undefined : o.free?.key, o.fresh?.key)}`;
+}
+
+function freeCard(f: FreeKeyCard): Safe {
+  return html`<section class="card" aria-labelledby="free-title">
+  <h2 id="free-title">Your key: the shared free key</h2>
+  <p>Free accounts call the API with this key:</p>
+  <div class="secret"><code id="free-key" data-api-key>${f.key}</code><button type="button" class="secondary small" data-copy="free-key" hidden>Copy</button></div>
+  <p>It allows <strong>${count(f.limit)} requests per ${windowText(f.window)}, counted per client IP address</strong>: every address has its own count. From your address now (<code>${f.ip ?? 'unknown'}</code>):</p>
+  <dl class="facts">${allowanceFacts(f.allowance)}</dl>
+  <p class="small muted">Personal keys, each with its own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h), come with a paid plan: ask the service's operators. <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
+</section>`;
+}
+
+const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
+
+function freshCard(f: FreshKey): Safe {
+  return html`<section class="card fresh" aria-labelledby="fresh-title">
+  <h2 id="fresh-title">Your new key “${f.record.name}”</h2>
+  <p><strong>Copy it now: it is shown this once only.</strong> The service keeps only a hash of it; afterwards this page shows <code>${f.record.hint ?? ''}</code>.</p>
+  <div class="secret"><code id="new-key" data-api-key>${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
+  ${
+    f.replaced
+      ? html`<p>It replaces <code>${f.replaced.hint ?? f.replaced.id}</code>, which ${
+          f.replaced.expiresAt && Date.parse(f.replaced.expiresAt) > Date.now()
+            ? html`keeps working until ${time(f.replaced.expiresAt)} (${relative(f.replaced.expiresAt)})`
+            : 'was revoked at once'
+        }.</p>`
+      : ''
+  }
+  <p class="small muted">The API reference's try-it uses it in this browser tab: <a href="/docs">try it now</a>.</p>
+</section>`;
+}
+
+function statusBadge(k: KeyRecord): Safe {
+  if (k.disabled) return html`<span class="badge danger">Disabled</span>`;
+  if (k.expiresAt)
+    return Date.parse(k.expiresAt) > Date.now()
+      ? html`<span class="badge warn">Replaced: works until ${time(k.expiresAt)}</span>`
+      : html`<span class="badge danger">Expired</span>`;
+  return html`<span class="badge ok">Active</span>`;
+}
+
+function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: string | undefined, isNew: boolean): Safe {
+  const rotatable = isLive(k) && !k.expiresAt;
+  return html`<article class="card key${isNew ? ' new' : ''}" id="key-${k.id}" aria-labelledby="key-${k.id}-name">
+  <div class="key-head"><h3 id="key-${k.id}-name">${k.name}</h3>${statusBadge(k)}</div>
+  <dl class="facts">
+    <div><dt>Key</dt><dd><code>${k.hint ?? k.id}</code></dd></div>
+    <div><dt>Created</dt><dd>${time(k.createdAt)}</dd></div>
+    <div><dt>Last used</dt><dd>${use ? html`${relative(use.at)} from <code>${use.ip || 'unknown'}</code> <span class="muted small">(${time(use.at)})</span>` : html`<span class="muted">never</span>`}</dd></div>
+    ${allowanceFacts(a)}
+  </dl>
+  <div class="key-actions">
+    <details><summary>Rename</summary>
+      <form method="post" action="/dashboard/keys/${k.id}/rename" class="row">
+        ${csrfField(csrf)}
+        <label>New name <input name="name" required maxlength="${KEY_NAME_MAX}" value="${k.name}" autocomplete="off"></label>
+        <button type="submit" class="secondary">Save name</button>
+      </form>
+    </details>
+    ${
+      rotatable
+        ? html`<details><summary>Rotate</summary>
+      <form method="post" action="/dashboard/keys/${k.id}/rotate" class="row">
+        ${csrfField(csrf)}
+        <label>The old key keeps working
+          <select name="grace">${Object.entries(GRACE).map(([v, g]) => html`<option value="${v}"${v === '1h' ? html` selected` : ''}>${g.label}</option>`)}</select></label>
+        <button type="submit" class="secondary">Rotate key</button>
+      </form>
+      <p class="small muted">A new key replaces this one; you see it once, on the next page.</p>
+    </details>`
+        : ''
+    }
+    <a href="/dashboard/usage?key=${k.id}">Usage</a>
+    <a href="/dashboard/keys/${k.id}/revoke" class="danger-link">Revoke…</a>
+  </div>
+</article>`;
+}
+
+function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string | undefined): Safe {
+  const base = publicUrl.replace(/\/+$/, '');
+  const key = sharedKey ?? fresh;
+  return html`<section class="card" aria-labelledby="call-title">
+  <h2 id="call-title">Call the API</h2>
+  <p>Send the key in the <code>X-API-Key</code> header (or as the <code>apikey</code> parameter):</p>
+  <pre class="wrap"><code>${key ? '' : '# the key, as shown once when you made it\nexport UUA_API_KEY=uua_…\n'}curl -H "X-API-Key: ${key ?? '$UUA_API_KEY'}" \\
+  "${base}/api/v1/tools/ccgen?bin=457173"</code></pre>
+  <p>Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>, the figures shown here.
+  All endpoints, with samples in JavaScript and Python and a try-it: <a href="/docs">API reference</a>.</p>
+</section>`;
+}
+
+/** The revocation's confirmation, a page of its own so it works without JavaScript. */
+export function revokeBody(o: { record: KeyRecord; csrf?: string }) {
+  const rec = o.record;
+  return html`<h1>Revoke “${rec.name}”?</h1>
+<div class="card">
+  <p>The key <code>${rec.hint ?? rec.id}</code> stops working at once: every call made with it is refused with 401 from then on. This cannot be undone.</p>
+  <form method="post" action="/dashboard/keys/${rec.id}/revoke" class="actions">
+    ${csrfField(o.csrf)}
+    <button type="submit" class="danger">Revoke this key</button>
+    <a class="button secondary" href="/dashboard">Cancel</a>
+  </form>
+</div>`;
+}
+
+const backToKeys = html`<a href="/dashboard">Back to your keys</a>`;
+
+/** Why a key action is refused, each with the way back to the key page. */
+export const keyRefusals = {
+  noSuchKey: () => html`There is no such key in your account. ${backToKeys}`,
+  needsPaidPlan: () => html`Free accounts use the shared free key. <a href="/dashboard">Back to your key</a>`,
+  disabled: () => html`Disabled keys cannot be rotated. ${backToKeys}`,
+  beingReplaced: (expiresAt: string) => html`It was rotated already and stops working ${relative(expiresAt)}. ${backToKeys}`,
+  cannotRotate: () => html`It no longer works. ${backToKeys}`,
+};
