@@ -5,8 +5,6 @@ export type {
   Adapter,
   AdapterContext,
   AdapterData,
-  BlobMeta,
-  BlobStore,
   FetchedUrl,
   FetchUrlOptions,
   Params,
@@ -17,6 +15,18 @@ export type {
   UpstreamResponse,
 } from './types.js';
 export { reply } from './types.js';
+// Hosting: the metadata of each hosted kind, written by the adapters and read by the hosting routes.
+export type {
+  BlobStore,
+  FileFields,
+  HostedFields,
+  HostedKind,
+  HostedMeta,
+  ImageFields,
+  MediaFields,
+  NewBlob,
+  PasteFields,
+} from './hosting/types.js';
 export {
   ApiError,
   badInput,

@@ -47,10 +47,12 @@ const fileHost: Adapter = async (params, ctx) => {
 
   const meta = await ctx.blobs.put({
     fromPath: file.path,
-    kind: 'file',
     contentType: type?.mime ?? 'application/octet-stream',
     ttlSeconds: days > 0 ? days * 86_400 : null,
-    extra: { fileName, fileId, md5 },
+    kind: 'file',
+    fileName,
+    fileId,
+    md5,
   });
   return reply({
     data: {

@@ -41,16 +41,14 @@ const imageHost: Adapter = async (params, ctx) => {
 
   const meta = await ctx.blobs.put({
     ...(input.fromPath ? { fromPath: input.fromPath } : { bytes: input.bytes }),
-    kind: 'image',
     contentType: type.mime,
     ttlSeconds: expiration || null,
-    extra: {
-      filename,
-      ext: type.ext,
-      width: size?.width ?? null,
-      height: size?.height ?? null,
-      deleteHash: crypto.createHash('sha256').update(deleteToken).digest('hex'),
-    },
+    kind: 'image',
+    fileName: filename,
+    ext: type.ext,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    deleteHash: crypto.createHash('sha256').update(deleteToken).digest('hex'),
   });
   const url = ctx.blobs.url(meta, `.${type.ext}`);
   return reply({
