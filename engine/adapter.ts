@@ -15,18 +15,8 @@ export type {
   UpstreamResponse,
 } from './types.js';
 export { reply } from './types.js';
-// Hosting: the metadata of each hosted kind, written by the adapters and read by the hosting routes.
-export type {
-  BlobStore,
-  FileFields,
-  HostedFields,
-  HostedKind,
-  HostedMeta,
-  ImageFields,
-  MediaFields,
-  NewBlob,
-  PasteFields,
-} from './hosting/types.js';
+// Hosting: the metadata of each hosted kind, written by the adapters (NewBlob) and read by the hosting routes.
+export type { BlobStore, FileFields, HostedMeta, ImageFields, NewBlob, PasteFields } from './hosting/types.js';
 export {
   ApiError,
   badInput,

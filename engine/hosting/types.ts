@@ -54,7 +54,7 @@ export interface FileFields {
 }
 
 /** Generated speech, images and video (tts, gen-models): nothing beyond the blob itself. */
-export interface MediaFields {
+interface MediaFields {
   kind: 'media';
 }
 
@@ -65,14 +65,12 @@ export type HostedKind = HostedFields['kind'];
 export type PasteMeta = BlobBase & PasteFields;
 export type ImageMeta = BlobBase & ImageFields;
 export type FileMeta = BlobBase & FileFields;
-export type MediaMeta = BlobBase & MediaFields;
+type MediaMeta = BlobBase & MediaFields;
 /** The metadata of a hosted blob, as stored beside its bytes and as the routes read it. */
 export type HostedMeta = PasteMeta | ImageMeta | FileMeta | MediaMeta;
-/** The metadata of one kind (the routes find a blob by id and kind). */
-export type MetaOf<K extends HostedKind> = Extract<HostedMeta, { kind: K }>;
 
 /** Where a new blob's bytes come from, their type and how long they are kept. */
-export interface BlobBody {
+interface BlobBody {
   bytes?: Buffer;
   /** A file already on disk (an upload): moved, not copied. */
   fromPath?: string;
