@@ -5,8 +5,6 @@ export type {
   Adapter,
   AdapterContext,
   AdapterData,
-  BlobMeta,
-  BlobStore,
   FetchedUrl,
   FetchUrlOptions,
   Params,
@@ -17,6 +15,8 @@ export type {
   UpstreamResponse,
 } from './types.js';
 export { reply } from './types.js';
+// Hosting: the metadata of each hosted kind, written by the adapters (NewBlob) and read by the hosting routes.
+export type { BlobStore, FileFields, HostedMeta, ImageFields, NewBlob, PasteFields } from './hosting/types.js';
 export {
   ApiError,
   badInput,

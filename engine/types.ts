@@ -1,6 +1,7 @@
 // The adapter contract: validated params in, a data object (or a Reply) out.
 // Adapters never see req/res; everything they may use comes through AdapterContext.
 import type { Logger } from 'pino';
+import type { BlobStore } from './hosting/types.js';
 
 export type Params = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ export interface AdapterContext {
   upstream(id: string): UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */
   fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;
-  /** Files, images, pastes and generated media hosted by the service (engine/hosting/blobs.ts). */
+  /** Files, images, pastes and generated media hosted by the service, typed per kind (engine/hosting/types.ts). */
   blobs: BlobStore;
 }
 
@@ -92,35 +93,6 @@ export interface FetchedUrl {
   bytes: Buffer;
   contentType: string | undefined;
   finalUrl: string;
-}
-
-// ---- hosted blobs (engine/hosting/blobs.ts) ----
-
-export interface BlobMeta {
-  id: string;
-  kind: string;
-  contentType: string;
-  size: number;
-  createdAt: string;
-  /** ISO time, or null for never. */
-  expiresAt: string | null;
-  [extra: string]: unknown;
-}
-
-export interface BlobStore {
-  /** Store bytes (or move a file already on disk) with metadata; returns the meta with its id. */
-  put(input: {
-    bytes?: Buffer;
-    fromPath?: string;
-    kind: string;
-    contentType: string;
-    ttlSeconds?: number | null;
-    extra?: Record<string, unknown>;
-  }): Promise<BlobMeta>;
-  /** The metadata of a blob that exists and has not expired. */
-  get(id: string): Promise<{ meta: BlobMeta } | undefined>;
-  /** Absolute URL at which the service serves the blob. */
-  url(meta: BlobMeta, suffix?: string): string;
 }
 
 export type AdapterData = Record<string, unknown>;

@@ -23,7 +23,7 @@ const imageHost: Adapter = async (params, ctx) => {
 
   const given = cleanFileName(params.name ?? input.originalName ?? '', 200).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   const title = given || 'image';
-  const filename = `${title}.${type.ext}`;
+  const fileName = `${title}.${type.ext}`;
   const expiration = params.expiration === undefined ? 0 : Number(params.expiration);
 
   // With an operator's imgbb key the image goes there; if imgbb fails, the service hosts it itself.
@@ -41,16 +41,14 @@ const imageHost: Adapter = async (params, ctx) => {
 
   const meta = await ctx.blobs.put({
     ...(input.fromPath ? { fromPath: input.fromPath } : { bytes: input.bytes }),
-    kind: 'image',
     contentType: type.mime,
     ttlSeconds: expiration || null,
-    extra: {
-      filename,
-      ext: type.ext,
-      width: size?.width ?? null,
-      height: size?.height ?? null,
-      deleteHash: crypto.createHash('sha256').update(deleteToken).digest('hex'),
-    },
+    kind: 'image',
+    fileName,
+    ext: type.ext,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    deleteHash: crypto.createHash('sha256').update(deleteToken).digest('hex'),
   });
   const url = ctx.blobs.url(meta, `.${type.ext}`);
   return reply({
@@ -66,7 +64,7 @@ const imageHost: Adapter = async (params, ctx) => {
       time: String(Math.floor(Date.parse(meta.createdAt) / 1000)),
       expiration: String(expiration),
       expires_at: meta.expiresAt,
-      image: { filename, name: title, mime: type.mime, extension: type.ext, url },
+      image: { filename: fileName, name: title, mime: type.mime, extension: type.ext, url },
       delete_url: ctx.blobs.url(meta, `/delete/${deleteToken}`),
     },
     cacheable: false,

@@ -11,16 +11,19 @@ const pasteHost: Adapter = async (params, ctx) => {
   if (text.trim() === '') throw invalidParam('paste', 'must not be blank');
   const name = cleanTitle(params.name) || 'Untitled';
   const format = String(params.format ?? 'text');
-  const isPrivate = Number(params.private ?? 0);
+  const isPrivate = Number(params.private ?? 0) === 1 ? 1 : 0; // the catalog's enum: 0 or 1
   const expire = String(params.expire ?? 'N');
   const ttlSeconds = PASTE_EXPIRY[expire]; // one of them: the catalog's enum
 
   const meta = await ctx.blobs.put({
     bytes: Buffer.from(text, 'utf8'),
-    kind: 'paste',
     contentType: 'text/plain; charset=utf-8',
     ttlSeconds,
-    extra: { name, format, private: isPrivate, expire },
+    kind: 'paste',
+    name,
+    format,
+    private: isPrivate,
+    expire,
   });
   return reply({
     data: {

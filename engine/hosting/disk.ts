@@ -11,9 +11,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { BlobMeta } from '../types.js';
-import type { ByteRange, HostedBlobs } from './blobs.js';
 import { BLOB_ID, blobUrl, isExpired, newId, newMeta } from './meta.js';
+import { parseStoredMeta } from './stored-meta.js';
+import type { ByteRange, HostedBlobs, HostedMeta } from './types.js';
 
 /** Orphans and temporary files younger than this may belong to a write in progress. */
 const STALE_MS = 60 * 60_000;
@@ -31,14 +31,10 @@ export function createBlobStore(
   const file = (id: string) => path.join(dir, id);
   const metaFile = (id: string) => path.join(dir, `${id}.json`);
 
-  async function readMeta(id: string): Promise<BlobMeta | undefined> {
+  async function readMeta(id: string): Promise<HostedMeta | undefined> {
     if (!BLOB_ID.test(id)) return undefined;
-    try {
-      const meta = JSON.parse(await fsp.readFile(metaFile(id), 'utf8')) as BlobMeta;
-      return meta && meta.id === id ? meta : undefined;
-    } catch {
-      return undefined;
-    }
+    const json = await fsp.readFile(metaFile(id), 'utf8').catch(() => undefined);
+    return json === undefined ? undefined : parseStoredMeta(json, id);
   }
 
   async function remove(id: string): Promise<boolean> {

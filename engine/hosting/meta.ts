@@ -1,13 +1,13 @@
 // What both blob backends (engine/hosting/disk.ts, engine/hosting/s3.ts) share: ids, kinds, public URLs, the
 // metadata of a new blob and when it has expired.
 import crypto from 'node:crypto';
-import type { BlobMeta } from '../types.js';
+import type { HostedKind, HostedMeta, NewBlob } from './types.js';
 
 /** The first path segment of each kind's public URL (engine/hosting/routes.ts serves them). */
-export const KIND_PREFIX: Record<string, string> = { paste: 'p', image: 'i', file: 'f', media: 'media' };
+export const KIND_PREFIX: Record<HostedKind, string> = { paste: 'p', image: 'i', file: 'f', media: 'media' };
 const KIND_OF_PREFIX: Record<string, string> = Object.fromEntries(Object.entries(KIND_PREFIX).map(([k, p]) => [p, k]));
 
-/** `p` and `paste` name the same kind: adapters may use either. */
+/** `p` and `paste` name the same kind (earlier builds let adapters use either; stored-meta.ts still reads both). */
 export function canonicalKind(kind: string): string {
   return KIND_OF_PREFIX[kind] ?? kind;
 }
@@ -27,20 +27,13 @@ export function newId(): string {
   return id;
 }
 
-export interface PutInput {
-  kind: string;
-  contentType: string;
-  ttlSeconds?: number | null;
-  extra?: Record<string, unknown>;
-}
-
-/** The metadata of a blob stored now. */
-export function newMeta(id: string, size: number, input: PutInput, now = Date.now()): BlobMeta {
-  const { kind, contentType, ttlSeconds, extra } = input;
+/** The metadata of a blob stored now: its kind's fields as the adapter gave them, and the base. */
+export function newMeta(id: string, size: number, input: NewBlob, now = Date.now()): HostedMeta {
+  // The body's fields stay out: what is stored beside the bytes is exactly a HostedMeta.
+  const { bytes, fromPath, contentType, ttlSeconds, ...fields } = input;
   return {
-    ...extra,
+    ...fields,
     id,
-    kind: canonicalKind(kind),
     contentType,
     size,
     createdAt: new Date(now).toISOString(),
@@ -48,10 +41,9 @@ export function newMeta(id: string, size: number, input: PutInput, now = Date.no
   };
 }
 
-export const isExpired = (m: BlobMeta, now = Date.now()) => m.expiresAt !== null && !(Date.parse(m.expiresAt) > now);
+export const isExpired = (m: HostedMeta, now = Date.now()) => m.expiresAt !== null && !(Date.parse(m.expiresAt) > now);
 
 /** Absolute URL at which the service serves a blob. */
-export function blobUrl(publicUrl: string, meta: BlobMeta, suffix = ''): string {
-  const kind = canonicalKind(meta.kind);
-  return `${publicUrl}/${KIND_PREFIX[kind] ?? kind}/${meta.id}${suffix}`;
+export function blobUrl(publicUrl: string, meta: HostedMeta, suffix = ''): string {
+  return `${publicUrl}/${KIND_PREFIX[meta.kind]}/${meta.id}${suffix}`;
 }

@@ -33,10 +33,10 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { Logger } from 'pino';
 import type { S3Config } from '../config.js';
 import { storageUnavailable } from '../errors.js';
-import type { BlobMeta } from '../types.js';
-import type { ByteRange, BlobStoreState, HostedBlobs } from './blobs.js';
 import type { SweepLock } from './sweep-lock.js';
 import { BLOB_ID, blobUrl, isExpired, newId, newMeta } from './meta.js';
+import { parseStoredMeta } from './stored-meta.js';
+import type { ByteRange, BlobStoreState, HostedBlobs, HostedMeta } from './types.js';
 
 /** A marker without metadata younger than this may belong to a write in progress. */
 const STALE_MS = 60 * 60_000;
@@ -137,19 +137,13 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
     }
   }
 
-  async function readMeta(id: string): Promise<BlobMeta | undefined> {
+  async function readMeta(id: string): Promise<HostedMeta | undefined> {
     if (!BLOB_ID.test(id)) return undefined;
     const text = await call('get meta', async (abortSignal) => {
       const out = await client.send(new GetObjectCommand({ Bucket, Key: metaKey(id) }), { abortSignal });
       return out.Body!.transformToString();
     });
-    if (text === undefined) return undefined;
-    try {
-      const meta = JSON.parse(text) as BlobMeta;
-      return meta && meta.id === id ? meta : undefined;
-    } catch {
-      return undefined;
-    }
+    return text === undefined ? undefined : parseStoredMeta(text, id);
   }
 
   const del = (Key: string) => call('delete', (abortSignal) => client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal }));

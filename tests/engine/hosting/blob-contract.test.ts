@@ -14,6 +14,7 @@ import { createBlobStore } from '../../../engine/hosting/blobs.js';
 import { createS3BlobStore } from '../../../engine/hosting/s3.js';
 import { loadConfig } from '../../../server/config.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
+import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 import { testApp, type TestApp } from '../../helpers/app.js';
 
 const log = pino({ level: 'silent' });
@@ -72,9 +73,10 @@ describe.each(backends)('%s backend', (_name, backend) => {
   test('put and read back bytes, a file moved in, and one range', async () => {
     const meta = await blobs.put({
       bytes: Buffer.from('hello world'),
-      kind: 'p',
+      ...PASTE,
       contentType: 'text/plain',
-      extra: { name: 'ünï ✓', private: 1 },
+      name: 'ünï ✓',
+      private: 1,
     });
     expect(meta).toMatchObject({ kind: 'paste', contentType: 'text/plain', size: 11, expiresAt: null, name: 'ünï ✓', private: 1 });
     expect(meta.id).toMatch(/^[A-Za-z0-9]{8}$/);
@@ -85,7 +87,7 @@ describe.each(backends)('%s backend', (_name, backend) => {
 
     const src = path.join(tmpDir(), 'upload');
     fs.writeFileSync(src, 'x'.repeat(100_000));
-    const file = await blobs.put({ fromPath: src, kind: 'file', contentType: 'application/octet-stream' });
+    const file = await blobs.put({ fromPath: src, ...FILE, contentType: 'application/octet-stream' });
     expect(file.size).toBe(100_000);
     expect(fs.existsSync(src)).toBe(false);
     expect((await text((await blobs.read(file.id))!)).length).toBe(100_000);
@@ -99,14 +101,14 @@ describe.each(backends)('%s backend', (_name, backend) => {
   });
 
   test('expiry is honoured on read at once, and the sweep removes the bytes', async () => {
-    const keep = await blobs.put({ bytes: Buffer.from('k'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 3600 });
-    const gone = await blobs.put({ bytes: Buffer.from('g'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
-    const never = await blobs.put({ bytes: Buffer.from('n'), kind: 'paste', contentType: 'text/plain', ttlSeconds: null });
+    const keep = await blobs.put({ bytes: Buffer.from('k'), ...PASTE, contentType: 'text/plain', ttlSeconds: 3600 });
+    const gone = await blobs.put({ bytes: Buffer.from('g'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
+    const never = await blobs.put({ bytes: Buffer.from('n'), ...PASTE, contentType: 'text/plain', ttlSeconds: null });
     await later(2000, async () => {
       expect(await blobs.get(gone.id)).toBeUndefined();
       expect(await blobs.get(keep.id)).toBeDefined();
     });
-    const swept = await blobs.put({ bytes: Buffer.from('s'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
+    const swept = await blobs.put({ bytes: Buffer.from('s'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
     expect(await later(2000, () => blobs.sweep())).toBeGreaterThanOrEqual(1);
     expect(await blobs.read(swept.id)).toBeUndefined(); // the bytes themselves are gone, not only hidden
     expect(await blobs.read(gone.id)).toBeUndefined();
@@ -117,7 +119,7 @@ describe.each(backends)('%s backend', (_name, backend) => {
   });
 
   test('remove deletes at once and says whether there was anything', async () => {
-    const m = await blobs.put({ bytes: Buffer.from('x'), kind: 'image', contentType: 'image/png' });
+    const m = await blobs.put({ bytes: Buffer.from('x'), ...IMAGE, contentType: 'image/png' });
     expect(await blobs.remove(m.id)).toBe(true);
     expect(await blobs.remove(m.id)).toBe(false);
     expect(await blobs.get(m.id)).toBeUndefined();
@@ -301,7 +303,7 @@ describe('s3: the bucket', () => {
     const store = await startS3Server();
     const blobs = createS3BlobStore(loadConfig(store.env).s3!, { publicUrl: PUBLIC, log, sweepEveryMs: 3_600_000, clock });
     try {
-      const m = await blobs.put({ bytes: Buffer.from('half'), kind: 'file', contentType: 'application/octet-stream', ttlSeconds: 1 });
+      const m = await blobs.put({ bytes: Buffer.from('half'), ...FILE, contentType: 'application/octet-stream', ttlSeconds: 1 });
       // What a crash between the bytes and the metadata leaves: the bytes and the marker.
       const { DeleteObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
       const raw = new S3Client({

@@ -9,6 +9,7 @@ import { text } from 'node:stream/consumers';
 import request from 'supertest';
 import { canonicalKind, createBlobStore, type HostedBlobs } from '../../../engine/hosting/blobs.js';
 import { testApp, type TestApp } from '../../helpers/app.js';
+import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 
 const log = pino({ level: 'silent' });
 let dir: string;
@@ -23,7 +24,7 @@ afterEach(() => {
 });
 
 test('put stores bytes and metadata; get returns both; ids are 8 random alphanumerics', async () => {
-  const meta = await blobs.put({ bytes: Buffer.from('hello'), kind: 'paste', contentType: 'text/plain', extra: { name: 'n' } });
+  const meta = await blobs.put({ bytes: Buffer.from('hello'), ...PASTE, contentType: 'text/plain', name: 'n' });
   expect(meta).toMatchObject({ kind: 'paste', contentType: 'text/plain', size: 5, expiresAt: null, name: 'n' });
   expect(meta.id).toMatch(/^[A-Za-z0-9]{8}$/);
   const found = await blobs.get(meta.id);
@@ -40,13 +41,13 @@ test('put stores bytes and metadata; get returns both; ids are 8 random alphanum
 test('put moves a file already on disk instead of copying it', async () => {
   const src = path.join(dir, 'upload-tmp');
   fs.writeFileSync(src, 'moved bytes');
-  const meta = await blobs.put({ fromPath: src, kind: 'file', contentType: 'application/octet-stream' });
+  const meta = await blobs.put({ fromPath: src, ...FILE, contentType: 'application/octet-stream' });
   expect(fs.existsSync(src)).toBe(false);
   expect(await text((await blobs.read(meta.id))!)).toBe('moved bytes');
 });
 
 test('URLs: each kind under its own prefix; short kind names are the same kinds', async () => {
-  const p = await blobs.put({ bytes: Buffer.from('a'), kind: 'p', contentType: 'text/plain' });
+  const p = await blobs.put({ bytes: Buffer.from('a'), ...PASTE, contentType: 'text/plain' });
   expect(p.kind).toBe('paste');
   expect(blobs.url(p, '/raw')).toBe(`https://files.example.org/p/${p.id}/raw`);
   const m = await blobs.put({ bytes: Buffer.from('a'), kind: 'media', contentType: 'audio/mpeg' });
@@ -57,9 +58,9 @@ test('URLs: each kind under its own prefix; short kind names are the same kinds'
 });
 
 test('an expired blob is hidden at once and removed by the sweeper', async () => {
-  const keep = await blobs.put({ bytes: Buffer.from('k'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 3600 });
-  const gone = await blobs.put({ bytes: Buffer.from('g'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
-  const never = await blobs.put({ bytes: Buffer.from('n'), kind: 'paste', contentType: 'text/plain', ttlSeconds: null });
+  const keep = await blobs.put({ bytes: Buffer.from('k'), ...PASTE, contentType: 'text/plain', ttlSeconds: 3600 });
+  const gone = await blobs.put({ bytes: Buffer.from('g'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
+  const never = await blobs.put({ bytes: Buffer.from('n'), ...PASTE, contentType: 'text/plain', ttlSeconds: null });
   const realNow = Date.now;
   Date.now = () => realNow() + 2000;
   try {
@@ -90,7 +91,7 @@ test('the sweeper runs by itself: a one-second blob is gone from disk shortly af
 });
 
 test('get of an expired blob removes it even before a sweep', async () => {
-  const m = await blobs.put({ bytes: Buffer.from('x'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
+  const m = await blobs.put({ bytes: Buffer.from('x'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
   const realNow = Date.now;
   Date.now = () => realNow() + 1500;
   try {
@@ -109,14 +110,14 @@ test('the sweeper removes stale orphans and temporary files, not fresh ones', as
     fs.utimesSync(path.join(b, name), old, old);
   }
   fs.writeFileSync(path.join(b, 'Fresh001'), 'being written');
-  const kept = await blobs.put({ bytes: Buffer.from('k'), kind: 'paste', contentType: 'text/plain' });
+  const kept = await blobs.put({ bytes: Buffer.from('k'), ...PASTE, contentType: 'text/plain' });
   fs.utimesSync(path.join(b, kept.id), old, old);
   await blobs.sweep();
   expect(fs.readdirSync(b).sort()).toEqual(['Fresh001', kept.id, `${kept.id}.json`].sort());
 });
 
 test('remove deletes now; malformed ids are never looked up on disk', async () => {
-  const m = await blobs.put({ bytes: Buffer.from('x'), kind: 'image', contentType: 'image/png' });
+  const m = await blobs.put({ bytes: Buffer.from('x'), ...IMAGE, contentType: 'image/png' });
   expect(await blobs.remove(m.id)).toBe(true);
   expect(await blobs.remove(m.id)).toBe(false);
   expect(await blobs.get(m.id)).toBeUndefined();

@@ -8,6 +8,7 @@ import { loadConfig } from '../../../server/config.js';
 import { sweepLock } from '../../../engine/hosting/sweep-lock.js';
 import { redisAvailable } from '../../helpers/app.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
+import { PASTE } from '../../helpers/hosted.js';
 
 let client: RedisClientType | undefined;
 beforeAll(async () => {
@@ -94,14 +95,14 @@ describe('S3 store with the lock', () => {
     const a = open();
     const b = open();
     try {
-      const m = await a.put({ bytes: Buffer.from('brief'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
+      const m = await a.put({ bytes: Buffer.from('brief'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
       offset = 5000;
       await client.set(k, 'held-by-another-instance');
       expect(await b.sweep()).toBe(0);
       expect(await b.read(m.id)).toBeDefined(); // not swept: another instance holds the lock
       expect(await b.get(m.id)).toBeUndefined(); // but hidden at once all the same
       await client.del(k);
-      const m2 = await a.put({ bytes: Buffer.from('also brief'), kind: 'paste', contentType: 'text/plain', ttlSeconds: 1 });
+      const m2 = await a.put({ bytes: Buffer.from('also brief'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
       offset = 10_000;
       expect(await b.sweep()).toBe(1);
       expect(await b.read(m2.id)).toBeUndefined(); // swept: the bytes are gone, not only hidden
