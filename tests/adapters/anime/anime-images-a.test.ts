@@ -18,12 +18,15 @@ let imageFailWith: FakeResponse | undefined;
 const image = (name: string) => () => imageFailWith ?? { json: s.fixture(name) };
 const s = upstreamSuite({
   endpoint: 'anime/anime-images-a',
-  upstream: 'nekos-best',
-  routes: {
-    'GET /endpoints': () => ({ json: s.fixture('endpoints.json') }),
-    'GET /search': image('search.json'),
-    'GET /hug': image('hug.json'),
-    'GET /neko': image('neko.json'),
+  upstreams: {
+    'nekos-best': {
+      routes: {
+        'GET /endpoints': () => ({ json: s.fixture('endpoints.json') }),
+        'GET /search': image('search.json'),
+        'GET /hug': image('hug.json'),
+        'GET /neko': image('neko.json'),
+      },
+    },
   },
 });
 beforeEach(() => {

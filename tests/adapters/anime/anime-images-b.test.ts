@@ -15,15 +15,18 @@ const IMAGE_ID = '66bc6b7481a59a1cf2c79db5';
 
 const s = upstreamSuite({
   endpoint: 'anime/anime-images-b',
-  upstream: 'nekosia',
-  routes: {
-    'GET /images/:category': (r) =>
-      r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') },
-    'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
-    'GET /getImageById/:id': (_r, p) =>
-      p.id === IMAGE_ID
-        ? { json: s.fixture('catgirl.json'), delayMs: 150 }
-        : { status: 404, json: { success: false, status: 404, message: 'Image not found' } },
+  upstreams: {
+    nekosia: {
+      routes: {
+        'GET /images/:category': (r) =>
+          r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') },
+        'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
+        'GET /getImageById/:id': (_r, p) =>
+          p.id === IMAGE_ID
+            ? { json: s.fixture('catgirl.json'), delayMs: 150 }
+            : { status: 404, json: { success: false, status: 404, message: 'Image not found' } },
+      },
+    },
   },
 });
 

@@ -24,16 +24,19 @@ const closeGate = () => {
 };
 const s = upstreamSuite({
   endpoint: 'anime/scene-finder',
-  upstream: 'tracemoe',
-  routes: {
-    'GET /search': async (r) => {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await (gate ?? new Promise((ok) => setTimeout(ok, searchDelayMs)));
-      inFlight--;
-      return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
+  upstreams: {
+    tracemoe: {
+      routes: {
+        'GET /search': async (r) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await (gate ?? new Promise((ok) => setTimeout(ok, searchDelayMs)));
+          inFlight--;
+          return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
+        },
+        'GET /me': () => ({ json: s.fixture('me.json') }),
+      },
     },
-    'GET /me': () => ({ json: s.fixture('me.json') }),
   },
 });
 beforeEach(() => {

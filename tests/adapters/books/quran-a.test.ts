@@ -17,17 +17,20 @@ const quranJson = JSON.parse(
 
 const s = upstreamSuite({
   endpoint: 'books/quran-a',
-  upstream: 'alquran',
-  routes: {
-    'GET /edition': () => ({ json: s.fixture('edition.json') }),
-    'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
-    'GET /ayah/:n/en.asad': (_r, p) => ({
-      json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } },
-      delayMs: p.n === '300' ? 200 : 0,
-    }),
-    'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
-    'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
-    'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
+  upstreams: {
+    alquran: {
+      routes: {
+        'GET /edition': () => ({ json: s.fixture('edition.json') }),
+        'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
+        'GET /ayah/:n/en.asad': (_r, p) => ({
+          json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } },
+          delayMs: p.n === '300' ? 200 : 0,
+        }),
+        'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
+        'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
+        'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -18,16 +18,19 @@ const quranJson = JSON.parse(
 
 const s = upstreamSuite({
   endpoint: 'books/quran-b',
-  upstream: 'quran-api',
-  routes: {
-    'GET /editions.min.json': () => ({ json: s.fixture('editions.json') }),
-    'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json') }),
-    'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
-    'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: s.fixture('eng-ummmuhammad-2-255.json') }),
-    'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
+  upstreams: {
+    'quran-api': {
+      routes: {
+        'GET /editions.min.json': () => ({ json: s.fixture('editions.json') }),
+        'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json') }),
+        'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
+        'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: s.fixture('eng-ummmuhammad-2-255.json') }),
+        'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
+      },
+      // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
+      fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
+    },
   },
-  // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
-  fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
 });
 const { get } = s;
 

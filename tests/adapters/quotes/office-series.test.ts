@@ -19,20 +19,23 @@ const missingId = { status: 400, json: { ok: false, message: 'ID does not exists
 
 const s = upstreamSuite({
   endpoint: 'quotes/office-series',
-  upstream: 'office-api',
-  routes: {
-    'GET /quote/random': () => ({ json: QUOTES[0] }),
-    'GET /quote/:id': (_r, p) => {
-      const q = QUOTES.find((x) => x.id === Number(p.id));
-      return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
-    },
-    'GET /season/:s': (_r, p) => {
-      const eps = EPISODES.filter((e) => e.season === Number(p.s));
-      return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
-    },
-    'GET /season/:s/episode/:e': (_r, p) => {
-      const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
-      return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
+  upstreams: {
+    'office-api': {
+      routes: {
+        'GET /quote/random': () => ({ json: QUOTES[0] }),
+        'GET /quote/:id': (_r, p) => {
+          const q = QUOTES.find((x) => x.id === Number(p.id));
+          return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
+        },
+        'GET /season/:s': (_r, p) => {
+          const eps = EPISODES.filter((e) => e.season === Number(p.s));
+          return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
+        },
+        'GET /season/:s/episode/:e': (_r, p) => {
+          const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
+          return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
+        },
+      },
     },
   },
 });

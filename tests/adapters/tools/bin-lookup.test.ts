@@ -12,8 +12,11 @@ const PATH = '/api/v1/tools/bin-lookup';
 let answers: Record<string, FakeResponse> = {};
 const s = upstreamSuite({
   endpoint: 'tools/bin-lookup',
-  upstream: 'binlist',
-  routes: { 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } },
+  upstreams: {
+    binlist: {
+      routes: { 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } },
+    },
+  },
 });
 beforeEach(() => {
   answers = {};

@@ -15,20 +15,23 @@ const PATH = '/api/v1/tools/git-user';
 
 const s = upstreamSuite({
   endpoint: 'tools/git-user',
-  upstream: 'github',
-  routes: {
-    'GET /users/octocat/repos': (r) => ({
-      json: s.fixture('repos-page1.json'),
-      headers: {
-        link: `<${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
-        'x-ratelimit-remaining': '59',
+  upstreams: {
+    github: {
+      routes: {
+        'GET /users/octocat/repos': (r) => ({
+          json: s.fixture('repos-page1.json'),
+          headers: {
+            link: `<${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
+            'x-ratelimit-remaining': '59',
+          },
+          delayMs: r.headers['x-delay'] ? 200 : 0,
+        }),
+        'GET /users/lonely-dev/repos': () => ({ json: [] }),
+        'GET /users/mona/repos': () => ({ json: s.fixture('repos-page1.json') }),
+        'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
+        'GET /users/:u/repos': () => ({ status: 404, json: s.fixture('not-found.json') }),
       },
-      delayMs: r.headers['x-delay'] ? 200 : 0,
-    }),
-    'GET /users/lonely-dev/repos': () => ({ json: [] }),
-    'GET /users/mona/repos': () => ({ json: s.fixture('repos-page1.json') }),
-    'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
-    'GET /users/:u/repos': () => ({ status: 404, json: s.fixture('not-found.json') }),
+    },
   },
 });
 const { get } = s;

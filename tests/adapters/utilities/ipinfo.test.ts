@@ -121,9 +121,9 @@ describe('with an ipinfo key', () => {
   let answer: FakeResponse;
   const s = upstreamSuite({
     endpoint: 'utilities/ipinfo',
-    upstream: 'ipinfo',
-    routes: { 'GET /:ip/json': () => answer },
-    env: { UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' },
+    upstreams: {
+      ipinfo: { routes: { 'GET /:ip/json': () => answer }, keys: 'ipinfo-test-token' },
+    },
   });
   const lookup = (ip: string) => s.get({ ip });
 

@@ -20,25 +20,34 @@ const link = (base: string, resource: string, size: number, rels: Record<string,
 
 const s = upstreamSuite({
   endpoint: 'video/fantasy-saga-data',
-  upstream: 'iceandfire',
-  routes: {
-    'GET /characters': (r) => {
-      const page = Number(r.query.get('page'));
-      const size = Number(r.query.get('pageSize'));
-      const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
-      return {
-        json: s.fixture('characters-page.json'),
-        headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) },
-        delayMs: page === 9 ? 200 : 0,
-      };
+  upstreams: {
+    iceandfire: {
+      routes: {
+        'GET /characters': (r) => {
+          const page = Number(r.query.get('page'));
+          const size = Number(r.query.get('pageSize'));
+          const rels: Record<string, number> =
+            page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
+          return {
+            json: s.fixture('characters-page.json'),
+            headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) },
+            delayMs: page === 9 ? 200 : 0,
+          };
+        },
+        'GET /books': () => ({
+          json: [
+            {
+              url: 'https://www.anapioficeandfire.com/api/books/1',
+              name: 'A Game of Thrones',
+              isbn: '978-0553103540',
+              mediaType: 'Hardcover',
+            },
+          ],
+        }),
+        'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
+        'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
+      },
     },
-    'GET /books': () => ({
-      json: [
-        { url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' },
-      ],
-    }),
-    'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
-    'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
   },
 });
 const { get } = s;
