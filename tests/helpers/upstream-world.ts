@@ -84,8 +84,8 @@ export interface World extends Caller {
   fixture(name: string): any;
   /** A JSON fixture of tests/fixtures/<folder>/. */
   fixture(folder: string, name: string): any;
-  /** Runs `fn` against one more app on the same fakes, and closes it. */
-  withApp(opts: AppOptions, fn: (app: Caller) => Promise<void>): Promise<void>;
+  /** Runs `fn` against one more app on the same fakes, closes it, and answers what `fn` answered. */
+  withApp<T>(opts: AppOptions, fn: (app: Caller) => Promise<T>): Promise<T>;
 }
 
 /** A world and the switches its owner (upstreamSuite, withUpstreams) drives it with. */
@@ -194,7 +194,7 @@ export function upstreamWorld(opts: WorldOptions): WorldControl {
     async withApp(app, fn) {
       const other = await testApp(envFor(app));
       try {
-        await fn(caller(() => other, opts.endpoint));
+        return await fn(caller(() => other, opts.endpoint));
       } finally {
         await other.close();
       }
@@ -241,12 +241,12 @@ export function upstreamWorld(opts: WorldOptions): WorldControl {
   };
 }
 
-/** Runs `fn` against a world of its own (new fakes, new ports, an app on them), and closes it all. */
-export async function withUpstreams(opts: WorldOptions, fn: (world: World) => Promise<void>): Promise<void> {
+/** Runs `fn` against a world of its own (new fakes, new ports, an app on them), closes it all, and answers what `fn` answered. */
+export async function withUpstreams<T>(opts: WorldOptions, fn: (world: World) => Promise<T>): Promise<T> {
   const control = upstreamWorld(opts);
   try {
     await control.start();
-    await fn(control.world);
+    return await fn(control.world);
   } finally {
     await control.closeApps();
     await control.closeFakes();

@@ -2,10 +2,7 @@
 // one episode) map the upstream's "400 for not found" to 404; the derived modes (quote search,
 // characters, random and searched episodes) come from an index built from /quote/1…N and /season/1…S,
 // answering 503 + Retry-After until it is ready.
-import request from 'supertest';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -106,10 +103,10 @@ describe('the index behind the derived modes', () => {
   });
 
   test('a failing upstream leaves the index unbuilt: 503, and the build is not retried at once', async () => {
-    const broken = await fakeUpstream(() => ({ status: 500, json: { message: 'down' } }));
-    const app = await testApp({ UPSTREAM_OFFICE_API_URL: broken.url });
-    try {
-      const ask = () => request(app.app).get(PATH).query({ apikey: app.key, resource: 'characters' });
+    const down = { 'office-api': { fallback: () => ({ status: 500, json: { message: 'down' } }) } };
+    await withUpstreams({ endpoint: 'quotes/office-series', upstreams: down }, async (app) => {
+      const broken = app.fake;
+      const ask = () => app.get({ resource: 'characters' });
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
       // The failing build is over once its first round of calls has been made and retried: `concurrency`
       // quote ids at once, each asked 1 + `retries` times (GET on a 5xx). Wait for exactly those calls,
@@ -123,10 +120,7 @@ describe('the index behind the derived modes', () => {
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
       await new Promise((r) => setTimeout(r, 300)); // room for calls of a new build, were one (wrongly) started
       expect(broken.calls.length).toBe(calls);
-    } finally {
-      await app.close();
-      await broken.close();
-    }
+    });
   });
 });
 

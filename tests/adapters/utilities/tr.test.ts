@@ -80,7 +80,7 @@ describe('LibreTranslate (configured)', () => {
   });
 
   test('the pooled key goes in the JSON body as api_key', async () => {
-    await s.withApp({ env: { UPSTREAM_LIBRETRANSLATE_KEYS: 'lt-key-1' } }, async (t2) => {
+    await s.withApp({ without: ['gtx'], env: { UPSTREAM_LIBRETRANSLATE_KEYS: 'lt-key-1' } }, async (t2) => {
       const res = await get(t2, { text: 'Bonjour', to: 'en' });
       expect(res.status).toBe(200);
       expect(res.body.data.translation).toBe('Hello!');

@@ -1,10 +1,7 @@
 // video/fantasy-saga-data against a loopback An API of Ice and Fire: bare-array pages with paging only in
 // the Link header, pageSize capped at 50, "" and [""] normalised, items by id, the daily-limit 403 that
 // makes us stop calling, error mapping, cache and coalescing.
-import request from 'supertest';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -143,19 +140,16 @@ describe('upstream failures', () => {
   });
 
   test('the daily-limit 403 → 503 with Retry-After, and no more calls for a while', async () => {
-    const blocked = await fakeUpstream(() => ({ status: 403, text: '' }));
-    const t2 = await testApp({ UPSTREAM_ICEANDFIRE_URL: blocked.url });
-    try {
-      const first = await request(t2.app).get(PATH).query({ apikey: t2.key, resource: 'books' });
+    const limited = { iceandfire: { fallback: () => ({ status: 403, text: '' }) } };
+    await withUpstreams({ endpoint: 'video/fantasy-saga-data', upstreams: limited }, async (t2) => {
+      const blocked = t2.fake;
+      const first = await t2.get({ resource: 'books' });
       expectFailure(first, { status: 503, code: 'upstream_busy' });
       expect(Number(first.headers['retry-after'])).toBe(3600);
-      const second = await request(t2.app).get(PATH).query({ apikey: t2.key, resource: 'houses', id: 1 });
+      const second = await t2.get({ resource: 'houses', id: 1 });
       expectFailure(second, { status: 503, code: 'upstream_busy' });
       expect(blocked.calls).toHaveLength(1);
-    } finally {
-      await t2.close();
-      await blocked.close();
-    }
+    });
   });
 
   test('slower than the upstream timeout → 504', async () => {
