@@ -10,6 +10,8 @@ export interface FakeRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** When it had fully arrived (Date.now()), for tests of pacing. */
+  at: number;
   /** The body parsed as JSON (throws if it is not JSON). */
   json(): unknown;
 }
@@ -49,6 +51,7 @@ export async function fakeUpstream(handler: FakeHandler): Promise<FakeUpstream> 
         query: u.searchParams,
         headers: req.headers,
         body,
+        at: Date.now(),
         json: () => JSON.parse(body.toString('utf8')),
       };
       calls.push(fr);

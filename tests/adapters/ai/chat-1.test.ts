@@ -2,36 +2,26 @@
 // UPSTREAM_OPENAI_COMPAT_MODEL) model and the pooled key as a Bearer token, data.response/data.model
 // exactly, a leading <think> block dropped, the upstream's failures mapped, and a 503 naming the variable
 // until the operator sets a URL.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import chat1 from '../../../adapters/ai/chat-1.js';
 
-const PATH = '/api/v1/ai/chat-1';
 const KEY = 'sk-test-openai-compat-0001';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/openai-compat/${name}`, import.meta.url), 'utf8'));
 
 let answer: FakeResponse;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(routes({ 'POST /v1/chat/completions': () => answer }));
-  t = await testApp({ UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`, UPSTREAM_OPENAI_COMPAT_KEYS: KEY });
+const s = upstreamSuite({
+  endpoint: 'ai/chat-1',
+  upstreams: { 'openai-compat': { basePath: '/v1', keys: KEY, routes: { 'POST /v1/chat/completions': () => answer } } },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const { fake, fixture } = s;
 beforeEach(() => {
   answer = { json: fixture('completion.json') };
-  fake.calls.length = 0;
 });
 
-const ask = (q: string) => request(t.app).get(PATH).query({ apikey: t.key, q });
+const ask = (q: string) => s.get({ q });
 
 describe('chat', () => {
   test('one user turn with the configured model and the pooled key; data.response and data.model exactly', async () => {
@@ -55,20 +45,13 @@ describe('chat', () => {
   });
 
   test('UPSTREAM_OPENAI_COMPAT_MODEL overrides the catalog model', async () => {
-    const own = await testApp({
-      UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`,
-      UPSTREAM_OPENAI_COMPAT_KEYS: KEY,
-      UPSTREAM_OPENAI_COMPAT_MODEL: 'llama3.2',
-    });
-    try {
+    await s.withApp({ env: { UPSTREAM_OPENAI_COMPAT_MODEL: 'llama3.2' } }, async (own) => {
       answer = { json: fixture('completion-no-model.json') };
-      const res = await request(own.app).get(PATH).query({ apikey: own.key, q: 'hi' });
+      const res = await own.get({ q: 'hi' });
       expect(res.status).toBe(200);
       expect((fake.calls[0].json() as { model: string }).model).toBe('llama3.2');
       expect(res.body.data.model).toBe('llama3.2');
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   test('a leading <think> block of a reasoning model is dropped', async () => {
@@ -122,18 +105,9 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   // A 429 or a refusal rests the pooled key, so each of those gets an app (and a key pool) of its own.
-  const withOwnApp = async (fn: (app: TestApp) => Promise<void>) => {
-    const own = await testApp({ UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1`, UPSTREAM_OPENAI_COMPAT_KEYS: KEY });
-    try {
-      await fn(own);
-    } finally {
-      await own.close();
-    }
-  };
-
   test.each(UPSTREAM_FAILURES.filter((f) => f.name !== 'upstream 404'))('$name', async (f) => {
     answer = f.answer;
-    await withOwnApp(async (own) => expectFailure(await request(own.app).get(PATH).query({ apikey: own.key, q: 'hello' }), f));
+    await s.withApp({}, async (own) => expectFailure(await own.get({ q: 'hello' }), f));
   });
 
   test('404 (wrong base path or unknown model) is our configuration: 502', async () => {
@@ -150,54 +124,44 @@ describe('upstream failures', () => {
 
   test('the pooled key refused: it rests, and with no other key the caller gets a 503', async () => {
     answer = { status: 401, json: fixture('error-401.json') };
-    await withOwnApp(async (own) => {
-      const res = await request(own.app).get(PATH).query({ apikey: own.key, q: 'hello' });
+    await s.withApp({}, async (own) => {
+      const res = await own.get({ q: 'hello' });
       expectFailure(res, { status: 503, code: 'upstream_busy' });
       expect(JSON.stringify(res.body)).not.toContain(KEY);
       // The resting key is not tried again.
-      const again = await request(own.app).get(PATH).query({ apikey: own.key, q: 'hello' });
+      const again = await own.get({ q: 'hello' });
       expect(again.status).toBe(503);
       expect(fake.calls).toHaveLength(1);
     });
   });
 
   test('slow server → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fixture('completion.json') }));
-    try {
-      const ctx = shortTimeoutCtx('openai-compat', slow.url, '200ms');
-      await expect(chat1({ q: 'hello' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
-    } finally {
-      await slow.close();
-    }
+    s.failWith = { delayMs: 2000, json: fixture('completion.json') };
+    const ctx = shortTimeoutCtx('openai-compat', fake.url, '200ms');
+    await expect(chat1({ q: 'hello' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('not configured', () => {
   test('503 naming UPSTREAM_OPENAI_COMPAT_URL, at once', async () => {
-    const bare = await testApp();
-    try {
-      const res = await request(bare.app).get(PATH).query({ apikey: bare.key, q: 'hello' }).timeout(3000);
+    await s.withApp({ without: ['openai-compat'] }, async (bare) => {
+      const res = await bare.get({ q: 'hello' }).timeout(3000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         success: false,
         error: 'Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL',
         code: 'not_configured',
       });
-    } finally {
-      await bare.close();
-    }
+    });
   });
 
   test('a server that wants a key when none is pooled: 503 naming UPSTREAM_OPENAI_COMPAT_KEYS', async () => {
-    const keyless = await testApp({ UPSTREAM_OPENAI_COMPAT_URL: `${fake.url}/v1` });
-    try {
+    await s.withApp({ env: { UPSTREAM_OPENAI_COMPAT_KEYS: undefined } }, async (keyless) => {
       answer = { status: 401, json: fixture('error-401.json') };
-      const res = await request(keyless.app).get(PATH).query({ apikey: keyless.key, q: 'hello' });
+      const res = await keyless.get({ q: 'hello' });
       expect(res.status).toBe(503);
       expect(res.body.error).toContain('UPSTREAM_OPENAI_COMPAT_KEYS');
       expect(fake.calls[0].headers.authorization).toBeUndefined();
-    } finally {
-      await keyless.close();
-    }
+    });
   });
 });

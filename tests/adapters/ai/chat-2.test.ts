@@ -1,10 +1,8 @@
 // ai/chat-2 against a loopback Perplexity: model=auto → sonar, the other Sonar models passed through and
 // anything else a 400, citations [{index, url, title}] with titles from search_results, a leading <think>
 // dropped, the upstream's failures mapped, and a 503 until a key is pooled.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
@@ -14,31 +12,21 @@ import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import chat2 from '../../../adapters/ai/chat-2.js';
 
-const PATH = '/api/v1/ai/chat-2';
 const KEYS = ['pplx-test-key-one', 'pplx-test-key-two'];
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/perplexity/${name}`, import.meta.url), 'utf8'));
 
 let answer: (model: string) => FakeResponse;
-let fake: FakeUpstream;
-let t: TestApp;
-const env = () => ({ UPSTREAM_PERPLEXITY_URL: fake.url, UPSTREAM_PERPLEXITY_KEYS: KEYS.join(',') });
-beforeAll(async () => {
-  fake = await fakeUpstream(routes({ 'POST /chat/completions': (req) => answer((req.json() as { model: string }).model) }));
-  t = await testApp(env());
+const s = upstreamSuite({
+  endpoint: 'ai/chat-2',
+  upstreams: {
+    perplexity: { keys: KEYS.join(','), routes: { 'POST /chat/completions': (req) => answer((req.json() as { model: string }).model) } },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const { fake, fixture } = s;
 beforeEach(() => {
   answer = (model) => ({ json: { ...fixture('sonar.json'), model } });
-  fake.calls.length = 0;
 });
 
-const ask = (query: Record<string, string>, app: TestApp = t) =>
-  request(app.app)
-    .get(PATH)
-    .query({ apikey: app.key, ...query });
+const ask = (query: Record<string, string>, app: Caller = s) => app.get(query);
 
 describe('answers with citations', () => {
   test('model=auto asks sonar; citations are 1-based with titles from search_results, else null', async () => {
@@ -112,8 +100,7 @@ describe('bad input', () => {
 
 describe('keys and failures', () => {
   test('two pooled keys: a refused one rests and the other answers', async () => {
-    const own = await testApp(env());
-    try {
+    await s.withApp({}, async (own) => {
       const first = fake.calls.length;
       // Refuse whichever key comes first; the retry must carry the other one.
       let n = 0;
@@ -128,41 +115,31 @@ describe('keys and failures', () => {
       await ask({ q: 'again' }, own);
       await ask({ q: 'and again' }, own);
       expect(fake.calls.map((c) => c.headers.authorization)).toEqual([used[1], used[1]]);
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   test.each(UPSTREAM_FAILURES)('$name', async (f) => {
-    const own = await testApp(env());
-    try {
+    await s.withApp({}, async (own) => {
       answer = () => f.answer;
       expectFailure(await ask({ q: 'hi' }, own), f);
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   test('slow upstream → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fixture('sonar.json') }));
-    try {
-      // Perplexity requires a key, so the short-timeout client gets one too.
-      const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams.perplexity;
-      const upstream = createUpstreams(
-        { perplexity: { ...cfg, timeout: '200ms', retries: 0 } },
-        { UPSTREAM_PERPLEXITY_URL: slow.url, UPSTREAM_PERPLEXITY_KEYS: KEYS[0] },
-        { userAgent: 'test', log: pino({ level: 'silent' }) },
-      );
-      const ctx = shortTimeoutCtx('perplexity', slow.url, '200ms', { upstream });
-      await expect(chat2({ q: 'hi', model: 'auto' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
-    } finally {
-      await slow.close();
-    }
+    s.failWith = { delayMs: 2000, json: fixture('sonar.json') };
+    // Perplexity requires a key, so the short-timeout client gets one too.
+    const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams.perplexity;
+    const upstream = createUpstreams(
+      { perplexity: { ...cfg, timeout: '200ms', retries: 0 } },
+      { UPSTREAM_PERPLEXITY_URL: fake.url, UPSTREAM_PERPLEXITY_KEYS: KEYS[0] },
+      { userAgent: 'test', log: pino({ level: 'silent' }) },
+    );
+    const ctx = shortTimeoutCtx('perplexity', fake.url, '200ms', { upstream });
+    await expect(chat2({ q: 'hi', model: 'auto' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 
   test('no key pooled: 503 naming UPSTREAM_PERPLEXITY_KEYS, without calling out', async () => {
-    const keyless = await testApp({ UPSTREAM_PERPLEXITY_URL: fake.url });
-    try {
+    await s.withApp({ env: { UPSTREAM_PERPLEXITY_KEYS: undefined } }, async (keyless) => {
       const res = await ask({ q: 'hi' }, keyless).timeout(3000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
@@ -171,8 +148,6 @@ describe('keys and failures', () => {
         code: 'not_configured',
       });
       expect(fake.calls).toHaveLength(0);
-    } finally {
-      await keyless.close();
-    }
+    });
   });
 });

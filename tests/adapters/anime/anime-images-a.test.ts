@@ -2,9 +2,8 @@
 // memoised /endpoints list), search (type defaulting to 1), the category list, the User-Agent it demands,
 // its 429 with x-rate-limit-reset, and no caching of random answers.
 import request from 'supertest';
-import { fakeUpstream, type FakeResponse } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -18,12 +17,15 @@ let imageFailWith: FakeResponse | undefined;
 const image = (name: string) => () => imageFailWith ?? { json: s.fixture(name) };
 const s = upstreamSuite({
   endpoint: 'anime/anime-images-a',
-  upstream: 'nekos-best',
-  routes: {
-    'GET /endpoints': () => ({ json: s.fixture('endpoints.json') }),
-    'GET /search': image('search.json'),
-    'GET /hug': image('hug.json'),
-    'GET /neko': image('neko.json'),
+  upstreams: {
+    'nekos-best': {
+      routes: {
+        'GET /endpoints': () => ({ json: s.fixture('endpoints.json') }),
+        'GET /search': image('search.json'),
+        'GET /hug': image('hug.json'),
+        'GET /neko': image('neko.json'),
+      },
+    },
   },
 });
 beforeEach(() => {
@@ -152,20 +154,17 @@ describe('upstream failures', () => {
   });
 
   test('a failing category list is a 502 and is not memoised', async () => {
-    const broken = await fakeUpstream(() => ({ status: 500, json: { message: 'down' } }));
-    const t2 = await testApp({ UPSTREAM_NEKOS_BEST_URL: broken.url });
-    try {
-      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, category: 'hug' }), { status: 502, code: 'upstream_failed' });
+    const down = { 'nekos-best': { fallback: () => ({ status: 500, json: { message: 'down' } }) } };
+    await withUpstreams({ endpoint: 'anime/anime-images-a', upstreams: down }, async (t2) => {
+      const broken = t2.fake;
+      expectFailure(await t2.get({ category: 'hug' }), { status: 502, code: 'upstream_failed' });
       const calls = broken.calls.length;
-      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, action: 'endpoints' }), {
+      expectFailure(await t2.get({ action: 'endpoints' }), {
         status: 502,
         code: 'upstream_failed',
       });
       expect(broken.calls.length).toBeGreaterThan(calls);
-    } finally {
-      await t2.close();
-      await broken.close();
-    }
+    });
   });
 
   test('slower than the upstream timeout → 504', async () => {

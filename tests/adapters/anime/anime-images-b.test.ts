@@ -3,7 +3,6 @@
 // session id), errors inside a 200, and caching only of the non-random actions.
 import request from 'supertest';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { testApp } from '../../helpers/app.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -15,15 +14,18 @@ const IMAGE_ID = '66bc6b7481a59a1cf2c79db5';
 
 const s = upstreamSuite({
   endpoint: 'anime/anime-images-b',
-  upstream: 'nekosia',
-  routes: {
-    'GET /images/:category': (r) =>
-      r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') },
-    'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
-    'GET /getImageById/:id': (_r, p) =>
-      p.id === IMAGE_ID
-        ? { json: s.fixture('catgirl.json'), delayMs: 150 }
-        : { status: 404, json: { success: false, status: 404, message: 'Image not found' } },
+  upstreams: {
+    nekosia: {
+      routes: {
+        'GET /images/:category': (r) =>
+          r.query.get('count') === '2' ? { json: s.fixture('catgirl-multi.json') } : { json: s.fixture('catgirl.json') },
+        'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
+        'GET /getImageById/:id': (_r, p) =>
+          p.id === IMAGE_ID
+            ? { json: s.fixture('catgirl.json'), delayMs: 150 }
+            : { status: 404, json: { success: false, status: 404, message: 'Image not found' } },
+      },
+    },
   },
 });
 
@@ -83,10 +85,8 @@ describe('random images', () => {
   });
 
   test('session=ip becomes a hashed per-caller session id (the upstream would only see our address)', async () => {
-    const t2 = await testApp({ UPSTREAM_NEKOSIA_URL: s.fake.url, TRUST_PROXY: 'true' });
-    try {
-      const ask = (ip: string) =>
-        request(t2.app).get(PATH).query({ apikey: t2.key, category: 'catgirl', session: 'ip' }).set('X-Forwarded-For', ip);
+    await s.withApp({ env: { TRUST_PROXY: 'true' } }, async (t2) => {
+      const ask = (ip: string) => t2.get({ category: 'catgirl', session: 'ip' }).set('X-Forwarded-For', ip);
       await ask('198.51.100.1');
       await ask('198.51.100.1');
       await ask('198.51.100.2');
@@ -96,9 +96,7 @@ describe('random images', () => {
       expect(ids[1]).toBe(ids[0]);
       expect(ids[2]).not.toBe(ids[0]);
       expect(ids.join()).not.toContain('198.51.100');
-    } finally {
-      await t2.close();
-    }
+    });
   });
 
   test('random answers are never cached', async () => {

@@ -12,12 +12,15 @@ const PATH = '/api/v1/anime/anime-images-c';
 
 const s = upstreamSuite({
   endpoint: 'anime/anime-images-c',
-  upstream: 'waifu-im',
-  routes: {
-    'GET /images': () => ({ json: s.fixture('images.json') }),
-    'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
-    'GET /images/6758': () => ({ json: s.fixture('image-6758.json'), delayMs: 150 }),
-    'GET /images/:id': () => ({ status: 404, json: { detail: 'Image not found' } }),
+  upstreams: {
+    'waifu-im': {
+      routes: {
+        'GET /images': () => ({ json: s.fixture('images.json') }),
+        'GET /tags': () => ({ json: s.fixture('tags.json'), delayMs: 150 }),
+        'GET /images/6758': () => ({ json: s.fixture('image-6758.json'), delayMs: 150 }),
+        'GET /images/:id': () => ({ status: 404, json: { detail: 'Image not found' } }),
+      },
+    },
   },
 });
 const { get } = s;

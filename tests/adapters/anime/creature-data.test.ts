@@ -12,12 +12,15 @@ const PATH = '/api/v1/anime/creature-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/creature-data',
-  upstream: 'pokeapi',
-  routes: {
-    'GET /pokemon/': (r) => ({ json: s.fixture('pokemon-list.json'), delayMs: r.query.get('offset') === '90' ? 200 : 0 }),
-    'GET /machine/': () => ({ json: s.fixture('machine-list.json') }),
-    'GET /pokemon/pikachu/': () => ({ json: s.fixture('pokemon-pikachu.json') }),
-    'GET /:resource/:id/': () => ({ status: 404, text: 'Not Found' }),
+  upstreams: {
+    pokeapi: {
+      routes: {
+        'GET /pokemon/': (r) => ({ json: s.fixture('pokemon-list.json'), delayMs: r.query.get('offset') === '90' ? 200 : 0 }),
+        'GET /machine/': () => ({ json: s.fixture('machine-list.json') }),
+        'GET /pokemon/pikachu/': () => ({ json: s.fixture('pokemon-pikachu.json') }),
+        'GET /:resource/:id/': () => ({ status: 404, text: 'Not Found' }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -12,16 +12,19 @@ const PATH = '/api/v1/anime/fighter-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/fighter-series-data',
-  upstream: 'dragonball',
-  routes: {
-    'GET /characters': (r) => {
-      if (r.query.get('race') === 'Saiyan') return { json: s.fixture('characters-saiyan.json') };
-      if (r.query.get('name') === 'Nobody') return { json: [] };
-      return { json: s.fixture('characters-page.json'), delayMs: r.query.get('page') === '9' ? 200 : 0 };
+  upstreams: {
+    dragonball: {
+      routes: {
+        'GET /characters': (r) => {
+          if (r.query.get('race') === 'Saiyan') return { json: s.fixture('characters-saiyan.json') };
+          if (r.query.get('name') === 'Nobody') return { json: [] };
+          return { json: s.fixture('characters-page.json'), delayMs: r.query.get('page') === '9' ? 200 : 0 };
+        },
+        'GET /planets': () => ({ json: s.fixture('planets-destroyed.json') }),
+        'GET /characters/3': () => ({ json: s.fixture('character-3.json') }),
+        'GET /characters/:id': () => ({ status: 404, json: { message: 'Character not found', error: 'Not Found', statusCode: 404 } }),
+      },
     },
-    'GET /planets': () => ({ json: s.fixture('planets-destroyed.json') }),
-    'GET /characters/3': () => ({ json: s.fixture('character-3.json') }),
-    'GET /characters/:id': () => ({ status: 404, json: { message: 'Character not found', error: 'Not Found', statusCode: 404 } }),
   },
 });
 const { get } = s;

@@ -11,15 +11,18 @@ const PATH = '/api/v1/anime/ninja-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/ninja-series-data',
-  upstream: 'dattebayo',
-  routes: {
-    'GET /clans': (r) =>
-      r.query.get('page') === '7' ? { json: s.fixture('clans-page.json'), delayMs: 200 } : { json: s.fixture('clans-page.json') },
-    'GET /kekkei-genkai': () => ({ json: s.fixture('kekkei-genkai-filtered.json') }),
-    'GET /characters/1': () => ({ json: s.fixture('character-1.json') }),
-    'GET /characters/1,2': () => ({ json: s.fixture('characters-1-2.json') }),
-    'GET /characters/:id': () => ({ status: 404, text: 'Character not found' }),
-    'GET /teams/5,6': () => ({ json: [] }),
+  upstreams: {
+    dattebayo: {
+      routes: {
+        'GET /clans': (r) =>
+          r.query.get('page') === '7' ? { json: s.fixture('clans-page.json'), delayMs: 200 } : { json: s.fixture('clans-page.json') },
+        'GET /kekkei-genkai': () => ({ json: s.fixture('kekkei-genkai-filtered.json') }),
+        'GET /characters/1': () => ({ json: s.fixture('character-1.json') }),
+        'GET /characters/1,2': () => ({ json: s.fixture('characters-1-2.json') }),
+        'GET /characters/:id': () => ({ status: 404, text: 'Character not found' }),
+        'GET /teams/5,6': () => ({ json: [] }),
+      },
+    },
   },
 });
 const { get } = s;

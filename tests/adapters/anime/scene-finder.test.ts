@@ -1,8 +1,6 @@
 // anime/scene-finder against a loopback trace.moe: the caller's image URL passed as url= after a public-host
 // check, presence flags sent only when true, the key header, `me` without our address, 402/503 → 503 with
 // Retry-After, one search in flight per process with a bounded queue, and nothing cached.
-import request from 'supertest';
-import { testApp } from '../../helpers/app.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
@@ -24,16 +22,19 @@ const closeGate = () => {
 };
 const s = upstreamSuite({
   endpoint: 'anime/scene-finder',
-  upstream: 'tracemoe',
-  routes: {
-    'GET /search': async (r) => {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await (gate ?? new Promise((ok) => setTimeout(ok, searchDelayMs)));
-      inFlight--;
-      return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
+  upstreams: {
+    tracemoe: {
+      routes: {
+        'GET /search': async (r) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await (gate ?? new Promise((ok) => setTimeout(ok, searchDelayMs)));
+          inFlight--;
+          return { json: s.fixture(r.query.has('anilistInfo') ? 'search-info.json' : 'search.json') };
+        },
+        'GET /me': () => ({ json: s.fixture('me.json') }),
+      },
     },
-    'GET /me': () => ({ json: s.fixture('me.json') }),
   },
 });
 beforeEach(() => {
@@ -96,15 +97,12 @@ describe('search', () => {
   });
 
   test('a configured key goes in the x-trace-key header, never in the query', async () => {
-    const t2 = await testApp({ UPSTREAM_TRACEMOE_URL: s.fake.url, UPSTREAM_TRACEMOE_KEYS: 'trace-key-1' });
-    try {
-      const res = await request(t2.app).get(PATH).query({ apikey: t2.key, url: IMAGE });
+    await s.withApp({ env: { UPSTREAM_TRACEMOE_KEYS: 'trace-key-1' } }, async (t2) => {
+      const res = await t2.get({ url: IMAGE });
       expect(res.status).toBe(200);
       expect(s.fake.calls[0].headers['x-trace-key']).toBe('trace-key-1');
       expect(s.fake.calls[0].query.has('key')).toBe(false);
-    } finally {
-      await t2.close();
-    }
+    });
   });
 
   test('searches are never cached', async () => {

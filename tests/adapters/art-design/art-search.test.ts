@@ -1,50 +1,32 @@
 // art-design/art-search: ColorMagic (a loopback fake speaking GET /palette/search?q=) answers first; every
 // way it fails, or an empty answer, falls back to palettes generated offline, with `source` saying which.
 // A failed upstream is skipped for a minute, so each failure case gets its own fake (its own base URL).
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { readFixture, upstreamSuite, withUpstreams, type Caller, type WorldOptions } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { embeddedPalettes } from '../../../adapters/art-design/_palettes.js';
 
-const PATH = '/api/v1/art-design/art-search';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/colormagic/${name}`, import.meta.url), 'utf8'));
-
-async function setup(answer: (q: string) => FakeResponse): Promise<{ fake: FakeUpstream; t: TestApp; close(): Promise<void> }> {
-  const fake = await fakeUpstream(routes({ 'GET /palette/search': (req) => answer(req.query.get('q') ?? '') }));
-  const t = await testApp({ UPSTREAM_COLORMAGIC_URL: fake.url });
-  return {
-    fake,
-    t,
-    close: async () => {
-      await t.close();
-      await fake.close();
-    },
-  };
-}
-const search = (t: TestApp, q: string) => request(t.app).get(PATH).query({ apikey: t.key, q });
+/** A ColorMagic answering each search with `answer(q)`. */
+const colormagic = (answer: (q: string) => FakeResponse): WorldOptions => ({
+  endpoint: 'art-design/art-search',
+  upstreams: { colormagic: { routes: { 'GET /palette/search': (req) => answer(req.query.get('q') ?? '') } } },
+});
+const fixture = (name: string) => readFixture('colormagic', name);
+const search = (app: Caller, q: string) => app.get({ q });
 
 describe('with ColorMagic answering', () => {
-  let env: Awaited<ReturnType<typeof setup>>;
-  beforeAll(async () => {
-    env = await setup((q) =>
+  const env = upstreamSuite(
+    colormagic((q) =>
       q === 'sunset'
         ? { json: fixture('search-sunset.json') }
         : q === 'slow'
           ? { json: fixture('search-sunset.json'), delayMs: 300 }
           : { json: [] },
-    );
-  });
-  afterAll(async () => {
-    await env.close();
-  });
-  beforeEach(() => {
-    env.fake.calls.length = 0;
-  });
+    ),
+  );
 
   test('its palettes, reduced to {id, text, colors, tags}, source colormagic', async () => {
-    const res = await search(env.t, 'sunset');
+    const res = await search(env, 'sunset');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('colormagic');
     expectMatchesSchema('art-design/art-search', res.body.data);
@@ -67,7 +49,7 @@ describe('with ColorMagic answering', () => {
   });
 
   test('the second identical search is served from the cache', async () => {
-    const again = await search(env.t, 'sunset');
+    const again = await search(env, 'sunset');
     expect(again.status).toBe(200);
     expect(again.body.metadata.cached).toBe(true);
     expect(again.body.source).toBe('colormagic');
@@ -75,18 +57,18 @@ describe('with ColorMagic answering', () => {
   });
 
   test('concurrent identical searches share one upstream call', async () => {
-    const all = await Promise.all(Array.from({ length: 5 }, () => search(env.t, 'slow')));
+    const all = await Promise.all(Array.from({ length: 5 }, () => search(env, 'slow')));
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(env.fake.calls).toHaveLength(1);
   });
 
   test('an empty answer falls back to embedded palettes, not cached', async () => {
-    const res = await search(env.t, 'ocean');
+    const res = await search(env, 'ocean');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expectMatchesSchema('art-design/art-search', res.body.data);
     expect(res.body.data.items[0]).toMatchObject({ id: 'emb-ocean', text: 'Ocean' });
-    const again = await search(env.t, 'ocean');
+    const again = await search(env, 'ocean');
     expect(again.body.metadata.cached).toBe(false);
     expect(env.fake.calls).toHaveLength(2);
   });
@@ -100,48 +82,46 @@ test.each([
   ['a body that is not a list of palettes', { json: { palettes: 'none' } }],
   ['colours that are not hex', { json: [{ id: 'x', text: 'x', colors: ['red'], tags: [] }] }],
 ] as Array<[string, FakeResponse]>)('ColorMagic %s → embedded palettes, 200', async (_name, answer) => {
-  const env = await setup(() => answer);
-  try {
-    const res = await search(env.t, 'forest');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('art-design/art-search', res.body.data);
-    expect(res.body.data.items[0].id).toBe('emb-forest');
-  } finally {
-    await env.close();
-  }
+  await withUpstreams(
+    colormagic(() => answer),
+    async (env) => {
+      const res = await search(env, 'forest');
+      expect(res.status).toBe(200);
+      expect(res.body.source).toBe('embedded');
+      expectMatchesSchema('art-design/art-search', res.body.data);
+      expect(res.body.data.items[0].id).toBe('emb-forest');
+    },
+  );
 });
 
 test('ColorMagic slower than 3 s → embedded palettes; then it is skipped for a while', async () => {
-  const env = await setup(() => ({ json: fixture('search-sunset.json'), delayMs: 5000 }));
-  try {
-    const started = Date.now();
-    const res = await search(env.t, 'sunset');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expect(Date.now() - started).toBeLessThan(4500);
-    const calls = env.fake.calls.length;
-    const next = await search(env.t, 'forest');
-    expect(next.body.source).toBe('embedded');
-    expect(env.fake.calls.length).toBe(calls);
-  } finally {
-    await env.close();
-  }
+  await withUpstreams(
+    colormagic(() => ({ json: fixture('search-sunset.json'), delayMs: 5000 })),
+    async (env) => {
+      const started = Date.now();
+      const res = await search(env, 'sunset');
+      expect(res.status).toBe(200);
+      expect(res.body.source).toBe('embedded');
+      expect(Date.now() - started).toBeLessThan(4500);
+      const calls = env.fake.calls.length;
+      const next = await search(env, 'forest');
+      expect(next.body.source).toBe('embedded');
+      expect(env.fake.calls.length).toBe(calls);
+    },
+  );
 }, 15000);
 
 test('ColorMagic unreachable → embedded palettes', async () => {
-  const dead = await fakeUpstream(() => ({ status: 200 }));
-  const url = dead.url;
-  await dead.close();
-  const t = await testApp({ UPSTREAM_COLORMAGIC_URL: url });
-  try {
-    const res = await search(t, 'cobalt');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expect(res.body.data.items[0]).toMatchObject({ text: 'Cobalt analogic', tags: ['cobalt', 'analogic'] });
-  } finally {
-    await t.close();
-  }
+  await withUpstreams(
+    colormagic(() => ({ status: 200 })),
+    async (env) => {
+      await env.fake.close();
+      const res = await search(env, 'cobalt');
+      expect(res.status).toBe(200);
+      expect(res.body.source).toBe('embedded');
+      expect(res.body.data.items[0]).toMatchObject({ text: 'Cobalt analogic', tags: ['cobalt', 'analogic'] });
+    },
+  );
 });
 
 describe('embedded palettes', () => {
@@ -183,17 +163,15 @@ describe('embedded palettes', () => {
 });
 
 test('missing or blank q → 400 Missing required parameter: q', async () => {
-  const env = await setup(() => ({ json: [] }));
-  try {
-    for (const q of [undefined, '   ']) {
-      const res = await request(env.t.app)
-        .get(PATH)
-        .query({ apikey: env.t.key, ...(q === undefined ? {} : { q }) });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toBe('Missing required parameter: q');
-    }
-    expect(env.fake.calls).toHaveLength(0);
-  } finally {
-    await env.close();
-  }
+  await withUpstreams(
+    colormagic(() => ({ json: [] })),
+    async (env) => {
+      for (const q of [undefined, '   ']) {
+        const res = await env.get(q === undefined ? {} : { q });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toBe('Missing required parameter: q');
+      }
+      expect(env.fake.calls).toHaveLength(0);
+    },
+  );
 });

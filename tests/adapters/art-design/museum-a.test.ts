@@ -20,15 +20,18 @@ const JATTE = {
 
 const s = upstreamSuite({
   endpoint: 'art-design/museum-a',
-  upstream: 'artic',
-  routes: {
-    'GET /artworks/search': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
-    'GET /artworks/27992': () => ({ json: s.fixture('artwork.json') }),
-    'GET /artworks/:id': () => ({
-      status: 404,
-      json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' },
-    }),
-    'GET /artworks': () => ({ json: s.fixture('list.json') }),
+  upstreams: {
+    artic: {
+      routes: {
+        'GET /artworks/search': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
+        'GET /artworks/27992': () => ({ json: s.fixture('artwork.json') }),
+        'GET /artworks/:id': () => ({
+          status: 404,
+          json: { status: 404, error: 'Not found', detail: 'The item you requested cannot be found.' },
+        }),
+        'GET /artworks': () => ({ json: s.fixture('list.json') }),
+      },
+    },
   },
 });
 const { get } = s;

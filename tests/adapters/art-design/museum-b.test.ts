@@ -2,57 +2,35 @@
 // one): search answers ids, the first objects are fetched one at a time and spaced out (the Met's WAF
 // blocks bursts), vanished objects skipped, `q` last in the query, 410 → /v1.1/search, departments
 // embedded; errors, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
-import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
+import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import museumB from '../../../adapters/art-design/museum-b.js';
 
 const PATH = '/api/v1/art-design/museum-b';
 const V1 = '/public/collection/v1';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/met/${name}`, import.meta.url), 'utf8'));
 const notFoundObject: FakeResponse = { status: 404, json: { message: 'ObjectID not found' } };
 
-let failWith: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-const metRoutes = routes({
-  [`GET ${V1}/search`]: (r) => ({ json: r.query.get('q') === 'nothing' ? fixture('search-empty.json') : fixture('search.json') }),
-  [`GET ${V1}/objects/45734`]: (r) => ({ json: fixture('object-45734.json'), delayMs: r.headers['x-slow'] ? 150 : 0 }),
-  [`GET ${V1}/objects/436535`]: () => ({ json: fixture('object-436535.json'), delayMs: 150 }),
-  [`GET ${V1}/objects/:id`]: () => notFoundObject,
+const s = upstreamSuite({
+  endpoint: 'art-design/museum-b',
+  upstreams: {
+    met: {
+      basePath: V1,
+      routes: {
+        [`GET ${V1}/search`]: (r) => ({ json: r.query.get('q') === 'nothing' ? fixture('search-empty.json') : fixture('search.json') }),
+        [`GET ${V1}/objects/45734`]: (r) => ({ json: fixture('object-45734.json'), delayMs: r.headers['x-slow'] ? 150 : 0 }),
+        [`GET ${V1}/objects/436535`]: () => ({ json: fixture('object-436535.json'), delayMs: 150 }),
+        [`GET ${V1}/objects/:id`]: () => notFoundObject,
+      },
+    },
+  },
 });
+const { fake, fixture, get, freshApp } = s;
 /** When each call arrived, to check the spacing. */
-const arrivals: number[] = [];
-beforeAll(async () => {
-  fake = await fakeUpstream((req) => {
-    arrivals.push(Date.now());
-    return failWith ?? metRoutes(req);
-  });
-  t = await testApp({ UPSTREAM_MET_URL: fake.url + V1 });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  fake.calls.length = 0;
-  arrivals.length = 0;
-});
-const freshApp = async () => {
-  await t.close();
-  t = await testApp({ UPSTREAM_MET_URL: fake.url + V1 });
-};
-
-const get = (query: Record<string, string | number>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...query });
+const arrivals = () => fake.calls.map((c) => c.at);
 
 describe('search', () => {
   test('ids first, then each object one at a time, spaced out; a vanished object is skipped', async () => {
@@ -74,9 +52,10 @@ describe('search', () => {
     // arrived), and 500 ms after call i-1 departed; hence call i+1 arrives 500 ms or more after call i-1
     // arrived, and the last of the 4 calls 1000 ms or more after the first (a few ms allowed for timer
     // rounding). Without the spacing the four calls arrive within a few milliseconds.
-    expect(arrivals).toHaveLength(4);
-    for (let i = 2; i < arrivals.length; i++) expect(arrivals[i] - arrivals[i - 2]).toBeGreaterThanOrEqual(495);
-    expect(arrivals[3] - arrivals[0]).toBeGreaterThanOrEqual(995);
+    const at = arrivals();
+    expect(at).toHaveLength(4);
+    for (let i = 2; i < at.length; i++) expect(at[i] - at[i - 2]).toBeGreaterThanOrEqual(495);
+    expect(at[3] - at[0]).toBeGreaterThanOrEqual(995);
   });
 
   test('empty text fields become null, tag objects become their terms, null tags an empty list', async () => {
@@ -100,16 +79,17 @@ describe('search', () => {
   });
 
   test('a 410 on /v1/search moves to /v1.1/search with offset and limit, and stays there', async () => {
-    const moved = await fakeUpstream(
-      routes({
+    const movedMet = {
+      basePath: V1,
+      routes: {
         [`GET ${V1}/search`]: () => ({ status: 410, json: { message: 'Gone: use /v1.1/search' } }),
         'GET /public/collection/v1.1/search': () => ({ json: { total: 1, objectIDs: [45734] } }),
         [`GET ${V1}/objects/:id`]: () => ({ json: fixture('object-45734.json') }),
-      }),
-    );
-    const app = await testApp({ UPSTREAM_MET_URL: moved.url + V1 });
-    try {
-      const ask = (q: string) => request(app.app).get(PATH).query({ apikey: app.key, q });
+      },
+    };
+    await withUpstreams({ endpoint: 'art-design/museum-b', upstreams: { met: movedMet } }, async (app) => {
+      const moved = app.fake;
+      const ask = (q: string) => app.get({ q });
       const res = await ask('quail');
       expect(res.status).toBe(200);
       expect(res.body.data.items.map((o: { objectID: number }) => o.objectID)).toEqual([45734]);
@@ -120,10 +100,7 @@ describe('search', () => {
       moved.calls.length = 0;
       await ask('millet');
       expect(moved.calls[0].path).toBe('/public/collection/v1.1/search');
-    } finally {
-      await app.close();
-      await moved.close();
-    }
+    });
   });
 });
 
@@ -153,41 +130,33 @@ describe('id and departments', () => {
 });
 
 describe('bad input', () => {
-  test.each([
+  s.badInputTests([
     [{}, 'Missing required parameter: q or id or mode'],
     [{ q: 'x', id: 1 }, 'Invalid value for id: cannot be combined with q; give one of mode, q or id'],
     [{ mode: 'departments', q: 'x' }, 'Invalid value for q: cannot be combined with mode; give one of mode, q or id'],
     [{ mode: 'highlights' }, 'Invalid value for mode: must be one of departments'],
     [{ id: -3 }, 'Invalid value for id: must be between 1 and 100000000'],
-  ])('%j → 400', async (query, message) => {
-    const res = await get(query);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe(message);
-    expect(fake.calls).toHaveLength(0);
-  });
+  ]);
 });
 
 describe('upstream failures', () => {
   beforeEach(freshApp);
-  test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
-    expectFailure(await get({ id: 436535 }), f);
-  });
+  s.failureTests({ id: 436535 });
 
   test('the WAF: an HTML 403 → 502, never its body', async () => {
-    failWith = { status: 403, headers: { 'content-type': 'text/html' }, text: '<html>Access Denied</html>' };
+    s.failWith = { status: 403, headers: { 'content-type': 'text/html' }, text: '<html>Access Denied</html>' };
     const res = await get({ q: 'blocked' });
     expectFailure(res, { status: 502, code: 'upstream_failed' });
     expect(res.body.error).not.toMatch(/Access Denied/);
   });
 
   test('an object without objectID → 502', async () => {
-    failWith = { json: { message: 'hello' } };
+    s.failWith = { json: { message: 'hello' } };
     expectFailure(await get({ id: 45734 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: fixture('object-45734.json'), delayMs: 2000 };
+    s.failWith = { json: fixture('object-45734.json'), delayMs: 2000 };
     await expect(museumB({ id: 45734 }, shortTimeoutCtx('met', fake.url + V1))).rejects.toMatchObject({ status: 504 });
   });
 });
@@ -195,11 +164,11 @@ describe('upstream failures', () => {
 describe('cache', () => {
   beforeEach(freshApp);
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { id: 45734 }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { id: 45734 }, upstreamCalls: () => fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { id: 436535 }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { id: 436535 }, upstreamCalls: () => fake.calls.length });
   });
 
   test('a repeated search is served from the cache without a single call', async () => {

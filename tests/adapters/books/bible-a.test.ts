@@ -11,14 +11,17 @@ const PATH = '/api/v1/books/bible-a';
 
 const s = upstreamSuite({
   endpoint: 'books/bible-a',
-  upstream: 'wldeh-bible',
-  routes: {
-    'GET /bibles.json': () => ({ json: s.fixture('bibles.json') }),
-    'GET /:version/books/jude/chapters/1.json': () => ({ json: s.fixture('jude-1.json'), delayMs: 150 }),
-    'GET /en-kjv/books/john/chapters/3/verses/16.json': () => ({ json: s.fixture('john-3-16.json') }),
-    'GET /en-kjv/books/1samuel/chapters/3/verses/4.json': () => ({ json: { verse: '4', text: 'That the LORD called Samuel:' } }),
+  upstreams: {
+    'wldeh-bible': {
+      routes: {
+        'GET /bibles.json': () => ({ json: s.fixture('bibles.json') }),
+        'GET /:version/books/jude/chapters/1.json': () => ({ json: s.fixture('jude-1.json'), delayMs: 150 }),
+        'GET /en-kjv/books/john/chapters/3/verses/16.json': () => ({ json: s.fixture('john-3-16.json') }),
+        'GET /en-kjv/books/1samuel/chapters/3/verses/4.json': () => ({ json: { verse: '4', text: 'That the LORD called Samuel:' } }),
+      },
+      fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
+    },
   },
-  fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
 });
 const { get } = s;
 

@@ -2,13 +2,11 @@
 // never reach the upstream (its 404s get this server banned); good ones are sent in canonical form.
 // The translation is checked against /data; the guard's limiter (15 calls / 30 s) and breaker (3 404s in
 // 30 s → pause; a 403 → an hour) answer 503 + Retry-After instead of calling. Each test gets its own
-// fake upstream, and so its own guard: the guard and the /data list are kept per base URL for the whole
-// file, so every fake keeps listening until the end of the file, and no later fake can be given the port
-// (the base URL) of an earlier one, with its banned guard or its already-read /data.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+// fake upstream (the suite's perTest), and so its own guard: the guard and the /data list are kept per
+// base URL for the whole file, so every fake keeps listening until the end of the file, and no later fake
+// can be given the port (the base URL) of an earlier one, with its banned guard or its already-read /data.
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -16,41 +14,32 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import bibleB from '../../../adapters/books/bible-b.js';
 
 const PATH = '/api/v1/books/bible-b';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/bible-api/${name}`, import.meta.url), 'utf8'));
 
 /** When set, the fake answers every passage request (not /data) with it. */
 let failWith: FakeResponse | undefined;
 let dataAnswer: FakeResponse | undefined;
-let fake: FakeUpstream;
-let t: TestApp;
-const passages = () => fake.calls.filter((c) => c.path !== '/data');
-const handler = routes({
-  'GET /data': () => dataAnswer ?? { json: fixture('data.json') },
-  'GET /:ref': (r, p) =>
-    failWith ??
-    (p.ref === 'Nahum 1:9'
-      ? { status: 404, json: { error: 'not found' } }
-      : { json: fixture('john-3-16.json'), delayMs: p.ref.startsWith('Mark') ? 150 : 0 }),
+const s = upstreamSuite({
+  endpoint: 'books/bible-b',
+  perTest: true,
+  upstreams: {
+    'bible-api': {
+      routes: {
+        'GET /data': () => dataAnswer ?? { json: fixture('data.json') },
+        'GET /:ref': (r, p) =>
+          failWith ??
+          (p.ref === 'Nahum 1:9'
+            ? { status: 404, json: { error: 'not found' } }
+            : { json: fixture('john-3-16.json'), delayMs: p.ref.startsWith('Mark') ? 150 : 0 }),
+      },
+    },
+  },
 });
-const fakes: FakeUpstream[] = [];
-beforeEach(async () => {
+const { fake, fixture, get } = s;
+const passages = () => fake.calls.filter((c) => c.path !== '/data');
+beforeEach(() => {
   failWith = undefined;
   dataAnswer = undefined;
-  fake = await fakeUpstream(handler);
-  fakes.push(fake);
-  t = await testApp({ UPSTREAM_BIBLE_API_URL: fake.url });
 });
-afterEach(async () => {
-  await t.close();
-});
-afterAll(async () => {
-  await Promise.all(fakes.map((f) => f.close()));
-});
-
-const get = (query: Record<string, string>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...query });
 const sentRef = (i = 0) => decodeURIComponent(passages()[i].path.slice(1));
 
 describe('references', () => {
@@ -200,11 +189,11 @@ describe('upstream failures', () => {
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
     await get({ ref: 'Acts 1:1' }); // reads /data first
-    await expectCacheHit({ t, path: PATH, query: { ref: 'John 3:16' }, upstreamCalls: () => fake.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { ref: 'John 3:16' }, upstreamCalls: () => fake.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
     await get({ ref: 'Acts 1:1' });
-    await expectCoalesced({ t, path: PATH, query: { ref: 'Mark 1:1' }, upstreamCalls: () => fake.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { ref: 'Mark 1:1' }, upstreamCalls: () => fake.calls.length });
   });
 });

@@ -10,14 +10,17 @@ const PATH = '/api/v1/books/book-catalog';
 
 const s = upstreamSuite({
   endpoint: 'books/book-catalog',
-  upstream: 'gutendex',
-  routes: {
-    'GET /books': (r) =>
-      r.query.get('page') === '99'
-        ? { status: 404, json: { detail: 'Invalid page.' } }
-        : { json: s.fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
-    'GET /books/1400': () => ({ json: s.fixture('book-1400.json') }),
-    'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
+  upstreams: {
+    gutendex: {
+      routes: {
+        'GET /books': (r) =>
+          r.query.get('page') === '99'
+            ? { status: 404, json: { detail: 'Invalid page.' } }
+            : { json: s.fixture('books-search.json'), delayMs: r.query.get('search') === 'slow' ? 150 : 0 },
+        'GET /books/1400': () => ({ json: s.fixture('book-1400.json') }),
+        'GET /books/:id': () => ({ status: 404, json: { detail: 'No Book matches the given query.' } }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -13,15 +13,18 @@ const PATH = '/api/v1/books/gita';
 
 const s = upstreamSuite({
   endpoint: 'books/gita',
-  upstream: 'gita',
-  routes: {
-    'GET /:lang/verse/:c/:v': (_r, p) =>
-      p.lang === 'eng'
-        ? { json: s.fixture('not-implemented.json') }
-        : p.lang === 'odi'
-          ? { json: s.fixture('odi-1-4.json') }
-          : { json: s.fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
-    'GET /:lang/verse/:serial': () => ({ json: s.fixture('tel-2-47.json') }),
+  upstreams: {
+    gita: {
+      routes: {
+        'GET /:lang/verse/:c/:v': (_r, p) =>
+          p.lang === 'eng'
+            ? { json: s.fixture('not-implemented.json') }
+            : p.lang === 'odi'
+              ? { json: s.fixture('odi-1-4.json') }
+              : { json: s.fixture('tel-2-47.json'), delayMs: p.v === '20' ? 150 : 0 },
+        'GET /:lang/verse/:serial': () => ({ json: s.fixture('tel-2-47.json') }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -11,13 +11,16 @@ const PATH = '/api/v1/books/library';
 
 const s = upstreamSuite({
   endpoint: 'books/library',
-  upstream: 'openlibrary',
-  routes: {
-    'GET /search.json': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
-    'GET /search/authors.json': () => ({ json: s.fixture('authors-search.json') }),
-    'GET /authors/OL23919A.json': () => ({ json: s.fixture('author.json') }),
-    'GET /works/OL82563W.json': () => ({ json: s.fixture('work.json') }),
-    'GET /books/OL7353617M.json': () => ({ json: s.fixture('edition.json') }),
+  upstreams: {
+    openlibrary: {
+      routes: {
+        'GET /search.json': (r) => ({ json: s.fixture('search.json'), delayMs: r.query.get('q') === 'slow' ? 150 : 0 }),
+        'GET /search/authors.json': () => ({ json: s.fixture('authors-search.json') }),
+        'GET /authors/OL23919A.json': () => ({ json: s.fixture('author.json') }),
+        'GET /works/OL82563W.json': () => ({ json: s.fixture('work.json') }),
+        'GET /books/OL7353617M.json': () => ({ json: s.fixture('edition.json') }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -19,14 +19,17 @@ const notFound200 = { json: { status: 404, reason: 'Not found' } };
 
 const s = upstreamSuite({
   endpoint: 'books/poetry',
-  upstream: 'poetrydb',
-  routes: {
-    'GET /title': () => ({ json: s.fixture('titles.json') }),
-    'GET /author': () => ({ json: s.fixture('authors.json') }),
-    'GET /random': () => ({ json: s.fixture('ozymandias.json') }),
-    'GET /author/:a': (_r, p) => (p.a === 'Percy Bysshe Shelley' ? { json: s.fixture('ozymandias.json'), delayMs: 150 } : notFound200),
-    'GET /title/:t': (_r, p) => (p.t === 'Ozymandias' ? { json: s.fixture('ozymandias.json') } : notFound200),
-    'GET /author,title/:both': () => ({ json: s.fixture('ozymandias.json') }),
+  upstreams: {
+    poetrydb: {
+      routes: {
+        'GET /title': () => ({ json: s.fixture('titles.json') }),
+        'GET /author': () => ({ json: s.fixture('authors.json') }),
+        'GET /random': () => ({ json: s.fixture('ozymandias.json') }),
+        'GET /author/:a': (_r, p) => (p.a === 'Percy Bysshe Shelley' ? { json: s.fixture('ozymandias.json'), delayMs: 150 } : notFound200),
+        'GET /title/:t': (_r, p) => (p.t === 'Ozymandias' ? { json: s.fixture('ozymandias.json') } : notFound200),
+        'GET /author,title/:both': () => ({ json: s.fixture('ozymandias.json') }),
+      },
+    },
   },
 });
 const { get } = s;

@@ -1,8 +1,6 @@
 // books/quran-a: AlQuran Cloud's shapes. quran-uthmani answers offline from quran-json + quran-meta (text,
 // surah, juz, page, ruku, hizb quarter, manzil, sajda); other editions go to a loopback AlQuran Cloud.
 import fs from 'node:fs';
-import request from 'supertest';
-import { testApp } from '../../helpers/app.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
@@ -17,17 +15,20 @@ const quranJson = JSON.parse(
 
 const s = upstreamSuite({
   endpoint: 'books/quran-a',
-  upstream: 'alquran',
-  routes: {
-    'GET /edition': () => ({ json: s.fixture('edition.json') }),
-    'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
-    'GET /ayah/:n/en.asad': (_r, p) => ({
-      json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } },
-      delayMs: p.n === '300' ? 200 : 0,
-    }),
-    'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
-    'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
-    'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
+  upstreams: {
+    alquran: {
+      routes: {
+        'GET /edition': () => ({ json: s.fixture('edition.json') }),
+        'GET /ayah/262/en.asad': () => ({ json: s.fixture('ayah-262-en.asad.json') }),
+        'GET /ayah/:n/en.asad': (_r, p) => ({
+          json: { ...s.fixture('ayah-262-en.asad.json'), data: { ...s.fixture('ayah-262-en.asad.json').data, number: Number(p.n) } },
+          delayMs: p.n === '300' ? 200 : 0,
+        }),
+        'GET /surah/112/en.asad': () => ({ json: s.fixture('surah-112-en.asad.json') }),
+        'GET /search/abraham/all/en.asad': () => ({ json: s.fixture('search-abraham-en.asad.json') }),
+        'GET /search/:q/all/en.asad': () => ({ status: 404, json: s.fixture('not-found.json') }),
+      },
+    },
   },
 });
 const { get } = s;
@@ -148,19 +149,16 @@ describe('other editions through AlQuran Cloud', () => {
     ['is unreachable', () => 'http://127.0.0.1:9'],
   ])('editions fall back to the embedded ones when AlQuran Cloud %s (and the fallback is not cached)', async (_what, base) => {
     s.failWith = { status: 503, json: { code: 503, status: 'Service Unavailable', data: 'down' } };
-    const down = await testApp({ UPSTREAM_ALQURAN_URL: base(s.fake.url) });
-    try {
+    await s.withApp({ env: { UPSTREAM_ALQURAN_URL: base(s.fake.url) } }, async (down) => {
       for (let i = 0; i < 2; i++) {
-        const res = await request(down.app).get(PATH).query({ apikey: down.key, mode: 'editions' });
+        const res = await down.get({ mode: 'editions' });
         expect(res.status).toBe(200);
         expect(res.body.source).toBe('embedded');
         expect(res.body.metadata.cached).toBe(false);
         expectMatchesSchema('books/quran-a', res.body.data);
         expect(res.body.data.items).toEqual([expect.objectContaining({ identifier: 'quran-uthmani', type: 'quran' })]);
       }
-    } finally {
-      await down.close();
-    }
+    });
   });
 
   s.failureTests({ number: 5, edition: 'en.asad' });

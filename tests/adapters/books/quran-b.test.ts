@@ -2,9 +2,7 @@
 // ara-quranuthmanienc answers offline from quran-json with segment bounds from quran-meta; other editions
 // go to a loopback quran-api. Every segment's range is checked with a clear 400.
 import fs from 'node:fs';
-import request from 'supertest';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { testApp } from '../../helpers/app.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -18,16 +16,19 @@ const quranJson = JSON.parse(
 
 const s = upstreamSuite({
   endpoint: 'books/quran-b',
-  upstream: 'quran-api',
-  routes: {
-    'GET /editions.min.json': () => ({ json: s.fixture('editions.json') }),
-    'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json') }),
-    'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
-    'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: s.fixture('eng-ummmuhammad-2-255.json') }),
-    'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
+  upstreams: {
+    'quran-api': {
+      routes: {
+        'GET /editions.min.json': () => ({ json: s.fixture('editions.json') }),
+        'GET /editions/eng-ummmuhammad/112.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json') }),
+        'GET /editions/eng-ummmuhammad/113.min.json': () => ({ json: s.fixture('eng-ummmuhammad-112.json'), delayMs: 200 }),
+        'GET /editions/eng-ummmuhammad/2/255.min.json': () => ({ json: s.fixture('eng-ummmuhammad-2-255.json') }),
+        'GET /editions/eng-ummmuhammad/manzils/7.min.json': () => ({ json: s.fixture('eng-ummmuhammad-manzils-7.json') }),
+      },
+      // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
+      fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
+    },
   },
-  // quran-api (jsDelivr) answers a plain-text 404 for anything it does not hold.
-  fallback: () => ({ status: 404, text: "Couldn't find the requested file." }),
 });
 const { get } = s;
 
@@ -105,19 +106,16 @@ describe('other editions through quran-api', () => {
   });
 
   test('editions fall back to the embedded ones when quran-api is unreachable', async () => {
-    const down = await testApp({ UPSTREAM_QURAN_API_URL: 'http://127.0.0.1:9' });
-    try {
-      const res = await request(down.app).get(PATH).query({ apikey: down.key, mode: 'editions' });
+    await s.withApp({ env: { UPSTREAM_QURAN_API_URL: 'http://127.0.0.1:9' } }, async (down) => {
+      const res = await down.get({ mode: 'editions' });
       expect(res.status).toBe(200);
       expect(res.body.source).toBe('embedded');
       expectMatchesSchema('books/quran-b', res.body.data);
       expect(res.body.data.ara_quranuthmanienc).toMatchObject({ name: 'ara-quranuthmanienc', language: 'Arabic', direction: 'rtl' });
       // The embedded edition still answers with the upstream down.
-      const verse = await request(down.app).get(PATH).query({ apikey: down.key, chapter: 1, verse: 1 });
+      const verse = await down.get({ chapter: 1, verse: 1 });
       expect(verse.body.data).toMatchObject({ chapter: 1, verse: 1 });
-    } finally {
-      await down.close();
-    }
+    });
   });
 
   test('an edition quran-api does not hold → 404', async () => {

@@ -11,8 +11,11 @@ const PATH = '/api/v1/books/scholarly-search';
 
 const s = upstreamSuite({
   endpoint: 'books/scholarly-search',
-  upstream: 'crossref',
-  routes: { 'GET /works': (r) => ({ json: s.fixture('works.json'), delayMs: r.query.get('query') === 'slow' ? 150 : 0 }) },
+  upstreams: {
+    crossref: {
+      routes: { 'GET /works': (r) => ({ json: s.fixture('works.json'), delayMs: r.query.get('query') === 'slow' ? 150 : 0 }) },
+    },
+  },
 });
 const { get } = s;
 

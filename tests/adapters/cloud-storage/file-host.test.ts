@@ -1,11 +1,11 @@
 // cloud-storage/file-host: any file, answered in gofile's shape, served back only as an attachment (never
 // as active content), kept for the retention period across restarts, and gone after it.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import request from 'supertest';
 import { testApp, type TestApp } from '../../helpers/app.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 
 const PATH = '/api/v1/cloud-storage/file-host';
 const local = (url: string) => new URL(url).pathname;
@@ -133,25 +133,18 @@ test('a file survives a restart, and is gone after its retention period', async 
 });
 
 describe('forwarding to gofile when the operator configured a token', () => {
-  const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/gofile/${name}`, import.meta.url), 'utf8'));
-  let gofile: FakeUpstream;
   let answer: FakeResponse;
-  let fwd: TestApp;
-  beforeAll(async () => {
-    gofile = await fakeUpstream(routes({ 'POST /uploadfile': () => answer }));
-    fwd = await testApp({ UPSTREAM_GOFILE_URL: gofile.url, UPSTREAM_GOFILE_KEYS: 'gofile-test-token' });
+  const s = upstreamSuite({
+    endpoint: 'cloud-storage/file-host',
+    upstreams: { gofile: { keys: 'gofile-test-token', routes: { 'POST /uploadfile': () => answer } } },
   });
-  afterAll(async () => {
-    await fwd.close();
-    await gofile.close();
-  });
+  const { fake: gofile, fixture } = s;
   beforeEach(() => {
-    gofile.calls.length = 0;
     answer = { json: fixture('uploadfile.json') };
   });
 
   test('the file goes to gofile as multipart with the bearer token; the answer keeps our shape', async () => {
-    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).attach('file', Buffer.from('test'), 'notes.txt');
+    const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('test'), 'notes.txt');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('gofile');
     expectMatchesSchema('cloud-storage/file-host', res.body.data);
@@ -177,7 +170,7 @@ describe('forwarding to gofile when the operator configured a token', () => {
     ['a 500', { status: 500, json: { status: 'error' } }],
   ])('gofile failing (%s): the service hosts the file itself', async (_what, failure) => {
     answer = failure as FakeResponse;
-    const res = await request(fwd.app).post(PATH).field('apikey', fwd.key).attach('file', Buffer.from('kept here'), 'here.txt');
+    const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('kept here'), 'here.txt');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expect(res.body.data.downloadPage).toMatch(/^http:\/\/127\.0\.0\.1:3999\/f\//);

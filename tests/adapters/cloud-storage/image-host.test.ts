@@ -1,11 +1,11 @@
 // cloud-storage/image-host: an image from a multipart file, base64 (bare or data: URI) or a URL through the
 // SSRF guard; sniffed from its bytes, measured from its header, answered in imgbb's shape, served back
 // with safe headers, deletable by its delete_url, kept across a restart and gone after its expiration.
-import fs from 'node:fs';
 import { PNG } from 'pngjs';
 import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { testApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/cloud-storage/image-host';
@@ -75,29 +75,28 @@ const SAMPLES: Record<string, { bytes: Buffer; mime: string; ext: string; width:
   },
 };
 
-let t: TestApp;
-let fake: FakeUpstream;
-beforeAll(async () => {
-  t = await testApp();
-  fake = await fakeUpstream(
-    routes({
-      'GET /pics/cat.png': () => ({ body: png(12, 9), headers: { 'content-type': 'image/png' } }),
-      'GET /pics/lies.png': () => ({ text: '<html>not an image</html>', headers: { 'content-type': 'image/png' } }),
-      'GET /pics/huge.png': () => ({ body: Buffer.alloc(33 * 1024 * 1024, 1), headers: { 'content-type': 'image/png' } }),
-      'GET /pics/to-metadata': () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
-    }),
-  );
+// The images given by URL come from a site of pictures, not from an upstream: no variable names it.
+const suite = upstreamSuite({
+  endpoint: 'cloud-storage/image-host',
+  upstreams: {
+    pics: {
+      configured: false,
+      routes: {
+        'GET /pics/cat.png': () => ({ body: png(12, 9), headers: { 'content-type': 'image/png' } }),
+        'GET /pics/lies.png': () => ({ text: '<html>not an image</html>', headers: { 'content-type': 'image/png' } }),
+        'GET /pics/huge.png': () => ({ body: Buffer.alloc(33 * 1024 * 1024, 1), headers: { 'content-type': 'image/png' } }),
+        'GET /pics/to-metadata': () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const { fake } = suite;
 
 test('a multipart PNG: imgbb shape with numbers as strings, served back with safe headers', async () => {
   const bytes = png(64, 48);
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .field('apikey', t.key)
+    .field('apikey', suite.t.key)
     .field('name', 'holiday')
     .attach('image', bytes, { filename: 'x.bin', contentType: 'text/html' });
   expect(res.status).toBe(200);
@@ -109,14 +108,14 @@ test('a multipart PNG: imgbb shape with numbers as strings, served back with saf
   expect(d.url_viewer).toBe(`http://127.0.0.1:3999/i/${d.id}`);
   expect(d.display_url).toBe(d.url);
 
-  const img = await request(t.app).get(local(d.url)).buffer(true);
+  const img = await request(suite.t.app).get(local(d.url)).buffer(true);
   expect(img.status).toBe(200);
   expect(img.headers['content-type']).toBe('image/png');
   expect(img.headers['x-content-type-options']).toBe('nosniff');
   expect(img.headers['content-security-policy']).toMatch(/sandbox/);
   expect(Buffer.compare(img.body as Buffer, bytes)).toBe(0);
 
-  const viewer = await request(t.app).get(local(d.url_viewer));
+  const viewer = await request(suite.t.app).get(local(d.url_viewer));
   expect(viewer.status).toBe(200);
   expect(viewer.headers['content-type']).toMatch(/^text\/html/);
   expect(viewer.headers['content-security-policy']).toMatch(/default-src 'none'/);
@@ -124,43 +123,43 @@ test('a multipart PNG: imgbb shape with numbers as strings, served back with saf
 });
 
 test.each(Object.entries(SAMPLES))('%s is sniffed and measured from its bytes', async (_name, s) => {
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: s.bytes.toString('base64') });
+    .send({ apikey: suite.t.key, image: s.bytes.toString('base64') });
   expect(res.status).toBe(200);
   const d = res.body.data;
   expectMatchesSchema('cloud-storage/image-host', d);
   expect(d).toMatchObject({ width: String(s.width), height: String(s.height) });
   expect(d.image).toMatchObject({ mime: s.mime, extension: s.ext, filename: `image.${s.ext}` });
-  const img = await request(t.app).get(local(d.url)).buffer(true);
+  const img = await request(suite.t.app).get(local(d.url)).buffer(true);
   expect(img.headers['content-type']).toBe(s.mime);
 });
 
 test('a base64 image of several megabytes fits in a JSON body (the body limit follows the upload limit)', async () => {
   // A PNG padded with a large trailing chunk: ~3 MB of bytes, ~4 MB as base64.
   const big = Buffer.concat([png(2, 2), Buffer.alloc(3 * 1024 * 1024, 7)]);
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: big.toString('base64') });
+    .send({ apikey: suite.t.key, image: big.toString('base64') });
   expect(res.status).toBe(200);
   expect(res.body.data.size).toBe(String(big.length));
 });
 
 test('base64 as a data: URI, with an expiration', async () => {
   const before = Date.now();
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
     .type('form')
-    .send({ apikey: t.key, image: `data:image/png;base64,${png(3, 4).toString('base64')}`, expiration: '600' });
+    .send({ apikey: suite.t.key, image: `data:image/png;base64,${png(3, 4).toString('base64')}`, expiration: '600' });
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ width: '3', height: '4', expiration: '600' });
   expect(Math.abs(Date.parse(res.body.data.expires_at) - before - 600_000)).toBeLessThan(5000);
 });
 
 test('a URL is fetched through the guard and named after its path', async () => {
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: `${fake.url}/pics/cat.png` });
+    .send({ apikey: suite.t.key, image: `${fake.url}/pics/cat.png` });
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ width: '12', height: '9', title: 'cat' });
   expect(res.body.data.image.filename).toBe('cat.png');
@@ -180,20 +179,20 @@ test.each([
   ['a non-base64 data: URI', 'data:image/png,rawbytes', 'Invalid value for image: a data: URI must be base64-encoded'],
 ])('%s is a 400', async (_what, image, message) => {
   const value = image.startsWith('URL:') ? fake.url + image.slice(4) : image;
-  const res = await request(t.app).post(PATH).send({ apikey: t.key, image: value });
+  const res = await request(suite.t.app).post(PATH).send({ apikey: suite.t.key, image: value });
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ success: false, error: message });
 });
 
 test('an uploaded non-image is refused and not kept', async () => {
-  const before = (await import('node:fs')).readdirSync(`${t.dataDir}/blobs`).length;
-  const res = await request(t.app)
+  const before = (await import('node:fs')).readdirSync(`${suite.t.dataDir}/blobs`).length;
+  const res = await request(suite.t.app)
     .post(PATH)
-    .field('apikey', t.key)
+    .field('apikey', suite.t.key)
     .attach('image', Buffer.from('<html><script>x</script></html>'), 'evil.png');
   expect(res.status).toBe(400);
   expect(res.body.error).toBe('Invalid value for image: not an image');
-  expect((await import('node:fs')).readdirSync(`${t.dataDir}/blobs`).length).toBe(before);
+  expect((await import('node:fs')).readdirSync(`${suite.t.dataDir}/blobs`).length).toBe(before);
 });
 
 test.each([
@@ -201,21 +200,21 @@ test.each([
   ['15552001', 'Invalid value for expiration: must be between 60 and 15552000'],
   ['soon', 'Invalid value for expiration: must be an integer'],
 ])('expiration=%s is a 400', async (expiration, message) => {
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: png(1, 1).toString('base64'), expiration });
+    .send({ apikey: suite.t.key, image: png(1, 1).toString('base64'), expiration });
   expect(res.status).toBe(400);
   expect(res.body.error).toBe(message);
 });
 
 test('over 32 MB is a 413: multipart (engine limit) and by URL (guard)', async () => {
   const big = Buffer.alloc(32 * 1024 * 1024 + 1, 7);
-  const up = await request(t.app).post(PATH).field('apikey', t.key).attach('image', big, 'big.png');
+  const up = await request(suite.t.app).post(PATH).field('apikey', suite.t.key).attach('image', big, 'big.png');
   expect(up.status).toBe(413);
   expect(up.body.success).toBe(false);
-  const byUrl = await request(t.app)
+  const byUrl = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: `${fake.url}/pics/huge.png` });
+    .send({ apikey: suite.t.key, image: `${fake.url}/pics/huge.png` });
   expect(byUrl.status).toBe(413);
 });
 
@@ -227,45 +226,42 @@ test('base64 over 32 MB is a 413 too', async () => {
 });
 
 test('loopback and metadata URLs are refused when private fetches are not allowed', async () => {
-  const guarded = await testApp({ ALLOW_PRIVATE_FETCH: 'false' });
-  try {
+  await suite.withApp({ env: { ALLOW_PRIVATE_FETCH: 'false' } }, async (guarded) => {
     for (const url of [
       `${fake.url}/pics/cat.png`,
       'http://169.254.169.254/latest/meta-data/',
       'http://[::1]:9/x.png',
       'http://localhost:9/x.png',
     ]) {
-      const res = await request(guarded.app).post(PATH).send({ apikey: guarded.key, image: url });
+      const res = await guarded.post({ image: url });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^Invalid value for image: private, loopback/);
     }
-  } finally {
-    await guarded.close();
-  }
+  });
 });
 
 test('a redirect to the metadata address is refused even when the first hop is allowed', async () => {
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: `${fake.url}/pics/to-metadata` });
+    .send({ apikey: suite.t.key, image: `${fake.url}/pics/to-metadata` });
   expect(res.status).toBe(400);
   expect(res.body.error).toMatch(/private, loopback/);
 });
 
 test('delete_url asks for confirmation, then deletes; a wrong token deletes nothing', async () => {
-  const res = await request(t.app)
+  const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: t.key, image: png(2, 2).toString('base64') });
+    .send({ apikey: suite.t.key, image: png(2, 2).toString('base64') });
   const d = res.body.data;
   const del = local(d.delete_url);
-  expect((await request(t.app).post(del.replace(/[^/]+$/, 'f'.repeat(32)))).status).toBe(404);
-  const confirm = await request(t.app).get(del);
+  expect((await request(suite.t.app).post(del.replace(/[^/]+$/, 'f'.repeat(32)))).status).toBe(404);
+  const confirm = await request(suite.t.app).get(del);
   expect(confirm.status).toBe(200);
   expect(confirm.text).toContain('<form method="post">');
-  expect((await request(t.app).get(local(d.url))).status).toBe(200);
-  expect((await request(t.app).post(del)).status).toBe(200);
-  expect((await request(t.app).get(local(d.url))).status).toBe(404);
-  expect((await request(t.app).get(local(d.url_viewer))).status).toBe(404);
+  expect((await request(suite.t.app).get(local(d.url))).status).toBe(200);
+  expect((await request(suite.t.app).post(del)).status).toBe(200);
+  expect((await request(suite.t.app).get(local(d.url))).status).toBe(404);
+  expect((await request(suite.t.app).get(local(d.url_viewer))).status).toBe(404);
 });
 
 test('an image survives a restart, and is gone after its expiration', async () => {
@@ -293,28 +289,21 @@ test('an image survives a restart, and is gone after its expiration', async () =
 });
 
 describe('forwarding to imgbb when the operator configured a key', () => {
-  const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/imgbb/${name}`, import.meta.url), 'utf8'));
-  let imgbb: FakeUpstream;
   let answer: FakeResponse;
-  let fwd: TestApp;
-  beforeAll(async () => {
-    imgbb = await fakeUpstream(routes({ 'POST /1/upload': () => answer }));
-    fwd = await testApp({ UPSTREAM_IMGBB_URL: imgbb.url, UPSTREAM_IMGBB_KEYS: 'imgbb-test-key' });
+  const forwarding = upstreamSuite({
+    endpoint: 'cloud-storage/image-host',
+    upstreams: { imgbb: { keys: 'imgbb-test-key', routes: { 'POST /1/upload': () => answer } } },
   });
-  afterAll(async () => {
-    await fwd.close();
-    await imgbb.close();
-  });
+  const { fake: imgbb, fixture } = forwarding;
   beforeEach(() => {
-    imgbb.calls.length = 0;
     answer = { json: fixture('upload.json') };
   });
 
   test('the image goes to imgbb with the key, name and expiration; the answer keeps our shape', async () => {
     const bytes = png(64, 48);
-    const res = await request(fwd.app)
+    const res = await request(forwarding.t.app)
       .post(PATH)
-      .field('apikey', fwd.key)
+      .field('apikey', forwarding.t.key)
       .field('name', 'holiday')
       .field('expiration', '600')
       .attach('image', bytes, 'a.png');
@@ -339,18 +328,18 @@ describe('forwarding to imgbb when the operator configured a key', () => {
   });
 
   test('a non-image never reaches imgbb', async () => {
-    const res = await request(fwd.app)
+    const res = await request(forwarding.t.app)
       .post(PATH)
-      .send({ apikey: fwd.key, image: Buffer.from('plain text').toString('base64') });
+      .send({ apikey: forwarding.t.key, image: Buffer.from('plain text').toString('base64') });
     expect(res.status).toBe(400);
     expect(imgbb.calls).toHaveLength(0);
   });
 
   test('imgbb down: the service hosts the image itself', async () => {
     answer = { status: 502, json: { status_code: 502 } };
-    const res = await request(fwd.app)
+    const res = await request(forwarding.t.app)
       .post(PATH)
-      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+      .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expect(res.body.data.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/i\//);
@@ -358,18 +347,18 @@ describe('forwarding to imgbb when the operator configured a key', () => {
 
   test('imgbb refusing the request is a 4xx, not hidden', async () => {
     answer = { status: 400, json: fixture('error-invalid-key.json') };
-    const res = await request(fwd.app)
+    const res = await request(forwarding.t.app)
       .post(PATH)
-      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+      .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(400);
     expect(res.body.error).not.toContain('imgbb-test-key');
   });
 
   test('an imgbb answer without image data counts as a failure: hosted here too', async () => {
     answer = { json: { success: true, status: 200, data: {} } };
-    const res = await request(fwd.app)
+    const res = await request(forwarding.t.app)
       .post(PATH)
-      .send({ apikey: fwd.key, image: png(2, 3).toString('base64') });
+      .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');
     expectMatchesSchema('cloud-storage/image-host', res.body.data);

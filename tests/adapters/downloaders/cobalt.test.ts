@@ -2,17 +2,15 @@
 // body, tunnel/redirect/picker mapped to the one shape, error codes mapped (link → 400, content → 404,
 // rate → 503, else 502), the exact host lists and Instagram's post paths, nothing cached, a 503 naming
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { listen, testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
+import { listen } from '../../helpers/app.js';
 import { hangUp, hungUpstream } from '../../helpers/hung-upstream.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlA from '../../../adapters/downloaders/dl-a.js';
 
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/cobalt/${name}`, import.meta.url), 'utf8'));
 const YT = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 const FB = 'https://www.facebook.com/reel/1234567890123456';
 const IG = 'https://www.instagram.com/p/C0abcDEFghi/';
@@ -24,23 +22,13 @@ interface CobaltBody {
   filenameStyle: string;
 }
 let answer: (body: CobaltBody) => FakeResponse;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(routes({ 'POST /': (req) => answer(req.json() as CobaltBody) }));
-  t = await testApp({ UPSTREAM_COBALT_URL: fake.url });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const s = upstreamSuite({ upstreams: { cobalt: { routes: { 'POST /': (req) => answer(req.json() as CobaltBody) } } } });
+const { fake, fixture } = s;
 beforeEach(() => {
   answer = () => ({ json: fixture('tunnel-youtube.json') });
-  fake.calls.length = 0;
 });
 
-const get = (endpoint: string, url: string, app: TestApp = t) =>
-  request(app.app).get(`/api/v1/downloaders/${endpoint}`).query({ apikey: app.key, url });
+const get = (endpoint: string, url: string, app: Caller = s) => app.get({ url }, `downloaders/${endpoint}`);
 
 describe('dl-a (YouTube)', () => {
   test('POST / with the configured body; a tunnel becomes one video with its quality, title from the file name', async () => {
@@ -114,13 +102,10 @@ describe('dl-a (YouTube)', () => {
   });
 
   test('a pooled key goes in the Authorization header as configured', async () => {
-    const keyed = await testApp({ UPSTREAM_COBALT_URL: fake.url, UPSTREAM_COBALT_KEYS: 'Api-Key 3f0c6a52-1b1f-4b4e-9d7e-5d2c8a1e9f00' });
-    try {
+    await s.withApp({ env: { UPSTREAM_COBALT_KEYS: 'Api-Key 3f0c6a52-1b1f-4b4e-9d7e-5d2c8a1e9f00' } }, async (keyed) => {
       await get('dl-a', YT, keyed);
       expect(fake.calls[0].headers.authorization).toBe('Api-Key 3f0c6a52-1b1f-4b4e-9d7e-5d2c8a1e9f00');
-    } finally {
-      await keyed.close();
-    }
+    });
   });
 });
 
@@ -272,15 +257,11 @@ describe('cobalt errors', () => {
   });
 
   test('slow cobalt → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fixture('tunnel-youtube.json') }));
-    try {
-      await expect(dlA({ url: YT }, shortTimeoutCtx('cobalt', slow.url, '200ms'))).rejects.toMatchObject({
-        status: 504,
-        code: 'upstream_timeout',
-      });
-    } finally {
-      await slow.close();
-    }
+    s.failWith = { delayMs: 2000, json: fixture('tunnel-youtube.json') };
+    await expect(dlA({ url: YT }, shortTimeoutCtx('cobalt', fake.url, '200ms'))).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 
@@ -290,8 +271,7 @@ describe('not configured', () => {
     ['dl-b', FB],
     ['dl-c', IG],
   ])('%s → 503 naming UPSTREAM_COBALT_URL, at once', async (endpoint, url) => {
-    const bare = await testApp();
-    try {
+    await s.withApp({ without: ['cobalt'] }, async (bare) => {
       const res = await get(endpoint, url, bare).timeout(3000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
@@ -299,24 +279,28 @@ describe('not configured', () => {
         error: 'Upstream cobalt is not configured: set UPSTREAM_COBALT_URL',
         code: 'not_configured',
       });
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });
 
 describe('client disconnect', () => {
   test('hanging up cancels the cobalt call', async () => {
     const hung = await hungUpstream();
-    const app = await testApp({ UPSTREAM_COBALT_URL: hung.url });
-    const server = await listen(app.app);
     try {
-      const ended = await hangUp(`${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`, hung.requested);
-      expect(ended).toMatchObject({ name: 'AbortError' });
-      expect(await hung.closedWithin(5000)).toBe(true);
+      await s.withApp({ env: { UPSTREAM_COBALT_URL: hung.url } }, async ({ t: app }) => {
+        const server = await listen(app.app);
+        try {
+          const ended = await hangUp(
+            `${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`,
+            hung.requested,
+          );
+          expect(ended).toMatchObject({ name: 'AbortError' });
+          expect(await hung.closedWithin(5000)).toBe(true);
+        } finally {
+          await server.close();
+        }
+      });
     } finally {
-      await server.close();
-      await app.close();
       await hung.close();
     }
   });

@@ -1,10 +1,9 @@
 // downloaders/dl-d (TikTok): cobalt when configured, the keyless tikwm when cobalt is not configured or
 // fails. tikwm's errors come inside HTTP 200 (code ≠ 0); its media paths may be relative; the watermarked
 // copy is never offered; when both providers fail the more telling error wins.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { listen, testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
+import { listen } from '../../helpers/app.js';
 import { hungUpstream } from '../../helpers/hung-upstream.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -15,36 +14,28 @@ import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import dlD from '../../../adapters/downloaders/dl-d.js';
 
-const cobaltFixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/cobalt/${name}`, import.meta.url), 'utf8'));
-const tikwmFixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/tikwm/${name}`, import.meta.url), 'utf8'));
 const TT = 'https://www.tiktok.com/@scout2015/video/6718335390845095173';
 
 let cobaltAnswer: () => FakeResponse;
 let tikwmAnswer: () => FakeResponse;
-let cobalt: FakeUpstream;
-let tikwm: FakeUpstream;
-let withCobalt: TestApp;
-let tikwmOnly: TestApp;
-beforeAll(async () => {
-  cobalt = await fakeUpstream(routes({ 'POST /': () => cobaltAnswer() }));
-  tikwm = await fakeUpstream(routes({ 'GET /api/': () => tikwmAnswer() }));
-  withCobalt = await testApp({ UPSTREAM_COBALT_URL: cobalt.url, UPSTREAM_TIKWM_URL: tikwm.url });
-  tikwmOnly = await testApp({ UPSTREAM_TIKWM_URL: tikwm.url });
+const s = upstreamSuite({
+  endpoint: 'downloaders/dl-d',
+  upstreams: {
+    cobalt: { routes: { 'POST /': () => cobaltAnswer() } },
+    tikwm: { routes: { 'GET /api/': () => tikwmAnswer() } },
+  },
 });
-afterAll(async () => {
-  await withCobalt.close();
-  await tikwmOnly.close();
-  await cobalt.close();
-  await tikwm.close();
-});
+const { cobalt, tikwm } = s.fakes;
+const withCobalt = s;
+const tikwmOnly = s.app({ without: ['cobalt'] });
+const cobaltFixture = (name: string) => s.fixture('cobalt', name);
+const tikwmFixture = (name: string) => s.fixture('tikwm', name);
 beforeEach(() => {
   cobaltAnswer = () => ({ json: cobaltFixture('tunnel-tiktok.json') });
   tikwmAnswer = () => ({ json: tikwmFixture('video.json') });
-  cobalt.calls.length = 0;
-  tikwm.calls.length = 0;
 });
 
-const get = (app: TestApp, url = TT) => request(app.app).get('/api/v1/downloaders/dl-d').query({ apikey: app.key, url });
+const get = (app: Caller, url = TT) => app.get({ url });
 
 describe('cobalt first', () => {
   test('a configured cobalt answers; tikwm is not asked', async () => {
@@ -158,43 +149,42 @@ describe('tikwm (cobalt not configured)', () => {
   });
 
   test('slow tikwm → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: tikwmFixture('video.json') }));
-    try {
-      // cobalt left unconfigured, tikwm with a short timeout.
-      const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams;
-      const upstream = createUpstreams(
-        { cobalt: cfg.cobalt, tikwm: { ...cfg.tikwm, timeout: '200ms', retries: 0 } },
-        { UPSTREAM_TIKWM_URL: slow.url },
-        { userAgent: 'test', log: pino({ level: 'silent' }) },
-      );
-      await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', slow.url, '200ms', { upstream }))).rejects.toMatchObject({
-        status: 504,
-        code: 'upstream_timeout',
-      });
-    } finally {
-      await slow.close();
-    }
+    tikwm.failWith = { delayMs: 2000, json: tikwmFixture('video.json') };
+    // cobalt left unconfigured, tikwm with a short timeout.
+    const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams;
+    const upstream = createUpstreams(
+      { cobalt: cfg.cobalt, tikwm: { ...cfg.tikwm, timeout: '200ms', retries: 0 } },
+      { UPSTREAM_TIKWM_URL: tikwm.url },
+      { userAgent: 'test', log: pino({ level: 'silent' }) },
+    );
+    await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', tikwm.url, '200ms', { upstream }))).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });
 
 test('a client hanging up while cobalt works: the call is cancelled and tikwm is never asked', async () => {
   const hung = await hungUpstream();
-  const app = await testApp({ UPSTREAM_COBALT_URL: hung.url, UPSTREAM_TIKWM_URL: tikwm.url });
-  const server = await listen(app.app);
   try {
-    const client = new AbortController();
-    const call = fetch(`${server.url}/api/v1/downloaders/dl-d?apikey=${app.key}&url=${encodeURIComponent(TT)}`, {
-      signal: client.signal,
-    }).catch((err: Error) => err);
-    await hung.requested;
-    client.abort();
-    await call;
-    expect(await hung.closedWithin(5000)).toBe(true);
-    await new Promise((ok) => setTimeout(ok, 100));
-    expect(tikwm.calls).toHaveLength(0);
+    await s.withApp({ env: { UPSTREAM_COBALT_URL: hung.url } }, async ({ t: app }) => {
+      const server = await listen(app.app);
+      try {
+        const client = new AbortController();
+        const call = fetch(`${server.url}/api/v1/downloaders/dl-d?apikey=${app.key}&url=${encodeURIComponent(TT)}`, {
+          signal: client.signal,
+        }).catch((err: Error) => err);
+        await hung.requested;
+        client.abort();
+        await call;
+        expect(await hung.closedWithin(5000)).toBe(true);
+        await new Promise((ok) => setTimeout(ok, 100));
+        expect(tikwm.calls).toHaveLength(0);
+      } finally {
+        await server.close();
+      }
+    });
   } finally {
-    await server.close();
-    await app.close();
     await hung.close();
   }
 });

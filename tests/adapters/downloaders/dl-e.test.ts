@@ -1,48 +1,38 @@
 // downloaders/dl-e (X/Twitter): the post id is required; cobalt when configured, the keyless FxTwitter when
 // cobalt is not configured or fails. FxTwitter's `code` ≠ 200 is a 404; GIFs arrive as MP4 videos.
-import fs from 'node:fs';
 import { pino } from 'pino';
-import request from 'supertest';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlE from '../../../adapters/downloaders/dl-e.js';
 
-const cobaltFixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/cobalt/${name}`, import.meta.url), 'utf8'));
-const fx = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/fxtwitter/${name}`, import.meta.url), 'utf8'));
 const POST = 'https://x.com/NASA/status/1790458410243506437';
 
 let cobaltAnswer: () => FakeResponse;
 let fxAnswer: (id: string) => FakeResponse;
-let cobalt: FakeUpstream;
-let fxtwitter: FakeUpstream;
-let withCobalt: TestApp;
-let fxOnly: TestApp;
-beforeAll(async () => {
-  cobalt = await fakeUpstream(routes({ 'POST /': () => cobaltAnswer() }));
-  fxtwitter = await fakeUpstream(routes({ 'GET /status/:id': (_req, p) => fxAnswer(p.id) }));
-  withCobalt = await testApp({ UPSTREAM_COBALT_URL: cobalt.url, UPSTREAM_FXTWITTER_URL: fxtwitter.url });
-  fxOnly = await testApp({ UPSTREAM_FXTWITTER_URL: fxtwitter.url });
+const s = upstreamSuite({
+  endpoint: 'downloaders/dl-e',
+  upstreams: {
+    cobalt: { routes: { 'POST /': () => cobaltAnswer() } },
+    fxtwitter: { routes: { 'GET /status/:id': (_req, p) => fxAnswer(p.id) } },
+  },
 });
-afterAll(async () => {
-  await withCobalt.close();
-  await fxOnly.close();
-  await cobalt.close();
-  await fxtwitter.close();
-});
+const { cobalt, fxtwitter } = s.fakes;
+const withCobalt = s;
+const fxOnly = s.app({ without: ['cobalt'] });
+const cobaltFixture = (name: string) => s.fixture('cobalt', name);
+const fx = (name: string) => s.fixture('fxtwitter', name);
 beforeEach(() => {
   cobaltAnswer = () => ({ json: cobaltFixture('tunnel-twitter.json') });
   fxAnswer = () => ({ json: fx('video.json') });
-  cobalt.calls.length = 0;
-  fxtwitter.calls.length = 0;
 });
 
-const get = (app: TestApp, url = POST) => request(app.app).get('/api/v1/downloaders/dl-e').query({ apikey: app.key, url });
+const get = (app: Caller, url = POST) => app.get({ url });
 
 describe('links', () => {
   test.each([
@@ -168,20 +158,16 @@ describe('FxTwitter (cobalt not configured)', () => {
   });
 
   test('slow FxTwitter → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fx('video.json') }));
-    try {
-      const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams;
-      const upstream = createUpstreams(
-        { cobalt: cfg.cobalt, fxtwitter: { ...cfg.fxtwitter, timeout: '200ms', retries: 0 } },
-        { UPSTREAM_FXTWITTER_URL: slow.url },
-        { userAgent: 'test', log: pino({ level: 'silent' }) },
-      );
-      await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', slow.url, '200ms', { upstream }))).rejects.toMatchObject({
-        status: 504,
-        code: 'upstream_timeout',
-      });
-    } finally {
-      await slow.close();
-    }
+    fxtwitter.failWith = { delayMs: 2000, json: fx('video.json') };
+    const cfg = loadCatalog(loadConfig({}).catalogDir).upstreams;
+    const upstream = createUpstreams(
+      { cobalt: cfg.cobalt, fxtwitter: { ...cfg.fxtwitter, timeout: '200ms', retries: 0 } },
+      { UPSTREAM_FXTWITTER_URL: fxtwitter.url },
+      { userAgent: 'test', log: pino({ level: 'silent' }) },
+    );
+    await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', fxtwitter.url, '200ms', { upstream }))).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_timeout',
+    });
   });
 });

@@ -13,11 +13,14 @@ const SEARCH = '/bapi/c2c/v2/friendly/c2c/adv/search';
 
 const s = upstreamSuite({
   endpoint: 'finance/p2p',
-  upstream: 'binance-p2p',
-  routes: {
-    [`POST ${SEARCH}`]: (r) => {
-      const body = r.json() as { asset: string; fiat: string };
-      return { json: s.fixture('search-buy.json'), delayMs: body.fiat === 'GBP' || body.asset === 'SLOW' ? 200 : 0 };
+  upstreams: {
+    'binance-p2p': {
+      routes: {
+        [`POST ${SEARCH}`]: (r) => {
+          const body = r.json() as { asset: string; fiat: string };
+          return { json: s.fixture('search-buy.json'), delayMs: body.fiat === 'GBP' || body.asset === 'SLOW' ? 200 : 0 };
+        },
+      },
     },
   },
 });

@@ -11,8 +11,9 @@ import request from 'supertest';
 import { createApp } from '../../../server/app.js';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { KEYS, listen, testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
+import { KEYS, listen } from '../../helpers/app.js';
 import { hangUp, hungUpstream } from '../../helpers/hung-upstream.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -21,44 +22,30 @@ import chat from '../../../adapters/gen-models/chat.js';
 
 const POOL = ['sk_pool_key_alpha_0001', 'sk_pool_key_bravo_0002'];
 const CALLER = 'sk_caller_own_key_7777';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/pollinations/${name}`, import.meta.url), 'utf8'));
 const chats = loadCatalog(loadConfig({}).catalogDir).endpoints.filter((e) => e.adapter === 'gen-models/chat');
 
 /** The answer for one upstream call: by default a completion naming the model asked for. */
 let answer: (req: { model: string; auth: string | undefined }) => FakeResponse;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(
-    routes({
-      'POST /v1/chat/completions': (req) => answer({ model: (req.json() as { model: string }).model, auth: req.headers.authorization }),
-    }),
-  );
-  t = await testApp({ UPSTREAM_POLLINATIONS_URL: fake.url, UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') });
+const s = upstreamSuite({
+  upstreams: {
+    pollinations: {
+      keys: POOL.join(','),
+      routes: {
+        'POST /v1/chat/completions': (req) => answer({ model: (req.json() as { model: string }).model, auth: req.headers.authorization }),
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const { fake, fixture } = s;
 beforeEach(() => {
   answer = ({ model }) => ({ json: { ...fixture('chat.json'), model } });
-  fake.calls.length = 0;
 });
 
-const post = (endpoint: string, body: Record<string, string>, app: TestApp = t) =>
-  request(app.app)
-    .post(`/api/v1/gen-models/${endpoint}`)
-    .send({ apikey: app.key, ...body });
+const post = (endpoint: string, body: Record<string, string>, app: Caller = s) => app.post(body, `gen-models/${endpoint}`);
 const bearer = (k: string) => `Bearer ${k}`;
-
-async function withApp(env: Record<string, string>, fn: (app: TestApp) => Promise<void>) {
-  const app = await testApp({ UPSTREAM_POLLINATIONS_URL: fake.url, ...env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
+/** An app of its own (its own key pool): with the two pooled keys, or with none. */
+const POOLED: AppOptions = {};
+const NO_POOL: AppOptions = { env: { UPSTREAM_POLLINATIONS_KEYS: undefined } };
 
 describe('bindings', () => {
   test('17 chat endpoints, 17 distinct models', () => {
@@ -80,7 +67,7 @@ describe('bindings', () => {
   );
 
   test('parameters in the query string work as well as in the JSON body', async () => {
-    const res = await request(t.app).post('/api/v1/gen-models/chat-05').query({ apikey: t.key, q: 'hi there' });
+    const res = await request(s.t.app).post('/api/v1/gen-models/chat-05').query({ apikey: s.t.key, q: 'hi there' });
     expect(res.status).toBe(200);
     expect((fake.calls[0].json() as { messages: Array<{ content: string }> }).messages[0].content).toBe('hi there');
   });
@@ -114,14 +101,14 @@ describe('prompt', () => {
 
 describe('pooled keys', () => {
   test('round robin over the two pooled keys; upstream_key is not used while one is free', async () => {
-    await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
+    await s.withApp(POOLED, async (app) => {
       for (let i = 0; i < 4; i++) expect((await post('chat-01', { q: `n${i}`, upstream_key: CALLER }, app)).status).toBe(200);
       expect(fake.calls.map((c) => c.headers.authorization)).toEqual([bearer(POOL[0]), bearer(POOL[1]), bearer(POOL[0]), bearer(POOL[1])]);
     });
   });
 
   test.each([401, 402, 429])('a pooled key answered %i rests; the request is retried with the other key', async (status) => {
-    await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
+    await s.withApp(POOLED, async (app) => {
       answer = ({ model, auth }) =>
         auth === bearer(POOL[0])
           ? { status, json: fixture(status === 402 ? 'error-402.json' : 'error-401.json') }
@@ -138,7 +125,7 @@ describe('pooled keys', () => {
   });
 
   test('every pooled key resting and no upstream_key: 503 with Retry-After', async () => {
-    await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
+    await s.withApp(POOLED, async (app) => {
       answer = () => ({ status: 429, headers: { 'retry-after': '40' }, json: { error: 'slow down' } });
       const res = await post('chat-03', { q: 'hi' }, app);
       expectFailure(res, { status: 503, code: 'upstream_busy' });
@@ -147,7 +134,7 @@ describe('pooled keys', () => {
   });
 
   test('every pooled key resting: the caller key steps in', async () => {
-    await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL.join(',') }, async (app) => {
+    await s.withApp(POOLED, async (app) => {
       answer = ({ model, auth }) =>
         auth === bearer(CALLER) ? { json: { ...fixture('chat.json'), model } } : { status: 402, json: fixture('error-402.json') };
       const res = await post('chat-04', { q: 'hi', upstream_key: CALLER }, app);
@@ -159,7 +146,7 @@ describe('pooled keys', () => {
 
 describe('upstream_key', () => {
   test('no pooled key: the caller key is sent as the Bearer token, and the answer is not cached', async () => {
-    await withApp({}, async (app) => {
+    await s.withApp(NO_POOL, async (app) => {
       const res = await post('chat-06', { q: 'hi', upstream_key: CALLER }, app);
       expect(res.status).toBe(200);
       expect(fake.calls[0].headers.authorization).toBe(bearer(CALLER));
@@ -168,7 +155,7 @@ describe('upstream_key', () => {
   });
 
   test.each([401, 402, 403])('a caller key refused with %i → 400 naming upstream_key', async (status) => {
-    await withApp({}, async (app) => {
+    await s.withApp(NO_POOL, async (app) => {
       answer = () => ({ status, json: fixture(status === 402 ? 'error-402.json' : 'error-401.json') });
       const res = await post('chat-07', { q: 'hi', upstream_key: CALLER }, app);
       expect(res.status).toBe(400);
@@ -182,7 +169,7 @@ describe('upstream_key', () => {
   });
 
   test('neither a pooled key nor upstream_key → 400 Missing required parameter: upstream_key, at once, nothing sent', async () => {
-    await withApp({}, async (app) => {
+    await s.withApp(NO_POOL, async (app) => {
       for (const name of ['chat-01', 'chat-17', 'image-01', 'audio-01', 'video-01']) {
         const res = await post(name, { q: 'hi' }, app).timeout(3000);
         expect(res.status).toBe(400);
@@ -193,7 +180,7 @@ describe('upstream_key', () => {
   });
 
   test('an empty upstream_key counts as none', async () => {
-    await withApp({}, async (app) => {
+    await s.withApp(NO_POOL, async (app) => {
       const res = await post('chat-01', { q: 'hi', upstream_key: '' }, app);
       expect(res.body.error).toBe('Missing required parameter: upstream_key');
     });
@@ -272,32 +259,31 @@ describe('upstream failures', () => {
   });
 
   test('slow upstream → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, json: fixture('chat.json') }));
-    try {
-      const ctx = shortTimeoutCtx('pollinations', slow.url, '200ms', { options: { model: 'openai' } });
-      await expect(chat({ q: 'hi', upstream_key: CALLER }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
-    } finally {
-      await slow.close();
-    }
+    s.failWith = { delayMs: 2000, json: fixture('chat.json') };
+    const ctx = shortTimeoutCtx('pollinations', fake.url, '200ms', { options: { model: 'openai' } });
+    await expect(chat({ q: 'hi', upstream_key: CALLER }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 
 describe('client disconnect', () => {
   test('hanging up cancels the upstream call', async () => {
     const hung = await hungUpstream();
-    const app = await testApp({ UPSTREAM_POLLINATIONS_URL: hung.url, UPSTREAM_POLLINATIONS_KEYS: POOL[0] });
-    const server = await listen(app.app);
     try {
-      const ended = await hangUp(`${server.url}/api/v1/gen-models/chat-01`, hung.requested, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ apikey: app.key, q: 'a long story' }),
+      await s.withApp({ env: { UPSTREAM_POLLINATIONS_URL: hung.url, UPSTREAM_POLLINATIONS_KEYS: POOL[0] } }, async ({ t: app }) => {
+        const server = await listen(app.app);
+        try {
+          const ended = await hangUp(`${server.url}/api/v1/gen-models/chat-01`, hung.requested, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ apikey: app.key, q: 'a long story' }),
+          });
+          expect(ended).toMatchObject({ name: 'AbortError' });
+          expect(await hung.closedWithin(5000)).toBe(true);
+        } finally {
+          await server.close();
+        }
       });
-      expect(ended).toMatchObject({ name: 'AbortError' });
-      expect(await hung.closedWithin(5000)).toBe(true);
     } finally {
-      await server.close();
-      await app.close();
       await hung.close();
     }
   });

@@ -15,8 +15,8 @@ import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import { isReply } from '../../../engine/types.js';
-import { fakeUpstream, routes, type FakeRequest, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
@@ -25,7 +25,6 @@ import image01 from '../../../adapters/gen-models/image-01.js';
 
 const POOL = 'sk_pool_media_0001';
 const CALLER = 'sk_caller_media_0002';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/pollinations/${name}`, import.meta.url), 'utf8'));
 
 // Small but real media: file-type recognises each by its signature, as it would a provider's file.
 const png = (() => {
@@ -50,29 +49,31 @@ const mp4 = Buffer.concat([
 
 let image: (req: FakeRequest) => FakeResponse;
 let audio: (req: FakeRequest) => FakeResponse;
-let fake: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  fake = await fakeUpstream(routes({ 'GET /image/:prompt': (req) => image(req), 'GET /audio/:prompt': (req) => audio(req) }));
-  t = await testApp({ UPSTREAM_POLLINATIONS_URL: fake.url, UPSTREAM_POLLINATIONS_KEYS: POOL });
+/** The chat completions answer, for audio-01 in chat mode. */
+let chatAnswer: () => FakeResponse;
+const s = upstreamSuite({
+  upstreams: {
+    pollinations: {
+      keys: POOL,
+      routes: {
+        'GET /image/:prompt': (req) => image(req),
+        'GET /audio/:prompt': (req) => audio(req),
+        'POST /v1/chat/completions': () => chatAnswer(),
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+const { fake, fixture } = s;
 beforeEach(() => {
   image = (req) =>
     req.query.get('model') === 'veo'
       ? { headers: { 'content-type': 'video/mp4' }, body: mp4 }
       : { headers: { 'content-type': 'image/png' }, body: png };
   audio = () => ({ headers: { 'content-type': 'audio/mpeg' }, body: mp3 });
-  fake.calls.length = 0;
+  chatAnswer = () => ({ json: fixture('chat.json') });
 });
 
-const post = (endpoint: string, body: Record<string, string>, app: TestApp = t) =>
-  request(app.app)
-    .post(`/api/v1/gen-models/${endpoint}`)
-    .send({ apikey: app.key, ...body });
+const post = (endpoint: string, body: Record<string, string>, app: Caller = s) => app.post(body, `gen-models/${endpoint}`);
 const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   const stream = res as unknown as NodeJS.ReadableStream;
@@ -80,16 +81,10 @@ const binary = (res: request.Response, done: (err: Error | null, body: Buffer) =
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 /** GET a hosted URL's path through the app, as raw bytes. */
-const fetchHosted = (url: string) => request(t.app).get(new URL(url).pathname).buffer(true).parse(binary);
-
-async function withApp(env: Record<string, string>, fn: (app: TestApp) => Promise<void>) {
-  const app = await testApp({ UPSTREAM_POLLINATIONS_URL: fake.url, ...env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
+const fetchHosted = (url: string) => request(s.t.app).get(new URL(url).pathname).buffer(true).parse(binary);
+/** An app of its own (its own key pool): with the pooled key, or with none. */
+const POOLED: AppOptions = {};
+const NO_POOL: AppOptions = { env: { UPSTREAM_POLLINATIONS_KEYS: undefined } };
 
 function expectDayExpiry(expiresAt: string) {
   const ms = Date.parse(expiresAt) - Date.now();
@@ -184,14 +179,14 @@ describe('image-01', () => {
   });
 
   test('429 on the only pooled key → 503 with Retry-After', async () => {
-    await withApp({ UPSTREAM_POLLINATIONS_KEYS: POOL }, async (app) => {
+    await s.withApp(POOLED, async (app) => {
       image = () => ({ status: 429, headers: { 'retry-after': '20' }, json: { error: 'rate limited' } });
       expectFailure(await post('image-01', { q: 'a cat' }, app), { status: 503, code: 'upstream_busy' });
     });
   });
 
   test('no pooled key: the caller key pays; refused → 400 naming upstream_key', async () => {
-    await withApp({}, async (app) => {
+    await s.withApp(NO_POOL, async (app) => {
       const ok = await post('image-01', { q: 'a cat', upstream_key: CALLER }, app);
       expect(ok.status).toBe(200);
       expect(fake.calls[0].headers.authorization).toBe(`Bearer ${CALLER}`);
@@ -203,14 +198,10 @@ describe('image-01', () => {
   });
 
   test('slow upstream → 504', async () => {
-    const slow = await fakeUpstream(() => ({ delayMs: 2000, headers: { 'content-type': 'image/png' }, body: png }));
-    try {
-      await expect(image01({ q: 'a cat', upstream_key: CALLER }, shortTimeoutCtx('pollinations', slow.url, '200ms'))).rejects.toMatchObject(
-        { status: 504 },
-      );
-    } finally {
-      await slow.close();
-    }
+    s.failWith = { delayMs: 2000, headers: { 'content-type': 'image/png' }, body: png };
+    await expect(image01({ q: 'a cat', upstream_key: CALLER }, shortTimeoutCtx('pollinations', fake.url, '200ms'))).rejects.toMatchObject({
+      status: 504,
+    });
   });
 });
 
@@ -281,34 +272,24 @@ describe('audio-01', () => {
 
     test('POST chat with openai-audio and the voice; the base64 MP3 is hosted', async () => {
       const answer = JSON.stringify(fixture('audio-chat.json')).replace('__MP3_BASE64__', mp3.toString('base64'));
-      const chatFake = await fakeUpstream(
-        routes({ 'POST /v1/chat/completions': () => ({ headers: { 'content-type': 'application/json' }, text: answer }) }),
-      );
-      try {
-        const out = await audio01({ q: 'Hello there', voice: 'echo' }, chatCtx(chatFake.url));
-        expect(chatFake.calls[0].json()).toEqual({
-          model: 'openai-audio',
-          modalities: ['text', 'audio'],
-          audio: { voice: 'echo', format: 'mp3' },
-          messages: [{ role: 'user', content: 'Hello there' }],
-        });
-        expect(isReply(out)).toBe(true);
-        if (!isReply(out)) return;
-        expect(out.data).toMatchObject({ content_type: 'audio/mpeg', bytes: mp3.length, voice: 'echo' });
-        const id = /\/media\/([A-Za-z0-9]+)\.mp3$/.exec(String(out.data.url))![1];
-        expect(Buffer.compare(await buffer((await blobs.read(id))!), mp3)).toBe(0);
-      } finally {
-        await chatFake.close();
-      }
+      chatAnswer = () => ({ headers: { 'content-type': 'application/json' }, text: answer });
+      const out = await audio01({ q: 'Hello there', voice: 'echo' }, chatCtx(fake.url));
+      expect(fake.calls[0].json()).toEqual({
+        model: 'openai-audio',
+        modalities: ['text', 'audio'],
+        audio: { voice: 'echo', format: 'mp3' },
+        messages: [{ role: 'user', content: 'Hello there' }],
+      });
+      expect(isReply(out)).toBe(true);
+      if (!isReply(out)) return;
+      expect(out.data).toMatchObject({ content_type: 'audio/mpeg', bytes: mp3.length, voice: 'echo' });
+      const id = /\/media\/([A-Za-z0-9]+)\.mp3$/.exec(String(out.data.url))![1];
+      expect(Buffer.compare(await buffer((await blobs.read(id))!), mp3)).toBe(0);
     });
 
     test('a chat answer without audio → 502', async () => {
-      const chatFake = await fakeUpstream(() => ({ json: fixture('chat.json') }));
-      try {
-        await expect(audio01({ q: 'hi', voice: 'nova' }, chatCtx(chatFake.url))).rejects.toMatchObject({ status: 502 });
-      } finally {
-        await chatFake.close();
-      }
+      chatAnswer = () => ({ json: fixture('chat.json') });
+      await expect(audio01({ q: 'hi', voice: 'nova' }, chatCtx(fake.url))).rejects.toMatchObject({ status: 502 });
     });
   });
 });

@@ -13,18 +13,23 @@ const PATH = '/api/v1/quotes/hunter-series';
 
 const s = upstreamSuite({
   endpoint: 'quotes/hunter-series',
-  upstream: 'supernatural',
-  routes: {
-    'GET /quotes/random': () => ({ json: s.fixture('quote-random.json') }),
-    'GET /quotes': (r) => {
-      if (r.query.get('page') === '9')
-        return { json: { ...s.fixture('quotes-page.json'), data: Array(10).fill(s.fixture('quotes-page.json').data[0]), resultCount: 10 } };
-      return { json: s.fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
-    },
-    'GET /characters': () => ({ json: s.fixture('characters-page.json') }),
-    'GET /episodes': (r) => {
-      const page = s.fixture('episodes-page.json');
-      return { json: r.query.get('size') === '1' ? { ...page, count: 3 } : page };
+  upstreams: {
+    supernatural: {
+      routes: {
+        'GET /quotes/random': () => ({ json: s.fixture('quote-random.json') }),
+        'GET /quotes': (r) => {
+          if (r.query.get('page') === '9')
+            return {
+              json: { ...s.fixture('quotes-page.json'), data: Array(10).fill(s.fixture('quotes-page.json').data[0]), resultCount: 10 },
+            };
+          return { json: s.fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
+        },
+        'GET /characters': () => ({ json: s.fixture('characters-page.json') }),
+        'GET /episodes': (r) => {
+          const page = s.fixture('episodes-page.json');
+          return { json: r.query.get('size') === '1' ? { ...page, count: 3 } : page };
+        },
+      },
     },
   },
 });

@@ -2,10 +2,7 @@
 // one episode) map the upstream's "400 for not found" to 404; the derived modes (quote search,
 // characters, random and searched episodes) come from an index built from /quote/1…N and /season/1…S,
 // answering 503 + Retry-After until it is ready.
-import request from 'supertest';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -19,20 +16,23 @@ const missingId = { status: 400, json: { ok: false, message: 'ID does not exists
 
 const s = upstreamSuite({
   endpoint: 'quotes/office-series',
-  upstream: 'office-api',
-  routes: {
-    'GET /quote/random': () => ({ json: QUOTES[0] }),
-    'GET /quote/:id': (_r, p) => {
-      const q = QUOTES.find((x) => x.id === Number(p.id));
-      return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
-    },
-    'GET /season/:s': (_r, p) => {
-      const eps = EPISODES.filter((e) => e.season === Number(p.s));
-      return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
-    },
-    'GET /season/:s/episode/:e': (_r, p) => {
-      const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
-      return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
+  upstreams: {
+    'office-api': {
+      routes: {
+        'GET /quote/random': () => ({ json: QUOTES[0] }),
+        'GET /quote/:id': (_r, p) => {
+          const q = QUOTES.find((x) => x.id === Number(p.id));
+          return q ? { json: q, delayMs: p.id === '3' ? 150 : 0 } : missingId;
+        },
+        'GET /season/:s': (_r, p) => {
+          const eps = EPISODES.filter((e) => e.season === Number(p.s));
+          return eps.length ? { json: eps } : { status: 400, json: { ok: false, message: 'No episodes found for this season' } };
+        },
+        'GET /season/:s/episode/:e': (_r, p) => {
+          const ep = EPISODES.find((e) => e.season === Number(p.s) && e.episode === Number(p.e));
+          return ep ? { json: ep } : { status: 400, json: { ok: false, message: 'No episode found for this season id and episode id' } };
+        },
+      },
     },
   },
 });
@@ -103,10 +103,10 @@ describe('the index behind the derived modes', () => {
   });
 
   test('a failing upstream leaves the index unbuilt: 503, and the build is not retried at once', async () => {
-    const broken = await fakeUpstream(() => ({ status: 500, json: { message: 'down' } }));
-    const app = await testApp({ UPSTREAM_OFFICE_API_URL: broken.url });
-    try {
-      const ask = () => request(app.app).get(PATH).query({ apikey: app.key, resource: 'characters' });
+    const down = { 'office-api': { fallback: () => ({ status: 500, json: { message: 'down' } }) } };
+    await withUpstreams({ endpoint: 'quotes/office-series', upstreams: down }, async (app) => {
+      const broken = app.fake;
+      const ask = () => app.get({ resource: 'characters' });
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
       // The failing build is over once its first round of calls has been made and retried: `concurrency`
       // quote ids at once, each asked 1 + `retries` times (GET on a 5xx). Wait for exactly those calls,
@@ -120,10 +120,7 @@ describe('the index behind the derived modes', () => {
       expectFailure(await ask(), { status: 503, code: 'upstream_busy' });
       await new Promise((r) => setTimeout(r, 300)); // room for calls of a new build, were one (wrongly) started
       expect(broken.calls.length).toBe(calls);
-    } finally {
-      await app.close();
-      await broken.close();
-    }
+    });
   });
 });
 

@@ -1,10 +1,7 @@
 // quotes/devil-series, quotes/cartoon-series and quotes/teen-scifi-series: three upstreams answering
 // arrays of random quotes. Random draws are never cached; cartoon-series searches are (lower-cased
 // term, every match returned). Each upstream has its own loopback fake.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -13,63 +10,36 @@ import devilSeries from '../../../adapters/quotes/devil-series.js';
 import cartoonSeries from '../../../adapters/quotes/cartoon-series.js';
 import teenScifiSeries from '../../../adapters/quotes/teen-scifi-series.js';
 
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), 'utf8'));
-
-let failWith: FakeResponse | undefined;
-let lucifer: FakeUpstream;
-let southpark: FakeUpstream;
-let stranger: FakeUpstream;
-let t: TestApp;
-const env = () => ({
-  UPSTREAM_LUCIFER_QUOTES_URL: lucifer.url,
-  UPSTREAM_SOUTHPARK_QUOTES_URL: southpark.url,
-  UPSTREAM_STRANGERTHINGS_QUOTES_URL: stranger.url,
-});
-beforeAll(async () => {
-  lucifer = await fakeUpstream(
-    (req) =>
-      failWith ??
-      routes({
-        'GET /quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes.json') }),
-        'GET /fr/quotes/:n': () => ({ json: fixture('lucifer-quotes/quotes-fr.json') }),
-      })(req),
-  );
-  southpark = await fakeUpstream(
-    (req) =>
-      failWith ??
-      routes({
+const s = upstreamSuite({
+  upstreams: {
+    'lucifer-quotes': {
+      routes: {
+        'GET /quotes/:n': () => ({ json: s.fixture('lucifer-quotes', 'quotes.json') }),
+        'GET /fr/quotes/:n': () => ({ json: s.fixture('lucifer-quotes', 'quotes-fr.json') }),
+      },
+    },
+    'southpark-quotes': {
+      routes: {
         'GET /quotes/search/:term': (_r, p) => ({
-          json: p.term === 'cartman' ? fixture('southpark-quotes/search-cartman.json') : [],
+          json: p.term === 'cartman' ? s.fixture('southpark-quotes', 'search-cartman.json') : [],
           delayMs: 150,
         }),
-        'GET /quotes/:n': () => ({ json: fixture('southpark-quotes/quotes.json') }),
-      })(req),
-  );
-  stranger = await fakeUpstream(
-    (req) => failWith ?? routes({ 'GET /quotes/:n': () => ({ json: fixture('strangerthings-quotes/quotes.json') }) })(req),
-  );
-  t = await testApp(env());
+        'GET /quotes/:n': () => ({ json: s.fixture('southpark-quotes', 'quotes.json') }),
+      },
+    },
+    'strangerthings-quotes': { routes: { 'GET /quotes/:n': () => ({ json: s.fixture('strangerthings-quotes', 'quotes.json') }) } },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await Promise.all([lucifer.close(), southpark.close(), stranger.close()]);
-});
-beforeEach(() => {
-  failWith = undefined;
-  for (const f of [lucifer, southpark, stranger]) f.calls.length = 0;
-});
+const { 'lucifer-quotes': lucifer, 'southpark-quotes': southpark, 'strangerthings-quotes': stranger } = s.fakes;
 
-const get = (endpoint: string, query: Record<string, string | number> = {}) =>
-  request(t.app)
-    .get(`/api/v1/quotes/${endpoint}`)
-    .query({ apikey: t.key, ...query });
+const get = (endpoint: string, query: Record<string, string | number> = {}) => s.get(query, `quotes/${endpoint}`);
 
 describe('devil-series', () => {
   test('count and English by default: /quotes/1', async () => {
     const res = await get('devil-series');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('lucifer-quotes');
-    expect(res.body.data).toEqual({ items: fixture('lucifer-quotes/quotes.json'), count: 2, lang: 'en' });
+    expect(res.body.data).toEqual({ items: s.fixture('lucifer-quotes', 'quotes.json'), count: 2, lang: 'en' });
     expectMatchesSchema('quotes/devil-series', res.body.data);
     expect(lucifer.calls[0].path).toBe('/quotes/1');
   });
@@ -94,16 +64,21 @@ describe('devil-series', () => {
   });
 
   test('random quotes are never cached', async () => {
-    await expectNeverCached({ t, path: '/api/v1/quotes/devil-series', query: { count: 2 }, upstreamCalls: () => lucifer.calls.length });
+    await expectNeverCached({
+      t: s.t,
+      path: '/api/v1/quotes/devil-series',
+      query: { count: 2 },
+      upstreamCalls: () => lucifer.calls.length,
+    });
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get('devil-series'), f);
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: [], delayMs: 2000 };
+    s.failWith = { json: [], delayMs: 2000 };
     await expect(devilSeries({ count: 1 }, shortTimeoutCtx('lucifer-quotes', lucifer.url))).rejects.toMatchObject({ status: 504 });
   });
 });
@@ -147,15 +122,20 @@ describe('cartoon-series', () => {
   });
 
   test('random quotes are never cached; searches are, and concurrent ones share a call', async () => {
-    await expectNeverCached({ t, path: '/api/v1/quotes/cartoon-series', query: { count: 4 }, upstreamCalls: () => southpark.calls.length });
+    await expectNeverCached({
+      t: s.t,
+      path: '/api/v1/quotes/cartoon-series',
+      query: { count: 4 },
+      upstreamCalls: () => southpark.calls.length,
+    });
     await expectCacheHit({
-      t,
+      t: s.t,
       path: '/api/v1/quotes/cartoon-series',
       query: { search: 'kyle' },
       upstreamCalls: () => southpark.calls.length,
     });
     await expectCoalesced({
-      t,
+      t: s.t,
       path: '/api/v1/quotes/cartoon-series',
       query: { search: 'stan' },
       upstreamCalls: () => southpark.calls.length,
@@ -163,12 +143,12 @@ describe('cartoon-series', () => {
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get('cartoon-series', { count: 5 }), f);
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: [], delayMs: 2000 };
+    s.failWith = { json: [], delayMs: 2000 };
     await expect(cartoonSeries({ count: 1 }, shortTimeoutCtx('southpark-quotes', southpark.url))).rejects.toMatchObject({ status: 504 });
   });
 });
@@ -178,7 +158,7 @@ describe('teen-scifi-series', () => {
     const res = await get('teen-scifi-series', { count: 2 });
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('strangerthings-quotes');
-    expect(res.body.data).toEqual({ items: fixture('strangerthings-quotes/quotes.json'), count: 2 });
+    expect(res.body.data).toEqual({ items: s.fixture('strangerthings-quotes', 'quotes.json'), count: 2 });
     expectMatchesSchema('quotes/teen-scifi-series', res.body.data);
     expect(stranger.calls[0].path).toBe('/quotes/2');
   });
@@ -191,21 +171,21 @@ describe('teen-scifi-series', () => {
   });
 
   test('random quotes are never cached', async () => {
-    await expectNeverCached({ t, path: '/api/v1/quotes/teen-scifi-series', query: {}, upstreamCalls: () => stranger.calls.length });
+    await expectNeverCached({ t: s.t, path: '/api/v1/quotes/teen-scifi-series', query: {}, upstreamCalls: () => stranger.calls.length });
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get('teen-scifi-series'), f);
   });
 
   test('an error object instead of a list → 502', async () => {
-    failWith = { json: { error: 'nope' } };
+    s.failWith = { json: { error: 'nope' } };
     expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_failed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    failWith = { json: [], delayMs: 2000 };
+    s.failWith = { json: [], delayMs: 2000 };
     await expect(teenScifiSeries({ count: 1 }, shortTimeoutCtx('strangerthings-quotes', stranger.url))).rejects.toMatchObject({
       status: 504,
     });

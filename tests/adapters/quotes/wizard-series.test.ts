@@ -11,17 +11,20 @@ const HARRY = '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8';
 
 const s = upstreamSuite({
   endpoint: 'quotes/wizard-series',
-  upstream: 'hp-api',
-  routes: {
-    'GET /characters': () => ({ json: s.fixture('characters.json'), delayMs: 150 }),
-    'GET /characters/students': () => ({ json: s.fixture('characters.json') }),
-    'GET /characters/staff': () => ({ json: [] }),
-    'GET /spells': () => ({ json: s.fixture('spells.json') }),
-    'GET /characters/house/:house': (_r, p) => ({ json: p.house === 'gryffindor' ? s.fixture('house-gryffindor.json') : [] }),
-    [`GET /character/${HARRY}`]: () => ({ json: s.fixture('character.json') }),
-    'GET /character/:id': () => ({ json: [] }),
+  upstreams: {
+    'hp-api': {
+      routes: {
+        'GET /characters': () => ({ json: s.fixture('characters.json'), delayMs: 150 }),
+        'GET /characters/students': () => ({ json: s.fixture('characters.json') }),
+        'GET /characters/staff': () => ({ json: [] }),
+        'GET /spells': () => ({ json: s.fixture('spells.json') }),
+        'GET /characters/house/:house': (_r, p) => ({ json: p.house === 'gryffindor' ? s.fixture('house-gryffindor.json') : [] }),
+        [`GET /character/${HARRY}`]: () => ({ json: s.fixture('character.json') }),
+        'GET /character/:id': () => ({ json: [] }),
+      },
+      fallback: () => ({ status: 404, text: 'Cannot GET' }),
+    },
   },
-  fallback: () => ({ status: 404, text: 'Cannot GET' }),
 });
 const { get } = s;
 

@@ -1,19 +1,18 @@
 // tools/bin-lookup: the embedded scheme table always answers; binlist (a loopback fake speaking its
 // GET /{bin} with Accept-Version: 3) enriches it, and every way binlist fails leaves its fields null.
-import request from 'supertest';
-import { fakeUpstream, type FakeResponse } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-
-const PATH = '/api/v1/tools/bin-lookup';
 
 /** What the fake answers per BIN; a BIN without an entry is a 404, as binlist answers. */
 let answers: Record<string, FakeResponse> = {};
 const s = upstreamSuite({
   endpoint: 'tools/bin-lookup',
-  upstream: 'binlist',
-  routes: { 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } },
+  upstreams: {
+    binlist: {
+      routes: { 'GET /:bin': (_req, p) => answers[p.bin] ?? { status: 404, text: '' } },
+    },
+  },
 });
 beforeEach(() => {
   answers = {};
@@ -101,18 +100,14 @@ test('a slow binlist is given up after a short time (3 s), not the upstream time
 });
 
 test('binlist unreachable (nothing listening) → embedded answer, quickly', async () => {
-  const gone = await fakeUpstream(() => ({ status: 200 }));
-  await gone.close();
-  const t2 = await testApp({ UPSTREAM_BINLIST_URL: gone.url });
-  try {
+  await withUpstreams({ endpoint: 'tools/bin-lookup', upstreams: { binlist: {} } }, async (t2) => {
+    await t2.fake.close();
     const started = Date.now();
-    const res = await request(t2.app).get(PATH).query({ apikey: t2.key, bin: '510510' });
+    const res = await t2.get({ bin: '510510' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ scheme: 'mastercard', brand: 'Mastercard', ...NULLS, sources: ['credit-card-type'] });
     expect(Date.now() - started).toBeLessThan(2000);
-  } finally {
-    await t2.close();
-  }
+  });
 });
 
 test('a BIN no scheme knows is a 404 and binlist is not asked', async () => {

@@ -19,14 +19,17 @@ const html = (name: string, extra: Partial<FakeResponse> = {}): FakeResponse => 
 
 const s = upstreamSuite({
   endpoint: 'tools/chat-app-phone',
-  upstream: 'telegram-web',
-  routes: {
-    'GET /coffeehouse_k': () => html('profile.html'),
-    'GET /quiet_user': () => html('profile-no-bio.html'),
-    'GET /quiet_user_2': () => html('profile-no-bio.html'),
-    'GET /slow_user': () => html('profile-no-bio.html', { delayMs: 200 }),
-    // Telegram answers 200 with a generic page for any name it does not know.
-    'GET /:name': () => html('unknown.html'),
+  upstreams: {
+    'telegram-web': {
+      routes: {
+        'GET /coffeehouse_k': () => html('profile.html'),
+        'GET /quiet_user': () => html('profile-no-bio.html'),
+        'GET /quiet_user_2': () => html('profile-no-bio.html'),
+        'GET /slow_user': () => html('profile-no-bio.html', { delayMs: 200 }),
+        // Telegram answers 200 with a generic page for any name it does not know.
+        'GET /:name': () => html('unknown.html'),
+      },
+    },
   },
 });
 const { get } = s;

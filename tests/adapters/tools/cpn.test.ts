@@ -19,19 +19,22 @@ const html = (name: string): FakeResponse => ({
 let revealMissing = false;
 const s = upstreamSuite({
   endpoint: 'tools/cpn',
-  upstream: 'dealspotr',
-  routes: {
-    'GET /promo-codes/tiny.shop': () => html('no-coupons.html'),
-    'GET /promo-codes/empty.example': () => html('no-coupons.html'),
-    'GET /promo-codes/guarded.example': () => html('anti-bot.html'),
-    'GET /promo-codes/redesigned.example': () => ({
-      text: '<html><body><div class="new-layout">offers</div></body></html>',
-      headers: { 'content-type': 'text/html' },
-    }),
-    'GET /promo-codes/slow.example': () => ({ ...html('listing.html'), delayMs: 200 }),
-    'GET /promo-codes/:domain/481516': () => (revealMissing ? { status: 404, ...html('not-found.html') } : html('reveal.html')),
-    'GET /promo-codes/unknown.example': () => ({ status: 404, ...html('not-found.html') }),
-    'GET /promo-codes/:domain': () => html('listing.html'),
+  upstreams: {
+    dealspotr: {
+      routes: {
+        'GET /promo-codes/tiny.shop': () => html('no-coupons.html'),
+        'GET /promo-codes/empty.example': () => html('no-coupons.html'),
+        'GET /promo-codes/guarded.example': () => html('anti-bot.html'),
+        'GET /promo-codes/redesigned.example': () => ({
+          text: '<html><body><div class="new-layout">offers</div></body></html>',
+          headers: { 'content-type': 'text/html' },
+        }),
+        'GET /promo-codes/slow.example': () => ({ ...html('listing.html'), delayMs: 200 }),
+        'GET /promo-codes/:domain/481516': () => (revealMissing ? { status: 404, ...html('not-found.html') } : html('reveal.html')),
+        'GET /promo-codes/unknown.example': () => ({ status: 404, ...html('not-found.html') }),
+        'GET /promo-codes/:domain': () => html('listing.html'),
+      },
+    },
   },
 });
 beforeEach(() => {

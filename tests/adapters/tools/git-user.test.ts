@@ -1,10 +1,7 @@
 // tools/git-user against a loopback GitHub REST API: the repos call (headers, sort, page size), the next
 // page from the Link header, the user-name rule, 404, the rate limit (403/429 with
 // X-RateLimit-Remaining: 0 → 503 with Retry-After from X-RateLimit-Reset), token rotation, cache.
-import request from 'supertest';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { upstreamSuite, withUpstreams, type FakeSpec } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -15,20 +12,23 @@ const PATH = '/api/v1/tools/git-user';
 
 const s = upstreamSuite({
   endpoint: 'tools/git-user',
-  upstream: 'github',
-  routes: {
-    'GET /users/octocat/repos': (r) => ({
-      json: s.fixture('repos-page1.json'),
-      headers: {
-        link: `<${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
-        'x-ratelimit-remaining': '59',
+  upstreams: {
+    github: {
+      routes: {
+        'GET /users/octocat/repos': (r) => ({
+          json: s.fixture('repos-page1.json'),
+          headers: {
+            link: `<${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=2>; rel="next", <${s.fake.url}/user/583231/repos?per_page=100&sort=updated&page=7>; rel="last"`,
+            'x-ratelimit-remaining': '59',
+          },
+          delayMs: r.headers['x-delay'] ? 200 : 0,
+        }),
+        'GET /users/lonely-dev/repos': () => ({ json: [] }),
+        'GET /users/mona/repos': () => ({ json: s.fixture('repos-page1.json') }),
+        'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
+        'GET /users/:u/repos': () => ({ status: 404, json: s.fixture('not-found.json') }),
       },
-      delayMs: r.headers['x-delay'] ? 200 : 0,
-    }),
-    'GET /users/lonely-dev/repos': () => ({ json: [] }),
-    'GET /users/mona/repos': () => ({ json: s.fixture('repos-page1.json') }),
-    'GET /users/slow-one/repos': () => ({ json: [], delayMs: 200 }),
-    'GET /users/:u/repos': () => ({ status: 404, json: s.fixture('not-found.json') }),
+    },
   },
 });
 const { get } = s;
@@ -136,43 +136,41 @@ describe('upstream failures', () => {
 describe('pooled tokens', () => {
   test('sent as a bearer token; a rate-limited token is rotated to the next one', async () => {
     const tokens: Array<string | undefined> = [];
-    const gh = await fakeUpstream((req) => {
-      tokens.push(req.headers.authorization);
-      if (req.headers.authorization === 'Bearer tok-a') {
-        return {
-          status: 403,
-          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) },
-          json: s.fixture('rate-limited.json'),
-        };
-      }
-      return { json: s.fixture('repos-page1.json') };
-    });
-    const t2 = await testApp({ UPSTREAM_GITHUB_URL: gh.url, UPSTREAM_GITHUB_KEYS: 'tok-a,tok-b' });
-    try {
-      const res = await request(t2.app).get(PATH).query({ apikey: t2.key, username: 'octocat' });
+    const github: FakeSpec = {
+      keys: 'tok-a,tok-b',
+      fallback: (req) => {
+        tokens.push(req.headers.authorization);
+        if (req.headers.authorization === 'Bearer tok-a') {
+          return {
+            status: 403,
+            headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) },
+            json: s.fixture('rate-limited.json'),
+          };
+        }
+        return { json: s.fixture('repos-page1.json') };
+      },
+    };
+    await withUpstreams({ endpoint: 'tools/git-user', upstreams: { github } }, async (t2) => {
+      const res = await t2.get({ username: 'octocat' });
       expect(res.status).toBe(200);
       expect(res.body.data.count).toBe(2);
       expect(res.body.data.next_page).toBeNull();
       expect(tokens).toEqual(['Bearer tok-a', 'Bearer tok-b']);
-    } finally {
-      await t2.close();
-      await gh.close();
-    }
+    });
   });
 });
 
 describe('pooled tokens, all spent', () => {
   test('every token rate limited → 503 with Retry-After', async () => {
-    const gh = await fakeUpstream(() => ({ status: 403, headers: { 'x-ratelimit-remaining': '0' }, json: s.fixture('rate-limited.json') }));
-    const t2 = await testApp({ UPSTREAM_GITHUB_URL: gh.url, UPSTREAM_GITHUB_KEYS: 'tok-a,tok-b' });
-    try {
-      const res = await request(t2.app).get(PATH).query({ apikey: t2.key, username: 'octocat' });
+    const github: FakeSpec = {
+      keys: 'tok-a,tok-b',
+      fallback: () => ({ status: 403, headers: { 'x-ratelimit-remaining': '0' }, json: s.fixture('rate-limited.json') }),
+    };
+    await withUpstreams({ endpoint: 'tools/git-user', upstreams: { github } }, async (t2) => {
+      const res = await t2.get({ username: 'octocat' });
       expectFailure(res, { status: 503, code: 'upstream_busy' });
-      expect(gh.calls).toHaveLength(2);
-    } finally {
-      await t2.close();
-      await gh.close();
-    }
+      expect(t2.fake.calls).toHaveLength(2);
+    });
   });
 });
 

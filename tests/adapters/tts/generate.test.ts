@@ -7,7 +7,7 @@ import request from 'supertest';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { pino } from 'pino';
 import { testApp, type TestApp } from '../../helpers/app.js';
-import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import { ApiError } from '../../../engine/errors.js';
@@ -264,29 +264,18 @@ describe('tts/generate with eSpeak NG', () => {
 });
 
 describe('tts/generate with google-tts', () => {
-  let fake: FakeUpstream;
-  let g: TestApp;
   let answer: () => { status?: number; headers?: Record<string, string>; body?: Buffer; text?: string; delayMs?: number };
-
-  beforeAll(async () => {
-    fake = await fakeUpstream(
-      routes({
-        'GET /translate_tts': () => answer(),
-      }),
-    );
-    g = await testApp({ UPSTREAM_GOOGLE_TTS_URL: fake.url });
+  const g = upstreamSuite({
+    endpoint: 'tts/generate',
+    upstreams: { 'google-tts': { routes: { 'GET /translate_tts': () => answer() } } },
   });
-  afterAll(async () => {
-    await g.close();
-    await fake.close();
-  });
+  const { fake } = g;
   beforeEach(() => {
-    fake.calls.length = 0;
     answer = () => ({ headers: { 'content-type': 'audio/mpeg' }, body: TONE });
   });
 
   test('Khmer goes to translate_tts; the answer is hosted and decodes', async () => {
-    const res = await generate(g, { text: 'សួស្តី​ពិភពលោក', lang: 'km' });
+    const res = await generate(g.t, { text: 'សួស្តី​ពិភពលោក', lang: 'km' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, source: 'google-tts' });
     expectMatchesSchema('tts/generate', res.body.data);
@@ -311,7 +300,7 @@ describe('tts/generate with google-tts', () => {
       textlen: String('សួស្តី​ពិភពលោក'.length),
       client: 'tw-ob',
     });
-    const hosted = await request(g.app).get(new URL(res.body.data.url).pathname).buffer(true).parse(binary);
+    const hosted = await request(g.t.app).get(new URL(res.body.data.url).pathname).buffer(true).parse(binary);
     expect((hosted.body as Buffer).equals(TONE)).toBe(true);
     const audio = await decode(hosted.body as Buffer);
     expect(audio.errors).toBe(0);
@@ -321,7 +310,7 @@ describe('tts/generate with google-tts', () => {
   test('long text is sent in pieces of at most 200 characters at word boundaries, MP3s concatenated', async () => {
     const words = Array.from({ length: 90 }, (_, i) => `word${i}`);
     const text = words.join(' '); // ~600 characters, no sentence end
-    const res = await generate(g, { text, lang: 'tl' });
+    const res = await generate(g.t, { text, lang: 'tl' });
     expect(res.status).toBe(200);
     expect(fake.calls.length).toBeGreaterThanOrEqual(3);
     for (const c of fake.calls) {
@@ -336,10 +325,10 @@ describe('tts/generate with google-tts', () => {
   });
 
   test('the five approximated languages use google-tts when it is configured; others stay offline', async () => {
-    const gl = await generate(g, { text: 'Bo día.', lang: 'gl' });
+    const gl = await generate(g.t, { text: 'Bo día.', lang: 'gl' });
     expect(gl.body.data).toMatchObject({ engine: 'google-tts', voice: 'gl', approximate: false });
     expect(fake.calls).toHaveLength(1);
-    const en = await generate(g, { text: 'Good day.', lang: 'en' });
+    const en = await generate(g.t, { text: 'Good day.', lang: 'en' });
     expect(en.body.data).toMatchObject({ engine: 'espeak-ng', voice: 'en-us' });
     expect(en.body.source).toBe('embedded');
     expect(fake.calls).toHaveLength(1);
@@ -347,7 +336,7 @@ describe('tts/generate with google-tts', () => {
 
   test('429 → 503 with Retry-After', async () => {
     answer = () => ({ status: 429, headers: { 'retry-after': '7' }, text: 'Too Many Requests' });
-    const res = await generate(g, { text: 'សួស្តី', lang: 'km' });
+    const res = await generate(g.t, { text: 'សួស្តី', lang: 'km' });
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('upstream_busy');
     expect(res.headers['retry-after']).toBe('7');
@@ -355,18 +344,18 @@ describe('tts/generate with google-tts', () => {
 
   test('500 → 502; 404 → 502', async () => {
     answer = () => ({ status: 500, text: 'oops' });
-    const res = await generate(g, { text: 'សួស្តី', lang: 'km' });
+    const res = await generate(g.t, { text: 'សួស្តី', lang: 'km' });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('upstream_failed');
     answer = () => ({ status: 404, text: 'Not Found' });
-    const nf = await generate(g, { text: 'សួស្តី', lang: 'km' });
+    const nf = await generate(g.t, { text: 'សួស្តី', lang: 'km' });
     expect(nf.status).toBe(502);
     expect(nf.body.error).toBe('The google-tts upstream did not answer with MP3 audio');
   });
 
   test('a 200 that is not MP3 (a captcha page) → 502, without echoing it', async () => {
     answer = () => ({ headers: { 'content-type': 'text/html' }, text: SORRY });
-    const res = await generate(g, { text: 'សួស្តី', lang: 'km' });
+    const res = await generate(g.t, { text: 'សួស្តី', lang: 'km' });
     expect(res.status).toBe(502);
     expect(res.body.error).toBe('The google-tts upstream did not answer with MP3 audio');
     expect(JSON.stringify(res.body)).not.toContain('sorry');

@@ -1,10 +1,8 @@
 // utilities/dmn against two loopback servers: a stand-in for rdap.org (302 to the registry, or its own
 // 404 for a TLD without RDAP) and a registry. Covers the registrable-domain reduction (tldts), punycode,
 // the registrar found in nested entities, both 404s, failures after the redirect, slowness and the cache.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -12,22 +10,31 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dmn from '../../../adapters/utilities/dmn.js';
 
 const PATH = '/api/v1/utilities/dmn';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/rdap/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string) => s.fixture('rdap', name);
 const rdapJson = (json: unknown, extra: Partial<FakeResponse> = {}): FakeResponse => ({
   json,
   headers: { 'content-type': 'application/rdap+json' },
   ...extra,
 });
 
-let registryFails: FakeResponse | undefined;
-let registry: FakeUpstream;
-let bootstrap: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  registry = await fakeUpstream(
-    (req) =>
-      registryFails ??
-      routes({
+const s = upstreamSuite({
+  endpoint: 'utilities/dmn',
+  upstreams: {
+    // rdap.org: a 302 to the registry of the TLD, or its own 404 when IANA's bootstrap has none.
+    rdap: {
+      fallback: (req) => {
+        const name = decodeURIComponent(req.path.replace(/^\/domain\//, ''));
+        const tld = name.split('.').pop()!.toLowerCase();
+        if (tld === 'com')
+          return { status: 302, headers: { location: `${registry.url}/com/v1/domain/${name === 'example.com' ? 'EXAMPLE.COM' : name}` } };
+        if (['de', 'uk'].includes(tld)) return { status: 302, headers: { location: `${registry.url}/${tld}/domain/${name}` } };
+        return { status: 404, json: { errorCode: 404, title: 'Not Found', description: ['No RDAP server for this TLD'] } };
+      },
+    },
+    // The registries, reached only by rdap.org's redirects.
+    registry: {
+      configured: false,
+      routes: {
         'GET /com/v1/domain/EXAMPLE.COM': () => rdapJson(fixture('example-com.json')),
         'GET /com/v1/domain/slow.com': () => rdapJson(fixture('example-com.json'), { delayMs: 200 }),
         'GET /de/domain/beispiel.de': () => rdapJson(fixture('nested-registrar.json')),
@@ -35,34 +42,12 @@ beforeAll(async () => {
         'GET /uk/domain/example.co.uk': () => rdapJson({ ...fixture('nested-registrar.json'), ldhName: 'example.co.uk' }),
         'GET /:tld/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
         'GET /com/v1/domain/:name': () => rdapJson(fixture('registry-not-found.json'), { status: 404 }),
-      })(req),
-  );
-  // rdap.org: a 302 to the registry of the TLD, or its own 404 when IANA's bootstrap has none.
-  bootstrap = await fakeUpstream((req) => {
-    const name = decodeURIComponent(req.path.replace(/^\/domain\//, ''));
-    const tld = name.split('.').pop()!.toLowerCase();
-    if (tld === 'com')
-      return { status: 302, headers: { location: `${registry.url}/com/v1/domain/${name === 'example.com' ? 'EXAMPLE.COM' : name}` } };
-    if (['de', 'uk'].includes(tld)) return { status: 302, headers: { location: `${registry.url}/${tld}/domain/${name}` } };
-    return { status: 404, json: { errorCode: 404, title: 'Not Found', description: ['No RDAP server for this TLD'] } };
-  });
-  t = await testApp({ UPSTREAM_RDAP_URL: bootstrap.url });
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await bootstrap.close();
-  await registry.close();
-});
-beforeEach(() => {
-  registryFails = undefined;
-  bootstrap.calls.length = 0;
-  registry.calls.length = 0;
-});
-
-const get = (query: Record<string, string>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...query });
+const { rdap: bootstrap, registry } = s.fakes;
+const { get } = s;
 
 describe('registered domains', () => {
   test('rdap.org redirects to the registry; registration, expiry, registrar, status, name servers, DNSSEC', async () => {
@@ -157,27 +142,23 @@ describe('bad input', () => {
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES.filter((f) => f.status !== 404))('registry $name → $status', async (f) => {
-    registryFails = f.answer;
+    registry.failWith = f.answer;
     expectFailure(await get({ domain: `fail-${f.status}.com` }), f);
   });
 
   test('a registry answer that is not an object → 502', async () => {
-    registryFails = { json: ['not', 'rdap'] };
+    registry.failWith = { json: ['not', 'rdap'] };
     expectFailure(await get({ domain: 'array-answer.com' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('rdap.org failing → 502', async () => {
-    const broken = await fakeUpstream(() => ({ status: 503, text: 'Service Unavailable' }));
-    const t2 = await testApp({ UPSTREAM_RDAP_URL: broken.url });
-    try {
-      expectFailure(await request(t2.app).get(PATH).query({ apikey: t2.key, domain: 'example.com' }), {
+    const broken = { rdap: { fallback: () => ({ status: 503, text: 'Service Unavailable' }) } };
+    await withUpstreams({ endpoint: 'utilities/dmn', upstreams: broken }, async (t2) => {
+      expectFailure(await t2.get({ domain: 'example.com' }), {
         status: 502,
         code: 'upstream_failed',
       });
-    } finally {
-      await t2.close();
-      await broken.close();
-    }
+    });
   });
 
   test('slower than the upstream timeout → 504', async () => {
@@ -188,10 +169,10 @@ describe('upstream failures', () => {
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { domain: 'beispiel.de' }, upstreamCalls: () => registry.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { domain: 'beispiel.de' }, upstreamCalls: () => registry.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { domain: 'slow.com' }, upstreamCalls: () => registry.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { domain: 'slow.com' }, upstreamCalls: () => registry.calls.length });
   });
 });

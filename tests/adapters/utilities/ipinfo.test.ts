@@ -121,9 +121,9 @@ describe('with an ipinfo key', () => {
   let answer: FakeResponse;
   const s = upstreamSuite({
     endpoint: 'utilities/ipinfo',
-    upstream: 'ipinfo',
-    routes: { 'GET /:ip/json': () => answer },
-    env: { UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' },
+    upstreams: {
+      ipinfo: { routes: { 'GET /:ip/json': () => answer }, keys: 'ipinfo-test-token' },
+    },
   });
   const lookup = (ip: string) => s.get({ ip });
 
@@ -164,14 +164,11 @@ describe('with an ipinfo key', () => {
   // Each failure on a fresh app: a 429 or 403 also cools the only key down, which would skip later calls.
   const failing = async (a: FakeResponse) => {
     answer = a;
-    const t2 = await testApp({ UPSTREAM_IPINFO_URL: s.fake.url, UPSTREAM_IPINFO_KEYS: 'ipinfo-test-token' });
-    try {
+    return s.withApp({}, async (t2) => {
       const started = Date.now();
-      const res = await request(t2.app).get(PATH).query({ apikey: t2.key, ip: '81.2.69.142' });
+      const res = await t2.get({ ip: '81.2.69.142' });
       return { res, ms: Date.now() - started };
-    } finally {
-      await t2.close();
-    }
+    });
   };
 
   test.each([

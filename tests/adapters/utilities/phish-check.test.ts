@@ -1,32 +1,23 @@
 // utilities/phish-check: the explainable heuristics (each rule, verdict bands, cap), input errors, the
 // target never fetched, and Safe Browsing v4 / URLhaus (loopback fakes of their real paths) merged when
 // keyed: hit → malicious, clean, failures noted but never an error, caching and coalescing.
-import fs from 'node:fs';
 import pino from 'pino';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeResponse } from '../../helpers/fake-upstream.js';
+import { readFixture, upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import phishCheck from '../../../adapters/utilities/phish-check.js';
 import type { AdapterContext, Reply } from '../../../engine/types.js';
 
-const PATH = '/api/v1/utilities/phish-check';
-const fixture = (dir: string, name: string) =>
-  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
+const ENDPOINT = 'utilities/phish-check';
 const ids = (data: { signals: Array<{ id: string }> }) => data.signals.map((s) => s.id).sort();
 
 describe('heuristics only (no reputation keys)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await testApp();
+  // No reputation list is configured; the one fake is a site under test, which must never be fetched.
+  const s = upstreamSuite({
+    endpoint: ENDPOINT,
+    upstreams: { target: { configured: false, fallback: () => ({ text: '<form>password</form>' }) } },
   });
-  afterAll(async () => {
-    await t.close();
-  });
-  const check = (query: Record<string, string>) =>
-    request(t.app)
-      .get(PATH)
-      .query({ apikey: t.key, ...query });
+  const check = (query: Record<string, string>) => s.get(query);
 
   test('a plain domain: low, no reasons, the "no signal is not safe" note, lists not configured', async () => {
     const res = await check({ domain: 'example.com' });
@@ -132,15 +123,11 @@ describe('heuristics only (no reputation keys)', () => {
   });
 
   test('the target is never fetched', async () => {
-    const target = await fakeUpstream(() => ({ text: '<form>password</form>' }));
-    try {
-      const res = await check({ url: `${target.url}/login` });
-      expect(res.status).toBe(200);
-      expect(ids(res.body.data)).toEqual(['http_login_path', 'ip_host', 'odd_port']);
-      expect(target.calls).toHaveLength(0);
-    } finally {
-      await target.close();
-    }
+    const { target } = s.fakes;
+    const res = await check({ url: `${target.url}/login` });
+    expect(res.status).toBe(200);
+    expect(ids(res.body.data)).toEqual(['http_login_path', 'ip_host', 'odd_port']);
+    expect(target.calls).toHaveLength(0);
   });
 
   test('neither domain nor url → 400 naming both', async () => {
@@ -201,37 +188,19 @@ describe('the weights table and blocklist from the catalog options', () => {
 describe('with Safe Browsing and URLhaus keys', () => {
   let sb: FakeResponse;
   let uh: FakeResponse;
-  let fake: FakeUpstream;
-  let t: TestApp;
-  beforeAll(async () => {
-    fake = await fakeUpstream(
-      routes({
-        'POST /v4/threatMatches:find': () => sb,
-        'POST /v1/url/': () => uh,
-        'POST /v1/host/': () => uh,
-      }),
-    );
-    t = await testApp({
-      UPSTREAM_SAFEBROWSING_URL: fake.url,
-      UPSTREAM_SAFEBROWSING_KEYS: 'sb-test-key',
-      UPSTREAM_URLHAUS_URL: fake.url,
-      UPSTREAM_URLHAUS_KEYS: 'uh-test-key',
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const s = upstreamSuite({
+    endpoint: ENDPOINT,
+    upstreams: {
+      safebrowsing: { keys: 'sb-test-key', routes: { 'POST /v4/threatMatches:find': () => sb } },
+      urlhaus: { keys: 'uh-test-key', routes: { 'POST /v1/url/': () => uh, 'POST /v1/host/': () => uh } },
+    },
   });
   beforeEach(() => {
-    fake.calls.length = 0;
-    sb = { json: fixture('safebrowsing', 'clean.json') };
-    uh = { json: fixture('urlhaus', 'no-results.json') };
+    sb = { json: readFixture('safebrowsing', 'clean.json') };
+    uh = { json: readFixture('urlhaus', 'no-results.json') };
   });
-  const check = (query: Record<string, string>) =>
-    request(t.app)
-      .get(PATH)
-      .query({ apikey: t.key, ...query });
-  const callTo = (path: string) => fake.calls.find((c) => c.path === path)!;
+  const check = (query: Record<string, string>) => s.get(query);
+  const callTo = (path: string) => s.calls().find((c) => c.path === path)!;
 
   test('both clean: the heuristic verdict stands; both asked in their real request shapes', async () => {
     const url = 'http://paypal.com.secure-login.xyz/webscr?cmd=login';
@@ -264,7 +233,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
   });
 
   test('a Safe Browsing match → malicious, score 100, the threat named first in the reasons', async () => {
-    sb = { json: fixture('safebrowsing', 'match.json') };
+    sb = { json: readFixture('safebrowsing', 'match.json') };
     const res = await check({ url: 'https://example.com/harmless-looking' });
     expect(res.status).toBe(200);
     const d = res.body.data;
@@ -275,7 +244,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
   });
 
   test('a URLhaus listing of the URL → malicious', async () => {
-    uh = { json: fixture('urlhaus', 'url-online.json') };
+    uh = { json: readFixture('urlhaus', 'url-online.json') };
     const res = await check({ url: 'http://paypal-login.example.xyz/signin' });
     const d = res.body.data;
     expect(d).toMatchObject({ verdict: 'malicious', score: 100 });
@@ -284,7 +253,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
   });
 
   test('a domain is looked up as a host: URLhaus /v1/host/, Safe Browsing on http and https', async () => {
-    uh = { json: fixture('urlhaus', 'host-listed.json') };
+    uh = { json: readFixture('urlhaus', 'host-listed.json') };
     const res = await check({ domain: 'bad-host.example.top' });
     const d = res.body.data;
     expectMatchesSchema('utilities/phish-check', d);
@@ -302,7 +271,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
     [
       'Safe Browsing 500, URLhaus unknown key',
       { status: 500, json: { error: { code: 500 } } },
-      { json: fixture('urlhaus', 'unknown-auth-key.json') },
+      { json: readFixture('urlhaus', 'unknown-auth-key.json') },
       'paypa1-one.com',
     ],
     [
@@ -333,8 +302,8 @@ describe('with Safe Browsing and URLhaus keys', () => {
   });
 
   test('a slow list is given up after 5 s; the other still counts', async () => {
-    sb = { json: fixture('safebrowsing', 'match.json'), delayMs: 9000 };
-    uh = { json: fixture('urlhaus', 'url-online.json') };
+    sb = { json: readFixture('safebrowsing', 'match.json'), delayMs: 9000 };
+    uh = { json: readFixture('urlhaus', 'url-online.json') };
     const started = Date.now();
     const res = await check({ url: 'https://slow.example/' });
     expect(Date.now() - started).toBeLessThan(8000);
@@ -351,31 +320,30 @@ describe('with Safe Browsing and URLhaus keys', () => {
     expect(first.body.metadata.cached).toBe(false);
     expect(second.body.metadata.cached).toBe(true);
     expect(second.body.data).toEqual(first.body.data);
-    expect(fake.calls).toHaveLength(2);
+    expect(s.calls()).toHaveLength(2);
   });
 
   test('concurrent identical checks share one call to each list', async () => {
-    sb = { json: fixture('safebrowsing', 'clean.json'), delayMs: 150 };
+    sb = { json: readFixture('safebrowsing', 'clean.json'), delayMs: 150 };
     const all = await Promise.all(Array.from({ length: 5 }, () => check({ domain: 'together.example' })));
     for (const r of all) expect(r.body.data.reputation.safebrowsing.status).toBe('clean');
-    expect(fake.calls.filter((c) => c.path === '/v4/threatMatches:find')).toHaveLength(1);
-    expect(fake.calls.filter((c) => c.path === '/v1/host/')).toHaveLength(1);
+    expect(s.calls().filter((c) => c.path === '/v4/threatMatches:find')).toHaveLength(1);
+    expect(s.calls().filter((c) => c.path === '/v1/host/')).toHaveLength(1);
   });
 });
 
 test('only the keyed list is asked', async () => {
-  const fake = await fakeUpstream(routes({ 'POST /v4/threatMatches:find': () => ({ json: {} }) }));
-  const t = await testApp({ UPSTREAM_SAFEBROWSING_URL: fake.url, UPSTREAM_SAFEBROWSING_KEYS: 'k', UPSTREAM_URLHAUS_URL: fake.url });
-  try {
-    const res = await request(t.app).get(PATH).query({ apikey: t.key, domain: 'example.org' });
+  const lists = {
+    safebrowsing: { keys: 'k', routes: { 'POST /v4/threatMatches:find': () => ({ json: {} }) } },
+    urlhaus: {},
+  };
+  await withUpstreams({ endpoint: ENDPOINT, upstreams: lists }, async (t) => {
+    const res = await t.get({ domain: 'example.org' });
     expect(res.body.data.reputation).toEqual({
       safebrowsing: { status: 'clean', threats: [] },
       urlhaus: { status: 'not_configured', threats: [] },
     });
     expect(res.body.data.sources).toEqual(['heuristics', 'safebrowsing']);
-    expect(fake.calls.map((c) => c.path)).toEqual(['/v4/threatMatches:find']);
-  } finally {
-    await t.close();
-    await fake.close();
-  }
+    expect(t.calls().map((c) => c.path)).toEqual(['/v4/threatMatches:find']);
+  });
 });

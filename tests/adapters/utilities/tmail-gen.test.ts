@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
-import { fakeUpstream, routes, type FakeRequest, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
+import { upstreamSuite, withUpstreams, type Caller, type FakeSpec } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -15,53 +15,43 @@ import { createApp } from '../../../server/app.js';
 import tmailGen from '../../../adapters/utilities/tmail-gen.js';
 
 const PATH = '/api/v1/utilities/tmail-gen';
-const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../fixtures/mailtm/${name}`, import.meta.url), 'utf8'));
 
 /** Per-step overrides: answer of GET /domains, POST /accounts (a queue), POST /token. */
 let domainsAnswer: () => FakeResponse;
 let accountAnswers: FakeResponse[];
 let tokenAnswer: (r: FakeRequest) => FakeResponse;
-let fake: FakeUpstream;
+
+const s = upstreamSuite({
+  endpoint: 'utilities/tmail-gen',
+  upstreams: {
+    mailtm: {
+      routes: {
+        'GET /domains': () => domainsAnswer(),
+        'POST /accounts': (r) => {
+          const next = accountAnswers.shift();
+          if (next) return next;
+          const { address } = r.json() as { address: string };
+          return { status: 201, json: { ...fixture('account-created.json'), address } };
+        },
+        'POST /token': (r) => tokenAnswer(r),
+      },
+    },
+  },
+});
+const { fake, fixture } = s;
+/** A mail.tm of its own, on a new address (the domain list is memoised in the adapter module, per base URL). */
+const freshMailtm = (mailtm: FakeSpec) => ({ endpoint: 'utilities/tmail-gen', upstreams: { mailtm } });
 
 function reset() {
   domainsAnswer = () => ({ json: fixture('domains-hydra.json') });
   accountAnswers = [];
   tokenAnswer = () => ({ json: fixture('token.json') });
 }
+beforeEach(reset);
 
-beforeAll(async () => {
-  reset();
-  fake = await fakeUpstream(
-    routes({
-      'GET /domains': () => domainsAnswer(),
-      'POST /accounts': (r) => {
-        const next = accountAnswers.shift();
-        if (next) return next;
-        const { address } = r.json() as { address: string };
-        return { status: 201, json: { ...fixture('account-created.json'), address } };
-      },
-      'POST /token': (r) => tokenAnswer(r),
-    }),
-  );
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  reset();
-  fake.calls.length = 0;
-});
-
-/** A fresh app per test (the domain list stays memoised in the adapter module, per base URL). */
-async function withApp(fn: (t: TestApp) => Promise<void>, env: Record<string, string> = {}) {
-  const t = await testApp({ UPSTREAM_MAILTM_URL: fake.url, ...env });
-  try {
-    await fn(t);
-  } finally {
-    await t.close();
-  }
-}
-const get = (t: TestApp) => request(t.app).get(PATH).query({ apikey: t.key });
+/** A fresh app per test. */
+const withApp = (fn: (t: Caller) => Promise<void>) => s.withApp({}, fn);
+const get = (t: Caller) => t.get();
 
 describe('a new mailbox', () => {
   test('address on an active domain, random password, token, inbox instructions', async () => {
@@ -88,29 +78,25 @@ describe('a new mailbox', () => {
       const b = await get(t);
       expect(a.body.data.address).not.toBe(b.body.data.address);
       expect(a.body.data.password).not.toBe(b.body.data.password);
-      await expectNeverCached({ t, path: PATH, query: {}, upstreamCalls: () => fake.calls.filter((c) => c.path === '/token').length });
+      await expectNeverCached({ t: t.t, path: PATH, query: {}, upstreamCalls: () => fake.calls.filter((c) => c.path === '/token').length });
     });
   });
 
   test('a plain-array domain list works too', async () => {
     // The domain list is memoised per base URL: a second fake stands for a fresh mail.tm.
-    const other = await fakeUpstream(
-      routes({
+    const other = {
+      routes: {
         'GET /domains': () => ({ json: fixture('domains-array.json') }),
         'POST /accounts': () => ({ status: 201, json: fixture('account-created.json') }),
         'POST /token': () => ({ json: fixture('token.json') }),
-      }),
-    );
-    const t = await testApp({ UPSTREAM_MAILTM_URL: other.url });
-    try {
+      },
+    };
+    await withUpstreams(freshMailtm(other), async (t) => {
       const res = await get(t);
       expect(res.status).toBe(200);
       expect(res.body.data.address).toMatch(/@punkproof\.com$/);
-      expect(other.calls.map((c) => c.path)).toEqual(['/domains', '/accounts', '/token']);
-    } finally {
-      await t.close();
-      await other.close();
-    }
+      expect(t.fake.calls.map((c) => c.path)).toEqual(['/domains', '/accounts', '/token']);
+    });
   });
 
   test('422 (address taken) → another address is tried', async () => {
@@ -182,29 +168,18 @@ describe('failures', () => {
   test('no active domain, or a domain list of the wrong shape → 502', async () => {
     domainsAnswer = () => ({ json: { 'hydra:member': [{ domain: 'old.example', isActive: false }] } });
     // The list is memoised per base URL: another fake stands for a fresh mail.tm.
-    const other = await fakeUpstream(() => domainsAnswer());
-    try {
-      const t = await testApp({ UPSTREAM_MAILTM_URL: other.url });
-      try {
-        expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
-        domainsAnswer = () => ({ text: '<html>maintenance</html>', headers: { 'content-type': 'application/json' } });
-        expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
-      } finally {
-        await t.close();
-      }
-    } finally {
-      await other.close();
-    }
+    await withUpstreams(freshMailtm({ fallback: () => domainsAnswer() }), async (t) => {
+      expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
+      domainsAnswer = () => ({ text: '<html>maintenance</html>', headers: { 'content-type': 'application/json' } });
+      expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
+    });
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const slow = await fakeUpstream(() => ({ json: fixture('domains-hydra.json'), delayMs: 500 }));
-    try {
-      const ctx = shortTimeoutCtx('mailtm', slow.url, '50ms');
+    await withUpstreams(freshMailtm({ fallback: () => ({ json: fixture('domains-hydra.json'), delayMs: 500 }) }), async (slow) => {
+      const ctx = shortTimeoutCtx('mailtm', slow.fake.url, '50ms');
       await expect(tmailGen({}, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
-    } finally {
-      await slow.close();
-    }
+    });
   });
 });
 
@@ -218,8 +193,8 @@ describe('pacing', () => {
     let release!: () => void;
     const held = new Promise<void>((ok) => (release = ok));
     const wayOut = setTimeout(release, 10_000);
-    const watcher = await fakeUpstream(
-      routes({
+    const watcher = {
+      routes: {
         'GET /domains': () => ({ json: fixture('domains-hydra.json') }),
         'POST /accounts': async () => {
           most = Math.max(most, ++now);
@@ -229,17 +204,16 @@ describe('pacing', () => {
           return { status: 201, json: fixture('account-created.json') };
         },
         'POST /token': () => ({ json: fixture('token.json') }),
-      }),
-    );
-    const t = await testApp({ UPSTREAM_MAILTM_URL: watcher.url });
+      },
+    };
     try {
-      const answers = await Promise.all(Array.from({ length: 5 }, () => get(t)));
-      for (const a of answers) expect(a.status).toBe(200);
-      expect(most).toBe(2);
+      await withUpstreams(freshMailtm(watcher), async (t) => {
+        const answers = await Promise.all(Array.from({ length: 5 }, () => get(t)));
+        for (const a of answers) expect(a.status).toBe(200);
+        expect(most).toBe(2);
+      });
     } finally {
       clearTimeout(wayOut);
-      await t.close();
-      await watcher.close();
     }
   });
 });

@@ -2,10 +2,7 @@
 // /translate with the pooled key in the JSON body, codes checked against /languages) and a loopback gtx
 // endpoint otherwise (GET /translate_a/single?client=gtx&dj=1). The detected source language is reported
 // when the caller gives none; failures, slowness, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -13,19 +10,12 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import tr from '../../../adapters/utilities/tr.js';
 
 const PATH = '/api/v1/utilities/tr';
-const fixture = (dir: string, name: string) =>
-  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
-let failWith: FakeResponse | undefined;
-let libre: FakeUpstream;
-let gtx: FakeUpstream;
-let tLibre: TestApp;
-let tGtx: TestApp;
-beforeAll(async () => {
-  libre = await fakeUpstream(
-    (req) =>
-      failWith ??
-      routes({
+const s = upstreamSuite({
+  endpoint: 'utilities/tr',
+  upstreams: {
+    libretranslate: {
+      routes: {
         'GET /languages': () => ({ json: fixture('libretranslate', 'languages.json') }),
         'POST /translate': (r) => {
           const body = r.json() as { q: string; source: string; target: string };
@@ -34,34 +24,21 @@ beforeAll(async () => {
             json: body.source === 'auto' ? fixture('libretranslate', 'translate-auto.json') : fixture('libretranslate', 'translate.json'),
           };
         },
-      })(req),
-  );
-  gtx = await fakeUpstream(
-    (req) =>
-      failWith ??
-      routes({
+      },
+    },
+    gtx: {
+      routes: {
         'GET /translate_a/single': (r) => ({ json: fixture('gtx', 'single-dj.json'), delayMs: r.query.get('q') === 'slow' ? 200 : 0 }),
-      })(req),
-  );
-  tLibre = await testApp({ UPSTREAM_LIBRETRANSLATE_URL: libre.url, UPSTREAM_GTX_URL: gtx.url });
-  tGtx = await testApp({ UPSTREAM_GTX_URL: gtx.url });
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await tLibre.close();
-  await tGtx.close();
-  await libre.close();
-  await gtx.close();
-});
-beforeEach(() => {
-  failWith = undefined;
-  libre.calls.length = 0;
-  gtx.calls.length = 0;
-});
+const { fixture } = s;
+const { libretranslate: libre, gtx } = s.fakes;
+const tLibre = s;
+const tGtx = s.app({ without: ['libretranslate'] });
 
-const get = (t: TestApp, query: Record<string, string>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...query });
+const get = (t: Caller, query: Record<string, string>) => t.get(query);
 const translateCalls = () => libre.calls.filter((c) => c.path === '/translate');
 
 describe('LibreTranslate (configured)', () => {
@@ -103,30 +80,27 @@ describe('LibreTranslate (configured)', () => {
   });
 
   test('the pooled key goes in the JSON body as api_key', async () => {
-    const t2 = await testApp({ UPSTREAM_LIBRETRANSLATE_URL: libre.url, UPSTREAM_LIBRETRANSLATE_KEYS: 'lt-key-1' });
-    try {
+    await s.withApp({ without: ['gtx'], env: { UPSTREAM_LIBRETRANSLATE_KEYS: 'lt-key-1' } }, async (t2) => {
       const res = await get(t2, { text: 'Bonjour', to: 'en' });
       expect(res.status).toBe(200);
       expect(res.body.data.translation).toBe('Hello!');
       expect(translateCalls().at(-1)!.json()).toMatchObject({ q: 'Bonjour', api_key: 'lt-key-1' });
       expect(JSON.stringify(res.body)).not.toContain('lt-key-1');
-    } finally {
-      await t2.close();
-    }
+    });
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get(tLibre, { text: `failing ${f.name}`, from: 'fr', to: 'en' }), f);
   });
 
   test('an answer without translatedText → 502', async () => {
-    failWith = { json: { error: 'weird' } };
+    s.failWith = { json: { error: 'weird' } };
     expectFailure(await get(tLibre, { text: 'odd answer', from: 'fr', to: 'en' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('a server that wants a key (403) → 503 not configured', async () => {
-    failWith = { status: 403, json: { error: 'Visit https://portal.libretranslate.com to get an API key' } };
+    s.failWith = { status: 403, json: { error: 'Visit https://portal.libretranslate.com to get an API key' } };
     const res = await get(tLibre, { text: 'needs key', from: 'fr', to: 'en' });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, code: 'not_configured' });
@@ -161,12 +135,12 @@ describe('gtx (no LibreTranslate configured)', () => {
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
-    failWith = f.answer;
+    s.failWith = f.answer;
     expectFailure(await get(tGtx, { text: `failing ${f.name}`, to: 'en' }), f);
   });
 
   test('an answer without sentences (the nested-array form) → 502', async () => {
-    failWith = { json: [[['Hello', 'Bonjour', null, null, 10]], null, 'fr'] };
+    s.failWith = { json: [[['Hello', 'Bonjour', null, null, 10]], null, 'fr'] };
     expectFailure(await get(tGtx, { text: 'array form', to: 'en' }), { status: 502, code: 'upstream_failed' });
   });
 
@@ -203,12 +177,12 @@ describe('bad input', () => {
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: tGtx, path: PATH, query: { text: 'cache me', to: 'de' }, upstreamCalls: () => gtx.calls.length });
+    await expectCacheHit({ t: tGtx.t, path: PATH, query: { text: 'cache me', to: 'de' }, upstreamCalls: () => gtx.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
     await expectCoalesced({
-      t: tLibre,
+      t: tLibre.t,
       path: PATH,
       query: { text: 'slow', from: 'en', to: 'de' },
       upstreamCalls: () => translateCalls().length,

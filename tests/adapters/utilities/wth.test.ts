@@ -1,10 +1,7 @@
 // utilities/wth against loopback Open-Meteo geocoding and forecast APIs: the first match's coordinates
 // passed on, the WMO code in words (both field spellings), unknown city → 404, errors of either API,
 // slowness, cache and coalescing.
-import fs from 'node:fs';
-import request from 'supertest';
-import { fakeUpstream, routes, type FakeResponse, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
@@ -12,53 +9,32 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import wth, { describeWeather } from '../../../adapters/utilities/wth.js';
 
 const PATH = '/api/v1/utilities/wth';
-const fixture = (dir: string, name: string) =>
-  JSON.parse(fs.readFileSync(new URL(`../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
-let geoFails: FakeResponse | undefined;
-let forecastFails: FakeResponse | undefined;
 let oldSpelling = false;
-let geo: FakeUpstream;
-let forecast: FakeUpstream;
-let t: TestApp;
-beforeAll(async () => {
-  geo = await fakeUpstream(
-    (req) =>
-      geoFails ??
-      routes({
+const s = upstreamSuite({
+  endpoint: 'utilities/wth',
+  upstreams: {
+    'open-meteo-geo': {
+      routes: {
         'GET /v1/search': (r) => {
           const name = r.query.get('name') ?? '';
           if (name === 'Atlantis') return { json: fixture('open-meteo-geo', 'no-results.json') };
           return { json: fixture('open-meteo-geo', 'berlin.json'), delayMs: name === 'Slowtown' ? 200 : 0 };
         },
-      })(req),
-  );
-  forecast = await fakeUpstream(
-    (req) =>
-      forecastFails ??
-      routes({
+      },
+    },
+    'open-meteo': {
+      routes: {
         'GET /v1/forecast': () => ({ json: fixture('open-meteo', oldSpelling ? 'current-old-spelling.json' : 'current.json') }),
-      })(req),
-  );
-  t = await testApp({ UPSTREAM_OPEN_METEO_GEO_URL: geo.url, UPSTREAM_OPEN_METEO_URL: forecast.url });
+      },
+    },
+  },
 });
-afterAll(async () => {
-  await t.close();
-  await geo.close();
-  await forecast.close();
-});
+const { fixture, get } = s;
+const { 'open-meteo-geo': geo, 'open-meteo': forecast } = s.fakes;
 beforeEach(() => {
-  geoFails = undefined;
-  forecastFails = undefined;
   oldSpelling = false;
-  geo.calls.length = 0;
-  forecast.calls.length = 0;
 });
-
-const get = (query: Record<string, string>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...query });
 
 describe('current weather', () => {
   test('location of the first match, current conditions in words', async () => {
@@ -134,31 +110,31 @@ describe('not found and bad input', () => {
 
 describe('upstream failures', () => {
   test.each(UPSTREAM_FAILURES)('geocoding $name → $status', async (f) => {
-    geoFails = f.answer;
+    geo.failWith = f.answer;
     expectFailure(await get({ city: `Geo ${f.name}` }), f);
   });
 
   test.each(UPSTREAM_FAILURES)('forecast $name → $status', async (f) => {
-    forecastFails = f.answer;
+    forecast.failWith = f.answer;
     expectFailure(await get({ city: `Forecast ${f.name}` }), f);
   });
 
   test('Open-Meteo 400 {error, reason} → 400 without its words', async () => {
-    forecastFails = { status: 400, json: fixture('open-meteo', 'bad-request.json') };
+    forecast.failWith = { status: 400, json: fixture('open-meteo', 'bad-request.json') };
     const res = await get({ city: 'Edge of the map' });
     expect(res.status).toBe(400);
     expect(res.body.error).not.toMatch(/Latitude/);
   });
 
   test('a forecast without `current`, or without a temperature → 502', async () => {
-    forecastFails = { json: { latitude: 52.5, longitude: 13.4 } };
+    forecast.failWith = { json: { latitude: 52.5, longitude: 13.4 } };
     expectFailure(await get({ city: 'No current' }), { status: 502, code: 'upstream_failed' });
-    forecastFails = { json: { current: { weather_code: 1 } } };
+    forecast.failWith = { json: { current: { weather_code: 1 } } };
     expectFailure(await get({ city: 'No temperature' }), { status: 502, code: 'upstream_failed' });
   });
 
   test('a geocoding match without coordinates → 502', async () => {
-    geoFails = { json: { results: [{ name: 'Nowhere' }] } };
+    geo.failWith = { json: { results: [{ name: 'Nowhere' }] } };
     expectFailure(await get({ city: 'Nowhere' }), { status: 502, code: 'upstream_failed' });
   });
 
@@ -170,10 +146,10 @@ describe('upstream failures', () => {
 
 describe('cache', () => {
   test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t, path: PATH, query: { city: 'Potsdam' }, upstreamCalls: () => forecast.calls.length });
+    await expectCacheHit({ t: s.t, path: PATH, query: { city: 'Potsdam' }, upstreamCalls: () => forecast.calls.length });
   });
 
   test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t, path: PATH, query: { city: 'Slowtown' }, upstreamCalls: () => geo.calls.length });
+    await expectCoalesced({ t: s.t, path: PATH, query: { city: 'Slowtown' }, upstreamCalls: () => geo.calls.length });
   });
 });

@@ -15,24 +15,27 @@ const names = (items: Array<{ name: string }>) => items.map((i) => i.name);
 let orderByFilters = false;
 const s = upstreamSuite({
   endpoint: 'video/burger-show-data',
-  upstream: 'bobsburgers',
-  routes: {
-    'GET /characters': (r) => {
-      if (orderByFilters && r.query.has('OrderBy')) return { json: [] };
-      let all = s.fixture('characters.json') as Array<Record<string, unknown>>;
-      const by = r.query.get('sortBy');
-      if (by) all = [...all].sort((a, b) => String(a[by]).localeCompare(String(b[by])));
-      if (r.query.get('OrderBy') === 'desc') all.reverse();
-      const skip = Number(r.query.get('skip') ?? 0);
-      const limit = Number(r.query.get('limit') ?? 600);
-      return { json: all.slice(skip, skip + limit), delayMs: skip === 2 ? 200 : 0 };
+  upstreams: {
+    bobsburgers: {
+      routes: {
+        'GET /characters': (r) => {
+          if (orderByFilters && r.query.has('OrderBy')) return { json: [] };
+          let all = s.fixture('characters.json') as Array<Record<string, unknown>>;
+          const by = r.query.get('sortBy');
+          if (by) all = [...all].sort((a, b) => String(a[by]).localeCompare(String(b[by])));
+          if (r.query.get('OrderBy') === 'desc') all.reverse();
+          const skip = Number(r.query.get('skip') ?? 0);
+          const limit = Number(r.query.get('limit') ?? 600);
+          return { json: all.slice(skip, skip + limit), delayMs: skip === 2 ? 200 : 0 };
+        },
+        'GET /burgerOfTheDay/1,2': () => ({ json: s.fixture('burgers-1-2.json') }),
+        'GET /characters/1': () => ({ json: s.fixture('characters.json')[0] }),
+        'GET /:resource/:id': (_r, p) => ({
+          status: 500,
+          json: { error: `Error while retreiving data with id ${p.id} in route ${p.resource}.` },
+        }),
+      },
     },
-    'GET /burgerOfTheDay/1,2': () => ({ json: s.fixture('burgers-1-2.json') }),
-    'GET /characters/1': () => ({ json: s.fixture('characters.json')[0] }),
-    'GET /:resource/:id': (_r, p) => ({
-      status: 500,
-      json: { error: `Error while retreiving data with id ${p.id} in route ${p.resource}.` },
-    }),
   },
 });
 beforeEach(() => {

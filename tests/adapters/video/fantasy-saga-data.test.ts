@@ -1,10 +1,7 @@
 // video/fantasy-saga-data against a loopback An API of Ice and Fire: bare-array pages with paging only in
 // the Link header, pageSize capped at 50, "" and [""] normalised, items by id, the daily-limit 403 that
 // makes us stop calling, error mapping, cache and coalescing.
-import request from 'supertest';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
-import { testApp } from '../../helpers/app.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -20,25 +17,34 @@ const link = (base: string, resource: string, size: number, rels: Record<string,
 
 const s = upstreamSuite({
   endpoint: 'video/fantasy-saga-data',
-  upstream: 'iceandfire',
-  routes: {
-    'GET /characters': (r) => {
-      const page = Number(r.query.get('page'));
-      const size = Number(r.query.get('pageSize'));
-      const rels: Record<string, number> = page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
-      return {
-        json: s.fixture('characters-page.json'),
-        headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) },
-        delayMs: page === 9 ? 200 : 0,
-      };
+  upstreams: {
+    iceandfire: {
+      routes: {
+        'GET /characters': (r) => {
+          const page = Number(r.query.get('page'));
+          const size = Number(r.query.get('pageSize'));
+          const rels: Record<string, number> =
+            page >= 214 ? { prev: page - 1, first: 1, last: 214 } : { next: page + 1, first: 1, last: 214 };
+          return {
+            json: s.fixture('characters-page.json'),
+            headers: { link: link('https://www.anapioficeandfire.com/api', 'characters', size, rels) },
+            delayMs: page === 9 ? 200 : 0,
+          };
+        },
+        'GET /books': () => ({
+          json: [
+            {
+              url: 'https://www.anapioficeandfire.com/api/books/1',
+              name: 'A Game of Thrones',
+              isbn: '978-0553103540',
+              mediaType: 'Hardcover',
+            },
+          ],
+        }),
+        'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
+        'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
+      },
     },
-    'GET /books': () => ({
-      json: [
-        { url: 'https://www.anapioficeandfire.com/api/books/1', name: 'A Game of Thrones', isbn: '978-0553103540', mediaType: 'Hardcover' },
-      ],
-    }),
-    'GET /houses/362': () => ({ json: s.fixture('house-362.json') }),
-    'GET /:resource/:id': () => ({ status: 404, body: Buffer.alloc(0) }),
   },
 });
 const { get } = s;
@@ -134,19 +140,16 @@ describe('upstream failures', () => {
   });
 
   test('the daily-limit 403 → 503 with Retry-After, and no more calls for a while', async () => {
-    const blocked = await fakeUpstream(() => ({ status: 403, text: '' }));
-    const t2 = await testApp({ UPSTREAM_ICEANDFIRE_URL: blocked.url });
-    try {
-      const first = await request(t2.app).get(PATH).query({ apikey: t2.key, resource: 'books' });
+    const limited = { iceandfire: { fallback: () => ({ status: 403, text: '' }) } };
+    await withUpstreams({ endpoint: 'video/fantasy-saga-data', upstreams: limited }, async (t2) => {
+      const blocked = t2.fake;
+      const first = await t2.get({ resource: 'books' });
       expectFailure(first, { status: 503, code: 'upstream_busy' });
       expect(Number(first.headers['retry-after'])).toBe(3600);
-      const second = await request(t2.app).get(PATH).query({ apikey: t2.key, resource: 'houses', id: 1 });
+      const second = await t2.get({ resource: 'houses', id: 1 });
       expectFailure(second, { status: 503, code: 'upstream_busy' });
       expect(blocked.calls).toHaveLength(1);
-    } finally {
-      await t2.close();
-      await blocked.close();
-    }
+    });
   });
 
   test('slower than the upstream timeout → 504', async () => {
