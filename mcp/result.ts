@@ -38,7 +38,7 @@ export async function toolResult(answer: Injected, publicUrl: string, inject: In
 function parse(answer: Injected): Envelope | undefined {
   if (!String(answer.headers['content-type'] ?? '').includes('json')) return undefined;
   try {
-    return answer.json() as Envelope;
+    return answer.json<Envelope>();
   } catch {
     return undefined;
   }

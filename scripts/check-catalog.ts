@@ -187,7 +187,7 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
   const upstreamsDoc = readYaml(upstreamsFile, differences) as { upstreams?: Record<string, unknown> } | undefined;
   if (upstreamsDoc !== undefined && !checkUpstreams(upstreamsDoc))
     differences.push(...schemaErrors(upstreamsFile, upstreamsDoc, checkUpstreams.errors!));
-  const upstreams = upstreamsDoc?.upstreams ?? {};
+  const upstreams = (upstreamsDoc?.upstreams ?? {}) as Record<string, unknown>;
 
   const catalog = new Map<string, CatalogEndpoint>();
   const files = fs

@@ -39,7 +39,7 @@ async function readPassword(): Promise<string> {
   return line;
 }
 
-let close = async () => {};
+let close: () => Promise<void>;
 let store: Store;
 if (config.redisUrl) {
   const { createClient } = await import('redis');

@@ -38,8 +38,10 @@ function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
 }
 
+type Uploaded = { status: number; body: { data?: { code?: string; size?: number } } };
+
 /** POSTs a multipart body of `mb` MB generated on the fly, never held whole in this process either. */
-function upload(port: number, mb: number): Promise<{ status: number; body: { data?: { code?: string; size?: number } } }> {
+function upload(port: number, mb: number): Promise<Uploaded> {
   const boundary = `----uua${crypto.randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -64,7 +66,7 @@ function upload(port: number, mb: number): Promise<{ status: number; body: { dat
         res
           .setEncoding('utf8')
           .on('data', (c: string) => (text += c))
-          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Uploaded['body'] }));
       },
     );
     req.on('error', reject);

@@ -15,7 +15,7 @@ const chat2: Adapter = async (params, ctx) => {
   const client = ctx.upstream('perplexity');
   const aliases = (client.settings.models ?? {}) as Record<string, unknown>;
   const asked = String(params.model ?? 'auto');
-  const model = typeof aliases[asked] === 'string' ? (aliases[asked] as string) : asked === 'auto' ? 'sonar' : asked;
+  const model = typeof aliases[asked] === 'string' ? aliases[asked] : asked === 'auto' ? 'sonar' : asked;
 
   const res = await client.request({
     path: typeof client.settings.path === 'string' ? client.settings.path : '/chat/completions',

@@ -31,7 +31,7 @@ function image(x: Rec): Rec {
 }
 
 const tagList = (x: unknown): string[] =>
-  Array.isArray(x) ? x.map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
+  Array.isArray(x) ? (x as unknown[]).map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
 
 const csv = (x: unknown): string | undefined => {
   const tags = String(x ?? '')

@@ -7,7 +7,7 @@ import { reply, type Adapter, notFound, isRecord, malformed, num, record, record
 const NSFW: Record<string, string> = { true: 'True', false: 'False', All: 'All' };
 
 const names = (x: unknown): string[] =>
-  Array.isArray(x) ? x.map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
+  Array.isArray(x) ? (x as unknown[]).map((t) => (isRecord(t) ? t.name : t)).filter((t): t is string => typeof t === 'string') : [];
 
 function image(x: Rec): Rec {
   if (x.id === undefined || typeof x.url !== 'string') throw malformed();
@@ -50,12 +50,13 @@ const animeImagesC: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    const { body } = await api.request({ path: `/images/${params.id}`, notFoundMessage: `No image with id ${params.id}` });
+    const id = String(params.id);
+    const { body } = await api.request({ path: `/images/${id}`, notFoundMessage: `No image with id ${id}` });
     // Tolerate a one-item page as well as the bare image.
     const rec = record(body);
     if (Array.isArray(rec.items)) {
       const first = records(rec.items)[0];
-      if (!first) throw notFound(`No image with id ${params.id}`);
+      if (!first) throw notFound(`No image with id ${id}`);
       return image(first);
     }
     return image(rec);

@@ -17,9 +17,10 @@ const fighterSeriesData: Adapter = async (params, ctx) => {
   const filters = filtersOf(resource, params);
 
   if (params.id !== undefined) {
-    const { body } = await api.request({ path: `/${resource}/${params.id}`, notFoundMessage: `No ${resource} with id ${params.id}` });
+    const id = String(params.id);
+    const { body } = await api.request({ path: `/${resource}/${id}`, notFoundMessage: `No ${resource} with id ${id}` });
     const item = record(body);
-    if (item.id === undefined) throw notFound(`No ${resource} with id ${params.id}`);
+    if (item.id === undefined) throw notFound(`No ${resource} with id ${id}`);
     return item;
   }
 

@@ -10,13 +10,14 @@ const ninjaSeriesData: Adapter = async (params, ctx) => {
   const api = ctx.upstream('dattebayo');
 
   if (params.ids !== undefined) {
+    const ids = String(params.ids);
     const { body } = await api.request({
-      path: `/${resource}/${params.ids}`,
-      notFoundMessage: `No ${resource} found with id ${params.ids}`,
+      path: `/${resource}/${ids}`,
+      notFoundMessage: `No ${resource} found with id ${ids}`,
     });
     if (!Array.isArray(body) && !isRecord(body)) throw malformed();
     const items = Array.isArray(body) ? records(body) : [body];
-    if (items.length === 0) throw notFound(`No ${resource} found with ids ${params.ids}`);
+    if (items.length === 0) throw notFound(`No ${resource} found with ids ${ids}`);
     return { items };
   }
 

@@ -30,9 +30,9 @@ const museumA: Adapter = async (params, ctx) => {
   // AIC asks API clients to identify themselves in this header (browsers cannot set User-Agent).
   const headers = { 'AIC-User-Agent': `unified-utility-api (+${ctx.publicUrl})` };
 
-  const path = params.id !== undefined ? `/artworks/${params.id}` : q ? '/artworks/search' : '/artworks';
+  const path = params.id !== undefined ? `/artworks/${String(params.id)}` : q ? '/artworks/search' : '/artworks';
   const searchParams = params.id !== undefined ? { fields } : { ...(q ? { q } : {}), limit: PAGE_SIZE, fields };
-  const res = await client.request({ path, searchParams, headers, notFoundMessage: `No artwork with id ${params.id}` });
+  const res = await client.request({ path, searchParams, headers, notFoundMessage: `No artwork with id ${String(params.id)}` });
   const body = res.body;
   if (!isObj(body)) throw malformed();
   const iiif = (isObj(body.config) && text(body.config.iiif_url)) || String(client.settings.iiifUrl ?? DEFAULT_IIIF);

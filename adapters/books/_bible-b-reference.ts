@@ -26,9 +26,11 @@ interface Entity {
   translations?: unknown[];
 }
 
+// The package's declarations import './types' without an extension, which NodeNext does not resolve, so
+// translation_info() and parse() come out untyped: their answers are typed here (parse() returns the parser).
 const parser = new bcv_parser(en);
 parser.set_options({ invalid_passage_strategy: 'include', invalid_sequence_strategy: 'include', book_alone_strategy: 'ignore' });
-const chapters = parser.translation_info('default').chapters as Record<string, number[]>;
+const chapters = (parser.translation_info('default') as { chapters: Record<string, number[]> }).chapters;
 
 const hint = 'a Bible reference such as John 3:16, Romans 12:1-2 or Psalm 23';
 
@@ -65,7 +67,7 @@ export interface ParsedReference {
 }
 
 export function parseReference(ref: string): ParsedReference {
-  const top = parser.parse(ref).parsed_entities() as Entity[];
+  const top = (parser.parse(ref) as bcv_parser).parsed_entities() as Entity[];
   const all = leaves(top);
   if (!all.length) throw invalidParam('ref', `must be ${hint}`);
   const bad = all.find((l) => !l.valid.valid);

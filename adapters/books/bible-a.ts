@@ -24,7 +24,7 @@ const bibleA: Adapter = async (params, ctx) => {
   const book = bookName.toLowerCase().replace(/\s+/g, '');
   const chapter = Number(params.chapter);
   const base = `/${encodeURIComponent(version)}/books/${encodeURIComponent(book)}/chapters/${chapter}`;
-  const where = `${bookName} ${chapter}${params.verse !== undefined ? `:${params.verse}` : ''}`;
+  const where = `${bookName} ${chapter}${params.verse !== undefined ? `:${String(params.verse)}` : ''}`;
   const notFoundMessage = `No ${where} in version ${version} (check the version id and the book name)`;
 
   if (params.verse !== undefined) {

@@ -31,7 +31,8 @@ const bookCatalog: Adapter = async (params, ctx) => {
   const client = ctx.upstream('gutendex');
   const q = typeof params.q === 'string' ? params.q.trim() : '';
   if (params.id !== undefined) {
-    const res = await client.request({ path: `/books/${params.id}`, notFoundMessage: `No book with id ${params.id}` });
+    const id = String(params.id);
+    const res = await client.request({ path: `/books/${id}`, notFoundMessage: `No book with id ${id}` });
     if (!isRecord(res.body) || typeof res.body.id !== 'number') throw malformed();
     return book(res.body);
   }

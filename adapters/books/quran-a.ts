@@ -12,7 +12,7 @@ import {
   type AdapterContext,
   type UpstreamClient,
 } from '../../engine/adapter.js';
-import { AYAH_COUNT, globalNumber, positionOf, search, surahInfo, versesOf, type Verse } from './_quran.js';
+import { AYAH_COUNT, positionOf, search, surahInfo, versesOf, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByAlquranId, type EditionRow } from './_quran-editions.js';
 
 const editionObject = (e: EditionRow) => ({

@@ -91,7 +91,7 @@ const quranB: Adapter = async (params, ctx) => {
       const n = globalNumber(Number(params.chapter), Number(params.verse));
       return local
         ? embedded(row(versesOf(local)[n - 1]))
-        : answer(await fromUpstream(client, ctx, `${path}/${params.chapter}/${params.verse}`, 'text'));
+        : answer(await fromUpstream(client, ctx, `${path}/${String(params.chapter)}/${String(params.verse)}`, 'text'));
     }
     default: {
       const segment = String(params.segment) as Segment;
@@ -103,7 +103,7 @@ const quranB: Adapter = async (params, ctx) => {
             .slice(first - 1, last)
             .map(row),
         });
-      return answer(await fromUpstream(client, ctx, `${path}/${key}/${params.segment_no}`, key));
+      return answer(await fromUpstream(client, ctx, `${path}/${key}/${String(params.segment_no)}`, key));
     }
   }
 };

@@ -70,7 +70,9 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
     };
   }
   if (b.status === 'picker' && Array.isArray(b.picker)) {
-    const items = b.picker.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null && typeof p.url === 'string');
+    const items = (b.picker as unknown[]).filter(
+      (p): p is Record<string, unknown> => typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>).url === 'string',
+    );
     const medias: DownloadMedia[] = items.map((p) => {
       const type = PICKER_TYPE[String(p.type)] ?? 'image';
       const ext = extensionOf(p.url as string) ?? PICKER_EXT[type];

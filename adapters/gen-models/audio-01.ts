@@ -5,7 +5,7 @@
 //   chat: POST chatPath with the audio model and modalities [text, audio]; the MP3 comes back base64 in
 //     choices[0].message.audio.data.
 // Either way the MP3 is hosted for a day.
-import { upstreamFailed, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import { upstreamFailed, type Adapter, type UpstreamClient } from '../../engine/adapter.js';
 import { fetchMedia, hostMedia, readMedia, type Media } from './_media.js';
 import { pollinations, promptOf, promptPath, refusal, setting } from './_pollinations.js';
 
@@ -16,7 +16,7 @@ const audio01: Adapter = async (params, ctx) => {
   const mode = setting<string>(client, ['audio', 'mode'], 'path');
   const media =
     mode === 'chat'
-      ? await viaChat(client, q, voice, callerKey, ctx)
+      ? await viaChat(client, q, voice, callerKey)
       : await fetchMedia(
           client,
           {
@@ -29,14 +29,8 @@ const audio01: Adapter = async (params, ctx) => {
   return hostMedia(ctx, media, { voice });
 };
 
-async function viaChat(
-  client: UpstreamClient,
-  q: string,
-  voice: string,
-  callerKey: string | undefined,
-  ctx: AdapterContext,
-): Promise<Media> {
-  const format = setting(client, ['audio', 'format'], 'mp3');
+async function viaChat(client: UpstreamClient, q: string, voice: string, callerKey: string | undefined): Promise<Media> {
+  const format = setting<string>(client, ['audio', 'format'], 'mp3');
   const res = await client.request({
     path: setting(client, ['chatPath'], '/v1/chat/completions'),
     method: 'POST',

@@ -29,7 +29,7 @@ interface Slot {
 const slots = new Map<string, Slot>();
 
 /** `/quote/{n}` and `/season/{s}` answer HTTP 400 `{ok:false}` for ids that do not exist. */
-async function fetchOne(client: UpstreamClient, path: string): Promise<unknown | undefined> {
+async function fetchOne(client: UpstreamClient, path: string): Promise<unknown> {
   const res = await client.request({ path, allowStatus: [400] });
   return res.status === 400 ? undefined : res.body;
 }

@@ -36,7 +36,7 @@ async function randomOf(ctx: AdapterContext, resource: string, filters: Query) {
   const total = Number(res.body.count);
   if (!res.body.data.length || !Number.isFinite(total) || total < 1) throw unexpectedShape();
   const n = 1 + Math.floor(Math.random() * total);
-  const item = n === 1 ? res.body.data[0] : (await page(ctx, resource, { ...filters, page: n, size: 1 }))[0];
+  const item: unknown = n === 1 ? res.body.data[0] : (await page(ctx, resource, { ...filters, page: n, size: 1 }))[0];
   if (!isRecord(item)) throw unexpectedShape();
   return reply({ data: item, cacheable: false });
 }

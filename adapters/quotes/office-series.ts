@@ -83,7 +83,7 @@ const officeSeries: Adapter = async (params, ctx) => {
   if (action === 'id') {
     const name = need(params.value).toLowerCase();
     const found = all.find((c) => c.name.toLowerCase() === name);
-    if (!found) throw notFound(`No character named ${params.value}`);
+    if (!found) throw notFound(`No character named ${String(params.value)}`);
     const quotes = index().quotes.filter((q) => typeof q.character === 'string' && q.character.toLowerCase() === name);
     return { ...found, quotes };
   }

@@ -18,8 +18,8 @@ function eventDate(events: Rec[], ...actions: string[]): string | null {
 function registrar(entities: Rec[]): string | null {
   for (const e of entities) {
     if (strings(e.roles).includes('registrar')) {
-      const card = Array.isArray(e.vcardArray) ? e.vcardArray[1] : undefined;
-      const fn = Array.isArray(card) ? card.find((p) => Array.isArray(p) && p[0] === 'fn') : undefined;
+      const card: unknown = Array.isArray(e.vcardArray) ? e.vcardArray[1] : undefined;
+      const fn: unknown = Array.isArray(card) ? card.find((p) => Array.isArray(p) && p[0] === 'fn') : undefined;
       if (Array.isArray(fn) && typeof fn[3] === 'string' && fn[3].trim()) return fn[3].trim();
     }
     const inner = registrar(list(e.entities));

@@ -19,7 +19,7 @@ function targetOf(params: Record<string, unknown>): Target {
 function weightsOf(options: Record<string, unknown>): Record<RuleId, number> {
   const given = (options.weights ?? {}) as Record<string, unknown>;
   const out = { ...WEIGHTS } as Record<RuleId, number>;
-  for (const id of Object.keys(WEIGHTS) as RuleId[]) if (typeof given[id] === 'number') out[id] = given[id] as number;
+  for (const id of Object.keys(WEIGHTS) as RuleId[]) if (typeof given[id] === 'number') out[id] = given[id];
   return out;
 }
 

@@ -18,7 +18,7 @@ const LANGUAGES_TTL_MS = 3600_000;
 const NO_LIST_TTL_MS = 60_000;
 const languages = new Map<string, { codes: string[] | undefined; at: number }>();
 
-async function libreLanguages(api: UpstreamClient, ctx: AdapterContext): Promise<string[] | undefined> {
+async function libreLanguages(api: UpstreamClient): Promise<string[] | undefined> {
   const key = api.baseUrl ?? '';
   const memo = languages.get(key);
   if (memo && Date.now() - memo.at < (memo.codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS)) return memo.codes;
@@ -60,8 +60,8 @@ function pick(name: 'from' | 'to', code: string, codes: string[] | undefined): s
   throw invalidParam(name, `must be a language code this server knows: ${codes.join(', ')}`);
 }
 
-async function viaLibre(api: UpstreamClient, text: string, from: string | undefined, to: string, ctx: AdapterContext) {
-  const codes = await libreLanguages(api, ctx);
+async function viaLibre(api: UpstreamClient, text: string, from: string | undefined, to: string) {
+  const codes = await libreLanguages(api);
   const source = from ? pick('from', from, codes) : 'auto';
   const target = pick('to', to, codes);
   const { body } = await api.request({
@@ -100,7 +100,7 @@ const tr: Adapter = async (params, ctx) => {
   const from = given && given.toLowerCase() !== 'auto' ? given : undefined;
   const to = String(params.to);
   const libre = ctx.upstream('libretranslate');
-  if (libre.baseUrl) return reply({ data: await viaLibre(libre, text, from, to, ctx), source: 'libretranslate' });
+  if (libre.baseUrl) return reply({ data: await viaLibre(libre, text, from, to), source: 'libretranslate' });
   return reply({ data: await viaGtx(text, from, to, ctx), source: 'gtx' });
 };
 

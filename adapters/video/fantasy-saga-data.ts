@@ -49,10 +49,10 @@ const fantasySagaData: Adapter = async (params, ctx) => {
   const page = params.page as number;
   const pageSize = params.pageSize as number;
   const res = await api.request({
-    path: params.id !== undefined ? `/${resource}/${params.id}` : `/${resource}`,
+    path: params.id !== undefined ? `/${resource}/${String(params.id)}` : `/${resource}`,
     searchParams: params.id !== undefined ? undefined : { page, pageSize },
     allowStatus: [403],
-    notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${params.id}`,
+    notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${String(params.id)}`,
   });
   if (res.status === 403) {
     blockedUntil.set(key, Date.now() + BLOCK_MS);

@@ -14,7 +14,6 @@ import { parseDuration } from '../duration.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisCounter } from './redis-counter.js';
 import type { RedisHealth } from '../infra/redis.js';
-import type { Identity } from './identify.js';
 import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { partitionOf } from './usage.js';

@@ -119,7 +119,7 @@ export class RedisCounter implements Counter {
     this.batch = new Map();
     for (let i = 0; i < all.length; i += MAX_KEYS_PER_CALL) {
       this.inFlight++;
-      this.send(all.slice(i, i + MAX_KEYS_PER_CALL)).finally(() => {
+      void this.send(all.slice(i, i + MAX_KEYS_PER_CALL)).finally(() => {
         if (--this.inFlight === 0) this.flush();
       });
     }

@@ -105,7 +105,7 @@ export function createUsage(store: Store, log: Logger) {
     const id = call.identity;
     if (id?.status !== 'ok' || call.meterKey === undefined) return;
     let byKey = pending.get(id.plan);
-    if (byKey === undefined) pending.set(id.plan, (byKey = new Map()));
+    if (byKey === undefined) pending.set(id.plan, (byKey = new Map<string, Pending>()));
     let p = byKey.get(call.meterKey);
     if (p === undefined) byKey.set(call.meterKey, (p = new Pending(partitionOf(id.plan, call.meterKey))));
     let c = p.counts.get(call.endpoint);
@@ -164,7 +164,7 @@ export function createUsage(store: Store, log: Logger) {
       });
     return flushing;
   };
-  const timer = setInterval(flush, FLUSH_MS);
+  const timer = setInterval(() => void flush(), FLUSH_MS);
   timer.unref();
 
   const history = async (partition: string, period: Period, now = Date.now()): Promise<History> => {

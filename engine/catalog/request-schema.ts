@@ -69,7 +69,7 @@ export function ruleSchema(spec: EndpointSpec, rule: Rule): JsonSchema {
       ? { dependentRequired: { [rule.given[0]]: rule.require } }
       : { if: { required: rule.given }, then: effect };
   if (rule.when) return { if: conditionSchema(spec, rule.when), then: effect };
-  return { if: conditionSchema(spec, rule.unless!), else: effect };
+  return { if: conditionSchema(spec, rule.unless), else: effect };
 }
 
 /** A param's `requiredWhen`, as the rule it is. */

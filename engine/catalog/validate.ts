@@ -96,18 +96,16 @@ function ruleMessage(rule: Rule, params: Params): ApiError {
   const missing = (rule.require ?? []).find((n) => params[n] === undefined);
   if (missing) return missingParam(missing);
   const [extra] = given(params, rule.forbid ?? []);
-  const unlike = Object.entries(rule.match ?? {}).find(
-    ([n, p]) => typeof params[n] === 'string' && !new RegExp(p, 'u').test(params[n] as string),
-  );
+  const unlike = Object.entries(rule.match ?? {}).find(([n, p]) => typeof params[n] === 'string' && !new RegExp(p, 'u').test(params[n]));
   if (!extra && unlike)
     return invalidParam(
       unlike[0],
-      `must be in the form ${unlike[1]} ${rule.given ? `with ${rule.given.join(' and ')}` : rule.when ? `with ${conditionWords(rule.when)}` : `unless ${conditionWords(rule.unless!)}`}`,
+      `must be in the form ${unlike[1]} ${rule.given ? `with ${rule.given.join(' and ')}` : rule.when ? `with ${conditionWords(rule.when)}` : `unless ${conditionWords(rule.unless)}`}`,
     );
   if (rule.given) return invalidParam(extra, `is not used with ${rule.given.join(' and ')}`);
   return rule.when
     ? invalidParam(extra, `is not used with ${conditionWords(rule.when)}`)
-    : invalidParam(extra, `is only used with ${conditionWords(rule.unless!)}`);
+    : invalidParam(extra, `is only used with ${conditionWords(rule.unless)}`);
 }
 
 /** Turns the first ajv error into the spec's words. */

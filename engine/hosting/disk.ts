@@ -160,8 +160,8 @@ export function createBlobStore(
     },
   };
   const run = () => sweep().catch((err) => log.warn({ err }, 'blob sweep failed'));
-  const timer = setInterval(run, sweepEveryMs);
+  const timer = setInterval(() => void run(), sweepEveryMs);
   timer.unref();
-  setImmediate(run);
+  setImmediate(() => void run());
   return store;
 }

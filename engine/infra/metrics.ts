@@ -123,8 +123,8 @@ export function createMetrics(probes: MetricsProbes = {}) {
       if (!byClass) planChildren.set(p, (byClass = CLASSES.map((cls) => tally(byPlan.labels(p, cls)))));
       byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1].n++;
     },
-    /** One upstream call (createUpstreams' `observe`). */
-    upstream(upstreamId: string, outcome: string, seconds: number) {
+    /** One upstream call (createUpstreams' `observe`: handed over on its own, so an arrow function). */
+    upstream: (upstreamId: string, outcome: string, seconds: number) => {
       let u = upstreamChildren.get(upstreamId);
       if (!u) upstreamChildren.set(upstreamId, (u = { latency: upstreamLatency.labels(upstreamId), outcomes: new Map() }));
       let c = u.outcomes.get(outcome);
@@ -132,7 +132,8 @@ export function createMetrics(probes: MetricsProbes = {}) {
       c.n++;
       u.latency.observe(seconds);
     },
-    cache(hit: boolean) {
+    /** One response-cache look-up (the cached step's `lookedUp`: handed over on its own, so an arrow function). */
+    cache: (hit: boolean) => {
       (hit ? cacheHit : cacheMiss).n++;
     },
   };

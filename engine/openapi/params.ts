@@ -49,7 +49,7 @@ export function ruleWords(rule: Rule): string {
     ...Object.entries(rule.match ?? {}).map(([n, p]) => `\`${n}\` must match \`${p}\``),
   ].join(' and ');
   if (rule.given) return `When ${list(rule.given)} ${rule.given.length > 1 ? 'are' : 'is'} sent, ${effect}.`;
-  return rule.when ? `When ${condition(rule.when)}, ${effect}.` : `Unless ${condition(rule.unless!)}, ${effect}.`;
+  return rule.when ? `When ${condition(rule.when)}, ${effect}.` : `Unless ${condition(rule.unless)}, ${effect}.`;
 }
 
 /** What a parameter's own schema cannot say in words a reader sees at once. */
@@ -113,7 +113,7 @@ export function exampleRequest(spec: EndpointSpec): Record<string, string | numb
   const valid = (): boolean => check(out);
   for (let round = 0; round < 20 && !valid(); round++) {
     const missing = check.errors?.find(
-      (e) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && out[e.params.missingProperty] === undefined,
+      (e) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && out[e.params.missingProperty as string] === undefined,
     );
     const name = missing?.params.missingProperty as string | undefined;
     const value = name && spec.params[name] ? exampleValue(spec.params[name]) : undefined;

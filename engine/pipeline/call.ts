@@ -79,7 +79,7 @@ export class Call {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';
-    this.query = querystring.parse(search ?? '') as Record<string, unknown>;
+    this.query = querystring.parse(search ?? '');
     this.headers = ['X-Request-Id', this.id];
   }
 

@@ -111,7 +111,7 @@ function ipv6Bytes(addr: string): number[] | undefined {
   const part = (s: string | undefined) => (s ? s.split(':') : []);
   const h = part(head);
   const t = part(tail);
-  const groups = text.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  const groups = text.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
   if (groups.length !== 8) return undefined;
   return groups.flatMap((g) => {
     const v = parseInt(g, 16);
@@ -145,18 +145,18 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
 
 /** undici's connector, with the guarded lookup, that also refuses a peer the policy does not accept. */
 function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
-  const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) as unknown as net.LookupFunction });
+  const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) });
   return (options, callback) => {
     connect(options, (...args) => {
       const [err, socket] = args;
       if (err) return callback(err, null);
       // Belt and braces: the peer we ended up talking to must be one the policy accepts.
-      const peer = socket!.remoteAddress;
+      const peer = socket.remoteAddress;
       if (peer && !allowed(peer)) {
-        socket!.destroy();
+        socket.destroy();
         return callback(new BlockedAddress(), null);
       }
-      callback(null, socket!);
+      callback(null, socket);
     });
   };
 }

@@ -26,7 +26,7 @@ export interface CacheCodec<T> {
   decode(text: string): T;
 }
 
-const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), decode: (text) => JSON.parse(text) };
+const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), decode: (text) => JSON.parse(text) as unknown };
 
 export interface ResponseCache {
   /** The value under `key` from memory, or undefined: answers a hit without a promise. */

@@ -23,7 +23,7 @@
     button.hidden = false;
     button.addEventListener('click', async () => {
       const text = source.textContent.trim();
-      let ok = false;
+      let ok;
       try {
         await navigator.clipboard.writeText(text);
         ok = true;

@@ -27,10 +27,10 @@ test('the bench runs every case and tabulates it', async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
   });
-  child.stderr!.on('data', (c: Buffer) => {
+  child.stderr.on('data', (c: Buffer) => {
     out += c.toString();
   });
   const code = await new Promise<number | null>((r) => child.once('exit', r));

@@ -44,7 +44,7 @@ test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exit
   // The free port is found here and released for the server to take: in between, another process (the
   // other jest worker opens ports all the time) may take it first. The server then dies of EADDRINUSE
   // and is started again on another free port; any other way of failing to start fails the test.
-  let port = 0;
+  let port: number;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     out = '';
@@ -54,10 +54,10 @@ test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exit
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = c;
-    c.stdout!.on('data', (chunk: Buffer) => {
+    c.stdout.on('data', (chunk: Buffer) => {
       if (child === c) out += chunk.toString();
     });
-    c.stderr!.on('data', (chunk: Buffer) => {
+    c.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
     });
     let exited = false;

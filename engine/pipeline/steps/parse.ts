@@ -77,13 +77,13 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   const merge = (call: Call, next: Next, failed?: ApiError) => {
     const req: ApiRequest = call.req;
     const query = call.query;
-    const body = (failed ? undefined : req.body) as unknown;
+    const body = failed ? undefined : req.body;
     let error = failed;
     if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       error = badInput('Request body must be a JSON object');
     }
     const b = (error ? {} : (body ?? {})) as Record<string, unknown>;
-    const raw: Record<string, unknown> = Object.create(null);
+    const raw = Object.create(null) as Record<string, unknown>;
     for (const name of names) {
       const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
       raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);

@@ -110,7 +110,7 @@ test.each([
     'must be one of monochrome, monochrome-dark, monochrome-light, analogic, complement, analogic-complement, triad, quad',
   ],
 ])('bad %j → 400 naming %s', async (q, name, words) => {
-  const res = await get(q as Record<string, string>);
+  const res = await get(q);
   expect(res.status).toBe(400);
   expect(res.body.success).toBe(false);
   expect(res.body.error).toContain(`Invalid value for ${name}`);

@@ -7,7 +7,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import museumA from '../../../adapters/art-design/museum-a.js';
 
-const PATH = '/api/v1/art-design/museum-a';
 const FIELDS = 'id,title,artist_display,date_display,image_id';
 const JATTE = {
   id: 27992,

@@ -7,8 +7,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import bibleA from '../../../adapters/books/bible-a.js';
 
-const PATH = '/api/v1/books/bible-a';
-
 const s = upstreamSuite({
   endpoint: 'books/bible-a',
   upstreams: {

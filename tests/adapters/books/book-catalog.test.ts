@@ -6,8 +6,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import bookCatalog from '../../../adapters/books/book-catalog.js';
 
-const PATH = '/api/v1/books/book-catalog';
-
 const s = upstreamSuite({
   endpoint: 'books/book-catalog',
   upstreams: {

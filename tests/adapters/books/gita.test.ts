@@ -9,8 +9,6 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import { gitaSerial } from '../../../adapters/books/_gita-verses.js';
 import gita from '../../../adapters/books/gita.js';
 
-const PATH = '/api/v1/books/gita';
-
 const s = upstreamSuite({
   endpoint: 'books/gita',
   upstreams: {

@@ -7,8 +7,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import library from '../../../adapters/books/library.js';
 
-const PATH = '/api/v1/books/library';
-
 const s = upstreamSuite({
   endpoint: 'books/library',
   upstreams: {

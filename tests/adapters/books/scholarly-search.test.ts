@@ -7,8 +7,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import scholarlySearch from '../../../adapters/books/scholarly-search.js';
 
-const PATH = '/api/v1/books/scholarly-search';
-
 const s = upstreamSuite({
   endpoint: 'books/scholarly-search',
   upstreams: {

@@ -76,13 +76,12 @@ describe('dl-a (YouTube)', () => {
       },
     });
     const ctx = shortTimeoutCtx('cobalt', fake.url, '5s');
-    const upstream = ctx.upstream;
+    const upstream = ctx.upstream.bind(ctx);
     const withPretty = {
       ...ctx,
       upstream: (id: string) => ({
         ...upstream(id),
         settings: { ...upstream(id).settings, filenameStyle: 'pretty' },
-        request: upstream(id).request,
       }),
     };
     const out = await dlA({ url: YT }, withPretty);

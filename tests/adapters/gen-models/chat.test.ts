@@ -86,7 +86,7 @@ describe('prompt', () => {
     ['empty', { q: '' }],
     ['blank', { q: '   ' }],
   ])('q %s → 400 Missing required parameter: q', async (_n, body) => {
-    const res = await post('chat-01', body as Record<string, string>);
+    const res = await post('chat-01', body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'Missing required parameter: q', code: 'bad_input' });
     expect(fake.calls).toHaveLength(0);

@@ -6,7 +6,6 @@ import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import wizardSeries from '../../../adapters/quotes/wizard-series.js';
 
-const PATH = '/api/v1/quotes/wizard-series';
 const HARRY = '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8';
 
 const s = upstreamSuite({

@@ -146,7 +146,7 @@ describe('gtx (no LibreTranslate configured)', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     const ctx = shortTimeoutCtx('gtx', gtx.url, '50ms');
-    const only = ctx.upstream;
+    const only = ctx.upstream.bind(ctx);
     // No LibreTranslate in this context: the adapter must take the gtx path.
     ctx.upstream = (id) =>
       id === 'libretranslate'
@@ -167,7 +167,7 @@ describe('bad input', () => {
     ['text over 5000 characters', { text: 'x'.repeat(5001), to: 'en' }, /^Invalid value for text: /],
     ['no to', { text: 'Hello' }, 'Missing required parameter: to'],
   ])('%s → 400', async (_name, query, message) => {
-    const res = await get(tGtx, query as Record<string, string>);
+    const res = await get(tGtx, query);
     expect(res.status).toBe(400);
     if (typeof message === 'string') expect(res.body.error).toBe(message);
     else expect(res.body.error).toMatch(message);

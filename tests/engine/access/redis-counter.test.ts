@@ -188,7 +188,7 @@ test('a Redis that stops answering (SIGSTOP) is given up on within about a secon
     handles.push(h);
     await h.whenReady(2000);
     const failures: unknown[] = [];
-    const c = counter(h.client, { ready: h.ready, failed: (err) => failures.push(err) });
+    const c = counter(h.client, { ready: () => h.ready(), failed: (err) => failures.push(err) });
     expect((await c.hit('s')).hits).toBe(1);
 
     server.child!.kill('SIGSTOP');

@@ -14,7 +14,7 @@ let client: RedisClientType | undefined;
 beforeAll(async () => {
   const url = await redisAvailable();
   if (!url) return;
-  client = createClient({ url }) as RedisClientType;
+  client = createClient({ url });
   await client.connect();
 });
 afterAll(async () => {

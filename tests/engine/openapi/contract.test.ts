@@ -36,7 +36,7 @@ type Schema = { type?: string | string[]; enum?: unknown[]; minimum?: number; ma
 
 /** Each parameter's schema, from the query parameters or the documented body. */
 function paramsOf(op: Operation, r: ClientRequest): Array<{ name: string; required: boolean; schema: Schema }> {
-  if (!r.mediaType) return (op.parameters ?? []).map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema as Schema }));
+  if (!r.mediaType) return (op.parameters ?? []).map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema }));
   const s = bodySchemaOf(doc, op, r.mediaType);
   return Object.entries((s.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => ({
     name,

@@ -29,14 +29,14 @@ test('an entry an older build left in Redis (plain JSON) is a miss, then replace
       expiration: { type: 'PX', value: 60_000 },
     });
     const cache = createResponseCache({ redis, prefix, maxEntries: 10, log: pino({ level: 'silent' }) });
-    const fn = jest.fn(async () => ({ value: { source: 'pokeapi', data: { fresh: true } } as CachedAnswer, cacheable: true }));
-    const first = await cache.wrap('k', 60_000, fn, codec);
+    const fn = jest.fn(async () => ({ value: { source: 'pokeapi', data: { fresh: true } }, cacheable: true }));
+    const first = await cache.wrap<CachedAnswer>('k', 60_000, fn, codec);
     expect(first).toMatchObject({ cached: false, value: { data: { fresh: true } } });
     expect(fn).toHaveBeenCalledTimes(1);
     await new Promise((r) => setTimeout(r, 50)); // the write is not awaited by wrap
     expect(await redis.get(`${prefix}k`)).toMatch(/^\{"e":\d+,"v":pokeapi\n\{"fresh":true\}\}$/);
     cache.clear();
-    expect(await cache.wrap('k', 60_000, fn, codec)).toMatchObject({ cached: true, value: { dataJson: '{"fresh":true}' } });
+    expect(await cache.wrap<CachedAnswer>('k', 60_000, fn, codec)).toMatchObject({ cached: true, value: { dataJson: '{"fresh":true}' } });
     expect(fn).toHaveBeenCalledTimes(1);
   } finally {
     await redis.del(`${prefix}k`);

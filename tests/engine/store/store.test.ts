@@ -21,7 +21,7 @@ let client: RedisClientType | undefined;
 beforeAll(async () => {
   redisUrl = await redisAvailable();
   if (redisUrl) {
-    client = createClient({ url: redisUrl }) as RedisClientType;
+    client = createClient({ url: redisUrl });
     await client.connect();
   }
 });

@@ -37,7 +37,7 @@ describe('in process', () => {
     expect(a).toEqual({ value: { items: [1, 2] }, cached: false });
     const b = await cache.wrap('k', 60_000, fn);
     expect(b).toEqual({ value: { items: [1, 2] }, cached: true });
-    (b.value as { items: number[] }).items.push(3);
+    b.value.items.push(3);
     expect((await cache.wrap('k', 60_000, fn)).value).toEqual({ items: [1, 2] });
     expect(fn).toHaveBeenCalledTimes(1);
   });
