@@ -13,7 +13,7 @@ export class Safe {
   }
 }
 
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 

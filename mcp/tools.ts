@@ -30,7 +30,7 @@ export interface ToolsOptions {
 /** MCP's rule for tool names (specification 2025-11-25, "Tool names"). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-export function toolName(spec: EndpointSpec): string {
+function toolName(spec: EndpointSpec): string {
   return `${spec.category}_${spec.name}`;
 }
 

@@ -40,7 +40,7 @@ export function rgbToHex({ r, g, b }: Rgb): string {
 }
 
 /** RGB fractions → HSL fractions (h in [0,1)). */
-export function rgbToHsl(r: number, g: number, b: number): Hsl {
+function rgbToHsl(r: number, g: number, b: number): Hsl {
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
   const d = max - min;
@@ -57,7 +57,7 @@ export function rgbToHsl(r: number, g: number, b: number): Hsl {
 }
 
 /** HSL fractions → RGB fractions; h is taken modulo 1, s and l are clamped. */
-export function hslToRgb(hsl: Hsl): Rgb {
+function hslToRgb(hsl: Hsl): Rgb {
   const h = clamp01(hsl.h % 1);
   const s = clamp01(hsl.s);
   const l = clamp01(hsl.l);
@@ -100,7 +100,7 @@ function luminance(r: number, g: number, b: number): number {
 }
 
 /** Black or white, whichever contrasts more with the colour (WCAG contrast ratio). */
-export function contrastOf(clean: string): string {
+function contrastOf(clean: string): string {
   const { r, g, b } = hexToRgb(clean);
   const L = luminance(r / 255, g / 255, b / 255);
   return 1.05 / (L + 0.05) >= (L + 0.05) / 0.05 ? '#ffffff' : '#000000';
@@ -134,5 +134,3 @@ export function describeColor(clean: string) {
     contrast: { value: contrastOf(clean) },
   };
 }
-
-export type ColorInfo = ReturnType<typeof describeColor>;

@@ -24,7 +24,7 @@ const mono = (ratio: number): Group => ({ ratio, h: ch(0), s: ch(0.1), l: ch(1) 
 /** complement, triad and quad: a fixed hue turn, saturation and lightness walking a quarter step. */
 const turn = (ratio: number, shift: number): Group => ({ ratio, h: ch(0, shift), s: ch(0.25), l: ch(0.25) });
 
-export const SCHEMES: Record<string, Group[]> = {
+const SCHEMES: Record<string, Group[]> = {
   monochrome: [mono(1)],
   'monochrome-dark': [mono(0.6), grey],
   'monochrome-light': [grey, mono(0.6)],

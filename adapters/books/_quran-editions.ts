@@ -29,7 +29,7 @@ export interface EditionRow {
   licence: string;
 }
 
-export const EDITIONS: EditionRow[] = [
+const EDITIONS: EditionRow[] = [
   {
     file: 'quran.json',
     alquran: 'quran-uthmani',

@@ -8,7 +8,6 @@ import { invalidParam } from '../../engine/adapter.js';
 import type { EditionRow } from './_quran-editions.js';
 
 export const AYAH_COUNT = 6236;
-export const SURAH_COUNT = 114;
 
 export interface Verse {
   /** Global number, 1..6236. */
@@ -112,7 +111,7 @@ export function positionOf(number: number): Position {
   };
 }
 
-export const SEGMENTS = { juz: 30, ruku: 556, page: 604, manzil: 7, maqra: 240 } as const;
+const SEGMENTS = { juz: 30, ruku: 556, page: 604, manzil: 7, maqra: 240 } as const;
 export type Segment = keyof typeof SEGMENTS;
 
 /** First and last global ayah numbers of a segment (a maqra is a quarter hizb, rub' al-hizb). */
@@ -151,7 +150,7 @@ const fold = (s: string) =>
  * The dagger alef is written as a full alef in plain spelling in some words (السماوات) and not at all in
  * others (الرحمن), so each verse is matched in both spellings.
  */
-export function normalise(s: string): [string, string] {
+function normalise(s: string): [string, string] {
   return [fold(s.replace(/\u0670/g, '')), fold(s.replace(/\u0670/g, '\u0627'))];
 }
 

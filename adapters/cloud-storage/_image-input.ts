@@ -4,7 +4,7 @@
 import fsp from 'node:fs/promises';
 import { ApiError, invalidParam, payloadTooLarge, type AdapterContext, type UploadedFile } from '../../engine/adapter.js';
 
-export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 
 export interface ImageInput {
   bytes: Buffer;

@@ -15,7 +15,7 @@ import {
   type UpstreamClient,
 } from '../../engine/adapter.js';
 
-export const UPSTREAM = 'pollinations';
+const UPSTREAM = 'pollinations';
 
 /** q is optional in the spec, but there is nothing to generate without it (docs/decisions.md). */
 export function promptOf(params: Params): string {

@@ -14,7 +14,7 @@ export function checkDigit(digits: ArrayLike<number>, n = digits.length): number
   return (10 - (sum % 10)) % 10;
 }
 
-export function luhnCheckDigit(partial: string): string {
+function luhnCheckDigit(partial: string): string {
   return String(checkDigit(Array.from(partial, Number)));
 }
 

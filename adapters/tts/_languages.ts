@@ -143,7 +143,7 @@ const DEFAULTED = new Set(['en', 'es']);
 const byCode = new Map(LANGUAGES.map((l) => [l.code.toLowerCase(), l]));
 
 /** Codes are matched case-insensitively (`zh-cn` is `zh-CN`). */
-export function findLanguage(code: string): Language | undefined {
+function findLanguage(code: string): Language | undefined {
   return byCode.get(code.trim().toLowerCase());
 }
 

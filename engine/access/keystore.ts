@@ -41,7 +41,7 @@ const LAST_USED = 'key-last-used';
 export const hashKey = (key: string): string => crypto.hash('sha256', key);
 
 /** Compares two hex hashes in constant time (every character, whatever differs), without allocating. */
-export function sameHash(a: string, b: string): boolean {
+function sameHash(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
@@ -75,7 +75,7 @@ export function plausibleKey(key: string): boolean {
   return key.slice(-SUM) === checksum(body);
 }
 
-export const keyHint = (key: string) => `${key.slice(0, KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
+const keyHint = (key: string) => `${key.slice(0, KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
 
 export function record(key: string, plan: string, name: string, accountId?: string): KeyRecord {
   const hash = hashKey(key);

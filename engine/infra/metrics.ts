@@ -139,8 +139,6 @@ export function createMetrics(probes: MetricsProbes = {}) {
   };
 }
 
-export type Metrics = ReturnType<typeof createMetrics>;
-
 /**
  * Whether a request may read /metrics: always when no METRICS_TOKEN is set, otherwise only with
  * `Authorization: Bearer <token>`. Compared as SHA-256 digests, in constant time.

@@ -49,7 +49,7 @@ function errorResponse(status: number, description: string, retryAfter: 'require
 }
 
 /** Reusable error responses, by status. */
-export const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeof errorResponse> }> = {
+const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeof errorResponse> }> = {
   400: {
     name: 'BadInput',
     response: errorResponse(

@@ -5,7 +5,7 @@ import { answerHeaders, errorResponseRef, successSchema } from './components.js'
 import { rulesOf } from '../catalog/request-schema.js';
 import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
 
-export const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
+const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
 const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperCase());
 
 export interface OperationContext {

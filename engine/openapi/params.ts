@@ -89,7 +89,7 @@ export function bodySchema(spec: EndpointSpec, form: 'multipart' | 'text'): Json
 }
 
 /** A value that suits the parameter, or undefined when none can be made up (a pattern without examples). */
-export function exampleValue(p: ParamSpec): string | number | boolean | undefined {
+function exampleValue(p: ParamSpec): string | number | boolean | undefined {
   const given = p.examples?.[0] ?? p.enum?.[0] ?? p.default;
   if (given !== undefined) return given;
   if (p.type === 'file') return 'Hello from the example request.';

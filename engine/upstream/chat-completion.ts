@@ -18,7 +18,7 @@ export function oneTurn(model: string, q: string): { model: string; messages: Ar
 // Reasoning models (DeepSeek R1 on Ollama, sonar-reasoning) may open their reply with their thinking.
 const LEADING_THINK = /^\s*<think>[\s\S]*?<\/think>\s*/;
 
-export function stripThink(text: string): string {
+function stripThink(text: string): string {
   return text.replace(LEADING_THINK, '');
 }
 

@@ -34,7 +34,7 @@ export const normalEmail = (email: string) => email.trim().toLowerCase();
 export const isPlan = (v: unknown): v is Plan => PLANS.includes(v as Plan);
 export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Status);
 /** Personal keys work only for active accounts on a paid plan. */
-export const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
+const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // eslint-disable-next-line no-control-regex

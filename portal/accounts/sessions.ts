@@ -12,7 +12,7 @@ import type { Viewer } from '../types.js';
 import type { Account, Accounts } from './accounts.js';
 import { PageError } from '../pages.js';
 
-export const COOKIE = 'uua_session';
+const COOKIE = 'uua_session';
 const COLL = 'sessions';
 const IDLE_MS = 12 * 3600_000;
 const ANON_IDLE_MS = 2 * 3600_000;
@@ -51,7 +51,7 @@ declare global {
 const idHash = (id: string) => crypto.hash('sha256', id);
 const token = () => crypto.randomBytes(32).toString('base64url');
 
-export const viewerOf = (a: Account): Viewer => ({ id: a.id, email: a.email, name: a.name, role: a.role, plan: a.plan, status: a.status });
+const viewerOf = (a: Account): Viewer => ({ id: a.id, email: a.email, name: a.name, role: a.role, plan: a.plan, status: a.status });
 
 function cookieValue(req: Request): string | undefined {
   const header = req.headers.cookie;

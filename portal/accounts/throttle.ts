@@ -9,7 +9,7 @@ import { RedisCounter } from '../../engine/access/redis-counter.js';
 import type { RedisHandle } from '../../engine/infra/redis.js';
 import { normalEmail } from './accounts.js';
 
-export const WINDOW_MS = 15 * 60_000;
+const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES = 10;
 
 export class SignInThrottle {
