@@ -1,4 +1,4 @@
-// The architecture as import rules (docs: the layers of issue 23). server/ is the composition root: it builds
+// The architecture as import rules (docs/architecture.md, "may import"). server/ is the composition root: it builds
 // everything and nothing below it imports it. engine/ knows no endpoint, portal or MCP; adapters reach the
 // engine through its one public surface, engine/adapter.ts; portal/ and mcp/ sit side by side on the engine.
 // Type-only imports count (tsPreCompilationDeps): a type circle is still a circle between two modules.

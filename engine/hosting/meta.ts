@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { HostedKind, HostedMeta, NewBlob } from './types.js';
 
 /** The first path segment of each kind's public URL (engine/hosting/routes.ts serves them). */
-export const KIND_PREFIX: Record<HostedKind, string> = { paste: 'p', image: 'i', file: 'f', media: 'media' };
+const KIND_PREFIX: Record<HostedKind, string> = { paste: 'p', image: 'i', file: 'f', media: 'media' };
 const KIND_OF_PREFIX: Record<string, string> = Object.fromEntries(Object.entries(KIND_PREFIX).map(([k, p]) => [p, k]));
 
 /** `p` and `paste` name the same kind (earlier builds let adapters use either; stored-meta.ts still reads both). */

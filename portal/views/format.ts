@@ -6,7 +6,7 @@ import type { AllowanceFigures } from '../types.js';
 export const count = (n: number) => n.toLocaleString('en-US');
 
 /** "2025-06-03 14:05 UTC" (minutes), or the day alone. */
-export function utc(iso: string, day = false): string {
+function utc(iso: string, day = false): string {
   const s = new Date(iso).toISOString();
   return day ? s.slice(0, 10) : `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
 }
