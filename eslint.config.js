@@ -2,16 +2,15 @@
 // tsconfig.json through the project service), the plain recommended rules over the JavaScript (the portal's
 // browser scripts, the config files, the jest reporter). Every rule turned off or down is here, with its reason.
 import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
-  {
-    // Generated, vendored or recorded: never linted (the same list as .prettierignore).
-    ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'reports/', '.stryker-tmp/', 'tests/fixtures/'],
-  },
+export default defineConfig(
+  // Generated, vendored or recorded: never linted (as in .prettierignore).
+  globalIgnores(['dist/', 'data/', 'coverage/', 'reports/', '.stryker-tmp/', 'tests/fixtures/']),
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -57,7 +56,7 @@ export default tseslint.config(
   {
     // The JavaScript files are outside tsconfig.json: no type information, so no type-checked rules.
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
-    ...tseslint.configs.disableTypeChecked,
+    extends: [tseslint.configs.disableTypeChecked],
   },
   {
     // The config files and the jest reporter run in Node.
