@@ -13,7 +13,6 @@ export {
   withUpstreams,
   type AppOptions,
   type Caller,
-  type Fake,
   type FakeSpec,
   type World,
   type WorldOptions,
@@ -30,9 +29,9 @@ export interface UpstreamSuiteOptions extends WorldOptions {
 
 export interface UpstreamSuite extends World {
   /** A new app on the same fakes: an empty response cache. */
-  freshApp(): Promise<void>;
+  freshApp: () => Promise<void>;
   /** A second app on the same fakes for the whole suite (say, with one upstream left out). Call at the top level. */
-  app(opts: AppOptions): Caller;
+  app: (opts: AppOptions) => Caller;
   /** Registers the shared failure replay (UPSTREAM_FAILURES, from every fake) for a query that otherwise succeeds. */
   failureTests(query: Query): void;
   /** Registers the shared cache checks on fresh apps: a repeated `hit` query, overlapping `coalesced` ones. */

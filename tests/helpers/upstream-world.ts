@@ -62,13 +62,13 @@ export interface Fake {
 
 export type Query = Record<string, string | number | boolean>;
 
-/** An app, and the requests a test makes to it with the test key. */
+/** An app, and the requests a test makes to it with the test key (functions of their own: tests take them out). */
 export interface Caller {
   readonly t: TestApp;
   /** GET the endpoint with these params. */
-  get(query?: Query, endpoint?: string): request.Test;
+  get: (query?: Query, endpoint?: string) => request.Test;
   /** POST these params to the endpoint as a JSON body. */
-  post(body?: Record<string, unknown>, endpoint?: string): request.Test;
+  post: (body?: Record<string, unknown>, endpoint?: string) => request.Test;
 }
 
 export interface World extends Caller {
@@ -79,13 +79,11 @@ export interface World extends Caller {
   /** When set, every fake answers this to every request (reset before each test). */
   failWith: FakeResponse | undefined;
   /** Every request the fakes received since the current test began, fake after fake. */
-  calls(): FakeRequest[];
-  /** A JSON fixture of tests/fixtures/<the one fake's id>/. */
-  fixture(name: string): any;
-  /** A JSON fixture of tests/fixtures/<folder>/. */
-  fixture(folder: string, name: string): any;
+  calls: () => FakeRequest[];
+  /** A JSON fixture of tests/fixtures/<the one fake's id>/, or of tests/fixtures/<folder>/. */
+  fixture: { (name: string): any; (folder: string, name: string): any };
   /** Runs `fn` against one more app on the same fakes, closes it, and answers what `fn` answered. */
-  withApp<T>(opts: AppOptions, fn: (app: Caller) => Promise<T>): Promise<T>;
+  withApp: <T>(opts: AppOptions, fn: (app: Caller) => Promise<T>) => Promise<T>;
 }
 
 /** A world and the switches its owner (upstreamSuite, withUpstreams) drives it with. */
@@ -105,7 +103,7 @@ export interface WorldControl {
 }
 
 /** Requests to an app that may be replaced (hence the getter), on `endpoint` unless a call names another. */
-export function caller(app: () => TestApp, endpoint: string | undefined): Caller {
+function caller(app: () => TestApp, endpoint: string | undefined): Caller {
   const path = (e = endpoint) => {
     if (!e) throw new Error('no endpoint: give one to the suite, or to the call');
     return `/api/v1/${e}`;

@@ -1,7 +1,6 @@
 // anime/anime-images-a against a loopback nekos.best: random images of a category (checked against a
 // memoised /endpoints list), search (type defaulting to 1), the category list, the User-Agent it demands,
 // its 429 with x-rate-limit-reset, and no caching of random answers.
-import request from 'supertest';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';

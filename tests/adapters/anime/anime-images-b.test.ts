@@ -1,7 +1,6 @@
 // anime/anime-images-b against a loopback Nekosia: random images (one image or the older images:[…]
 // shape), tags, image-by-id, the two meanings of `id`, sessions (session=ip becomes a per-caller hashed
 // session id), errors inside a 200, and caching only of the non-random actions.
-import request from 'supertest';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';

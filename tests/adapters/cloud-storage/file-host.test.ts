@@ -169,7 +169,7 @@ describe('forwarding to gofile when the operator configured a token', () => {
     ['an error inside a 200', { json: { status: 'error-notPremium', data: {} } }],
     ['a 500', { status: 500, json: { status: 'error' } }],
   ])('gofile failing (%s): the service hosts the file itself', async (_what, failure) => {
-    answer = failure as FakeResponse;
+    answer = failure;
     const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('kept here'), 'here.txt');
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('embedded');

@@ -25,7 +25,7 @@ const s = upstreamSuite({
     tikwm: { routes: { 'GET /api/': () => tikwmAnswer() } },
   },
 });
-const { cobalt, tikwm } = s.fakes;
+const { tikwm } = s.fakes;
 const withCobalt = s;
 const tikwmOnly = s.app({ without: ['cobalt'] });
 const cobaltFixture = (name: string) => s.fixture('cobalt', name);
