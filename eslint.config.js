@@ -59,8 +59,8 @@ export default defineConfig(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
-    // The config files and the jest reporter run in Node.
-    files: ['*.js', '*.cjs', '*.mjs', 'tests/**/*.js'],
+    // The config files, scripts and the jest reporter run in Node.
+    files: ['*.{js,cjs,mjs}', 'scripts/**/*.{js,cjs,mjs}', 'tests/**/*.{js,cjs,mjs}'],
     languageOptions: { globals: globals.node },
   },
   {
