@@ -1,15 +1,15 @@
-// Wires the request lifecycle of every catalog endpoint as one chain of named steps (engine/pipeline/steps/), run on
-// a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse → identify → meter (429; headers on every
-// answer) → authorize (401) → validate (400) → cache → invoke (the adapter) → envelope, and the error
-// answer for whatever a step raised. The API is served before Express (engine/pipeline/api.ts); Express serves
-// the pages.
-// The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
+// The composition root: reads the configuration once (server/config.ts), builds the engine's parts (store,
+// keys, meter, cache, upstream clients, hosting, metrics), the API's routes (server/api-routes.ts), the
+// portal and MCP, and serves the API before Express (engine/pipeline/api.ts); Express serves the rest.
+// Nothing below server/ imports this folder.
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../engine/config.js';
 import { loadConfig } from './config.js';
+import { apiRoutes } from './api-routes.js';
+import { serviceRoutes } from './service-routes.js';
 import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
 import { createIdentifier } from '../engine/access/identify.js';
 import { createMeter } from '../engine/access/meter.js';
@@ -20,28 +20,19 @@ import { ApiError } from '../engine/errors.js';
 import { errorHandler, failCall } from '../engine/pipeline/respond.js';
 import { createLogger } from '../engine/infra/logger.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
-import { createMetrics, metricsAccess } from '../engine/infra/metrics.js';
+import { createMetrics } from '../engine/infra/metrics.js';
 import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
 import { createHostingRouter } from '../engine/hosting/routes.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { createResponseCache } from '../engine/upstream/response-cache.js';
 import { loadKeysFile } from '../engine/access/keys-file.js';
-import { openApiDocument } from '../engine/openapi/document.js';
-import { chain, type Next } from '../engine/pipeline/chain.js';
-import type { Call, CallObserver } from '../engine/pipeline/call.js';
-import { apiServer, type Route } from '../engine/pipeline/api.js';
+import type { CallObserver } from '../engine/pipeline/call.js';
+import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
 import { createPortal } from '../portal/index.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
-import { accountUsageHandler } from '../engine/access/account-usage.js';
-import { parse } from '../engine/pipeline/steps/parse.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
-import { authorize } from '../engine/pipeline/steps/authorize.js';
-import { validate } from '../engine/pipeline/steps/validate.js';
-import { invoker } from '../engine/pipeline/steps/invoke.js';
-import { cached } from '../engine/pipeline/steps/cache.js';
-import { envelope } from '../engine/pipeline/steps/envelope.js';
 
 export const VERSION = '0.1.0';
 
@@ -104,7 +95,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     redisUp: redis ? () => redis.ready() : undefined,
     objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined,
   });
-  const upstream = createUpstreams(catalog.upstreams, env, { userAgent, log, observe: metrics.upstream });
+  const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream });
   let draining = false;
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKey };
@@ -133,110 +124,39 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       'request',
     );
   };
-  const identifyKey = identify(identifier);
-  const fail = failCall(log);
-
-  const contextDeps = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
-  const routes = new Map<string, Route>();
-  const limits = {
-    uploadDir: path.join(config.dataDir, 'uploads'),
-    maxUploadBytes: config.maxUploadBytes,
-    maxBodyBytes: config.maxBodyBytes,
-  };
-  const answer = envelope(config.serviceName);
-  for (const spec of catalog.endpoints) {
-    const invoke = invoker(spec, adapters.get(spec.adapter), contextDeps);
-    routes.set(`/api/v1/${spec.id}`, {
-      endpoint: spec.id,
-      method: spec.method,
-      run: chain(
-        [parse(spec, limits), identifyKey, meter, authorize, validate(spec), cached(spec, cache, invoke, metrics.cache), answer],
-        fail,
-      ),
-    });
-  }
-
-  // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
-  routes.set('/api/v1/account/usage', {
-    endpoint: 'account/usage',
-    method: 'GET',
-    run: chain([identifyKey, peekMeter, authorize, accountUsageHandler(usageDeps)], fail),
+  const { routes, unmatched } = apiRoutes({
+    endpoints: catalog.endpoints,
+    adapters,
+    serviceName: config.serviceName,
+    limits: { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes },
+    context: { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs },
+    cache,
+    cacheLookedUp: metrics.cache,
+    identify: identify(identifier),
+    meter,
+    peekMeter,
+    usage: usageDeps,
+    fail: failCall(log),
   });
-
-  // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
-  const unmatched: Route = {
-    endpoint: 'unmatched',
-    method: '',
-    run: chain(
-      [
-        identifyKey,
-        meter,
-        (call: Call, next: Next) => {
-          const route = routes.get(call.path.replace(/\/+$/, ''));
-          if (route)
-            return next(
-              new ApiError('method_not_allowed', `Method ${call.method} is not allowed on ${call.path}; use ${route.method}`, {
-                Allow: route.method,
-              }),
-            );
-          next(new ApiError('not_found', `No such endpoint: ${call.method} ${call.path}`));
-        },
-      ],
-      fail,
-    ),
-  };
   // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
   const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   app.use(createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps }));
-  app.get('/', (_req, res) => {
-    res.json({
-      success: true,
-      name: config.serviceName,
+  app.use(
+    serviceRoutes({
+      config,
       version: VERSION,
-      docs: `${config.publicUrl}/openapi.json`,
-      health: `${config.publicUrl}/health`,
-      endpoints: catalog.endpoints.length,
-    });
-  });
-  app.get('/health', (_req, res) => {
-    const redisState = redis ? (redis.ready() ? 'ready' : 'down') : 'disabled';
-    const blobState = blobs.state();
-    const objectStore = blobState.backend === 'disk' ? 'disk' : blobState.reachable ? 'ready' : 'down';
-    // Draining: 503, so a balancer's health check takes the instance out while it finishes its requests.
-    // A shared part down is "degraded" but 200: every instance sees the same outage, and taking them all
-    // out would turn a partial outage into a whole one.
-    res.status(draining ? 503 : 200).json({
-      status: draining ? 'draining' : redisState === 'down' || objectStore === 'down' ? 'degraded' : 'ok',
-      version: VERSION,
-      uptimeSeconds: Math.round(process.uptime()),
-      redis: redisState,
-      ...(redisState === 'down' ? { redisError: 'unreachable; counting and caching in process until it returns' } : {}),
-      objectStore,
-      endpoints: catalog.endpoints.length,
-      adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
-    });
-  });
-  const openapi = openApiDocument(catalog.endpoints, {
-    title: config.serviceName,
-    version: VERSION,
-    url: config.publicUrl,
-    upstreams: catalog.upstreams,
-    implemented: (e) => adapters.has(e.adapter),
-  });
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-  app.get('/metrics', async (req, res, next) => {
-    const access = metricsAccess(config.metricsToken, req.headers.authorization);
-    const challenge = { 'WWW-Authenticate': 'Bearer realm="metrics"' };
-    if (access === 'missing')
-      return next(new ApiError('missing_key', 'Missing metrics token: send Authorization: Bearer <METRICS_TOKEN>', challenge));
-    if (access === 'wrong') return next(new ApiError('invalid_key', 'Invalid metrics token', challenge));
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+      endpoints: catalog.endpoints,
+      upstreams: catalog.upstreams,
+      adapters,
+      redis,
+      blobs,
+      metrics,
+      draining: () => draining,
+    }),
+  );
   app.use(createHostingRouter(blobs));
   app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));
   app.use(errorHandler(log));

@@ -1,0 +1,95 @@
+// The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
+// (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
+// identify → meter (429; headers on every answer) → authorize (401) → validate (400) → cache → invoke (the
+// adapter) → envelope, and the error answer for whatever a step raised. Plus the caller's own usage, and
+// the route that answers unknown paths and wrong methods under /api/.
+// The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
+import type { EndpointSpec } from '../engine/catalog/load.js';
+import { ApiError } from '../engine/errors.js';
+import type { Adapter } from '../engine/types.js';
+import type { Call } from '../engine/pipeline/call.js';
+import { chain, type Fail, type Next, type Step } from '../engine/pipeline/chain.js';
+import type { Route } from '../engine/pipeline/api.js';
+import type { ContextDeps } from '../engine/pipeline/context.js';
+import type { ResponseCache } from '../engine/upstream/response-cache.js';
+import { accountUsageHandler, type AccountUsageDeps } from '../engine/access/account-usage.js';
+import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
+import { authorize } from '../engine/pipeline/steps/authorize.js';
+import { validate } from '../engine/pipeline/steps/validate.js';
+import { invoker } from '../engine/pipeline/steps/invoke.js';
+import { cached } from '../engine/pipeline/steps/cache.js';
+import { envelope } from '../engine/pipeline/steps/envelope.js';
+
+export interface ApiRoutesDeps {
+  endpoints: EndpointSpec[];
+  adapters: Map<string, Adapter>;
+  serviceName: string;
+  limits: ParseLimits;
+  context: ContextDeps;
+  cache: ResponseCache;
+  /** Told whether each cache look-up hit (the metrics). */
+  cacheLookedUp: (hit: boolean) => void;
+  /** The identify step, the meter and the meter that reads an allowance without spending it. */
+  identify: Step;
+  meter: Step;
+  peekMeter: Step;
+  usage: AccountUsageDeps;
+  /** The terminal error answer of every chain. */
+  fail: Fail;
+}
+
+export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; unmatched: Route } {
+  const { identify, meter, fail } = deps;
+  const routes = new Map<string, Route>();
+  const answer = envelope(deps.serviceName);
+  for (const spec of deps.endpoints) {
+    const invoke = invoker(spec, deps.adapters.get(spec.adapter), deps.context);
+    routes.set(`/api/v1/${spec.id}`, {
+      endpoint: spec.id,
+      method: spec.method,
+      run: chain(
+        [
+          parse(spec, deps.limits),
+          identify,
+          meter,
+          authorize,
+          validate(spec),
+          cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+          answer,
+        ],
+        fail,
+      ),
+    });
+  }
+
+  // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
+  routes.set('/api/v1/account/usage', {
+    endpoint: 'account/usage',
+    method: 'GET',
+    run: chain([identify, deps.peekMeter, authorize, accountUsageHandler(deps.usage)], fail),
+  });
+
+  // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
+  const unmatched: Route = {
+    endpoint: 'unmatched',
+    method: '',
+    run: chain(
+      [
+        identify,
+        meter,
+        (call: Call, next: Next) => {
+          const route = routes.get(call.path.replace(/\/+$/, ''));
+          if (route)
+            return next(
+              new ApiError('method_not_allowed', `Method ${call.method} is not allowed on ${call.path}; use ${route.method}`, {
+                Allow: route.method,
+              }),
+            );
+          next(new ApiError('not_found', `No such endpoint: ${call.method} ${call.path}`));
+        },
+      ],
+      fail,
+    ),
+  };
+  return { routes, unmatched };
+}
