@@ -15,3 +15,10 @@ export function expectMatchesSchema(endpointId: string, data: unknown): void {
       `${endpointId}: data does not match its response schema: ${ajv.errorsText(check.errors)}\n${JSON.stringify(data).slice(0, 500)}`,
     );
 }
+
+/** A 200 that `source` answered, its data matching the endpoint's response schema: how a success case opens. */
+export function expectAnswer(res: { status: number; body: { source?: unknown; data?: unknown } }, source: string, endpoint: string): void {
+  expect(res.status).toBe(200);
+  expect(res.body.source).toBe(source);
+  expectMatchesSchema(endpoint, res.body.data);
+}

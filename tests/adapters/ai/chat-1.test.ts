@@ -6,7 +6,7 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chat1 from '../../../adapters/ai/chat-1.js';
 
 const KEY = 'sk-test-openai-compat-0001';
@@ -137,8 +137,7 @@ describe('upstream failures', () => {
 
   test('slow server → 504', async () => {
     s.failWith = { delayMs: 2000, json: fixture('completion.json') };
-    const ctx = shortTimeoutCtx('openai-compat', fake.url, '200ms');
-    await expect(chat1({ q: 'hello' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chat1({ q: 'hello' }, ctx), 'openai-compat', fake.url, '200ms');
   });
 });
 

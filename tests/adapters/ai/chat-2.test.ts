@@ -5,7 +5,7 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import { pino } from 'pino';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
@@ -134,8 +134,7 @@ describe('keys and failures', () => {
       { UPSTREAM_PERPLEXITY_URL: fake.url, UPSTREAM_PERPLEXITY_KEYS: KEYS[0] },
       { userAgent: 'test', log: pino({ level: 'silent' }) },
     );
-    const ctx = shortTimeoutCtx('perplexity', fake.url, '200ms', { upstream });
-    await expect(chat2({ q: 'hi', model: 'auto' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chat2({ q: 'hi', model: 'auto' }, ctx), 'perplexity', fake.url, '200ms', { upstream });
   });
 
   test('no key pooled: 503 naming UPSTREAM_PERPLEXITY_KEYS, without calling out', async () => {

@@ -5,7 +5,7 @@ import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import animeImagesC from '../../../adapters/anime/anime-images-c.js';
 
 const PATH = '/api/v1/anime/anime-images-c';
@@ -178,7 +178,6 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('images.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('waifu-im', s.fake.url);
-    await expect(animeImagesC({ limit: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => animeImagesC({ limit: 1 }, ctx), 'waifu-im', s.fake.url);
   });
 });

@@ -3,12 +3,9 @@
 // error mapping, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import creatureData from '../../../adapters/anime/creature-data.js';
-
-const PATH = '/api/v1/anime/creature-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/creature-data',
@@ -100,17 +97,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('pokemon-list.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('pokeapi', s.fake.url);
-    await expect(creatureData({ resource: 'pokemon', limit: 20 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => creatureData({ resource: 'pokemon', limit: 20 }, ctx), 'pokeapi', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 80 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 90 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'pokemon', offset: 80 }, coalesced: { resource: 'pokemon', offset: 90 } });

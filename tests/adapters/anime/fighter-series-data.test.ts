@@ -3,12 +3,9 @@
 // cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import fighterSeriesData from '../../../adapters/anime/fighter-series-data.js';
-
-const PATH = '/api/v1/anime/fighter-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/fighter-series-data',
@@ -110,20 +107,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dragonball', s.fake.url);
-    await expect(fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx), 'dragonball', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'characters', page: 8 }, coalesced: { resource: 'characters', page: 9 } });

@@ -2,12 +2,9 @@
 // (one → bare object, several → array), `total` unusable with `name`, error mapping, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import ninjaSeriesData from '../../../adapters/anime/ninja-series-data.js';
-
-const PATH = '/api/v1/anime/ninja-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/ninja-series-data',
@@ -108,20 +105,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('clans-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dattebayo', s.fake.url);
-    await expect(ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx), 'dattebayo', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'clans', page: 5 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'clans', page: 7 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'clans', page: 5 }, coalesced: { resource: 'clans', page: 7 } });

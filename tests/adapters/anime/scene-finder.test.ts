@@ -5,7 +5,7 @@ import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import sceneFinder from '../../../adapters/anime/scene-finder.js';
 
 const PATH = '/api/v1/anime/scene-finder';
@@ -195,8 +195,7 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504, and the search lock is released', async () => {
     s.failWith = { json: s.fixture('search.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('tracemoe', s.fake.url);
-    await expect(sceneFinder({ action: 'search', url: IMAGE }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => sceneFinder({ action: 'search', url: IMAGE }, ctx), 'tracemoe', s.fake.url);
     s.failWith = undefined;
     expect((await get({ url: IMAGE })).status).toBe(200);
   });

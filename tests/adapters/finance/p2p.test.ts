@@ -3,12 +3,10 @@
 // (bot protection) → 503, malformed bodies, slowness, the 30 s cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import p2p from '../../../adapters/finance/p2p.js';
 
-const PATH = '/api/v1/finance/p2p';
 const SEARCH = '/bapi/c2c/v2/friendly/c2c/adv/search';
 
 const s = upstreamSuite({
@@ -155,17 +153,8 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('binance-p2p', s.fake.url, '50ms');
-    await expect(p2p({ asset: 'SLOW', fiat: 'USD', type: 'BUY' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => p2p({ asset: 'SLOW', fiat: 'USD', type: 'BUY' }, ctx), 'binance-p2p', s.fake.url, '50ms');
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { fiat: 'TRY' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { fiat: 'GBP' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { fiat: 'TRY' }, coalesced: { fiat: 'GBP' } });

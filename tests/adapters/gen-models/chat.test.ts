@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../../../server/app.js';
@@ -17,8 +16,9 @@ import { KEYS, listen } from '../../helpers/app.js';
 import { hangUp, hungUpstream } from '../../helpers/hung-upstream.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chat from '../../../adapters/gen-models/chat.js';
+import { logSink } from '../../helpers/log-sink.js';
 
 const POOL = ['sk_pool_key_alpha_0001', 'sk_pool_key_bravo_0002'];
 const CALLER = 'sk_caller_own_key_7777';
@@ -187,16 +187,8 @@ describe('upstream_key', () => {
   });
 
   test('neither the caller key nor the pooled keys appear in any log line', async () => {
-    const lines: string[] = [];
-    const log = pino(
-      { level: 'trace' },
-      new Writable({
-        write(chunk, _e, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
+    const { lines, sink } = logSink();
+    const log = pino({ level: 'trace' }, sink);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-gen-log-'));
     const keysFile = path.join(dataDir, 'keys.yaml');
     fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: test }\n`);
@@ -260,8 +252,9 @@ describe('upstream failures', () => {
 
   test('slow upstream → 504', async () => {
     s.failWith = { delayMs: 2000, json: fixture('chat.json') };
-    const ctx = shortTimeoutCtx('pollinations', fake.url, '200ms', { options: { model: 'openai' } });
-    await expect(chat({ q: 'hi', upstream_key: CALLER }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chat({ q: 'hi', upstream_key: CALLER }, ctx), 'pollinations', fake.url, '200ms', {
+      options: { model: 'openai' },
+    });
   });
 });
 

@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
-import { PNG } from 'pngjs';
 import request from 'supertest';
 import { createBlobStore } from '../../../engine/hosting/blobs.js';
 import { parseDuration } from '../../../engine/duration.js';
@@ -16,6 +15,7 @@ import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import { isReply } from '../../../engine/types.js';
 import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
+import { jpeg, mp3, mp4, png } from '../../helpers/media-files.js';
 import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
@@ -25,27 +25,6 @@ import image01 from '../../../adapters/gen-models/image-01.js';
 
 const POOL = 'sk_pool_media_0001';
 const CALLER = 'sk_caller_media_0002';
-
-// Small but real media: file-type recognises each by its signature, as it would a provider's file.
-const png = (() => {
-  const img = new PNG({ width: 4, height: 4 });
-  img.data.fill(200);
-  return PNG.sync.write(img);
-})();
-const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 7)]);
-const mp3 = Buffer.concat([
-  Buffer.from('ID3'),
-  Buffer.from([3, 0, 0, 0, 0, 0, 0]),
-  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
-  Buffer.alloc(600, 1),
-]);
-const mp4 = Buffer.concat([
-  Buffer.from([0, 0, 0, 0x18]),
-  Buffer.from('ftypisom'),
-  Buffer.from([0, 0, 2, 0]),
-  Buffer.from('isomiso2'),
-  Buffer.alloc(900, 3),
-]);
 
 let image: (req: FakeRequest) => FakeResponse;
 let audio: (req: FakeRequest) => FakeResponse;

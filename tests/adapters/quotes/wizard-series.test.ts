@@ -3,7 +3,7 @@
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import wizardSeries from '../../../adapters/quotes/wizard-series.js';
 
 const HARRY = '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8';
@@ -103,8 +103,7 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: [], delayMs: 2000 };
-    const ctx = shortTimeoutCtx('hp-api', s.fake.url);
-    await expect(wizardSeries({ resource: 'spells' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => wizardSeries({ resource: 'spells' }, ctx), 'hp-api', s.fake.url);
   });
 });
 

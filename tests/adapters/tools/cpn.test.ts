@@ -7,7 +7,7 @@ import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import cpn from '../../../adapters/tools/cpn.js';
 
 const PATH = '/api/v1/tools/cpn';
@@ -131,8 +131,7 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('dealspotr', s.fake.url, '50ms');
-    await expect(cpn({ domain: 'slow.example' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => cpn({ domain: 'slow.example' }, ctx), 'dealspotr', s.fake.url, '50ms');
   });
 });
 

@@ -4,7 +4,7 @@
 import pino from 'pino';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { readFixture, upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import phishCheck from '../../../adapters/utilities/phish-check.js';
 import type { AdapterContext, Reply } from '../../../engine/types.js';
 
@@ -21,9 +21,7 @@ describe('heuristics only (no reputation keys)', () => {
 
   test('a plain domain: low, no reasons, the "no signal is not safe" note, lists not configured', async () => {
     const res = await check({ domain: 'example.com' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('utilities/phish-check', res.body.data);
+    expectAnswer(res, 'embedded', 'utilities/phish-check');
     expect(res.body.data).toEqual({
       target: 'example.com',
       host: 'example.com',

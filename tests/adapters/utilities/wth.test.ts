@@ -5,7 +5,7 @@ import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import wth, { describeWeather } from '../../../adapters/utilities/wth.js';
 
 const PATH = '/api/v1/utilities/wth';
@@ -139,8 +139,7 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('open-meteo-geo', geo.url, '50ms');
-    await expect(wth({ city: 'Slowtown' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => wth({ city: 'Slowtown' }, ctx), 'open-meteo-geo', geo.url, '50ms');
   });
 });
 

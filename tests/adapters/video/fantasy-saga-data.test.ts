@@ -3,12 +3,9 @@
 // makes us stop calling, error mapping, cache and coalescing.
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import fantasySagaData from '../../../adapters/video/fantasy-saga-data.js';
-
-const PATH = '/api/v1/video/fantasy-saga-data';
 
 const link = (base: string, resource: string, size: number, rels: Record<string, number>) =>
   Object.entries(rels)
@@ -154,20 +151,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('iceandfire', s.fake.url);
-    await expect(fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx), 'iceandfire', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'characters', page: 8 }, coalesced: { resource: 'characters', page: 9 } });

@@ -1,23 +1,15 @@
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ApiError } from '../../../engine/errors.js';
 import { parseDuration } from '../../../engine/duration.js';
 import { createUpstreams, envId, type UpstreamConfig } from '../../../engine/upstream/client.js';
 import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { logSink } from '../../helpers/log-sink.js';
 
 // Every log line is kept, so tests can prove that no key is ever logged.
-const logLines: string[] = [];
-const log = pino(
-  { level: 'debug' },
-  new Writable({
-    write(chunk, _enc, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  }),
-);
+const { lines: logLines, sink } = logSink();
+const log = pino({ level: 'debug' }, sink);
 const UA = 'uua-test/1.0';
 
 const KEYS = ['key-alpha-111', 'key-bravo-222', 'key-charlie-333'];
