@@ -3,7 +3,7 @@
 // dropped, the upstream's failures mapped, and a 503 until a key is pooled.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import { pino } from 'pino';
@@ -31,8 +31,7 @@ const ask = (query: Record<string, string>, app: Caller = s) => app.get(query);
 describe('answers with citations', () => {
   test('model=auto asks sonar; citations are 1-based with titles from search_results, else null', async () => {
     const res = await ask({ q: 'Where were the 2024 Olympics?' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('perplexity');
+    expectAnswer(res, 'perplexity');
     expect(fake.calls[0].json()).toEqual({ model: 'sonar', messages: [{ role: 'user', content: 'Where were the 2024 Olympics?' }] });
     expect(fake.calls[0].headers.authorization).toMatch(/^Bearer pplx-test-key-/);
     expect(res.body.data).toEqual({

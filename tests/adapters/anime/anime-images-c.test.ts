@@ -2,7 +2,7 @@
 // once per tag, IsNsfw True|False|All, PageSize from limit, tags, image-by-id through the added `id`
 // parameter, error mapping, and caching of everything but search.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
@@ -29,8 +29,7 @@ const pairs = (q: URLSearchParams) => [...q.entries()];
 describe('search', () => {
   test('defaults: one image (PageSize=1), nothing else sent; a tidy image with tag and artist names', async () => {
     const res = await get({});
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('waifu-im');
+    expectAnswer(res, 'waifu-im');
     expect(pairs(s.fake.calls[0].query)).toEqual([['PageSize', '1']]);
     expect(res.body.data.total).toBe(180);
     expect(res.body.data.items).toEqual([

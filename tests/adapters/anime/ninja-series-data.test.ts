@@ -1,7 +1,7 @@
 // anime/ninja-series-data against a loopback Dattebayo: lists keyed by collection name, ids in the path
 // (one → bare object, several → array), `total` unusable with `name`, error mapping, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import ninjaSeriesData from '../../../adapters/anime/ninja-series-data.js';
@@ -27,8 +27,7 @@ const { get } = s;
 describe('lists', () => {
   test('a page of a collection, with the upstream defaults page 1 and limit 20 sent', async () => {
     const res = await get({ resource: 'clans' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('dattebayo');
+    expectAnswer(res, 'dattebayo');
     expect(res.body.data).toEqual({ items: s.fixture('clans-page.json').clans, page: 1, limit: 20, total: 58 });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
     expect(s.fake.calls[0].path).toBe('/clans');

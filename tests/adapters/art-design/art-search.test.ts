@@ -94,8 +94,7 @@ test('ColorMagic slower than 3 s → embedded palettes; then it is skipped for a
     async (env) => {
       const started = Date.now();
       const res = await search(env, 'sunset');
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('embedded');
+      expectAnswer(res, 'embedded');
       expect(Date.now() - started).toBeLessThan(4500);
       const calls = env.fake.calls.length;
       const next = await search(env, 'forest');
@@ -111,8 +110,7 @@ test('ColorMagic unreachable → embedded palettes', async () => {
     async (env) => {
       await env.fake.close();
       const res = await search(env, 'cobalt');
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('embedded');
+      expectAnswer(res, 'embedded');
       expect(res.body.data.items[0]).toMatchObject({ text: 'Cobalt analogic', tags: ['cobalt', 'analogic'] });
     },
   );

@@ -163,8 +163,7 @@ describe('forwarding to gofile when the operator configured a token', () => {
   ])('gofile failing (%s): the service hosts the file itself', async (_what, failure) => {
     answer = failure;
     const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('kept here'), 'here.txt');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data.downloadPage).toMatch(/^http:\/\/127\.0\.0\.1:3999\/f\//);
   });
 });

@@ -338,8 +338,7 @@ describe('forwarding to imgbb when the operator configured a key', () => {
     const res = await request(forwarding.t.app)
       .post(PATH)
       .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/i\//);
   });
 

@@ -2,7 +2,7 @@
 // BUY/SELL as the caller's side, amounts kept as strings, code ≠ "000000" inside a 200 → 502, 403/429
 // (bot protection) → 503, malformed bodies, slowness, the 30 s cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import p2p from '../../../adapters/finance/p2p.js';
@@ -27,8 +27,7 @@ const { get } = s;
 describe('ads', () => {
   test('defaults USDT/USD/BUY: the sellers, amounts as strings', async () => {
     const res = await get();
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('binance-p2p');
+    expectAnswer(res, 'binance-p2p');
     expect(res.body.data).toEqual({
       asset: 'USDT',
       fiat: 'USD',

@@ -17,7 +17,7 @@ import { isReply } from '../../../engine/types.js';
 import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
 import { jpeg, mp3, mp4, png } from '../../helpers/media-files.js';
 import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import audio01 from '../../../adapters/gen-models/audio-01.js';
@@ -74,8 +74,7 @@ function expectDayExpiry(expiresAt: string) {
 describe('image-01', () => {
   test('GET /image/{prompt} with flux 1024×1024 nologo; the image is hosted and served back byte for byte', async () => {
     const res = await post('image-01', { q: 'a cat in space' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('pollinations');
+    expectAnswer(res, 'pollinations');
     const call = fake.calls[0];
     expect(call.path).toBe('/image/a%20cat%20in%20space');
     expect(Object.fromEntries(call.query)).toEqual({ model: 'flux', width: '1024', height: '1024', nologo: 'true' });

@@ -1,7 +1,7 @@
 // quotes/wizard-series against a loopback HP-API: list routes, houses checked locally (the upstream
 // answers [] for an unknown house), /character/{id} unwrapped from its array, errors, cache, coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import wizardSeries from '../../../adapters/quotes/wizard-series.js';
@@ -35,8 +35,7 @@ describe('resources', () => {
     ['spells', '/spells', 2],
   ])('%s → %s as {resource, items, count}', async (resource, path, count) => {
     const res = await get({ resource });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('hp-api');
+    expectAnswer(res, 'hp-api');
     expect(res.body.data).toMatchObject({ resource, count });
     expect(res.body.data.items).toHaveLength(count);
     expectMatchesSchema('quotes/wizard-series', res.body.data);

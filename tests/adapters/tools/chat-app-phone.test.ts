@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chatAppPhone from '../../../adapters/tools/chat-app-phone.js';
@@ -35,8 +35,7 @@ const { get } = s;
 describe('public profile', () => {
   test('name, bio, photo; the number the owner published in the bio', async () => {
     const res = await get({ q: 'coffeehouse_k' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('telegram-web');
+    expectAnswer(res, 'telegram-web');
     expect(res.body.data).toEqual({
       username: 'coffeehouse_k',
       display_name: 'Kyiv Coffee House',

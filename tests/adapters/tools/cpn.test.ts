@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
@@ -45,8 +45,7 @@ const { get } = s;
 describe('happy path', () => {
   test('coupons with their revealed codes; deals have code null', async () => {
     const res = await get({ domain: 'nike.com' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('dealspotr');
+    expectAnswer(res, 'dealspotr');
     expect(res.body.data).toEqual({
       domain: 'nike.com',
       store: 'Nike',

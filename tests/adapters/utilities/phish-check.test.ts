@@ -203,8 +203,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
   test('both clean: the heuristic verdict stands; both asked in their real request shapes', async () => {
     const url = 'http://paypal.com.secure-login.xyz/webscr?cmd=login';
     const res = await check({ url });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('safebrowsing+urlhaus');
+    expectAnswer(res, 'safebrowsing+urlhaus');
     const d = res.body.data;
     expectMatchesSchema('utilities/phish-check', d);
     expect(d).toMatchObject({ verdict: 'suspicious', score: 55, sources: ['heuristics', 'safebrowsing', 'urlhaus'] });
@@ -289,8 +288,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
     uh = u;
     const query = { domain };
     const res = await check(query);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     const d = res.body.data;
     expectMatchesSchema('utilities/phish-check', d);
     expect(d).toMatchObject({ verdict: 'likely_phishing', score: 60, sources: ['heuristics'] });

@@ -6,6 +6,7 @@ import { parseDuration } from '../../../engine/duration.js';
 import { createUpstreams, envId, type UpstreamConfig } from '../../../engine/upstream/client.js';
 import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upstream.js';
 import { logSink } from '../../helpers/log-sink.js';
+import { apiError } from '../../helpers/api-error.js';
 
 // Every log line is kept, so tests can prove that no key is ever logged.
 const { lines: logLines, sink } = logSink();
@@ -20,17 +21,7 @@ function upstreams(configs: Record<string, Partial<UpstreamConfig>>, env: NodeJS
   return createUpstreams(full, env, { userAgent: UA, log });
 }
 
-/** The ApiError a promise rejects with (fails the test if it resolves or throws something else). */
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the request to fail');
-}
-
+/** A loopback port nothing listens on (an upstream that refuses connections). */
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
   await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
