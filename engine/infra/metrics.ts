@@ -38,72 +38,42 @@ export function createMetrics(probes: MetricsProbes = {}) {
       t.n = 0;
     }
   };
-  const requests = new client.Counter({
-    name: 'uua_requests_total',
-    help: 'Requests by endpoint and status',
-    labelNames: ['endpoint', 'status'],
-    registers,
-    collect,
-  });
-  const latency = new client.Histogram({
-    name: 'uua_request_seconds',
-    help: 'Request latency by endpoint',
-    labelNames: ['endpoint'],
-    buckets: [0.005, 0.02, 0.1, 0.5, 2, 10, 60],
-    registers,
-  });
-  const byPlan = new client.Counter({
-    name: 'uua_plan_requests_total',
-    help: 'API requests by plan of the key (none: missing or invalid key) and status class',
-    labelNames: ['plan', 'class'],
-    registers,
-    collect,
-  });
-  const upstreamCalls = new client.Counter({
-    name: 'uua_upstream_requests_total',
-    help: 'Upstream calls by upstream and outcome (ok, or the error code answered)',
-    labelNames: ['upstream', 'outcome'],
-    registers,
-    collect,
-  });
-  const upstreamLatency = new client.Histogram({
-    name: 'uua_upstream_seconds',
-    help: 'Upstream call latency, retries included',
-    labelNames: ['upstream'],
-    buckets: [0.05, 0.2, 0.5, 1, 2, 5, 15, 60],
-    registers,
-  });
-  const cacheLookups = new client.Counter({
-    name: 'uua_cache_requests_total',
-    help: 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))',
-    labelNames: ['result'],
-    registers,
-    collect,
-  });
+  // Every series of this registry: the counters hand over the tallies as they are read.
+  const counter = (name: string, help: string, labelNames: string[]) => new client.Counter({ name, help, labelNames, registers, collect });
+  const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
+    new client.Histogram({ name, help, labelNames, buckets, registers });
+  /** 1 or 0, asked of the probe when /metrics is read. */
+  const upGauge = (name: string, help: string, up: () => boolean) =>
+    new client.Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(up() ? 1 : 0);
+      },
+    });
+  const requests = counter('uua_requests_total', 'Requests by endpoint and status', ['endpoint', 'status']);
+  const latency = histogram('uua_request_seconds', 'Request latency by endpoint', ['endpoint'], [0.005, 0.02, 0.1, 0.5, 2, 10, 60]);
+  const byPlan = counter('uua_plan_requests_total', 'API requests by plan of the key (none: missing or invalid key) and status class', [
+    'plan',
+    'class',
+  ]);
+  const upstreamCalls = counter('uua_upstream_requests_total', 'Upstream calls by upstream and outcome (ok, or the error code answered)', [
+    'upstream',
+    'outcome',
+  ]);
+  const upstreamLatency = histogram(
+    'uua_upstream_seconds',
+    'Upstream call latency, retries included',
+    ['upstream'],
+    [0.05, 0.2, 0.5, 1, 2, 5, 15, 60],
+  );
+  const cacheLookups = counter('uua_cache_requests_total', 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))', ['result']);
   const cacheHit = tally(cacheLookups.labels('hit'));
   const cacheMiss = tally(cacheLookups.labels('miss'));
-  if (probes.redisUp) {
-    const up = probes.redisUp;
-    new client.Gauge({
-      name: 'uua_redis_up',
-      help: '1 while the Redis client is connected and ready',
-      registers,
-      collect() {
-        this.set(up() ? 1 : 0);
-      },
-    });
-  }
-  if (probes.objectStoreUp) {
-    const up = probes.objectStoreUp;
-    new client.Gauge({
-      name: 'uua_object_store_up',
-      help: '1 while the object store of hosted content answered its last call',
-      registers,
-      collect() {
-        this.set(up() ? 1 : 0);
-      },
-    });
-  }
+  if (probes.redisUp) upGauge('uua_redis_up', '1 while the Redis client is connected and ready', probes.redisUp);
+  if (probes.objectStoreUp)
+    upGauge('uua_object_store_up', '1 while the object store of hosted content answered its last call', probes.objectStoreUp);
 
   const endpointChildren = new Map<string, { count: Tally; latency: client.Histogram.Internal<string> }>();
   const planChildren = new Map<string, Tally[]>();

@@ -4,17 +4,11 @@
 import request from 'supertest';
 import { loadCatalog } from '../../engine/catalog/load.js';
 import { loadConfig } from '../../server/config.js';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { appForTests } from '../helpers/app.js';
 import { sampleValue } from '../helpers/samples.js';
 
 const endpoints = loadCatalog(loadConfig({}).catalogDir).endpoints;
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp({ AUTH_FAIL_LIMIT: '100000' });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests({ AUTH_FAIL_LIMIT: '100000' });
 
 function send(method: string, path: string, params: Record<string, string>, form: 'query' | 'json' = 'query') {
   const r = method === 'GET' ? request(t.app).get(path) : request(t.app).post(path);

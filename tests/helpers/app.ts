@@ -53,6 +53,40 @@ export async function testApp(
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 
+/**
+ * One app for the tests of the file, or of the describe, that calls this: started before the first and
+ * closed after the last (the two hooks each such file wrote out). Its fields read the running app: read
+ * them in a test or a hook, not while the file loads.
+ */
+export function appForTests(env: Record<string, string | undefined> = {}): TestApp {
+  let running: TestApp | undefined;
+  beforeAll(async () => {
+    running = await testApp(env);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  const now = () => {
+    if (!running) throw new Error('the app starts in beforeAll: read it in a test or a hook');
+    return running;
+  };
+  return {
+    get app() {
+      return now().app;
+    },
+    get api() {
+      return now().api;
+    },
+    get key() {
+      return now().key;
+    },
+    get dataDir() {
+      return now().dataDir;
+    },
+    close: () => now().close(),
+  };
+}
+
 /** Listens on a loopback port, for tests that need a real socket (disconnects, restarts, load). */
 export async function listen(app: App['app']): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = http.createServer(app).listen(0, '127.0.0.1');

@@ -2,6 +2,8 @@
 // call to the provider. It notes when a request has fully arrived, and whether our side dropped it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen, type TestApp } from './app.js';
+import type { World } from './upstream-world.js';
 
 export interface HungUpstream {
   url: string;
@@ -49,4 +51,28 @@ export async function hangUp(url: string, when: Promise<unknown>, init: RequestI
   await when;
   client.abort();
   return call;
+}
+
+/**
+ * Runs `fn` with a hung upstream and one more app of `world` pointed at it (`env` names its address),
+ * listening on a real socket (a client can only hang up on one); closes the three after, whatever happens.
+ */
+export async function onHungUpstream(
+  world: Pick<World, 'withApp'>,
+  env: (url: string) => Record<string, string>,
+  fn: (hung: HungUpstream, serverUrl: string, app: TestApp) => Promise<void>,
+): Promise<void> {
+  const hung = await hungUpstream();
+  try {
+    await world.withApp({ env: env(hung.url) }, async ({ t: app }) => {
+      const server = await listen(app.app);
+      try {
+        await fn(hung, server.url, app);
+      } finally {
+        await server.close();
+      }
+    });
+  } finally {
+    await hung.close();
+  }
 }

@@ -15,3 +15,13 @@ export function expectMatchesSchema(endpointId: string, data: unknown): void {
       `${endpointId}: data does not match its response schema: ${ajv.errorsText(check.errors)}\n${JSON.stringify(data).slice(0, 500)}`,
     );
 }
+
+/**
+ * A 200 that `source` answered: how a success case opens. Given the endpoint, its data must also match that
+ * endpoint's response schema.
+ */
+export function expectAnswer(res: { status: number; body: { source?: unknown; data?: unknown } }, source: string, endpoint?: string): void {
+  expect(res.status).toBe(200);
+  expect(res.body.source).toBe(source);
+  if (endpoint) expectMatchesSchema(endpoint, res.body.data);
+}

@@ -34,3 +34,11 @@ export function shortTimeoutCtx(upstreamId: string, url: string, timeout = '300m
     ...extra,
   };
 }
+
+/** The adapter, called on such a context (the same arguments), fails as a slow upstream does: a 504. */
+export async function expectUpstreamTimeout(
+  call: (ctx: AdapterContext) => Promise<unknown>,
+  ...ctx: Parameters<typeof shortTimeoutCtx>
+): Promise<void> {
+  await expect(call(shortTimeoutCtx(...ctx))).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+}

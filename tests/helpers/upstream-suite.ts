@@ -34,8 +34,12 @@ export interface UpstreamSuite extends World {
   app: (opts: AppOptions) => Caller;
   /** Registers the shared failure replay (UPSTREAM_FAILURES, from every fake) for a query that otherwise succeeds. */
   failureTests(query: Query): void;
-  /** Registers the shared cache checks on fresh apps: a repeated `hit` query, overlapping `coalesced` ones. */
-  cacheTests(queries: { hit: Query; coalesced: Query }): void;
+  /**
+   * Registers the shared cache checks on fresh apps: a repeated `hit` query, overlapping `coalesced` ones.
+   * The upstream calls counted are every fake's, or those `upstreamCalls` counts (the one fake a query
+   * costs a call of, where another fake answers a redirect or a look-up first).
+   */
+  cacheTests(queries: { hit: Query; coalesced: Query; upstreamCalls?: () => number }): void;
   /** Registers one test per [query, error message]: a 400 with that message, and no fake asked. */
   badInputTests(cases: Array<[Query, string]>): void;
 }
@@ -55,8 +59,15 @@ export function upstreamSuite(opts: UpstreamSuiteOptions): UpstreamSuite {
         expectFailure(await suite.get(query), f);
       });
     },
-    cacheTests({ hit, coalesced }: { hit: Query; coalesced: Query }) {
-      const upstreamCalls = () => suite.calls().length;
+    cacheTests({
+      hit,
+      coalesced,
+      upstreamCalls = () => suite.calls().length,
+    }: {
+      hit: Query;
+      coalesced: Query;
+      upstreamCalls?: () => number;
+    }) {
       describe('cache', () => {
         beforeEach(() => suite.freshApp());
         test('an identical second call is served from the cache', async () => {

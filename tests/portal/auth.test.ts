@@ -8,23 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { testApp, onTwoInstances, type TestApp } from '../helpers/app.js';
+import { appForTests, testApp, onTwoInstances } from '../helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signOut, signUp, submit, visitor } from '../helpers/portal.js';
 import { Invites } from '../../portal/accounts/invites.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import { hashPassword, verifyPassword, passwordProblem } from '../../portal/accounts/passwords.js';
+import { logSink } from '../helpers/log-sink.js';
 
 const PW = 'correct horse battery';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests();
 
 const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
@@ -385,13 +379,7 @@ test('ADMIN_EMAIL and ADMIN_PASSWORD at boot make the first admin; an existing p
   } finally {
     await first.close();
   }
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _e, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   const again = await testApp(
     { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'another passphrase', LOG_LEVEL: 'info' },
     { dataDir, log: pino({ level: 'info' }, sink) },
@@ -461,13 +449,7 @@ test('CLI: `admin <email> [name]` creates (or promotes) an admin; `accounts` lis
 }, 60_000);
 
 test('no password, session id, CSRF token, invite or key in the server log', async () => {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _e, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   const p = await testApp(
     { LOG_LEVEL: 'info', ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: PW },
     { log: pino({ level: 'info' }, sink) },

@@ -4,19 +4,13 @@
 // account's keys; usage counted after API calls, its CSV export; names escaped.
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { testApp, KEYS, onTwoInstances, type TestApp } from '../helpers/app.js';
+import { appForTests, KEYS, onTwoInstances } from '../helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
 import { Accounts, type Plan } from '../../portal/accounts/accounts.js';
 
 const PW = 'correct horse battery';
 const ccgen = '/api/v1/tools/ccgen';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp({ TRUST_PROXY: 'true' });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests({ TRUST_PROXY: 'true' });
 
 const accounts = () => new Accounts(t.api.store, t.api.keys);
 

@@ -4,9 +4,9 @@
 // until the operator sets a URL.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chat1 from '../../../adapters/ai/chat-1.js';
 
 const KEY = 'sk-test-openai-compat-0001';
@@ -26,8 +26,7 @@ const ask = (q: string) => s.get({ q });
 describe('chat', () => {
   test('one user turn with the configured model and the pooled key; data.response and data.model exactly', async () => {
     const res = await ask('What is the capital of France?');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('openai-compat');
+    expectAnswer(res, 'openai-compat');
     expect(res.body.data).toEqual({ response: 'Paris.', model: 'gpt-4o-mini-2024-07-18' });
     expectMatchesSchema('ai/chat-1', res.body.data);
     expect(fake.calls).toHaveLength(1);
@@ -137,8 +136,7 @@ describe('upstream failures', () => {
 
   test('slow server → 504', async () => {
     s.failWith = { delayMs: 2000, json: fixture('completion.json') };
-    const ctx = shortTimeoutCtx('openai-compat', fake.url, '200ms');
-    await expect(chat1({ q: 'hello' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chat1({ q: 'hello' }, ctx), 'openai-compat', fake.url, '200ms');
   });
 });
 

@@ -3,10 +3,10 @@
 // its 429 with x-rate-limit-reset, and no caching of random answers.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import animeImagesA from '../../../adapters/anime/anime-images-a.js';
 
 const PATH = '/api/v1/anime/anime-images-a';
@@ -37,8 +37,7 @@ const imageCalls = () => s.fake.calls.filter((c) => c.path !== '/endpoints');
 describe('images of a category', () => {
   test('GIFs of a category, amount forwarded, with our User-Agent', async () => {
     const res = await get({ category: 'hug', amount: 2 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('nekos-best');
+    expectAnswer(res, 'nekos-best');
     expect(res.body.data).toEqual({ items: s.fixture('hug.json').results });
     expectMatchesSchema('anime/anime-images-a', res.body.data);
     const call = imageCalls()[0];
@@ -169,7 +168,6 @@ describe('upstream failures', () => {
   test('slower than the upstream timeout → 504', async () => {
     // The category list is already memoised for this fake's URL; the image call is the slow one.
     imageFailWith = { json: s.fixture('hug.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('nekos-best', s.fake.url);
-    await expect(animeImagesA({ category: 'hug', amount: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => animeImagesA({ category: 'hug', amount: 1 }, ctx), 'nekos-best', s.fake.url);
   });
 });

@@ -2,10 +2,10 @@
 // once per tag, IsNsfw True|False|All, PageSize from limit, tags, image-by-id through the added `id`
 // parameter, error mapping, and caching of everything but search.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import animeImagesC from '../../../adapters/anime/anime-images-c.js';
 
 const PATH = '/api/v1/anime/anime-images-c';
@@ -29,8 +29,7 @@ const pairs = (q: URLSearchParams) => [...q.entries()];
 describe('search', () => {
   test('defaults: one image (PageSize=1), nothing else sent; a tidy image with tag and artist names', async () => {
     const res = await get({});
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('waifu-im');
+    expectAnswer(res, 'waifu-im');
     expect(pairs(s.fake.calls[0].query)).toEqual([['PageSize', '1']]);
     expect(res.body.data.total).toBe(180);
     expect(res.body.data.items).toEqual([
@@ -178,7 +177,6 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('images.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('waifu-im', s.fake.url);
-    await expect(animeImagesC({ limit: 1 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => animeImagesC({ limit: 1 }, ctx), 'waifu-im', s.fake.url);
   });
 });

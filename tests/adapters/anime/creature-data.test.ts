@@ -2,13 +2,10 @@
 // lower-cased with the trailing slash, limit/offset paging with the offsets of next/previous passed on,
 // error mapping, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import creatureData from '../../../adapters/anime/creature-data.js';
-
-const PATH = '/api/v1/anime/creature-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/creature-data',
@@ -28,8 +25,7 @@ const { get } = s;
 describe('lists', () => {
   test('a page with count and the offsets of next and previous', async () => {
     const res = await get({ resource: 'pokemon', limit: 2, offset: 20 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('pokeapi');
+    expectAnswer(res, 'pokeapi');
     expect(res.body.data).toEqual({
       items: s.fixture('pokemon-list.json').results,
       count: 1302,
@@ -100,17 +96,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('pokemon-list.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('pokeapi', s.fake.url);
-    await expect(creatureData({ resource: 'pokemon', limit: 20 }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => creatureData({ resource: 'pokemon', limit: 20 }, ctx), 'pokeapi', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 80 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'pokemon', offset: 90 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'pokemon', offset: 80 }, coalesced: { resource: 'pokemon', offset: 90 } });

@@ -2,13 +2,10 @@
 // array of all matches with any filter (paged here), items by id, per-resource filters, error mapping,
 // cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import fighterSeriesData from '../../../adapters/anime/fighter-series-data.js';
-
-const PATH = '/api/v1/anime/fighter-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/fighter-series-data',
@@ -32,8 +29,7 @@ const { get } = s;
 describe('lists', () => {
   test('without a filter the upstream pages: page and limit are sent, meta is passed on', async () => {
     const res = await get({ resource: 'characters', limit: 2 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('dragonball');
+    expectAnswer(res, 'dragonball');
     expect(res.body.data).toEqual({ items: s.fixture('characters-page.json').items, page: 1, limit: 2, total: 58, totalPages: 29 });
     expectMatchesSchema('anime/fighter-series-data', res.body.data);
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '1', limit: '2' });
@@ -110,20 +106,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dragonball', s.fake.url);
-    await expect(fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => fighterSeriesData({ resource: 'characters', page: 1, limit: 10 }, ctx), 'dragonball', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'characters', page: 8 }, coalesced: { resource: 'characters', page: 9 } });

@@ -1,13 +1,10 @@
 // anime/ninja-series-data against a loopback Dattebayo: lists keyed by collection name, ids in the path
 // (one → bare object, several → array), `total` unusable with `name`, error mapping, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import ninjaSeriesData from '../../../adapters/anime/ninja-series-data.js';
-
-const PATH = '/api/v1/anime/ninja-series-data';
 
 const s = upstreamSuite({
   endpoint: 'anime/ninja-series-data',
@@ -30,8 +27,7 @@ const { get } = s;
 describe('lists', () => {
   test('a page of a collection, with the upstream defaults page 1 and limit 20 sent', async () => {
     const res = await get({ resource: 'clans' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('dattebayo');
+    expectAnswer(res, 'dattebayo');
     expect(res.body.data).toEqual({ items: s.fixture('clans-page.json').clans, page: 1, limit: 20, total: 58 });
     expectMatchesSchema('anime/ninja-series-data', res.body.data);
     expect(s.fake.calls[0].path).toBe('/clans');
@@ -108,20 +104,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('clans-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('dattebayo', s.fake.url);
-    await expect(ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => ninjaSeriesData({ resource: 'clans', page: 1, limit: 20 }, ctx), 'dattebayo', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'clans', page: 5 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'clans', page: 7 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'clans', page: 5 }, coalesced: { resource: 'clans', page: 7 } });

@@ -3,7 +3,7 @@
 // A failed upstream is skipped for a minute, so each failure case gets its own fake (its own base URL).
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { readFixture, upstreamSuite, withUpstreams, type Caller, type WorldOptions } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer } from '../../helpers/schema.js';
 import { embeddedPalettes } from '../../../adapters/art-design/_palettes.js';
 
 /** A ColorMagic answering each search with `answer(q)`. */
@@ -27,9 +27,7 @@ describe('with ColorMagic answering', () => {
 
   test('its palettes, reduced to {id, text, colors, tags}, source colormagic', async () => {
     const res = await search(env, 'sunset');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('colormagic');
-    expectMatchesSchema('art-design/art-search', res.body.data);
+    expectAnswer(res, 'colormagic', 'art-design/art-search');
     expect(res.body.data.items).toEqual([
       {
         id: '66a1f0c2e4b0a1d2c3f40101',
@@ -64,9 +62,7 @@ describe('with ColorMagic answering', () => {
 
   test('an empty answer falls back to embedded palettes, not cached', async () => {
     const res = await search(env, 'ocean');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('art-design/art-search', res.body.data);
+    expectAnswer(res, 'embedded', 'art-design/art-search');
     expect(res.body.data.items[0]).toMatchObject({ id: 'emb-ocean', text: 'Ocean' });
     const again = await search(env, 'ocean');
     expect(again.body.metadata.cached).toBe(false);
@@ -86,9 +82,7 @@ test.each([
     colormagic(() => answer),
     async (env) => {
       const res = await search(env, 'forest');
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('embedded');
-      expectMatchesSchema('art-design/art-search', res.body.data);
+      expectAnswer(res, 'embedded', 'art-design/art-search');
       expect(res.body.data.items[0].id).toBe('emb-forest');
     },
   );
@@ -100,8 +94,7 @@ test('ColorMagic slower than 3 s → embedded palettes; then it is skipped for a
     async (env) => {
       const started = Date.now();
       const res = await search(env, 'sunset');
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('embedded');
+      expectAnswer(res, 'embedded');
       expect(Date.now() - started).toBeLessThan(4500);
       const calls = env.fake.calls.length;
       const next = await search(env, 'forest');
@@ -117,8 +110,7 @@ test('ColorMagic unreachable → embedded palettes', async () => {
     async (env) => {
       await env.fake.close();
       const res = await search(env, 'cobalt');
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('embedded');
+      expectAnswer(res, 'embedded');
       expect(res.body.data.items[0]).toMatchObject({ text: 'Cobalt analogic', tags: ['cobalt', 'analogic'] });
     },
   );

@@ -1,28 +1,15 @@
 // art-design/brand-logos: simple-icons, embedded. random, name (title or slug, ignoring case, spaces,
 // `-` and `_`), all (no SVGs).
-import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
-const PATH = '/api/v1/art-design/brand-logos';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const get = (q: Record<string, string> = {}) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...q });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'art-design/brand-logos', upstreams: {} });
+const { get } = s;
 
 test('random (the default) answers one logo with its SVG', async () => {
   const res = await get();
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('art-design/brand-logos', res.body.data);
+  expectAnswer(res, 'embedded', 'art-design/brand-logos');
   expect(res.body.data.svg).toContain(`<title>`);
   const again = await get({ mode: 'random' });
   expect(again.body.metadata.cached).toBe(false);

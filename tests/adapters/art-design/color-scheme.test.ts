@@ -1,33 +1,20 @@
 // art-design/color-scheme: The Color API's identification and scheme algorithm, embedded. The test
 // vectors of upstreams.md (0047AB monochrome and triad) must come out exactly.
-import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { SCHEME_NAMES, schemeColors } from '../../../adapters/art-design/_schemes.js';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { nameOf } from '../../../adapters/art-design/_color-names.js';
 
-const PATH = '/api/v1/art-design/color-scheme';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const get = (q: Record<string, string>) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...q });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'art-design/color-scheme', upstreams: {} });
+const { get } = s;
 const hexes = (colors: Array<{ hex: { value: string } }>) => colors.map((c) => c.hex.value).join(' ');
 
 test('mode=id identifies cobalt: rgb, hsl, cmyk, exact name, white contrast', async () => {
   const res = await get({ hex: '0047AB', mode: 'id' });
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('art-design/color-scheme', res.body.data);
+  expectAnswer(res, 'embedded', 'art-design/color-scheme');
   expect(res.body.data).toMatchObject({
     hex: { value: '#0047AB', clean: '0047AB' },
     rgb: { r: 0, g: 71, b: 171, value: 'rgb(0, 71, 171)' },

@@ -1,22 +1,11 @@
 // art-design/emoji: EmojiHub's modes over embedded emojibase data, with EmojiHub's categories, groups,
 // record shape and 404 messages.
-import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
-const PATH = '/api/v1/art-design/emoji';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const get = (q: Record<string, string> = {}) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...q });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'art-design/emoji', upstreams: {} });
+const { get } = s;
 
 const CATEGORIES = [
   'smileys and people',
@@ -70,9 +59,7 @@ const GROUPS = [
 
 test('random (the default) answers one EmojiHub record', async () => {
   const res = await get();
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('art-design/emoji', res.body.data);
+  expectAnswer(res, 'embedded', 'art-design/emoji');
   expect(CATEGORIES).toContain(res.body.data.category);
   expect(GROUPS).toContain(res.body.data.group);
 });

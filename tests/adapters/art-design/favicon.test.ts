@@ -1,27 +1,14 @@
 // art-design/favicon: URL candidates for a normalised domain; nothing is fetched.
-import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer } from '../../helpers/schema.js';
 
-const PATH = '/api/v1/art-design/favicon';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const get = (domain?: string) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...(domain === undefined ? {} : { domain }) });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'art-design/favicon', upstreams: {} });
+const get = (domain?: string) => s.get(domain === undefined ? {} : { domain });
 
 test('github.com → icon.horse with Google, DuckDuckGo and /favicon.ico alternatives', async () => {
   const res = await get('github.com');
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('art-design/favicon', res.body.data);
+  expectAnswer(res, 'embedded', 'art-design/favicon');
   expect(res.body.data).toEqual({
     domain: 'github.com',
     favicon: 'https://icon.horse/icon/github.com',

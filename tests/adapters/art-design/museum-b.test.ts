@@ -4,7 +4,7 @@
 // embedded; errors, cache and coalescing.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
@@ -35,8 +35,7 @@ const arrivals = () => fake.calls.map((c) => c.at);
 describe('search', () => {
   test('ids first, then each object one at a time, spaced out; a vanished object is skipped', async () => {
     const res = await get({ q: 'quail' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('met');
+    expectAnswer(res, 'met');
     expect(res.body.data.query).toBe('quail');
     expect(res.body.data.total).toBe(3);
     expect(res.body.data.items.map((o: { objectID: number }) => o.objectID)).toEqual([45734, 436535]);
@@ -120,8 +119,7 @@ describe('id and departments', () => {
 
   test('mode=departments is embedded: no upstream call, source embedded', async () => {
     const res = await get({ mode: 'departments' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data.total).toBe(19);
     expect(res.body.data.items[0]).toEqual({ departmentId: 1, displayName: 'American Decorative Arts' });
     expectMatchesSchema('art-design/museum-b', res.body.data);

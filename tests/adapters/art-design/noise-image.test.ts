@@ -1,25 +1,14 @@
 // art-design/noise-image: php-noise's algorithm, embedded. Through HTTP: the data URL, the raw PNG for
 // Accept: image/png, the bounds. Directly with a seeded PRNG: the size formula, both palettes, the grid.
-import request from 'supertest';
 import { PNG } from 'pngjs';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { renderNoise, encodePng, type NoiseOptions } from '../../../adapters/art-design/_noise.js';
 import { createRng } from '../../../adapters/art-design/_rng.js';
 
-const PATH = '/api/v1/art-design/noise-image';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const get = (q: Record<string, string> = {}) =>
-  request(t.app)
-    .get(PATH)
-    .query({ apikey: t.key, ...q });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'art-design/noise-image', upstreams: {} });
+const { get } = s;
 const decode = (dataUrl: string) => PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
 const pixel = (png: { width: number; data: Buffer }, x: number, y: number) => {
   const i = (y * png.width + x) * 4;
@@ -28,9 +17,7 @@ const pixel = (png: { width: number; data: Buffer }, x: number, y: number) => {
 
 test('defaults: 50 tiles of 7 px, no border, brightness, a random base colour → 350 px PNG data URL', async () => {
   const res = await get();
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('art-design/noise-image', res.body.data);
+  expectAnswer(res, 'embedded', 'art-design/noise-image');
   expect(res.body.data).toMatchObject({ width: 350, height: 350, tiles: 50, tileSize: 7, borderWidth: 0, mode: 'brightness' });
   const png = decode(res.body.data.base64);
   expect([png.width, png.height]).toEqual([350, 350]);

@@ -3,7 +3,7 @@
 // ("Language not implemented" → 404, "Invalid verse no" → 400); Odia string numbers, combined verses
 // and a purport given as the text of a Python list; cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import { gitaSerial } from '../../../adapters/books/_gita-verses.js';
@@ -30,8 +30,7 @@ const { get } = s;
 describe('verses', () => {
   test('chapter and verse, Telugu by default', async () => {
     const res = await get({ chapter: 2, verse: 47 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('gita');
+    expectAnswer(res, 'gita');
     expect(res.body.data).toEqual({ ...s.fixture('tel-2-47.json') });
     expectMatchesSchema('books/gita', res.body.data);
     expect(s.fake.calls[0].path).toBe('/tel/verse/2/47');

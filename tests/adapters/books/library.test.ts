@@ -2,7 +2,7 @@
 // editions by id (the id's letter names its kind), description/bio as string or {type, value};
 // errors, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import library from '../../../adapters/books/library.js';
@@ -26,8 +26,7 @@ const { get } = s;
 describe('modes', () => {
   test('search (the default with q) → /search.json with limit and fields', async () => {
     const res = await get({ q: 'harry potter' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('openlibrary');
+    expectAnswer(res, 'openlibrary');
     expect(res.body.data).toEqual({
       mode: 'search',
       query: 'harry potter',

@@ -2,8 +2,8 @@
 // as active content), kept for the retention period across restarts, and gone after it.
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { appForTests, testApp } from '../../helpers/app.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 
@@ -11,13 +11,7 @@ const PATH = '/api/v1/cloud-storage/file-host';
 const local = (url: string) => new URL(url).pathname;
 const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests();
 
 test('uploads a file: gofile shape, a download page and the bytes as an attachment', async () => {
   const bytes = Buffer.from('%PDF-1.4\nhello report\n%%EOF\n');
@@ -145,9 +139,7 @@ describe('forwarding to gofile when the operator configured a token', () => {
 
   test('the file goes to gofile as multipart with the bearer token; the answer keeps our shape', async () => {
     const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('test'), 'notes.txt');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('gofile');
-    expectMatchesSchema('cloud-storage/file-host', res.body.data);
+    expectAnswer(res, 'gofile', 'cloud-storage/file-host');
     expect(res.body.data).toMatchObject({
       downloadPage: 'https://gofile.io/d/Abc123',
       code: 'Abc123',
@@ -171,8 +163,7 @@ describe('forwarding to gofile when the operator configured a token', () => {
   ])('gofile failing (%s): the service hosts the file itself', async (_what, failure) => {
     answer = failure;
     const res = await request(s.t.app).post(PATH).field('apikey', s.t.key).attach('file', Buffer.from('kept here'), 'here.txt');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data.downloadPage).toMatch(/^http:\/\/127\.0\.0\.1:3999\/f\//);
   });
 });

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { testApp } from '../../helpers/app.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/cloud-storage/image-host';
 const local = (url: string) => new URL(url).pathname;
@@ -307,9 +307,7 @@ describe('forwarding to imgbb when the operator configured a key', () => {
       .field('name', 'holiday')
       .field('expiration', '600')
       .attach('image', bytes, 'a.png');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('imgbb');
-    expectMatchesSchema('cloud-storage/image-host', res.body.data);
+    expectAnswer(res, 'imgbb', 'cloud-storage/image-host');
     expect(res.body.data).toMatchObject({
       id: '2ndCYJK',
       url: 'https://i.ibb.co/w04Prt6/holiday.png',
@@ -340,8 +338,7 @@ describe('forwarding to imgbb when the operator configured a key', () => {
     const res = await request(forwarding.t.app)
       .post(PATH)
       .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/i\//);
   });
 
@@ -359,8 +356,6 @@ describe('forwarding to imgbb when the operator configured a key', () => {
     const res = await request(forwarding.t.app)
       .post(PATH)
       .send({ apikey: forwarding.t.key, image: png(2, 3).toString('base64') });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('cloud-storage/image-host', res.body.data);
+    expectAnswer(res, 'embedded', 'cloud-storage/image-host');
   });
 });

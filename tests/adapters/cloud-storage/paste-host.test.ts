@@ -1,17 +1,11 @@
 // cloud-storage/paste-host: a paste hosted by the service, its HTML page (text escaped, no script allowed)
 // and raw text, pastebin's parameters and their bounds, survival across a restart, and expiry.
 import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests, testApp } from '../../helpers/app.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/cloud-storage/paste-host';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests();
 
 /** The path part of a link the service handed out (PUBLIC_URL is http://127.0.0.1:3999 in tests). */
 const local = (url: string) => new URL(url).pathname;

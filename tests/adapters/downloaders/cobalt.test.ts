@@ -4,9 +4,8 @@
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
-import { listen } from '../../helpers/app.js';
-import { hangUp, hungUpstream } from '../../helpers/hung-upstream.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlA from '../../../adapters/downloaders/dl-a.js';
@@ -33,8 +32,7 @@ const get = (endpoint: string, url: string, app: Caller = s) => app.get({ url },
 describe('dl-a (YouTube)', () => {
   test('POST / with the configured body; a tunnel becomes one video with its quality, title from the file name', async () => {
     const res = await get('dl-a', YT);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('cobalt');
+    expectAnswer(res, 'cobalt');
     const call = fake.calls[0];
     expect(call.method).toBe('POST');
     expect(call.path).toBe('/');
@@ -284,23 +282,14 @@ describe('not configured', () => {
 
 describe('client disconnect', () => {
   test('hanging up cancels the cobalt call', async () => {
-    const hung = await hungUpstream();
-    try {
-      await s.withApp({ env: { UPSTREAM_COBALT_URL: hung.url } }, async ({ t: app }) => {
-        const server = await listen(app.app);
-        try {
-          const ended = await hangUp(
-            `${server.url}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`,
-            hung.requested,
-          );
-          expect(ended).toMatchObject({ name: 'AbortError' });
-          expect(await hung.closedWithin(5000)).toBe(true);
-        } finally {
-          await server.close();
-        }
-      });
-    } finally {
-      await hung.close();
-    }
+    await onHungUpstream(
+      s,
+      (url) => ({ UPSTREAM_COBALT_URL: url }),
+      async (hung, server, app) => {
+        const ended = await hangUp(`${server}/api/v1/downloaders/dl-a?apikey=${app.key}&url=${encodeURIComponent(YT)}`, hung.requested);
+        expect(ended).toMatchObject({ name: 'AbortError' });
+        expect(await hung.closedWithin(5000)).toBe(true);
+      },
+    );
   });
 });

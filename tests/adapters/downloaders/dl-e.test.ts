@@ -6,7 +6,7 @@ import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlE from '../../../adapters/downloaders/dl-e.js';
@@ -68,8 +68,7 @@ describe('links', () => {
 describe('cobalt first', () => {
   test('a tunnel; FxTwitter is not asked', async () => {
     const res = await get(withCobalt);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('cobalt');
+    expectAnswer(res, 'cobalt');
     expect((cobalt.calls[0].json() as { url: string }).url).toBe(POST);
     expect(res.body.data.medias).toEqual([
       { url: cobaltFixture('tunnel-twitter.json').url, type: 'video', quality: null, extension: 'mp4' },
@@ -96,8 +95,7 @@ describe('cobalt first', () => {
   test('cobalt failing → FxTwitter answers', async () => {
     cobaltAnswer = () => ({ status: 400, json: cobaltFixture('error-fetch.json') });
     const res = await get(withCobalt);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('fxtwitter');
+    expectAnswer(res, 'fxtwitter');
   });
 
   test('both failing: cobalt says the post is gone, FxTwitter is down → 404', async () => {
@@ -110,8 +108,7 @@ describe('cobalt first', () => {
 describe('FxTwitter (cobalt not configured)', () => {
   test("video and photo in the post's order; quality from the size; the video's thumbnail; text and author", async () => {
     const res = await get(fxOnly);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('fxtwitter');
+    expectAnswer(res, 'fxtwitter');
     const m = fx('video.json').tweet.media.all;
     expect(res.body.data).toEqual({
       title: 'Liftoff! Watch the launch from the pad.',

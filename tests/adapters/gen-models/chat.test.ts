@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../../../server/app.js';
@@ -13,12 +12,13 @@ import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
-import { KEYS, listen } from '../../helpers/app.js';
-import { hangUp, hungUpstream } from '../../helpers/hung-upstream.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { KEYS } from '../../helpers/app.js';
+import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chat from '../../../adapters/gen-models/chat.js';
+import { logSink } from '../../helpers/log-sink.js';
 
 const POOL = ['sk_pool_key_alpha_0001', 'sk_pool_key_bravo_0002'];
 const CALLER = 'sk_caller_own_key_7777';
@@ -57,8 +57,7 @@ describe('bindings', () => {
     '%s asks for %s and reports the answering model',
     async (name, model) => {
       const res = await post(name, { q: 'Say hello' });
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('pollinations');
+      expectAnswer(res, 'pollinations');
       expect(res.body.data).toEqual({ response: 'Hello! How can I help?', model });
       expectMatchesSchema(`gen-models/${name}`, res.body.data);
       expect(fake.calls[0].path).toBe('/v1/chat/completions');
@@ -187,16 +186,8 @@ describe('upstream_key', () => {
   });
 
   test('neither the caller key nor the pooled keys appear in any log line', async () => {
-    const lines: string[] = [];
-    const log = pino(
-      { level: 'trace' },
-      new Writable({
-        write(chunk, _e, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
+    const { lines, sink } = logSink();
+    const log = pino({ level: 'trace' }, sink);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-gen-log-'));
     const keysFile = path.join(dataDir, 'keys.yaml');
     fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: test }\n`);
@@ -260,31 +251,23 @@ describe('upstream failures', () => {
 
   test('slow upstream → 504', async () => {
     s.failWith = { delayMs: 2000, json: fixture('chat.json') };
-    const ctx = shortTimeoutCtx('pollinations', fake.url, '200ms', { options: { model: 'openai' } });
-    await expect(chat({ q: 'hi', upstream_key: CALLER }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chat({ q: 'hi', upstream_key: CALLER }, ctx), 'pollinations', fake.url, '200ms', {
+      options: { model: 'openai' },
+    });
   });
 });
 
 describe('client disconnect', () => {
   test('hanging up cancels the upstream call', async () => {
-    const hung = await hungUpstream();
-    try {
-      await s.withApp({ env: { UPSTREAM_POLLINATIONS_URL: hung.url, UPSTREAM_POLLINATIONS_KEYS: POOL[0] } }, async ({ t: app }) => {
-        const server = await listen(app.app);
-        try {
-          const ended = await hangUp(`${server.url}/api/v1/gen-models/chat-01`, hung.requested, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ apikey: app.key, q: 'a long story' }),
-          });
-          expect(ended).toMatchObject({ name: 'AbortError' });
-          expect(await hung.closedWithin(5000)).toBe(true);
-        } finally {
-          await server.close();
-        }
+    const env = (url: string) => ({ UPSTREAM_POLLINATIONS_URL: url, UPSTREAM_POLLINATIONS_KEYS: POOL[0] });
+    await onHungUpstream(s, env, async (hung, server, app) => {
+      const ended = await hangUp(`${server}/api/v1/gen-models/chat-01`, hung.requested, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apikey: app.key, q: 'a long story' }),
       });
-    } finally {
-      await hung.close();
-    }
+      expect(ended).toMatchObject({ name: 'AbortError' });
+      expect(await hung.closedWithin(5000)).toBe(true);
+    });
   });
 });

@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
-import { PNG } from 'pngjs';
 import request from 'supertest';
 import { createBlobStore } from '../../../engine/hosting/blobs.js';
 import { parseDuration } from '../../../engine/duration.js';
@@ -16,8 +15,9 @@ import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
 import { isReply } from '../../../engine/types.js';
 import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
+import { jpeg, mp3, mp4, png } from '../../helpers/media-files.js';
 import { upstreamSuite, type AppOptions, type Caller } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import audio01 from '../../../adapters/gen-models/audio-01.js';
@@ -25,27 +25,6 @@ import image01 from '../../../adapters/gen-models/image-01.js';
 
 const POOL = 'sk_pool_media_0001';
 const CALLER = 'sk_caller_media_0002';
-
-// Small but real media: file-type recognises each by its signature, as it would a provider's file.
-const png = (() => {
-  const img = new PNG({ width: 4, height: 4 });
-  img.data.fill(200);
-  return PNG.sync.write(img);
-})();
-const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 7)]);
-const mp3 = Buffer.concat([
-  Buffer.from('ID3'),
-  Buffer.from([3, 0, 0, 0, 0, 0, 0]),
-  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
-  Buffer.alloc(600, 1),
-]);
-const mp4 = Buffer.concat([
-  Buffer.from([0, 0, 0, 0x18]),
-  Buffer.from('ftypisom'),
-  Buffer.from([0, 0, 2, 0]),
-  Buffer.from('isomiso2'),
-  Buffer.alloc(900, 3),
-]);
 
 let image: (req: FakeRequest) => FakeResponse;
 let audio: (req: FakeRequest) => FakeResponse;
@@ -95,8 +74,7 @@ function expectDayExpiry(expiresAt: string) {
 describe('image-01', () => {
   test('GET /image/{prompt} with flux 1024×1024 nologo; the image is hosted and served back byte for byte', async () => {
     const res = await post('image-01', { q: 'a cat in space' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('pollinations');
+    expectAnswer(res, 'pollinations');
     const call = fake.calls[0];
     expect(call.path).toBe('/image/a%20cat%20in%20space');
     expect(Object.fromEntries(call.query)).toEqual({ model: 'flux', width: '1024', height: '1024', nologo: 'true' });

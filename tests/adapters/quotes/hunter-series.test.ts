@@ -4,7 +4,7 @@
 // one; errors, cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import hunterSeries from '../../../adapters/quotes/hunter-series.js';
@@ -38,8 +38,7 @@ const { get } = s;
 describe('lists', () => {
   test('quotes by default: blocks become lines[], with the episode; a short page has no next page', async () => {
     const res = await get({ char: 'Dean Winchester', season: 1 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('supernatural');
+    expectAnswer(res, 'supernatural');
     expect(res.body.data).toEqual({
       resource: 'quotes',
       items: [

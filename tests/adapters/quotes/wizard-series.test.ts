@@ -1,9 +1,9 @@
 // quotes/wizard-series against a loopback HP-API: list routes, houses checked locally (the upstream
 // answers [] for an unknown house), /character/{id} unwrapped from its array, errors, cache, coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import wizardSeries from '../../../adapters/quotes/wizard-series.js';
 
 const HARRY = '9e3f7ce4-b9a7-4244-b709-dae5c1f1d4a8';
@@ -35,8 +35,7 @@ describe('resources', () => {
     ['spells', '/spells', 2],
   ])('%s → %s as {resource, items, count}', async (resource, path, count) => {
     const res = await get({ resource });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('hp-api');
+    expectAnswer(res, 'hp-api');
     expect(res.body.data).toMatchObject({ resource, count });
     expect(res.body.data.items).toHaveLength(count);
     expectMatchesSchema('quotes/wizard-series', res.body.data);
@@ -103,8 +102,7 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: [], delayMs: 2000 };
-    const ctx = shortTimeoutCtx('hp-api', s.fake.url);
-    await expect(wizardSeries({ resource: 'spells' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => wizardSeries({ resource: 'spells' }, ctx), 'hp-api', s.fake.url);
   });
 });
 

@@ -2,7 +2,7 @@
 // GET /{bin} with Accept-Version: 3) enriches it, and every way binlist fails leaves its fields null.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
 /** What the fake answers per BIN; a BIN without an entry is a 404, as binlist answers. */
 let answers: Record<string, FakeResponse> = {};
@@ -24,9 +24,7 @@ const NULLS = { issuer: null, type: null, prepaid: null, product: null, country:
 test('embedded scheme data merged with binlist: issuer, type, prepaid, product (binlist brand), country', async () => {
   answers['457173'] = { json: s.fixture('457173.json') };
   const res = await lookup('457173');
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('binlist');
-  expectMatchesSchema('tools/bin-lookup', res.body.data);
+  expectAnswer(res, 'binlist', 'tools/bin-lookup');
   expect(res.body.data).toEqual({
     bin: '457173',
     scheme: 'visa',
@@ -81,9 +79,7 @@ test.each([
 ] as Array<[string, string, FakeResponse]>)('binlist %s → embedded answer, binlist fields null, 200', async (_name, bin, answer) => {
   answers[bin] = answer;
   const res = await lookup(bin);
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('tools/bin-lookup', res.body.data);
+  expectAnswer(res, 'embedded', 'tools/bin-lookup');
   expect(s.fake.calls).toHaveLength(1);
   expect(res.body.data).toMatchObject({ bin, scheme: 'visa', brand: 'Visa', luhn: true, ...NULLS, sources: ['credit-card-type'] });
 });

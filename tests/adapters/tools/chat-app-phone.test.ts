@@ -4,13 +4,11 @@
 import fs from 'node:fs';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import chatAppPhone from '../../../adapters/tools/chat-app-phone.js';
 
-const PATH = '/api/v1/tools/chat-app-phone';
 const html = (name: string, extra: Partial<FakeResponse> = {}): FakeResponse => ({
   text: fs.readFileSync(new URL(`../../fixtures/telegram-web/${name}`, import.meta.url), 'utf8'),
   headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -37,8 +35,7 @@ const { get } = s;
 describe('public profile', () => {
   test('name, bio, photo; the number the owner published in the bio', async () => {
     const res = await get({ q: 'coffeehouse_k' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('telegram-web');
+    expectAnswer(res, 'telegram-web');
     expect(res.body.data).toEqual({
       username: 'coffeehouse_k',
       display_name: 'Kyiv Coffee House',
@@ -117,17 +114,8 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('telegram-web', s.fake.url, '50ms');
-    await expect(chatAppPhone({ q: 'slow_user' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => chatAppPhone({ q: 'slow_user' }, ctx), 'telegram-web', s.fake.url, '50ms');
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { q: 'quiet_user_2' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { q: 'slow_user' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { q: 'quiet_user_2' }, coalesced: { q: 'slow_user' } });

@@ -2,13 +2,10 @@
 // page from the Link header, the user-name rule, 404, the rate limit (403/429 with
 // X-RateLimit-Remaining: 0 → 503 with Retry-After from X-RateLimit-Reset), token rotation, cache.
 import { upstreamSuite, withUpstreams, type FakeSpec } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import gitUser, { nextPage } from '../../../adapters/tools/git-user.js';
-
-const PATH = '/api/v1/tools/git-user';
 
 const s = upstreamSuite({
   endpoint: 'tools/git-user',
@@ -36,9 +33,7 @@ const { get } = s;
 describe('happy path', () => {
   test('repositories of a user, most recently updated first, with the next page from Link', async () => {
     const res = await get({ username: 'octocat' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('github');
-    expectMatchesSchema('tools/git-user', res.body.data);
+    expectAnswer(res, 'github', 'tools/git-user');
     expect(res.body.data).toMatchObject({ username: 'octocat', count: 2, next_page: 2 });
     expect(res.body.data.items[0]).toEqual({
       name: 'Hello-World',
@@ -128,8 +123,7 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    const ctx = shortTimeoutCtx('github', s.fake.url, '50ms');
-    await expect(gitUser({ username: 'slow-one' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => gitUser({ username: 'slow-one' }, ctx), 'github', s.fake.url, '50ms');
   });
 });
 
@@ -174,12 +168,4 @@ describe('pooled tokens, all spent', () => {
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { username: 'mona' }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { username: 'slow-one' }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { username: 'mona' }, coalesced: { username: 'slow-one' } });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { pino } from 'pino';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests, type TestApp } from '../../helpers/app.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
@@ -66,13 +66,7 @@ async function decode(mp3: Buffer): Promise<Decoded> {
   }
 }
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests();
 
 const generate = (app: TestApp, body: Record<string, unknown>) =>
   request(app.app)

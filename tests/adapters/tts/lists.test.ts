@@ -1,15 +1,9 @@
 // tts/langlist and tts/accentlist: the static tables of upstreams.md §5 (69 languages, 15 accents).
 import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests } from '../../helpers/app.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = appForTests();
 
 const langlist = () => request(t.app).get('/api/v1/tts/langlist').query({ apikey: t.key });
 const accentlist = (lang: string) => request(t.app).get('/api/v1/tts/accentlist').query({ apikey: t.key, lang });

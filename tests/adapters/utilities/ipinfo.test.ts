@@ -2,9 +2,9 @@
 // and ipinfo.io (a loopback fake of GET /{ip}/json?token=) when a key is configured, with fallback.
 import request from 'supertest';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests } from '../../helpers/app.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
 const PATH = '/api/v1/utilities/ipinfo';
 
@@ -21,13 +21,7 @@ const ST_ALBANS = {
 };
 
 describe('embedded (no ipinfo key)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await testApp({ TRUST_PROXY: '1' });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = appForTests({ TRUST_PROXY: '1' });
   const lookup = (query: Record<string, string>, xff?: string) => {
     const r = request(t.app)
       .get(PATH)
@@ -37,9 +31,7 @@ describe('embedded (no ipinfo key)', () => {
 
   test('an IPv4 address with city data', async () => {
     const res = await lookup({ ip: '81.2.69.142' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('utilities/ipinfo', res.body.data);
+    expectAnswer(res, 'embedded', 'utilities/ipinfo');
     expect(res.body.data).toEqual(ST_ALBANS);
   });
 
@@ -130,9 +122,7 @@ describe('with an ipinfo key', () => {
   test('ipinfo.io answers, with its token, in its own words (region name, org, hostname)', async () => {
     answer = { json: s.fixture('8.8.8.8.json') };
     const res = await lookup('8.8.8.8');
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('ipinfo');
-    expectMatchesSchema('utilities/ipinfo', res.body.data);
+    expectAnswer(res, 'ipinfo', 'utilities/ipinfo');
     expect(res.body.data).toEqual({
       ip: '8.8.8.8',
       hostname: 'dns.google',
@@ -179,16 +169,14 @@ describe('with an ipinfo key', () => {
     ['malformed', { text: 'not json', headers: { 'content-type': 'application/json' } }],
   ] as Array<[string, FakeResponse]>)('ipinfo.io %s → the embedded answer', async (_name, a) => {
     const { res } = await failing(a);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data).toEqual(ST_ALBANS);
     expect(s.fake.calls.length).toBeGreaterThanOrEqual(1);
   });
 
   test('ipinfo.io too slow (5 s) → the embedded answer', async () => {
     const { res, ms } = await failing({ json: s.fixture('8.8.8.8.json'), delayMs: 9000 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     expect(res.body.data).toEqual(ST_ALBANS);
     expect(s.fake.calls).toHaveLength(1);
     expect(ms).toBeGreaterThanOrEqual(4500);

@@ -4,7 +4,7 @@
 import pino from 'pino';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { readFixture, upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import phishCheck from '../../../adapters/utilities/phish-check.js';
 import type { AdapterContext, Reply } from '../../../engine/types.js';
 
@@ -21,9 +21,7 @@ describe('heuristics only (no reputation keys)', () => {
 
   test('a plain domain: low, no reasons, the "no signal is not safe" note, lists not configured', async () => {
     const res = await check({ domain: 'example.com' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
-    expectMatchesSchema('utilities/phish-check', res.body.data);
+    expectAnswer(res, 'embedded', 'utilities/phish-check');
     expect(res.body.data).toEqual({
       target: 'example.com',
       host: 'example.com',
@@ -205,8 +203,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
   test('both clean: the heuristic verdict stands; both asked in their real request shapes', async () => {
     const url = 'http://paypal.com.secure-login.xyz/webscr?cmd=login';
     const res = await check({ url });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('safebrowsing+urlhaus');
+    expectAnswer(res, 'safebrowsing+urlhaus');
     const d = res.body.data;
     expectMatchesSchema('utilities/phish-check', d);
     expect(d).toMatchObject({ verdict: 'suspicious', score: 55, sources: ['heuristics', 'safebrowsing', 'urlhaus'] });
@@ -291,8 +288,7 @@ describe('with Safe Browsing and URLhaus keys', () => {
     uh = u;
     const query = { domain };
     const res = await check(query);
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('embedded');
+    expectAnswer(res, 'embedded');
     const d = res.body.data;
     expectMatchesSchema('utilities/phish-check', d);
     expect(d).toMatchObject({ verdict: 'likely_phishing', score: 60, sources: ['heuristics'] });

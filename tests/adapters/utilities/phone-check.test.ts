@@ -1,25 +1,15 @@
 // utilities/phone-check: libphonenumber-js/max offline, numverify's field names, valid:false for a number
 // that parses but is not assigned, and a 400 for text that is no phone number at all.
-import request from 'supertest';
-import { testApp, type TestApp } from '../../helpers/app.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 
-const PATH = '/api/v1/utilities/phone-check';
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const check = (phone: string) => request(t.app).get(PATH).query({ apikey: t.key, phone });
+// Embedded: no upstream to fake, only the app.
+const s = upstreamSuite({ endpoint: 'utilities/phone-check', upstreams: {} });
+const check = (phone: string) => s.get({ phone });
 
 test('a US number in numverify names, with formats', async () => {
   const res = await check('+1 (415) 858-6273');
-  expect(res.status).toBe(200);
-  expect(res.body.source).toBe('embedded');
-  expectMatchesSchema('utilities/phone-check', res.body.data);
+  expectAnswer(res, 'embedded', 'utilities/phone-check');
   expect(res.body.data).toEqual({
     valid: true,
     possible: true,
@@ -87,7 +77,7 @@ test.each([
 });
 
 test('missing phone → 400 Missing required parameter: phone', async () => {
-  const res = await request(t.app).get(PATH).query({ apikey: t.key });
+  const res = await s.get();
   expect(res.status).toBe(400);
   expect(res.body.error).toBe('Missing required parameter: phone');
 });

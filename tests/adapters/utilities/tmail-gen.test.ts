@@ -2,17 +2,17 @@
 // an account with a random address and password, a retry on 422 (address taken), the token; never cached,
 // secrets never logged; failures of each step, a bounded number of flows in flight, slowness.
 import fs from 'node:fs';
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
 import type { FakeRequest, FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, withUpstreams, type Caller, type FakeSpec } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import { createApp } from '../../../server/app.js';
 import tmailGen from '../../../adapters/utilities/tmail-gen.js';
+import { logSink } from '../../helpers/log-sink.js';
 
 const PATH = '/api/v1/utilities/tmail-gen';
 
@@ -57,8 +57,7 @@ describe('a new mailbox', () => {
   test('address on an active domain, random password, token, inbox instructions', async () => {
     await withApp(async (t) => {
       const res = await get(t);
-      expect(res.status).toBe(200);
-      expect(res.body.source).toBe('mailtm');
+      expectAnswer(res, 'mailtm');
       const d = res.body.data;
       expectMatchesSchema('utilities/tmail-gen', d);
       expect(d.address).toMatch(/^[a-z0-9]{10}@punkproof\.com$/);
@@ -112,13 +111,7 @@ describe('a new mailbox', () => {
   });
 
   test('the secrets never reach the logs', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = logSink();
     const api = await createApp(
       {
         DATA_DIR: fs.mkdtempSync('/tmp/uua-tmail-'),
@@ -177,8 +170,7 @@ describe('failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     await withUpstreams(freshMailtm({ fallback: () => ({ json: fixture('domains-hydra.json'), delayMs: 500 }) }), async (slow) => {
-      const ctx = shortTimeoutCtx('mailtm', slow.fake.url, '50ms');
-      await expect(tmailGen({}, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+      await expectUpstreamTimeout((ctx) => tmailGen({}, ctx), 'mailtm', slow.fake.url, '50ms');
     });
   });
 });

@@ -3,7 +3,7 @@
 // endpoint otherwise (GET /translate_a/single?client=gtx&dj=1). The detected source language is reported
 // when the caller gives none; failures, slowness, cache and coalescing.
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
@@ -44,8 +44,7 @@ const translateCalls = () => libre.calls.filter((c) => c.path === '/translate');
 describe('LibreTranslate (configured)', () => {
   test('auto-detected source reported as from', async () => {
     const res = await get(tLibre, { text: 'Bonjour !', to: 'en' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('libretranslate');
+    expectAnswer(res, 'libretranslate');
     expect(res.body.data).toEqual({ text: 'Bonjour !', from: 'fr', to: 'en', translation: 'Hello!' });
     expectMatchesSchema('utilities/tr', res.body.data);
     expect(translateCalls()[0].json()).toEqual({ q: 'Bonjour !', source: 'auto', target: 'en', format: 'text' });
@@ -112,8 +111,7 @@ describe('LibreTranslate (configured)', () => {
 describe('gtx (no LibreTranslate configured)', () => {
   test('sentences joined, detected source reported', async () => {
     const res = await get(tGtx, { text: 'Bonjour ! Comment ça va ?', to: 'en' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('gtx');
+    expectAnswer(res, 'gtx');
     expect(res.body.data).toEqual({ text: 'Bonjour ! Comment ça va ?', from: 'fr', to: 'en', translation: 'Hello! How are you?' });
     expectMatchesSchema('utilities/tr', res.body.data);
     expect(Object.fromEntries(gtx.calls[0].query)).toEqual({

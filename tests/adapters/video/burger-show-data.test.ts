@@ -2,13 +2,11 @@
 // capital-O OrderBy (with a local sort when the upstream treats it as a filter), ids in the path, every
 // error a 500 (→ 404 with ids, else 502), cache and coalescing.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import burgerShowData from '../../../adapters/video/burger-show-data.js';
 
-const PATH = '/api/v1/video/burger-show-data';
 const names = (items: Array<{ name: string }>) => items.map((i) => i.name);
 
 /** Whether the fake treats OrderBy as an exact-match filter (the quirk to absorb). */
@@ -46,8 +44,7 @@ const { get } = s;
 describe('lists', () => {
   test('everything by default; skip 0 and limit null reported', async () => {
     const res = await get({ resource: 'characters' });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('bobsburgers');
+    expectAnswer(res, 'bobsburgers');
     expect(res.body.data).toEqual({ items: s.fixture('characters.json'), skip: 0, limit: null });
     expectMatchesSchema('video/burger-show-data', res.body.data);
     expect([...s.fake.calls[0].query.keys()]).toEqual([]);
@@ -141,17 +138,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('bobsburgers', s.fake.url);
-    await expect(burgerShowData({ resource: 'characters' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expectUpstreamTimeout((ctx) => burgerShowData({ resource: 'characters' }, ctx), 'bobsburgers', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', skip: 1 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', skip: 2 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'characters', skip: 1 }, coalesced: { resource: 'characters', skip: 2 } });

@@ -2,13 +2,10 @@
 // the Link header, pageSize capped at 50, "" and [""] normalised, items by id, the daily-limit 403 that
 // makes us stop calling, error mapping, cache and coalescing.
 import { upstreamSuite, withUpstreams } from '../../helpers/upstream-suite.js';
-import { expectMatchesSchema } from '../../helpers/schema.js';
-import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
+import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
-import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
+import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
 import fantasySagaData from '../../../adapters/video/fantasy-saga-data.js';
-
-const PATH = '/api/v1/video/fantasy-saga-data';
 
 const link = (base: string, resource: string, size: number, rels: Record<string, number>) =>
   Object.entries(rels)
@@ -52,8 +49,7 @@ const { get } = s;
 describe('lists', () => {
   test('paging comes from the Link header; empty values become null and []', async () => {
     const res = await get({ resource: 'characters', page: 2, pageSize: 2 });
-    expect(res.status).toBe(200);
-    expect(res.body.source).toBe('iceandfire');
+    expectAnswer(res, 'iceandfire');
     expect(Object.fromEntries(s.fake.calls[0].query)).toEqual({ page: '2', pageSize: '2' });
     const { items, ...paging } = res.body.data;
     expect(paging).toEqual({ page: 2, pageSize: 2, next_page: 3, last_page: 214 });
@@ -154,20 +150,8 @@ describe('upstream failures', () => {
 
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: s.fixture('characters-page.json'), delayMs: 2000 };
-    const ctx = shortTimeoutCtx('iceandfire', s.fake.url);
-    await expect(fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx)).rejects.toMatchObject({
-      status: 504,
-      code: 'upstream_timeout',
-    });
+    await expectUpstreamTimeout((ctx) => fantasySagaData({ resource: 'characters', page: 1, pageSize: 10 }, ctx), 'iceandfire', s.fake.url);
   });
 });
 
-describe('cache', () => {
-  test('an identical second call is served from the cache', async () => {
-    await expectCacheHit({ t: s.t, path: PATH, query: { resource: 'characters', page: 8 }, upstreamCalls: () => s.fake.calls.length });
-  });
-
-  test('concurrent identical calls share one upstream call', async () => {
-    await expectCoalesced({ t: s.t, path: PATH, query: { resource: 'characters', page: 9 }, upstreamCalls: () => s.fake.calls.length });
-  });
-});
+s.cacheTests({ hit: { resource: 'characters', page: 8 }, coalesced: { resource: 'characters', page: 9 } });

@@ -4,7 +4,6 @@
 // and, for S3, the store going away: hosting answers 503 in the envelope within the timeout while every
 // other endpoint answers as before, and it all comes back with the store.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import pino from 'pino';
@@ -16,6 +15,7 @@ import { loadConfig } from '../../../server/config.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 import { testApp, type TestApp } from '../../helpers/app.js';
+import { tmpDirs } from '../../helpers/tmp-dirs.js';
 
 const log = pino({ level: 'silent' });
 const PUBLIC = 'https://files.example.org';
@@ -32,13 +32,7 @@ interface Backend {
   open(): HostedBlobs;
   env(): Record<string, string>;
 }
-const dirs: string[] = [];
-const tmpDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-contract-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmpDir = tmpDirs('uua-contract-');
 
 const backends: [string, Backend][] = [
   ['disk', { open: () => createBlobStore(tmpDir(), PUBLIC, log, 3_600_000, clock), env: () => ({}) }],

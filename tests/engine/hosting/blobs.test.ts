@@ -8,7 +8,7 @@ import pino from 'pino';
 import { text } from 'node:stream/consumers';
 import request from 'supertest';
 import { canonicalKind, createBlobStore, type HostedBlobs } from '../../../engine/hosting/blobs.js';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests } from '../../helpers/app.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 
 const log = pino({ level: 'silent' });
@@ -136,13 +136,7 @@ test('metadata survives a new store on the same directory', async () => {
 });
 
 describe('media routes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await testApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = appForTests();
 
   test('generated audio is served inline with its type, and honours Range', async () => {
     const bytes = Buffer.from('ID3' + 'a'.repeat(100));

@@ -4,7 +4,6 @@
 // DATA_DIR or a bucket filled by an earlier build is served as before after a restart on this one.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
@@ -16,15 +15,10 @@ import { loadConfig } from '../../../server/config.js';
 import { testApp } from '../../helpers/app.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 import { startS3Server } from '../../helpers/s3-server.js';
+import { tmpDirs } from '../../helpers/tmp-dirs.js';
 
 const log = pino({ level: 'silent' });
-const dirs: string[] = [];
-const tmpDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-meta-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmpDir = tmpDirs('uua-meta-');
 
 const BASE = { contentType: 'application/octet-stream', size: 11, createdAt: '2025-01-02T03:04:05.678Z', expiresAt: null };
 const TOKEN = 'a'.repeat(32);

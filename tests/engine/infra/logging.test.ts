@@ -1,6 +1,5 @@
 // Logs: one JSON line per request with its request id, endpoint, status and the key's public id; the key
 // itself never appears, wherever the caller put it (query string, JSON body, form, header).
-import { Writable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,15 +7,10 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../../../server/app.js';
 import { KEYS } from '../../helpers/app.js';
+import { logSink } from '../../helpers/log-sink.js';
 
 test('access lines carry ids, never keys', async () => {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-log-'));
   const keysFile = path.join(dataDir, 'keys.yaml');
   fs.writeFileSync(keysFile, `- { key: ${KEYS.premium}, plan: premium, name: log test }\n`);

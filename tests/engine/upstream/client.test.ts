@@ -1,23 +1,16 @@
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ApiError } from '../../../engine/errors.js';
 import { parseDuration } from '../../../engine/duration.js';
 import { createUpstreams, envId, type UpstreamConfig } from '../../../engine/upstream/client.js';
 import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { logSink } from '../../helpers/log-sink.js';
+import { apiError } from '../../helpers/api-error.js';
 
 // Every log line is kept, so tests can prove that no key is ever logged.
-const logLines: string[] = [];
-const log = pino(
-  { level: 'debug' },
-  new Writable({
-    write(chunk, _enc, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  }),
-);
+const { lines: logLines, sink } = logSink();
+const log = pino({ level: 'debug' }, sink);
 const UA = 'uua-test/1.0';
 
 const KEYS = ['key-alpha-111', 'key-bravo-222', 'key-charlie-333'];
@@ -28,17 +21,7 @@ function upstreams(configs: Record<string, Partial<UpstreamConfig>>, env: NodeJS
   return createUpstreams(full, env, { userAgent: UA, log });
 }
 
-/** The ApiError a promise rejects with (fails the test if it resolves or throws something else). */
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the request to fail');
-}
-
+/** A loopback port nothing listens on (an upstream that refuses connections). */
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
   await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));

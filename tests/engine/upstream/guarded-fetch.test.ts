@@ -1,20 +1,10 @@
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { ApiError } from '../../../engine/errors.js';
 import { fetchUrl, isPublicAddress, type ResolveHost } from '../../../engine/upstream/guarded-fetch.js';
 import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upstream.js';
+import { apiError } from '../../helpers/api-error.js';
 
 const PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
-
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the fetch to fail');
-}
 
 /** A resolver that knows only the names given, like a DNS server the attacker controls. */
 function resolver(names: Record<string, string[]>): ResolveHost {

@@ -1,27 +1,8 @@
 // Fakes of the chat, generation, download, hosting and exchange upstreams. Media answers are small but
 // real files (file-type recognises each by its signature, as it would a provider's).
-import { PNG } from 'pngjs';
+import { mp3, mp4, png } from '../media-files.js';
 import type { FakeRequest } from '../fake-upstream.js';
 import { json, type Answers } from './fixture.js';
-
-const png = (() => {
-  const img = new PNG({ width: 4, height: 4 });
-  img.data.fill(200);
-  return PNG.sync.write(img);
-})();
-const mp3 = Buffer.concat([
-  Buffer.from('ID3'),
-  Buffer.from([3, 0, 0, 0, 0, 0, 0]),
-  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
-  Buffer.alloc(600, 1),
-]);
-const mp4 = Buffer.concat([
-  Buffer.from([0, 0, 0, 0x18]),
-  Buffer.from('ftypisom'),
-  Buffer.from([0, 0, 2, 0]),
-  Buffer.from('isomiso2'),
-  Buffer.alloc(900, 3),
-]);
 
 /** cobalt's answer for the service a link belongs to. */
 const COBALT: Array<[RegExp, string]> = [
