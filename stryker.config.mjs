@@ -1,7 +1,7 @@
 // Mutation testing of the engine's core (npm run mutate; not part of npm test: it takes a long while).
 // StrykerJS changes the code one small way at a time (a `>` for a `>=`, a string emptied, a branch
 // dropped) and runs the tests that reach the change: a change no test notices is behaviour no test pins
-// down. One scope of mutate.scopes.js per run (MUTATE_SCOPE; scripts/mutate.ts runs them all).
+// down. One scope of mutate.scopes.js per run (MUTATE_SCOPE; scripts/mutate.mjs runs them all).
 import { currentScope } from './mutate.scopes.js';
 
 const scope = currentScope();

@@ -72,7 +72,7 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
 }
 
 /** Stands for "two different keys in one place" (a 400), as presentedKey's answer. */
-const SEVERAL = Symbol('several keys');
+export const SEVERAL = Symbol('several keys');
 
 /**
  * The key as the caller sent it, in Kong key-auth's order: the X-API-Key header, then the `apikey` query

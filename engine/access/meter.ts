@@ -18,7 +18,7 @@ import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { partitionOf } from './usage.js';
 
-const AUTH_FAIL_PLAN = 'auth-fail';
+export const AUTH_FAIL_PLAN = 'auth-fail';
 
 export interface MeterDeps {
   plans: Record<string, PlanSpec>;
@@ -50,7 +50,7 @@ function partitionKey(key: string): string {
 }
 
 /** The counter a key's requests count on: the plan's `keyedBy` decides whether the client IP is part of it. */
-function counterKey(plan: PlanSpec, keyId: string, ip: () => string | undefined): string {
+export function counterKey(plan: PlanSpec, keyId: string, ip: () => string | undefined): string {
   switch (plan.keyedBy) {
     case 'shared':
       return 'all';

@@ -109,7 +109,7 @@ function ruleMessage(rule: Rule, params: Params): ApiError {
 }
 
 /** Turns the first ajv error into the spec's words. */
-function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
+export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
   if (e.keyword === 'required') return missingParam(String(e.params.missingProperty));
   const name = e.instancePath.replace(/^\//, '').split('/')[0];
   const p = spec.params[name];

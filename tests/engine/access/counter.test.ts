@@ -1,5 +1,6 @@
 // The in-process request counter: fixed windows that open at a client's first request, refunds that give
-// one request back within the window only, and closed windows swept away.
+// one request back within the window only, a look at the open window without counting, and closed windows
+// swept away (by the sweeper itself too, on fake timers).
 //
 // The counter reads Date.now(); the tests move that clock themselves instead of sleeping past a short real
 // window, so a busy machine that pauses the process for a while cannot close a window mid-test.
@@ -73,4 +74,70 @@ test('closed windows are swept, open ones kept', () => {
   counter.sweep();
   expect(counter.size).toBe(1);
   expect(counter.hit('new').hits).toBe(2);
+});
+
+test('a window closes at resetAt itself: swept then, not a millisecond before', () => {
+  counter = new MemoryCounter(40);
+  counter.hit('a');
+  advance(39);
+  counter.sweep();
+  expect(counter.size).toBe(1);
+  advance(1);
+  counter.sweep();
+  expect(counter.size).toBe(0);
+});
+
+test('peek tells the open window without counting, and nothing for a closed or unknown one', () => {
+  counter = new MemoryCounter(40);
+  expect(counter.peek('a')).toBeUndefined();
+  const hit = counter.hit('a');
+  expect(counter.peek('a')).toEqual(hit);
+  expect(counter.peek('a')).toEqual(hit); // peeking does not count
+  const seen = counter.peek('a')!;
+  counter.hit('a');
+  expect(seen.hits).toBe(1); // a copy, like hit's answer
+  advance(39);
+  expect(counter.peek('a')).toEqual({ hits: 2, resetAt: hit.resetAt });
+  advance(1);
+  expect(counter.peek('a')).toBeUndefined();
+});
+
+test('the sweeper does not keep the process alive', () => {
+  counter = new MemoryCounter(60_000);
+  expect((counter as unknown as { sweeper: NodeJS.Timeout }).sweeper.hasRef()).toBe(false);
+});
+
+describe('the sweeper, on fake timers', () => {
+  beforeEach(() => {
+    jest.restoreAllMocks();
+    jest.useFakeTimers({ now: 1_700_000_000_000 });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  test('closed windows are swept by themselves, every window when it is shorter than a minute', () => {
+    counter = new MemoryCounter(40);
+    counter.hit('a');
+    jest.advanceTimersByTime(39);
+    expect(counter.size).toBe(1);
+    jest.advanceTimersByTime(1);
+    expect(counter.size).toBe(0);
+  });
+
+  test('and every minute for longer windows', () => {
+    counter = new MemoryCounter(90_000);
+    counter.hit('a');
+    jest.advanceTimersByTime(90_000);
+    expect(counter.size).toBe(1); // closed, but the sweep comes at the next minute
+    jest.advanceTimersByTime(30_000);
+    expect(counter.size).toBe(0);
+  });
+
+  test('close() stops the sweeps', () => {
+    counter = new MemoryCounter(40);
+    expect(jest.getTimerCount()).toBe(1);
+    counter.close();
+    expect(jest.getTimerCount()).toBe(0);
+  });
 });

@@ -1,6 +1,6 @@
-// Plans and allowances in process: limits per plan from configuration, 429 with Retry-After, headers on
-// every response, refunds of 5xx, the free key counted per client IP, the anonymous key shared by all,
-// invalid keys metered per IP.
+// Plans and allowances in process: limits per plan from configuration, 429 with Retry-After (its value
+// against the reset), headers on every response, refunds of 5xx, a personal key counted once whatever the
+// client IP, the free key counted per client IP, the anonymous key shared by all, invalid keys metered per IP.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +43,47 @@ test('the plans of the spec are the defaults', async () => {
   expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 + 86_000);
   expect(res.headers['ratelimit-policy']).toMatch(/^"premium"; q=5000; w=86400; pk=:[A-Za-z0-9+/=]{16}:$/);
   expect(res.headers.ratelimit).toMatch(/^"premium"; r=4998; t=(86400|86399)$/);
+});
+
+test('Retry-After is the seconds left to the reset the 429 announces, not merely positive', async () => {
+  t = await testApp({ PLAN_PREMIUM_LIMIT: '1' });
+  expect((await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' })).status).toBe(200);
+  const before = Date.now();
+  const res = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+  const after = Date.now();
+  expect(res.status).toBe(429);
+  // X-RateLimit-Reset is the window's end in epoch seconds, rounded up; Retry-After the seconds from the
+  // answer to that end, rounded up: so it lies between the reset less the time after the answer, less the
+  // second of rounding, and the reset less the time before the request.
+  const reset = Number(res.headers['x-ratelimit-reset']);
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(res.headers['retry-after']).toMatch(/^\d+$/);
+  expect(retryAfter).toBeGreaterThanOrEqual(reset - Math.ceil(after / 1000) - 1);
+  expect(retryAfter).toBeLessThanOrEqual(reset - Math.floor(before / 1000));
+  // The 24-hour window opened a moment ago, at the first request.
+  expect(retryAfter).toBeGreaterThan(86_400 - 60);
+  expect(retryAfter).toBeLessThanOrEqual(86_400);
+  expect(res.headers.ratelimit).toMatch(new RegExp(`^"premium"; r=0; t=(${retryAfter - 1}|${retryAfter}|${retryAfter + 1})$`));
+});
+
+test('one premium key from two client addresses shares one count; the free key from two addresses gets two', async () => {
+  t = await testApp({ PLAN_PREMIUM_LIMIT: '3', PLAN_FREE_LIMIT: '3', TRUST_PROXY: 'true' });
+  const call = (key: string, ip: string) => request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ apikey: key, bin: '457173' });
+  const seen = async (key: string, ip: string) => {
+    const res = await call(key, ip);
+    return [res.headers['x-ratelimit-remaining'], res.headers['ratelimit-policy']];
+  };
+  // The premium key's counter is its id (the first 12 hex digits of its SHA-256, f65311f9d7fb), whatever the
+  // address; the partition key is the first 12 hex digits of that counter's SHA-256, as base64.
+  const premium = '"premium"; q=3; w=86400; pk=:MWFmZmY4ZmQ5OTEw:';
+  expect(await seen(KEYS.premium, '203.0.113.1')).toEqual(['2', premium]);
+  expect(await seen(KEYS.premium, '203.0.113.2')).toEqual(['1', premium]);
+  expect(await seen(KEYS.premium, '203.0.113.1')).toEqual(['0', premium]);
+  expect((await call(KEYS.premium, '203.0.113.3')).status).toBe(429);
+  // The free key's counters are free:<address>, one per address.
+  expect(await seen(KEYS.free, '203.0.113.1')).toEqual(['2', '"free"; q=3; w=86400; pk=:ZGNiNDc3MDM3ZGU1:']);
+  expect(await seen(KEYS.free, '203.0.113.2')).toEqual(['2', '"free"; q=3; w=86400; pk=:M2ZiZjNiOWUyNzYz:']);
+  expect(await seen(KEYS.free, '203.0.113.1')).toEqual(['1', '"free"; q=3; w=86400; pk=:ZGNiNDc3MDM3ZGU1:']);
 });
 
 test('400s count and carry headers; 5xx (an upstream failure, 502) are refunded', async () => {

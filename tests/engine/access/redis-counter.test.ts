@@ -2,9 +2,12 @@
 // in the count; hits that come while a call is in flight go out together when it is answered; counters on
 // two clients share one count exactly; windows open at the first hit and start again once closed;
 // counters rate-limit-redis left behind carry on; a script Redis forgot is sent again; a failed call, or
-// one a stalled Redis never answers, counts in process.
+// one a stalled Redis never answers, counts in process, and so do refunds and peeks, each failure told to
+// the health check and logged; a call holds up to 256 counters.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
+import { jest } from '@jest/globals';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -213,4 +216,120 @@ test('while Redis is not ready, hits are counted in process at once, without a p
   const c = counter({} as RedisClientType, { ready: () => false, failed: () => {} });
   expect(c.hit('n')).toEqual({ hits: 1, resetAt: expect.any(Number) });
   expect(c.hit('n')).toMatchObject({ hits: 2 });
+});
+
+/** A logger that keeps what it writes, parsed. */
+function keptLog() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: 'warn' }, sink), lines };
+}
+
+test('while Redis is not ready, refunds and peeks stay in process and tell the health check nothing', async () => {
+  const failures: unknown[] = [];
+  const c = counter({} as RedisClientType, { ready: () => false, failed: (err) => failures.push(err) });
+  void c.hit('n');
+  void c.hit('n');
+  await c.refund('n');
+  expect(await c.peek('n')).toMatchObject({ hits: 1 });
+  expect(await c.peek('other')).toBeUndefined();
+  expect(failures).toEqual([]);
+});
+
+test('a refund or a peek that fails falls back to the in-process counter, tells the health check and logs it', async () => {
+  const failures: unknown[] = [];
+  const { log: kept, lines } = keptLog();
+  const broken = { sendCommand: () => Promise.reject(new Error('connection lost')) } as unknown as RedisClientType;
+  const c = new RedisCounter(broken, 60_000, 'test:rl:', { ready: () => true, failed: (err) => failures.push(err) }, kept);
+  counters.push(c);
+  expect((await Promise.all([c.hit('f'), c.hit('f')])).map((x) => x.hits)).toEqual([1, 2]);
+  await c.refund('f');
+  expect(await c.peek('f')).toMatchObject({ hits: 1 });
+  expect(failures.map(String)).toEqual(['Error: connection lost', 'Error: connection lost', 'Error: connection lost']);
+  const message = 'rate-limit counter: Redis failed, counting in process';
+  expect(lines.map(({ level, op, prefix, err, msg }) => ({ level, op, prefix, err, msg }))).toEqual(
+    ['increment', 'decrement', 'get'].map((op) => ({ level: 40, op, prefix: 'test:rl:', err: 'connection lost', msg: message })),
+  );
+});
+
+test('a Redis that never answers: the script, DECR and GET are each given up on after a second, named', async () => {
+  const failures: unknown[] = [];
+  const silent = { sendCommand: () => new Promise(() => {}) } as unknown as RedisClientType;
+  const c = counter(silent, { ready: () => true, failed: (err) => failures.push(err) });
+  expect((await c.hit('s')).hits).toBe(1);
+  const [, peeked] = await Promise.all([c.refund('s'), c.peek('s')]);
+  expect(peeked).toMatchObject({ hits: 0 }); // the refund, given up on first, was counted in process
+  expect(failures.map(String)).toEqual([
+    'Error: redis counter script took longer than 1000 ms',
+    'Error: redis DECR took longer than 1000 ms',
+    'Error: redis counter GET took longer than 1000 ms',
+  ]);
+});
+
+test('a reply with a value that is not an integer falls back whole, and is quoted in 100 characters at most', async () => {
+  const failures: unknown[] = [];
+  const junk = [1, 'x'.repeat(200)];
+  const odd = { sendCommand: () => Promise.resolve(junk) } as unknown as RedisClientType;
+  const c = counter(odd, { ready: () => true, failed: (err) => failures.push(err) });
+  expect((await c.hit('x')).hits).toBe(1);
+  expect(String(failures[0])).toBe(`Error: unexpected reply to the counters' script: ${String(junk).slice(0, 100)}`);
+});
+
+test("a turn's counts are Redis's own: nothing falls back, and Redis holds them", async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const failures: unknown[] = [];
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  const c = counter(h.client, { ready: () => h.ready(), failed: (err) => failures.push(err) }, 60_000, prefix);
+  expect((await Promise.all([c.hit('a'), c.hit('b'), c.hit('b')])).map((x) => x.hits)).toEqual([1, 1, 2]);
+  expect(failures).toEqual([]);
+  expect(await h.client.mGet([`${prefix}a`, `${prefix}b`])).toEqual(['1', '2']);
+});
+
+test('a call holds up to 256 counters: 256 go in one call, 257 in two', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const failures: unknown[] = [];
+  for (const [n, perCall] of [
+    [256, [256]],
+    [257, [256, 1]],
+  ] as const) {
+    const { spy, scripts } = recording(h.client);
+    const c = counter(spy, { ready: () => h.ready(), failed: (err) => failures.push(err) });
+    const hits = await Promise.all(Array.from({ length: n }, (_, i) => c.hit(`k${i}`)));
+    expect(hits.every((x) => x.hits === 1)).toBe(true);
+    // One EVALSHA per call (followed by an EVAL when Redis has forgotten the script), with its counters.
+    const sent = scripts().filter((a) => a[0] === 'EVALSHA');
+    expect(sent.map((a) => Number(a[2]))).toEqual(perCall);
+  }
+  expect(failures).toEqual([]);
+});
+
+test('a counter left without an expiry (a refund after its window closed) is no open window, and opens one at the next hit', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  await h.client.set(`${prefix}stale`, '5');
+  const c = counter(h.client, h, 60_000, prefix);
+  expect(await c.peek('stale')).toBeUndefined();
+  expect((await c.hit('stale')).hits).toBe(1);
+  expect(Number(await h.client.pTTL(`${prefix}stale`))).toBeGreaterThan(0);
+});
+
+test('close() stops the in-process counter it falls back on', () => {
+  jest.useFakeTimers();
+  try {
+    const before = jest.getTimerCount();
+    const c = new RedisCounter({} as RedisClientType, 60_000, 'test:rl:', { ready: () => false, failed: () => {} }, log);
+    expect(jest.getTimerCount()).toBe(before + 1);
+    c.close();
+    expect(jest.getTimerCount()).toBe(before);
+  } finally {
+    jest.useRealTimers();
+  }
 });

@@ -1,11 +1,12 @@
 // requestSchema(spec): the JSON Schema of an endpoint's parameters, rules included, is what the validator
 // enforces: a standard 2020-12 validator given the exported schema agrees with compileValidator on
-// requests built for each rule, and each broken rule is told in its own words.
+// requests built for each rule, and each broken rule is told in its own words. On small endpoints of the
+// tests' own, the schema of every kind of parameter and rule is shown whole.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ApiError } from '../../../engine/errors.js';
-import { loadCatalog, type EndpointSpec } from '../../../engine/catalog/load.js';
+import { loadCatalog, type EndpointSpec, type ParamSpec, type Rule } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
-import { requestSchema } from '../../../engine/catalog/request-schema.js';
+import { patternWords, requestSchema, rulesOf } from '../../../engine/catalog/request-schema.js';
 import { compileValidator } from '../../../engine/catalog/validate.js';
 
 const catalog = loadCatalog(loadConfig({}).catalogDir);
@@ -131,4 +132,120 @@ test("a match rule is a pattern under the rule's condition, told in default word
 
 test('every endpoint has a schema a standard validator compiles', () => {
   for (const e of catalog.endpoints) expect(() => plain.compile(requestSchema(e))).not.toThrow();
+});
+
+// Small endpoints of the tests' own, so that every keyword and every form of rule is shown whole.
+const own = (params: Record<string, Omit<ParamSpec, 'description'>>, rules?: Rule[]): EndpointSpec => ({
+  ...spec('books/gita'),
+  params: Object.fromEntries(Object.entries(params).map(([n, p]) => [n, { description: n, ...p }])),
+  rules,
+});
+
+describe('the schema of each kind of parameter', () => {
+  test('every keyword a param declares is carried; text gets its maxLength, 2048 by default; other types none', () => {
+    const e = own({
+      s: { type: 'string', required: true, enum: ['ab', 'cd'], minLength: 2, pattern: '^[a-z]+$', default: 'ab' },
+      u: { type: 'string', format: 'url', hosts: ['example.com'], maxLength: 300 },
+      n: { type: 'integer', minimum: 1, maximum: 9 },
+      x: { type: 'number' },
+      b: { type: 'boolean', default: false },
+      f: { type: 'file' },
+      t: { type: 'file', orText: true },
+      l: { type: 'file', orText: true, maxLength: 10 },
+    });
+    expect(requestSchema(e)).toEqual({
+      type: 'object',
+      properties: {
+        s: { type: 'string', enum: ['ab', 'cd'], minLength: 2, pattern: '^[a-z]+$', default: 'ab', maxLength: 2048 },
+        u: { type: 'string', format: 'url', hosts: ['example.com'], maxLength: 300 },
+        n: { type: 'integer', minimum: 1, maximum: 9 },
+        x: { type: 'number' },
+        b: { type: 'boolean', default: false },
+        f: { type: 'string', format: 'binary' },
+        t: { type: 'string', maxLength: 2048 },
+        l: { type: 'string', maxLength: 10 },
+      },
+      required: ['s'],
+    });
+  });
+
+  test('patternWords: the hint after "must be", a hint that starts with "must" as it is, or the pattern', () => {
+    expect(patternWords({ type: 'string', description: '', pattern: '^a$', patternHint: 'an a' })).toBe('must be an a');
+    expect(patternWords({ type: 'string', description: '', pattern: '^a$', patternHint: 'must say a' })).toBe('must say a');
+    expect(patternWords({ type: 'string', description: '', pattern: '^a$', patternHint: 'mustard' })).toBe('must be mustard');
+    expect(patternWords({ type: 'string', description: '', pattern: '^a$' })).toBe('must be in the form ^a$');
+  });
+});
+
+describe('the schema of each kind of rule', () => {
+  const p = { type: 'string' } as const;
+
+  test('anyOf: one name is required outright, several are an anyOf', () => {
+    const e = own({ a: p, b: p }, [{ anyOf: ['a'] }, { anyOf: ['a', 'b'] }]);
+    expect(requestSchema(e).allOf).toEqual([{ required: ['a'] }, { anyOf: [{ required: ['a'] }, { required: ['b'] }] }]);
+  });
+
+  test('exclusive: two names are one pair, more are an anyOf of every pair', () => {
+    expect(requestSchema(own({ a: p, b: p }, [{ exclusive: ['a', 'b'] }])).allOf).toEqual([{ not: { required: ['a', 'b'] } }]);
+    expect(requestSchema(own({ a: p, b: p, c: p }, [{ exclusive: ['a', 'b', 'c'] }])).allOf).toEqual([
+      { not: { anyOf: [{ required: ['a', 'b'] }, { required: ['a', 'c'] }, { required: ['b', 'c'] }] } },
+    ]);
+  });
+
+  test('given: a plain requirement of one param is dependentRequired; anything more is if/then', () => {
+    const e = own({ g: p, h: p, a: p, b: p }, [
+      { given: ['g'], require: ['a', 'b'] },
+      { given: ['g', 'h'], require: ['a'] },
+      { given: ['g'], forbid: ['a'] },
+      { given: ['g'], forbid: ['a', 'b'] },
+      { given: ['g'], match: { a: '^x$' } },
+      { given: ['g'], require: ['a'], forbid: ['b'] },
+    ]);
+    expect(requestSchema(e).allOf).toEqual([
+      { dependentRequired: { g: ['a', 'b'] } },
+      { if: { required: ['g', 'h'] }, then: { required: ['a'] } },
+      { if: { required: ['g'] }, then: { not: { required: ['a'] } } },
+      { if: { required: ['g'] }, then: { not: { anyOf: [{ required: ['a'] }, { required: ['b'] }] } } },
+      { if: { required: ['g'] }, then: { properties: { a: { pattern: '^x$' } } } },
+      { if: { required: ['g'] }, then: { allOf: [{ required: ['a'] }, { not: { required: ['b'] } }] } },
+    ]);
+  });
+
+  test('when and unless: the condition is an if, its effect a then or an else; a list of values is an enum', () => {
+    const e = own({ m: p, n: { type: 'integer' }, a: p }, [
+      { when: { m: 'x' }, require: ['a'] },
+      { when: { m: ['x', 'y'], n: 2 }, forbid: ['a'] },
+      { unless: { m: 'x' }, forbid: ['a'] },
+    ]);
+    expect(requestSchema(e).allOf).toEqual([
+      { if: { properties: { m: { const: 'x' } }, required: ['m'] }, then: { required: ['a'] } },
+      { if: { properties: { m: { enum: ['x', 'y'] }, n: { const: 2 } }, required: ['m', 'n'] }, then: { not: { required: ['a'] } } },
+      { if: { properties: { m: { const: 'x' } }, required: ['m'] }, else: { not: { required: ['a'] } } },
+    ]);
+  });
+
+  test('a condition its default satisfies holds when the param is absent; one its default fails does not', () => {
+    const e = own({ m: { type: 'string', default: 'x' }, a: p }, [
+      { when: { m: ['x', 'y'] }, require: ['a'] },
+      { when: { m: 'y' }, require: ['a'] },
+    ]);
+    expect(requestSchema(e).allOf).toEqual([
+      { if: { properties: { m: { enum: ['x', 'y'] } } }, then: { required: ['a'] } },
+      { if: { properties: { m: { const: 'y' } }, required: ['m'] }, then: { required: ['a'] } },
+    ]);
+  });
+
+  test("requiredWhen comes first, as a require rule, then the endpoint's rules in order", () => {
+    const e = own({ m: p, a: { type: 'string', requiredWhen: { m: 'x' } }, b: p }, [{ anyOf: ['a', 'b'] }]);
+    expect(rulesOf(e)).toEqual([{ when: { m: 'x' }, require: ['a'] }, { anyOf: ['a', 'b'] }]);
+    expect(requestSchema(e).allOf).toEqual([
+      { if: { properties: { m: { const: 'x' } }, required: ['m'] }, then: { required: ['a'] } },
+      { anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+    ]);
+  });
+
+  test('an endpoint without rules has no allOf', () => {
+    expect(requestSchema(own({ a: p }))).toEqual({ type: 'object', properties: { a: { type: 'string', maxLength: 2048 } }, required: [] });
+    expect(requestSchema(own({ a: p }, []))).not.toHaveProperty('allOf');
+  });
 });

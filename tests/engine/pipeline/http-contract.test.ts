@@ -184,6 +184,20 @@ test('hostile input gets a 4xx envelope, never a 5xx', async () => {
   expect(bounds.body.error).toBe('Invalid value for amount: must be between 1 and 20');
   const hex = await request(t.app).get('/api/v1/anime/anime-images-a').query({ apikey: t.key, amount: '0x10' });
   expect(hex.body.error).toBe('Invalid value for amount: must be an integer');
+  // Signed and zero-padded integers are read as numbers, then held to the bounds.
+  for (const amount of ['-5', '+21', '0021']) {
+    const signed = await request(t.app).get('/api/v1/anime/anime-images-a').query({ apikey: t.key, amount });
+    expect({ amount, error: signed.body.error }).toEqual({ amount, error: 'Invalid value for amount: must be between 1 and 20' });
+  }
+  // Text without a maxLength of its own is capped at 2,048 characters, before its pattern is read.
+  const long = await request(t.app)
+    .get(ccgen)
+    .query({ apikey: t.key, bin: '4'.repeat(2049) });
+  expect(long.body.error).toBe('Invalid value for bin: must be at most 2048 characters');
+  const capped = await request(t.app)
+    .get(ccgen)
+    .query({ apikey: t.key, bin: '4'.repeat(2048) });
+  expect(capped.body.error).toBe('Invalid value for bin: must be 6 to 8 digits');
   const repeated = await request(t.app).get(`${ccgen}?apikey=${t.key}&bin=457173&bin=457174`);
   expect(repeated.body.error).toBe('Invalid value for bin: must be a single value');
   const malformed = await request(t.app)

@@ -1,0 +1,329 @@
+// The meter without an app around it, on a clock the test moves: the exact numbers of every limit header
+// (Retry-After and the reset in seconds, the draft-8 partition key by value), the counter each plan's
+// `keyedBy` picks (per key, per key and client address, shared), refunds, the auth-fail allowance, and
+// the allowance read without counting (usage pages, peekMeter).
+import crypto from 'node:crypto';
+import { jest } from '@jest/globals';
+import pino from 'pino';
+import { ApiError } from '../../../engine/errors.js';
+import type { PlanSpec } from '../../../engine/catalog/load.js';
+import { MemoryCounter } from '../../../engine/access/counter.js';
+import { connectRedis } from '../../../engine/infra/redis.js';
+import { createMeter, counterKey, AUTH_FAIL_PLAN } from '../../../engine/access/meter.js';
+import type { Identity } from '../../../engine/access/identify.js';
+import type { Call } from '../../../engine/pipeline/call.js';
+
+const plans: Record<string, PlanSpec> = {
+  premium: { id: 'premium', limit: 2, window: '1m', keyedBy: 'key', description: 'per key' },
+  free: { id: 'free', limit: 2, window: '1m', keyedBy: 'key+ip', description: 'per key and client address' },
+  anonymous: { id: 'anonymous', limit: 2, window: '1m', keyedBy: 'shared', description: 'one for all' },
+};
+
+// Half a second past a whole second: a ceiling and a floor of the seconds left differ.
+const START = 1_700_000_000_500;
+let now: number;
+let meters: ReturnType<typeof createMeter>[];
+beforeEach(() => {
+  now = START;
+  jest.spyOn(Date, 'now').mockImplementation(() => now);
+  meters = [];
+});
+afterEach(() => {
+  meters.forEach((m) => m.close());
+  jest.restoreAllMocks();
+});
+
+const log = pino({ level: 'silent' });
+
+function meterOf(authFailLimit = 3) {
+  const m = createMeter({ plans, authFailLimit, log, prefix: 'test:' });
+  meters.push(m);
+  return m;
+}
+
+const ok = (plan: string, keyId: string): Identity => ({ status: 'ok', plan, keyId });
+
+/** The part of a Call the meter uses: who, from where, and the headers it writes. */
+function callOf(identity: Identity, ip: string | undefined = '203.0.113.1') {
+  const headers: string[] = [];
+  const call = {
+    identity,
+    ip,
+    headers,
+    meterKey: undefined as string | undefined,
+    refund: undefined as (() => unknown) | undefined,
+    header: (name: string, value: string) => void headers.push(name, value),
+  };
+  return call;
+}
+type FakeCall = ReturnType<typeof callOf>;
+
+/** Runs a step on a call: what it passed to next (undefined to go on), and the headers it wrote. */
+async function step(run: (call: Call, next: (err?: unknown) => void) => void, call: FakeCall) {
+  const err = await new Promise<unknown>((resolve) => run(call as unknown as Call, resolve));
+  const h: Record<string, string> = {};
+  for (let i = 0; i < call.headers.length; i += 2) h[call.headers[i]] = call.headers[i + 1];
+  call.headers.length = 0;
+  return { err, h };
+}
+
+/** The draft-8 partition key of a counter: the first 12 hex digits of its SHA-256, as base64. */
+const pk = (counter: string) => Buffer.from(crypto.createHash('sha256').update(counter).digest('hex').slice(0, 12)).toString('base64');
+
+describe('the limit headers', () => {
+  test('a counted request carries every header with its exact value', async () => {
+    const { meter } = meterOf();
+    const call = callOf(ok('premium', 'k1'));
+    const { err, h } = await step(meter, call);
+    expect(err).toBeUndefined();
+    expect(h).toEqual({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '1',
+      'X-RateLimit-Reset': '1700000061', // (START + 60 s) / 1000, rounded up
+      RateLimit: '"premium"; r=1; t=60',
+      // pk by value: the first 12 hex digits of SHA-256("k1"), 6ab9f1eb8f7d, as base64.
+      'RateLimit-Policy': '"premium"; q=2; w=60; pk=:NmFiOWYxZWI4Zjdk:',
+    });
+    expect(pk('k1')).toBe('NmFiOWYxZWI4Zjdk');
+    expect(call.meterKey).toBe('k1');
+  });
+
+  test('the seconds left are rounded up, and shrink as the window runs', async () => {
+    const { meter } = meterOf();
+    await step(meter, callOf(ok('premium', 'k1')));
+    now += 20_500;
+    const { h } = await step(meter, callOf(ok('premium', 'k1')));
+    expect(h.RateLimit).toBe('"premium"; r=0; t=40'); // 39.5 s left
+    expect(h['X-RateLimit-Reset']).toBe('1700000061'); // the window's end does not move
+    expect(h['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  test('past the limit: 429 with Retry-After the exact seconds to the reset, and the headers', async () => {
+    const { meter } = meterOf();
+    for (let i = 0; i < 2; i++) expect((await step(meter, callOf(ok('premium', 'k1')))).err).toBeUndefined();
+    now += 20_500;
+    const call = callOf(ok('premium', 'k1'));
+    const { err, h } = await step(meter, call);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 'quota', status: 429, message: 'Rate limit exceeded. Try again later.' });
+    const retryAfter = (err as ApiError).headers['Retry-After'];
+    expect(retryAfter).toBe('40');
+    // The reset, in epoch seconds, less the time now is what Retry-After says.
+    expect(Number(h['X-RateLimit-Reset']) - Math.floor(now / 1000)).toBe(Number(retryAfter));
+    expect(h.RateLimit).toBe('"premium"; r=0; t=40');
+    expect(h['X-RateLimit-Remaining']).toBe('0');
+    expect(call.refund).toBeUndefined(); // a blocked request has nothing to give back
+    now += 39_000; // 0.5 s left: still one second to wait
+    expect(((await step(meter, callOf(ok('premium', 'k1')))).err as ApiError).headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  test('blocked requests count too: a spent allowance is not refilled by hammering it', async () => {
+    const { meter } = meterOf();
+    const first = callOf(ok('premium', 'k1'));
+    await step(meter, first);
+    await step(meter, callOf(ok('premium', 'k1')));
+    for (let i = 0; i < 3; i++) expect((await step(meter, callOf(ok('premium', 'k1')))).err).toBeInstanceOf(ApiError);
+    // Five counted: one given back still leaves four, past the limit of two.
+    await first.refund!();
+    expect((await step(meter, callOf(ok('premium', 'k1')))).err).toBeInstanceOf(ApiError);
+  });
+
+  test('a new window opens when the old one ends', async () => {
+    const { meter } = meterOf();
+    for (let i = 0; i < 3; i++) await step(meter, callOf(ok('premium', 'k1')));
+    now += 60_000;
+    const { err, h } = await step(meter, callOf(ok('premium', 'k1')));
+    expect(err).toBeUndefined();
+    expect(h['X-RateLimit-Remaining']).toBe('1');
+    expect(h['X-RateLimit-Reset']).toBe('1700000121');
+  });
+});
+
+describe('refunds', () => {
+  test("a passed request's refund gives it back to its own counter", async () => {
+    const { meter } = meterOf();
+    const first = callOf(ok('premium', 'k1'));
+    await step(meter, first);
+    await step(meter, callOf(ok('premium', 'other')));
+    await first.refund!();
+    const { h } = await step(meter, callOf(ok('premium', 'k1')));
+    expect(h['X-RateLimit-Remaining']).toBe('1'); // 2 - (1 - 1 + 1)
+  });
+});
+
+describe('which counter a request counts on', () => {
+  test('a per-key plan: one key from two client addresses shares one count', async () => {
+    const { meter } = meterOf();
+    expect((await step(meter, callOf(ok('premium', 'k1'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1');
+    const second = callOf(ok('premium', 'k1'), '198.51.100.9');
+    expect((await step(meter, second)).h['X-RateLimit-Remaining']).toBe('0');
+    expect(second.meterKey).toBe('k1');
+    expect((await step(meter, callOf(ok('premium', 'k1'), '192.0.2.4'))).err).toBeInstanceOf(ApiError);
+    // Another key has its own.
+    expect((await step(meter, callOf(ok('premium', 'k2'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1');
+  });
+
+  test('a per key and address plan: the same key from two addresses gets two counts', async () => {
+    const { meter } = meterOf();
+    const a = callOf(ok('free', 'free'), '203.0.113.1');
+    const { h } = await step(meter, a);
+    expect(h['X-RateLimit-Remaining']).toBe('1');
+    expect(h['RateLimit-Policy']).toBe(`"free"; q=2; w=60; pk=:${pk('free:203.0.113.1')}:`);
+    expect(a.meterKey).toBe('free:203.0.113.1');
+    expect((await step(meter, callOf(ok('free', 'free'), '198.51.100.9'))).h['X-RateLimit-Remaining']).toBe('1');
+    expect((await step(meter, callOf(ok('free', 'free'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  test('a shared plan: every key and address on one count', async () => {
+    const { meter } = meterOf();
+    const a = callOf(ok('anonymous', 'anonymous'), '203.0.113.1');
+    await step(meter, a);
+    expect(a.meterKey).toBe('all');
+    expect((await step(meter, callOf(ok('anonymous', 'other'), '198.51.100.9'))).h['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  test('counterKey: IPv6 clients are counted by their /56, an unknown address as 0.0.0.0', () => {
+    const ip = jest.fn((): string | undefined => '2001:db8:1:2:3::4');
+    expect(counterKey(plans.free, 'free', ip)).toBe('free:2001:db8:1::/56');
+    expect(counterKey(plans.free, 'free', () => undefined)).toBe('free:0.0.0.0');
+    // The address is asked only of plans that count by it.
+    ip.mockClear();
+    expect(counterKey(plans.premium, 'k1', ip)).toBe('k1');
+    expect(counterKey(plans.anonymous, 'k1', ip)).toBe('all');
+    expect(ip).not.toHaveBeenCalled();
+  });
+
+  test('missing and invalid keys count on the auth-fail allowance, per client address, 15 minutes long', async () => {
+    const { meter } = meterOf(1);
+    const call = callOf({ status: 'invalid' }, '203.0.113.1');
+    const { err, h } = await step(meter, call);
+    expect(err).toBeUndefined();
+    expect(call.meterKey).toBeUndefined(); // no usage history for a key that is not one
+    expect(h).toEqual({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.ceil((START + 900_000) / 1000)),
+      RateLimit: `"${AUTH_FAIL_PLAN}"; r=0; t=900`,
+      'RateLimit-Policy': `"auth-fail"; q=1; w=900; pk=:${pk('-:203.0.113.1')}:`,
+    });
+    const blocked = await step(meter, callOf({ status: 'missing' }, '203.0.113.1'));
+    expect((blocked.err as ApiError).headers['Retry-After']).toBe('900');
+    expect((await step(meter, callOf({ status: 'missing' }, '203.0.113.2'))).err).toBeUndefined();
+  });
+
+  test('a plan the meter does not know is an internal error', async () => {
+    const { meter, peekMeter } = meterOf();
+    for (const run of [meter, peekMeter]) {
+      const { err, h } = await step(run, callOf(ok('gold', 'k1')));
+      expect(err).toMatchObject({ code: 'internal', message: 'Unknown plan gold' });
+      expect(h).toEqual({});
+    }
+  });
+});
+
+describe('the allowance without counting', () => {
+  test('allowance: a fresh key has all of it, a spent one none, with its window', async () => {
+    const { meter, allowance } = meterOf();
+    expect(await allowance('premium', 'k1', undefined)).toEqual({
+      plan: 'premium',
+      limit: 2,
+      used: 0,
+      remaining: 2,
+      resetAt: START + 60_000,
+    });
+    await step(meter, callOf(ok('premium', 'k1')));
+    now += 1_000;
+    expect(await allowance('premium', 'k1', undefined)).toEqual({
+      plan: 'premium',
+      limit: 2,
+      used: 1,
+      remaining: 1,
+      resetAt: START + 60_000,
+    });
+    await step(meter, callOf(ok('premium', 'k1')));
+    await step(meter, callOf(ok('premium', 'k1')));
+    expect(await allowance('premium', 'k1', undefined)).toMatchObject({ used: 2, remaining: 0 });
+    // Per address where the plan counts so; a plan it does not know has none.
+    await step(meter, callOf(ok('free', 'free'), '203.0.113.1'));
+    expect(await allowance('free', 'free', '203.0.113.1')).toMatchObject({ used: 1 });
+    expect(await allowance('free', 'free', '203.0.113.2')).toMatchObject({ used: 0 });
+    expect(await allowance('gold', 'k1', undefined)).toBeUndefined();
+  });
+
+  test('peekMeter: a known key gets the headers of its allowance as it stands, and is not counted', async () => {
+    const { meter, peekMeter } = meterOf();
+    const fresh = await step(peekMeter, callOf(ok('premium', 'k1')));
+    expect(fresh.err).toBeUndefined();
+    expect(fresh.h).toEqual({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '2',
+      'X-RateLimit-Reset': '1700000061',
+      RateLimit: '"premium"; r=2; t=60',
+      'RateLimit-Policy': `"premium"; q=2; w=60; pk=:${pk('k1')}:`,
+    });
+    await step(meter, callOf(ok('premium', 'k1')));
+    now += 10_000;
+    const peeked = callOf(ok('premium', 'k1'));
+    expect((await step(peekMeter, peeked)).h).toMatchObject({ 'X-RateLimit-Remaining': '1', RateLimit: '"premium"; r=1; t=50' });
+    expect(peeked.refund).toBeUndefined();
+    expect((await step(meter, callOf(ok('premium', 'k1')))).h['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  test('peekMeter: a missing or invalid key is metered like any other request', async () => {
+    const { peekMeter } = meterOf(1);
+    expect((await step(peekMeter, callOf({ status: 'invalid' }))).h['X-RateLimit-Remaining']).toBe('0');
+    expect((await step(peekMeter, callOf({ status: 'invalid' }))).err).toMatchObject({ code: 'quota' });
+  });
+
+  test("usageKey: a key's plan and the counter it counts on", () => {
+    const { usageKey } = meterOf();
+    expect(usageKey('premium', 'k1', '203.0.113.1')).toBe('premium:k1');
+    expect(usageKey('free', 'free', '203.0.113.1')).toBe('free:free:203.0.113.1');
+    expect(usageKey('anonymous', 'anonymous', '203.0.113.1')).toBe('anonymous:all');
+    expect(usageKey('gold', 'k1', undefined)).toBeUndefined();
+  });
+});
+
+test('close() closes the counter of every plan, the auth-fail one included', () => {
+  const close = jest.spyOn(MemoryCounter.prototype, 'close');
+  meterOf().close();
+  expect(close).toHaveBeenCalledTimes(Object.keys(plans).length + 1);
+});
+
+describe('on Redis', () => {
+  beforeEach(() => {
+    jest.restoreAllMocks(); // the Redis client keeps its own time
+  });
+
+  test('each plan counts in Redis under <prefix>rl:<plan>:<counter>; without a health check, in process', async () => {
+    const redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', log);
+    try {
+      await redis.whenReady(2000);
+      if (!redis.ready()) {
+        if (process.env.CI === 'true') throw new Error('Redis is required under CI=true');
+        return;
+      }
+      const prefix = `test-${crypto.randomUUID()}:`;
+      const shared = createMeter({ plans, authFailLimit: 3, log, prefix, redis: redis.client, redisHealth: redis });
+      meters.push(shared);
+      const { err, h } = await step(shared.meter, callOf(ok('free', 'free'), '203.0.113.1'));
+      expect(err).toBeUndefined();
+      expect(h['X-RateLimit-Remaining']).toBe('1');
+      expect(h.RateLimit).toMatch(/^"free"; r=1; t=(59|60)$/);
+      expect(await redis.client.get(`${prefix}rl:free:free:203.0.113.1`)).toBe('1');
+      const ttl = await redis.client.pTTL(`${prefix}rl:free:free:203.0.113.1`);
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      await step(shared.meter, callOf({ status: 'invalid' }, '203.0.113.1'));
+      expect(await redis.client.get(`${prefix}rl:auth-fail:-:203.0.113.1`)).toBe('1');
+
+      const local = createMeter({ plans, authFailLimit: 3, log, prefix, redis: redis.client });
+      meters.push(local);
+      await step(local.meter, callOf(ok('premium', 'k1')));
+      expect(await redis.client.exists(`${prefix}rl:premium:k1`)).toBe(0);
+      await redis.client.del([`${prefix}rl:free:free:203.0.113.1`, `${prefix}rl:auth-fail:-:203.0.113.1`]);
+    } finally {
+      await redis.close();
+    }
+  });
+});
