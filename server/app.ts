@@ -14,6 +14,7 @@ import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
 import { createIdentifier } from '../engine/access/identify.js';
 import { createMeter } from '../engine/access/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
+import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
 import { loadAdapters } from '../engine/catalog/registry.js';
 import { ApiError } from '../engine/errors.js';
@@ -68,7 +69,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         throw err;
       })
     : openSqlite(config.dataDir);
-  const keys = new KeyStore(store);
+  const keys = new KeyStore(store, new AccountEvents(log));
   const configuredKeys = config.apiKeysFile
     ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name))
     : [];

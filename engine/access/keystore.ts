@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Store } from '../store/types.js';
+import { AccountEvents } from './account-events.js';
 
 export interface KeyRecord {
   /** Short public id of the key (first 12 hex chars of its hash): safe to log and to revoke by. */
@@ -96,7 +97,11 @@ export function isLive(rec: KeyRecord, now = Date.now()): boolean {
 }
 
 export class KeyStore {
-  constructor(readonly store: Store) {}
+  /** `events`: heard by email and webhooks; keys of an account announce their creation and end there. */
+  constructor(
+    readonly store: Store,
+    readonly events = new AccountEvents(),
+  ) {}
 
   /** The live key with this hash (for the API's identify step). */
   async find(hash: string): Promise<KeyRecord | undefined> {
@@ -108,6 +113,7 @@ export class KeyStore {
     const key = newKey();
     const rec = record(key, plan, name, accountId);
     await this.save(rec);
+    if (accountId) this.events.emit('key.created', accountId, { keyId: rec.id, name, hint: rec.hint, plan });
     return { key, record: rec };
   }
 
@@ -138,16 +144,17 @@ export class KeyStore {
     const old = await this.get(id);
     if (!old || !isLive(old)) return undefined;
     const fresh = await this.issue(old.plan, old.name, old.accountId);
-    if (graceMs <= 0) await this.revoke(id);
+    if (graceMs <= 0) await this.revoke(id, 'rotated');
     else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString() });
     return fresh;
   }
 
-  async revoke(id: string): Promise<boolean> {
+  async revoke(id: string, reason: 'revoked' | 'rotated' | 'account-deleted' = 'revoked'): Promise<boolean> {
     const rec = await this.get(id);
     if (!rec) return false;
     await this.store.del(KEYS, rec.hash);
     await this.store.announce(KEYS);
+    if (rec.accountId) this.events.emit('key.revoked', rec.accountId, { keyId: rec.id, name: rec.name, hint: rec.hint, reason });
     return true;
   }
 

@@ -118,6 +118,7 @@ export class Accounts {
     if (after.plan !== before.plan || after.status !== before.status) {
       await this.keys.updateAccount(id, { plan: after.plan, disabled: keysDisabled(after) });
     }
+    if (after.plan !== before.plan) this.keys.events.emit('plan.changed', id, { from: before.plan, to: after.plan });
     return after;
   }
 
