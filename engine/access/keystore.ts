@@ -20,10 +20,14 @@ export interface KeyRecord {
   hint?: string;
   /** The portal account that holds it; keys made by the CLI or API_KEYS_FILE have none. */
   accountId?: string;
-  /** A rotated key keeps working until then (the grace period). */
+  /** The key stops working then: the end of a rotated key's grace period, or an expiry its holder set. */
   expiresAt?: string;
+  /** The key's own allowance per window of its plan, below the account's (set by its holder). */
+  cap?: number;
   /** A suspended account's keys are kept but refused. */
   disabled?: boolean;
+  /** Revoked keys are kept, refused, so their usage history is still theirs (listed only when asked). */
+  revokedAt?: string;
 }
 
 export interface LastUse {
@@ -91,9 +95,9 @@ export function record(key: string, plan: string, name: string, accountId?: stri
   };
 }
 
-/** Usable now: not disabled, not past its grace period. */
+/** Usable now: not revoked, not disabled, not past its grace period or expiry. */
 export function isLive(rec: KeyRecord, now = Date.now()): boolean {
-  return !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
+  return rec.revokedAt === undefined && !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
 }
 
 export class KeyStore {
@@ -122,9 +126,11 @@ export class KeyStore {
     await this.store.announce(KEYS);
   }
 
-  async list(filter: { accountId?: string } = {}): Promise<KeyRecord[]> {
-    const all = await this.store.list<KeyRecord>(KEYS);
-    return filter.accountId === undefined ? all : all.filter((k) => k.accountId === filter.accountId);
+  /** Keys not revoked (`revoked: true`: revoked ones too), of one account or all. */
+  async list(filter: { accountId?: string; revoked?: boolean } = {}): Promise<KeyRecord[]> {
+    return (await this.store.list<KeyRecord>(KEYS)).filter(
+      (k) => (filter.accountId === undefined || k.accountId === filter.accountId) && (filter.revoked === true || k.revokedAt === undefined),
+    );
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
@@ -152,8 +158,7 @@ export class KeyStore {
   async revoke(id: string, reason: 'revoked' | 'rotated' | 'account-deleted' = 'revoked'): Promise<boolean> {
     const rec = await this.get(id);
     if (!rec) return false;
-    await this.store.del(KEYS, rec.hash);
-    await this.store.announce(KEYS);
+    await this.save({ ...rec, revokedAt: new Date().toISOString() });
     if (rec.accountId) this.events.emit('key.revoked', rec.accountId, { keyId: rec.id, name: rec.name, hint: rec.hint, reason });
     return true;
   }
@@ -165,12 +170,6 @@ export class KeyStore {
     await this.store.write(keys.map((k) => ({ kind: 'put' as const, coll: KEYS, id: k.hash, doc: { ...k, ...change } })));
     await this.store.announce(KEYS);
     return keys.length;
-  }
-
-  /** Drops keys whose grace period ended (they are refused already; this keeps the list short). */
-  async dropExpired(): Promise<void> {
-    const now = Date.now();
-    for (const k of await this.list()) if (k.expiresAt && Date.parse(k.expiresAt) <= now) await this.store.del(KEYS, k.hash);
   }
 
   async lastUsed(ids: string[]): Promise<Map<string, LastUse>> {
