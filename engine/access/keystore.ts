@@ -26,6 +26,8 @@ export interface KeyRecord {
   cap?: number;
   /** A suspended account's keys are kept but refused. */
   disabled?: boolean;
+  /** The key that replaced this one in a rotation (it works until `expiresAt`, the grace period's end). */
+  replacedBy?: string;
   /** Revoked keys are kept, refused, so their usage history is still theirs (listed only when asked). */
   revokedAt?: string;
 }
@@ -145,13 +147,34 @@ export class KeyStore {
     return rec;
   }
 
-  /** A new key with the same name, plan and holder; the old one works `graceMs` longer (0: revoked now). */
+  /**
+   * Sets or clears (undefined) a key's own cap and its expiry, as its holder chose on the key page. The
+   * expiry of a rotated key's grace period is not the holder's to move.
+   */
+  async setLimits(id: string, limits: { cap?: number; expiresAt?: string }): Promise<KeyRecord | undefined> {
+    const rec = await this.get(id);
+    if (!rec || !isLive(rec) || rec.replacedBy !== undefined) return undefined;
+    const { cap: _cap, expiresAt: _expiresAt, ...rest } = rec;
+    const next: KeyRecord = {
+      ...rest,
+      ...(limits.cap !== undefined && { cap: limits.cap }),
+      ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
+    };
+    await this.save(next);
+    return next;
+  }
+
+  /** A new key with the same name, plan, holder and cap; the old one works `graceMs` longer (0: revoked now). */
   async rotate(id: string, graceMs: number): Promise<{ key: string; record: KeyRecord } | undefined> {
     const old = await this.get(id);
     if (!old || !isLive(old)) return undefined;
     const fresh = await this.issue(old.plan, old.name, old.accountId);
+    if (old.cap !== undefined) {
+      fresh.record.cap = old.cap;
+      await this.save(fresh.record);
+    }
     if (graceMs <= 0) await this.revoke(id, 'rotated');
-    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString() });
+    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString(), replacedBy: fresh.record.id });
     return fresh;
   }
 
