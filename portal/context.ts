@@ -17,19 +17,20 @@ export interface PortalContext {
   throttle: SignInThrottle;
   pages: Pages;
   signup: SignupMode;
-  /** Settles when the first admin exists (or could not be made: that is logged). */
+  /** Settles when the first admin exists (or could not be made: that is logged) and the sign-in counts are read back. */
   ready: Promise<void>;
 }
 
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys);
+  const signIns = SignInThrottle.create({ redis: deps.redis, store: deps.store, prefix: config.redisPrefix, log });
   const services = {
     deps,
     accounts,
     sessions: new Sessions(deps.store, accounts, config.publicUrl),
     invites: new Invites(deps.store),
-    throttle: SignInThrottle.create({ redis: deps.redis, prefix: config.redisPrefix, log }),
+    throttle: signIns.throttle,
     pages: createPages(config.serviceName, log),
     signup: config.signup,
   };
@@ -37,13 +38,14 @@ export function createContext(deps: PortalDeps): PortalContext {
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that
   // arrives at once finds it there.
   const admin = config.admin;
-  const ready = admin
+  const adminReady = admin
     ? ensureAdmin(accounts, admin)
         .then(({ outcome, account, note }) =>
           log.info({ accountId: account.id, outcome }, `portal: admin ${admin.email} ${outcome}${note ? `; ${note}` : ''}`),
         )
         .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${admin.email} an admin`))
     : Promise.resolve();
+  const ready = Promise.all([adminReady, signIns.ready]).then(() => undefined);
 
   return { ...services, ready };
 }

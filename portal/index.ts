@@ -22,7 +22,10 @@ const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/
 /** Pages whose routers set no security headers of their own (the others do, per route). */
 const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 
-export function createPortal(deps: PortalDeps): Router {
+/** The portal's routes, and `close`, which writes what its counters hold (server/app.ts calls it on shutdown). */
+export type Portal = Router & { close(): Promise<void> };
+
+export function createPortal(deps: PortalDeps): Portal {
   const ctx = createContext(deps);
   const router = express.Router();
 
@@ -46,5 +49,5 @@ export function createPortal(deps: PortalDeps): Router {
   router.use(usageRoutes(ctx));
 
   router.use(ctx.pages.errorPage);
-  return router;
+  return Object.assign(router, { close: () => ctx.throttle.close() });
 }

@@ -79,16 +79,20 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     meter,
     peekMeter,
     allowance,
-    usageKey,
+    usageKeys,
+    ready: countersRead,
     close: closeMeter,
   } = createMeter({
     plans: applyOverrides(catalog.plans, config),
     authFailLimit: config.authFailLimit,
     redis: redis?.client,
     redisHealth: redis,
+    store,
+    events: keys.events,
     log,
     prefix,
   });
+  await countersRead;
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
   const blobs = openBlobStore(config, log, redis && { client: redis.client, prefix });
@@ -99,7 +103,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream });
   let draining = false;
   const usage = createUsage(store, log);
-  const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKey };
+  const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
 
   const app = express();
   app.disable('x-powered-by');
@@ -144,7 +148,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  app.use(createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps }));
+  const portal = createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
+  app.use(portal);
   app.use(
     serviceRoutes({
       config,
@@ -179,7 +184,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     },
     async close() {
       await usage.close();
-      closeMeter();
+      await closeMeter();
+      await portal.close();
       blobs.close();
       await store.close();
       await redis?.close();

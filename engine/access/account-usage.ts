@@ -4,33 +4,38 @@ import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { ApiError } from '../errors.js';
 import { sendData } from '../pipeline/respond.js';
-import type { Allowance } from './meter.js';
+import type { Allowance, Subject } from './meter.js';
 import type { Period, Usage } from './usage.js';
 
 export interface AccountUsageDeps {
   serviceName: string;
   usage: Usage;
-  allowance(plan: string, keyId: string, ip: string | undefined): Promise<Allowance | undefined>;
-  usageKey(plan: string, keyId: string, ip: string | undefined): string | undefined;
+  allowance(plan: string, subject: Subject, ip: string | undefined): Promise<Allowance | undefined>;
+  usageKeys(plan: string, subject: Subject, ip: string | undefined): string[] | undefined;
 }
 
-/** One key's figures: allowance now, hourly (24 h) and daily (30 days) history, the last 50 calls. */
+/**
+ * One key's figures: the allowance it spends now (its account's, for an account's key), hourly (24 h) and
+ * daily (30 days) history, the last 50 calls. `of`: whose history, when it is not the key's own (every key
+ * of an account, revoked ones included).
+ */
 export async function keyUsage(
   deps: AccountUsageDeps,
   plan: string,
-  keyId: string,
+  subject: Subject,
   ip: string | undefined,
   periods: Period[] = ['hour', 'day'],
+  of: { plan: string; keyId: string }[] = [{ plan, keyId: subject.keyId }],
 ) {
-  const partition = deps.usageKey(plan, keyId, ip);
-  if (!partition) throw new ApiError('internal', `Unknown plan ${plan}`);
+  const partitions = of.flatMap((k) => deps.usageKeys(k.plan, { keyId: k.keyId }, ip) ?? []);
+  if (!deps.usageKeys(plan, subject, ip)) throw new ApiError('internal', `Unknown plan ${plan}`);
   const [allowance, recent, ...histories] = await Promise.all([
-    deps.allowance(plan, keyId, ip),
-    deps.usage.recent(partition),
-    ...periods.map((p) => deps.usage.history(partition, p)),
+    deps.allowance(plan, subject, ip),
+    deps.usage.recent(partitions),
+    ...periods.map((p) => deps.usage.history(partitions, p)),
   ]);
   return {
-    key: { id: keyId, plan },
+    key: { id: subject.keyId, plan },
     allowance: allowance && {
       ...allowance,
       resetAt: new Date(allowance.resetAt).toISOString(),
@@ -45,7 +50,7 @@ export function accountUsageHandler(deps: AccountUsageDeps) {
   return (call: Call, next: Next) => {
     const id = call.identity;
     if (id?.status !== 'ok') return next(new ApiError('invalid_key', 'Invalid apikey'));
-    keyUsage(deps, id.plan, id.keyId, call.ip).then((data) => {
+    keyUsage(deps, id.plan, id, call.ip).then((data) => {
       sendData(call, deps.serviceName, 'usage', data, false);
     }, next);
   };

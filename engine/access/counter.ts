@@ -17,7 +17,8 @@ export interface Counter {
   refund(key: string): void | Promise<void>;
   /** The open window of `key` without counting (usage pages), or undefined when none is open. */
   peek(key: string): Hit | undefined | Promise<Hit | undefined>;
-  close(): void;
+  /** Stops its timers; a counter that writes in the background finishes its writes first. */
+  close(): void | Promise<void>;
 }
 
 export class MemoryCounter implements Counter {
@@ -53,6 +54,11 @@ export class MemoryCounter implements Counter {
 
   close(): void {
     clearInterval(this.sweeper);
+  }
+
+  /** Opens `key`'s window as it was (a window read back from the store at boot). */
+  restore(key: string, w: Hit): void {
+    if (w.resetAt > Date.now() && w.hits > 0) this.windows.set(key, { hits: w.hits, resetAt: w.resetAt });
   }
 
   /** Windows held, open or not yet swept. */

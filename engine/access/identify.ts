@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import { hashKey, plausibleKey, type KeyRecord } from './keystore.js';
 
 export type Identity =
-  | { status: 'ok'; plan: string; keyId: string }
+  /** `accountId`: the portal account whose allowance the key spends; `cap`: the key's own limit below it. */
+  | { status: 'ok'; plan: string; keyId: string; accountId?: string; cap?: number }
   | { status: 'missing' }
   | { status: 'invalid' }
   /** The key store did not answer and the key was not seen recently: it cannot be judged now. */
@@ -40,7 +41,13 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     try {
       const rec = await store.find(hash);
       if (rec) {
-        identity = Object.freeze({ status: 'ok', plan: rec.plan, keyId: rec.id });
+        identity = Object.freeze({
+          status: 'ok',
+          plan: rec.plan,
+          keyId: rec.id,
+          ...(rec.accountId !== undefined && { accountId: rec.accountId }),
+          ...(rec.cap !== undefined && { cap: rec.cap }),
+        });
         // A key in its grace period is not remembered past its end.
         if (rec.expiresAt) until = Math.min(until, Date.parse(rec.expiresAt));
       }

@@ -20,10 +20,16 @@ export interface KeyRecord {
   hint?: string;
   /** The portal account that holds it; keys made by the CLI or API_KEYS_FILE have none. */
   accountId?: string;
-  /** A rotated key keeps working until then (the grace period). */
+  /** The key stops working then: the end of a rotated key's grace period, or an expiry its holder set. */
   expiresAt?: string;
+  /** The key's own allowance per window of its plan, below the account's (set by its holder). */
+  cap?: number;
   /** A suspended account's keys are kept but refused. */
   disabled?: boolean;
+  /** The key that replaced this one in a rotation (it works until `expiresAt`, the grace period's end). */
+  replacedBy?: string;
+  /** Revoked keys are kept, refused, so their usage history is still theirs (listed only when asked). */
+  revokedAt?: string;
 }
 
 export interface LastUse {
@@ -91,9 +97,9 @@ export function record(key: string, plan: string, name: string, accountId?: stri
   };
 }
 
-/** Usable now: not disabled, not past its grace period. */
+/** Usable now: not revoked, not disabled, not past its grace period or expiry. */
 export function isLive(rec: KeyRecord, now = Date.now()): boolean {
-  return !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
+  return rec.revokedAt === undefined && !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
 }
 
 export class KeyStore {
@@ -122,9 +128,11 @@ export class KeyStore {
     await this.store.announce(KEYS);
   }
 
-  async list(filter: { accountId?: string } = {}): Promise<KeyRecord[]> {
-    const all = await this.store.list<KeyRecord>(KEYS);
-    return filter.accountId === undefined ? all : all.filter((k) => k.accountId === filter.accountId);
+  /** Keys not revoked (`revoked: true`: revoked ones too), of one account or all. */
+  async list(filter: { accountId?: string; revoked?: boolean } = {}): Promise<KeyRecord[]> {
+    return (await this.store.list<KeyRecord>(KEYS)).filter(
+      (k) => (filter.accountId === undefined || k.accountId === filter.accountId) && (filter.revoked === true || k.revokedAt === undefined),
+    );
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
@@ -139,21 +147,41 @@ export class KeyStore {
     return rec;
   }
 
-  /** A new key with the same name, plan and holder; the old one works `graceMs` longer (0: revoked now). */
+  /**
+   * Sets or clears (undefined) a key's own cap and its expiry, as its holder chose on the key page. The
+   * expiry of a rotated key's grace period is not the holder's to move.
+   */
+  async setLimits(id: string, limits: { cap?: number; expiresAt?: string }): Promise<KeyRecord | undefined> {
+    const rec = await this.get(id);
+    if (!rec || !isLive(rec) || rec.replacedBy !== undefined) return undefined;
+    const { cap: _cap, expiresAt: _expiresAt, ...rest } = rec;
+    const next: KeyRecord = {
+      ...rest,
+      ...(limits.cap !== undefined && { cap: limits.cap }),
+      ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
+    };
+    await this.save(next);
+    return next;
+  }
+
+  /** A new key with the same name, plan, holder and cap; the old one works `graceMs` longer (0: revoked now). */
   async rotate(id: string, graceMs: number): Promise<{ key: string; record: KeyRecord } | undefined> {
     const old = await this.get(id);
     if (!old || !isLive(old)) return undefined;
     const fresh = await this.issue(old.plan, old.name, old.accountId);
+    if (old.cap !== undefined) {
+      fresh.record.cap = old.cap;
+      await this.save(fresh.record);
+    }
     if (graceMs <= 0) await this.revoke(id, 'rotated');
-    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString() });
+    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString(), replacedBy: fresh.record.id });
     return fresh;
   }
 
   async revoke(id: string, reason: 'revoked' | 'rotated' | 'account-deleted' = 'revoked'): Promise<boolean> {
     const rec = await this.get(id);
     if (!rec) return false;
-    await this.store.del(KEYS, rec.hash);
-    await this.store.announce(KEYS);
+    await this.save({ ...rec, revokedAt: new Date().toISOString() });
     if (rec.accountId) this.events.emit('key.revoked', rec.accountId, { keyId: rec.id, name: rec.name, hint: rec.hint, reason });
     return true;
   }
@@ -165,12 +193,6 @@ export class KeyStore {
     await this.store.write(keys.map((k) => ({ kind: 'put' as const, coll: KEYS, id: k.hash, doc: { ...k, ...change } })));
     await this.store.announce(KEYS);
     return keys.length;
-  }
-
-  /** Drops keys whose grace period ended (they are refused already; this keeps the list short). */
-  async dropExpired(): Promise<void> {
-    const now = Date.now();
-    for (const k of await this.list()) if (k.expiresAt && Date.parse(k.expiresAt) <= now) await this.store.del(KEYS, k.hash);
   }
 
   async lastUsed(ids: string[]): Promise<Map<string, LastUse>> {

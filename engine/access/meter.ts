@@ -1,9 +1,14 @@
-// Per-plan allowances: one counter per plan (in Redis when configured, otherwise in process), plus one for
-// invalid or missing keys counted per client IP. Every response carries the limit headers (the legacy
-// X-RateLimit-* trio and IETF draft 8's RateLimit / RateLimit-Policy, as express-rate-limit writes them);
-// a 429 adds Retry-After; 5xx are refunded by the error handler through the call's `refund`.
-// This replaces express-rate-limit's middleware, which cost more than the rest of a request together
-// (docs/decisions.md); its counting semantics are kept, and rate-limit-redis's layout in Redis.
+// Per-plan allowances. A plan counted per key counts the keys of one account on one counter, the account's,
+// whichever key calls and whatever its plan (a plan change carries the count over); a key without an
+// account (the CLI's, API_KEYS_FILE's) counts on its own. A key may carry a cap of its own below the
+// account's allowance, counted beside it. Invalid or missing keys count on one more allowance per client IP.
+// Counters live in Redis when configured, otherwise in process and written to the store every second
+// (engine/access/stored-counter.ts), so a restart forgets nothing.
+// Every response carries the limit headers (the legacy X-RateLimit-* trio and IETF draft 8's RateLimit /
+// RateLimit-Policy, as express-rate-limit writes them); a 429 adds Retry-After; 5xx are refunded by the
+// error handler through the call's `refund`. This replaces express-rate-limit's middleware, which cost more
+// than the rest of a request together (docs/decisions.md); its counting semantics are kept, and
+// rate-limit-redis's layout in Redis.
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { RedisClientType } from 'redis';
@@ -13,28 +18,55 @@ import { ApiError } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
 import { RedisCounter } from './redis-counter.js';
+import { StoredCounter } from './stored-counter.js';
 import type { RedisHealth } from '../infra/redis.js';
+import type { Store } from '../store/types.js';
+import type { AccountEvents } from './account-events.js';
 import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { partitionOf } from './usage.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
+/** Share of the allowance at which the account is warned (quota.warning); at 100% it is told it is spent. */
+const WARN_AT = 0.8;
+
 export interface MeterDeps {
   plans: Record<string, PlanSpec>;
   authFailLimit: number;
   redis?: RedisClientType;
   redisHealth?: RedisHealth;
+  /** Without Redis, counters are written here (SQLite) and read back at boot; without either, kept in process only. */
+  store?: Store;
+  /** Hears an account's allowance reach 80% and 100%. */
+  events?: AccountEvents;
   log: Logger;
   prefix: string;
 }
 
-interface Meter {
-  plan: PlanSpec;
+/** Whose allowance a request spends: a key, the account that holds it, and the key's own cap. */
+export interface Subject {
+  keyId: string;
+  accountId?: string;
+  cap?: number;
+}
+
+/** One allowance a request counts on: a plan's, or a key's own cap. */
+interface Gauge {
+  name: string;
+  limit: number;
   counter: Counter;
   windowSeconds: number;
-  /** The constant head of this plan's RateLimit-Policy header. */
+  /** The constant head of its RateLimit-Policy item. */
   policy: string;
+}
+
+interface Meter {
+  plan: PlanSpec;
+  /** Per key, per key and address, or shared, as the plan's keyedBy says. */
+  gauge: Gauge;
+  /** The accounts' counter, on plans counted per key. */
+  accounts?: Gauge;
 }
 
 // The draft-8 partition key of a counter (the first 12 hex digits of its SHA-256, base64), remembered.
@@ -49,16 +81,27 @@ function partitionKey(key: string): string {
   return pk;
 }
 
-/** The counter a key's requests count on: the plan's `keyedBy` decides whether the client IP is part of it. */
-export function counterKey(plan: PlanSpec, keyId: string, ip: () => string | undefined): string {
+/** The counter a request counts on: the plan's `keyedBy` decides whether the client IP or the account is part of it. */
+export function counterKey(plan: PlanSpec, subject: Subject, ip: () => string | undefined): string {
   switch (plan.keyedBy) {
     case 'shared':
       return 'all';
     case 'key':
-      return keyId;
+      return subject.accountId === undefined ? subject.keyId : `acct:${subject.accountId}`;
     default:
-      return `${keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
+      return `${subject.keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
   }
+}
+
+/** The counter of a key's own cap. */
+const capKey = (keyId: string) => `cap:${keyId}`;
+
+/**
+ * The usage history's partition of a request: a key of a per-key plan has its own, whatever its plan, so
+ * its history outlives plan changes and the key itself; the others are counted by plan and counter.
+ */
+export function usagePartition(plan: PlanSpec, subject: Subject, ip: () => string | undefined): string {
+  return plan.keyedBy === 'key' ? `key:${subject.keyId}` : partitionOf(plan.id, counterKey(plan, subject, ip));
 }
 
 /** A window's numbers, as the X-RateLimit-* headers carry them. */
@@ -70,29 +113,22 @@ export interface Allowance {
   resetAt: number;
 }
 
-/** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
-function settle(m: Meter, key: string, hit: Hit, call: Call, next: Next) {
-  writeHeaders(m, key, hit, call);
-  // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
-  if (hit.hits > m.plan.limit)
-    return next(
-      new ApiError('quota', 'Rate limit exceeded. Try again later.', {
-        'Retry-After': String(Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000))),
-      }),
-    );
-  call.refund = () => m.counter.refund(key);
-  next();
-}
+const secondsTo = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
 
-function writeHeaders(m: Meter, key: string, hit: Hit, call: Call) {
-  const limit = m.plan.limit;
-  const remaining = Math.max(limit - hit.hits, 0);
-  const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
-  call.header('X-RateLimit-Limit', String(limit));
+function writeHeaders(g: Gauge, key: string, hit: Hit, call: Call, policies: string) {
+  const remaining = Math.max(g.limit - hit.hits, 0);
+  call.header('X-RateLimit-Limit', String(g.limit));
   call.header('X-RateLimit-Remaining', String(remaining));
   call.header('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
-  call.header('RateLimit', `"${m.plan.id}"; r=${remaining}; t=${resetSeconds}`);
-  call.header('RateLimit-Policy', `${m.policy}${partitionKey(key)}:`);
+  call.header('RateLimit', `"${g.name}"; r=${remaining}; t=${secondsTo(hit.resetAt)}`);
+  call.header('RateLimit-Policy', policies);
+}
+
+const policyOf = (g: Gauge, key: string) => `${g.policy}${partitionKey(key)}:`;
+
+function gauge(name: string, limit: number, windowMs: number, counter: Counter): Gauge {
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  return { name, limit, counter, windowSeconds, policy: `"${name}"; q=${limit}; w=${windowSeconds}; pk=:` };
 }
 
 export function createMeter(deps: MeterDeps) {
@@ -106,42 +142,107 @@ export function createMeter(deps: MeterDeps) {
       description: 'invalid or missing keys, per client IP',
     },
   };
+  const counters: Counter[] = [];
+  const counterOf = (name: string, windowMs: number): Counter => {
+    const c =
+      deps.redis && deps.redisHealth
+        ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${name}:`, deps.redisHealth, deps.log)
+        : deps.store
+          ? new StoredCounter(windowMs, deps.store, `rl:${name}`, deps.log)
+          : new MemoryCounter(windowMs);
+    counters.push(c);
+    return c;
+  };
+  // The accounts' counters, one per window length: plans of equal windows share it, so a plan change
+  // carries an account's count over.
+  const accountCounters = new Map<number, Counter>();
   const meters = new Map<string, Meter>();
   for (const plan of Object.values(plans)) {
     const windowMs = parseDuration(plan.window);
-    const counter =
-      deps.redis && deps.redisHealth
-        ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${plan.id}:`, deps.redisHealth, deps.log)
-        : new MemoryCounter(windowMs);
-    const windowSeconds = Math.ceil(windowMs / 1000);
-    meters.set(plan.id, { plan, counter, windowSeconds, policy: `"${plan.id}"; q=${plan.limit}; w=${windowSeconds}; pk=:` });
+    let accounts: Gauge | undefined;
+    if (plan.keyedBy === 'key') {
+      let c = accountCounters.get(windowMs);
+      if (c === undefined) accountCounters.set(windowMs, (c = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
+      accounts = gauge(plan.id, plan.limit, windowMs, c);
+    }
+    meters.set(plan.id, { plan, gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)), accounts });
   }
+  const ready = Promise.all(counters.map((c) => (c instanceof StoredCounter ? c.load() : undefined))).then(() => undefined);
+
+  /** The gauge and counter key a subject's request counts on under plan `m`. */
+  const placeOf = (m: Meter, subject: Subject, ip: () => string | undefined): [Gauge, string] => {
+    const key = counterKey(m.plan, subject, ip);
+    return [subject.accountId !== undefined && m.accounts ? m.accounts : m.gauge, key];
+  };
+
+  /** Tells the account when this request brought its allowance to 80% or to 100%. */
+  const crossed = (g: Gauge, subject: Subject, hit: Hit) => {
+    if (deps.events === undefined || subject.accountId === undefined) return;
+    const type = hit.hits === g.limit ? 'quota.exhausted' : hit.hits === Math.ceil(g.limit * WARN_AT) ? 'quota.warning' : undefined;
+    if (type === undefined) return;
+    deps.events.emit(type, subject.accountId, {
+      plan: g.name,
+      limit: g.limit,
+      used: hit.hits,
+      resetAt: new Date(hit.resetAt).toISOString(),
+    });
+  };
+
+  /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
+  const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, cap?: { g: Gauge; key: string; hit: Hit }) => {
+    // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.
+    const binding = cap !== undefined && cap.g.limit - cap.hit.hits < g.limit - hit.hits ? cap : { g, key, hit };
+    writeHeaders(binding.g, binding.key, binding.hit, call, cap ? `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}` : policyOf(g, key));
+    // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
+    const over = hit.hits > g.limit ? hit : cap !== undefined && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
+    if (over !== undefined)
+      return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(secondsTo(over.resetAt)) }));
+    call.refund =
+      cap === undefined
+        ? () => g.counter.refund(key)
+        : () => Promise.all([g.counter.refund(key), cap.g.counter.refund(cap.key)]).then(() => {});
+    next();
+  };
 
   const meter = (call: Call, next: Next) => {
     const id = call.identity!;
     const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
     const m = meters.get(planId);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    const key = counterKey(m.plan, id.status === 'ok' ? id.keyId : '-', () => call.ip);
-    if (id.status === 'ok') call.meterKey = key;
-    const hit = m.counter.hit(key);
-    if (hit instanceof Promise) hit.then((h) => settle(m, key, h, call, next), next);
-    else settle(m, key, hit, call, next);
+    const subject: Subject = id.status === 'ok' ? id : { keyId: '-' };
+    const ip = () => call.ip;
+    const [g, key] = placeOf(m, subject, ip);
+    if (id.status === 'ok') call.usageKey = usagePartition(m.plan, subject, ip);
+    const hit = g.counter.hit(key);
+    if (subject.cap === undefined) {
+      if (hit instanceof Promise)
+        hit.then((h) => {
+          crossed(g, subject, h);
+          settle(call, next, g, key, h);
+        }, next);
+      else {
+        crossed(g, subject, hit);
+        settle(call, next, g, key, hit);
+      }
+      return;
+    }
+    // A capped key counts on its plan's counter under a name of its own too.
+    const capGauge = { ...m.gauge, name: 'key', limit: subject.cap, policy: `"key"; q=${subject.cap}; w=${m.gauge.windowSeconds}; pk=:` };
+    const ck = capKey(subject.keyId);
+    Promise.all([hit, m.gauge.counter.hit(ck)]).then(([h, c]) => {
+      crossed(g, subject, h);
+      settle(call, next, g, key, h, { g: capGauge, key: ck, hit: c });
+    }, next);
   };
 
-  /** The allowance of a key as it stands, without counting a request. */
-  const allowance = async (planId: string, keyId: string, ip: string | undefined): Promise<Allowance | undefined> => {
+  /** The allowance of a key as it stands, without counting a request (the account's, for an account's key). */
+  const allowance = async (planId: string, subject: Subject, ip: string | undefined): Promise<Allowance | undefined> => {
     const m = meters.get(planId);
     if (m === undefined) return undefined;
-    const hit = await m.counter.peek(counterKey(m.plan, keyId, () => ip));
-    const used = Math.min(hit?.hits ?? 0, m.plan.limit);
-    return {
-      plan: planId,
-      limit: m.plan.limit,
-      used,
-      remaining: m.plan.limit - used,
-      resetAt: hit?.resetAt ?? Date.now() + m.windowSeconds * 1000,
-    };
+    const [g, key] = placeOf(m, subject, () => ip);
+    const hit = await g.counter.peek(key);
+    const used = Math.min(hit?.hits ?? 0, g.limit);
+    return { plan: planId, limit: g.limit, used, remaining: g.limit - used, resetAt: hit?.resetAt ?? Date.now() + g.windowSeconds * 1000 };
   };
 
   /**
@@ -154,24 +255,31 @@ export function createMeter(deps: MeterDeps) {
     if (id.status !== 'ok') return meter(call, next);
     const m = meters.get(id.plan);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
-    const key = counterKey(m.plan, id.keyId, () => call.ip);
-    Promise.resolve(m.counter.peek(key)).then((hit) => {
-      writeHeaders(m, key, hit ?? { hits: 0, resetAt: Date.now() + m.windowSeconds * 1000 }, call);
+    const [g, key] = placeOf(m, id, () => call.ip);
+    Promise.resolve(g.counter.peek(key)).then((hit) => {
+      writeHeaders(g, key, hit ?? { hits: 0, resetAt: Date.now() + g.windowSeconds * 1000 }, call, policyOf(g, key));
       next();
     }, next);
   };
 
-  /** The usage history's partition of a key: its plan and the counter it counts on. */
-  const usageKey = (planId: string, keyId: string, ip: string | undefined): string | undefined => {
+  /**
+   * The usage history's partitions of a key: its own, and for a per-key plan the one earlier builds kept
+   * under `<plan>:<key id>` (read beside it, so no history is lost).
+   */
+  const usageKeys = (planId: string, subject: Subject, ip: string | undefined): string[] | undefined => {
     const m = meters.get(planId);
-    return (
-      m &&
-      partitionOf(
-        planId,
-        counterKey(m.plan, keyId, () => ip),
-      )
-    );
+    if (m === undefined) return undefined;
+    const own = usagePartition(m.plan, subject, () => ip);
+    return m.plan.keyedBy === 'key' ? [own, partitionOf(planId, subject.keyId)] : [own];
   };
 
-  return { meter, peekMeter, allowance, usageKey, close: () => meters.forEach((m) => m.counter.close()) };
+  return {
+    meter,
+    peekMeter,
+    allowance,
+    usageKeys,
+    /** Settles once the counters kept in the store are read back. */
+    ready,
+    close: () => Promise.all(counters.map(async (c) => c.close())).then(() => undefined),
+  };
 }

@@ -93,21 +93,20 @@ class Pending {
   }
 }
 
-/** A key's usage partition: its plan and the counter it counts on (per client IP on the free plan). */
-export const partitionOf = (plan: string, meterKey: string) => `${plan}:${meterKey}`;
+/** The usage partition of a plan's counter (plans counted per client IP or shared). */
+export const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
 
 export function createUsage(store: Store, log: Logger) {
-  // plan → meter key → what it saw: two look-ups, no string built per request.
-  let pending = new Map<string, Map<string, Pending>>();
+  // partition → what it saw since the last flush.
+  let pending = new Map<string, Pending>();
   let lastCalls = new Map<string, Call>();
 
   const record = (call: Call, status: number) => {
     const id = call.identity;
-    if (id?.status !== 'ok' || call.meterKey === undefined) return;
-    let byKey = pending.get(id.plan);
-    if (byKey === undefined) pending.set(id.plan, (byKey = new Map<string, Pending>()));
-    let p = byKey.get(call.meterKey);
-    if (p === undefined) byKey.set(call.meterKey, (p = new Pending(partitionOf(id.plan, call.meterKey))));
+    const partition = call.usageKey;
+    if (id?.status !== 'ok' || partition === undefined) return;
+    let p = pending.get(partition);
+    if (p === undefined) pending.set(partition, (p = new Pending(partition)));
     let c = p.counts.get(call.endpoint);
     if (c === undefined) p.counts.set(call.endpoint, (c = [0, 0, 0, 0, 0]));
     const cls = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1;
@@ -120,9 +119,9 @@ export function createUsage(store: Store, log: Logger) {
     lastCalls.set(id.keyId, call);
   };
 
-  const opsOf = (batch: Map<string, Map<string, Pending>>, calls: Map<string, Call>, now: number): WriteOp[] => {
+  const opsOf = (batch: Map<string, Pending>, calls: Map<string, Call>, now: number): WriteOp[] => {
     const ops: WriteOp[] = [];
-    for (const p of [...batch.values()].flatMap((byKey) => [...byKey.values()])) {
+    for (const p of batch.values()) {
       const partition = p.partition;
       const add: Record<string, number> = {};
       for (const [endpoint, counts] of p.counts)
@@ -167,14 +166,17 @@ export function createUsage(store: Store, log: Logger) {
   const timer = setInterval(() => void flush(), FLUSH_MS);
   timer.unref();
 
-  const history = async (partition: string, period: Period, now = Date.now()): Promise<History> => {
+  /** The history of one partition, or of several added up (an account's keys, a key's earlier partition). */
+  const history = async (partitions: string | string[], period: Period, now = Date.now()): Promise<History> => {
     const span = SPAN[period];
     const first = Math.floor(now / span.ms) * span.ms - (span.count - 1) * span.ms;
     const starts = Array.from({ length: span.count }, (_, i) => first + i * span.ms);
-    const sets = await store.countersMany(
+    const parts = typeof partitions === 'string' ? [partitions] : partitions;
+    const all = await store.countersMany(
       span.coll,
-      starts.map((s) => `${partition}|${s}`),
+      parts.flatMap((partition) => starts.map((s) => `${partition}|${s}`)),
     );
+    const sets = starts.map((_, i) => sumFields(parts.map((_p, j) => all[j * starts.length + i])));
     const endpoints = new Map<string, { endpoint: string; total: number; classes: Record<string, number> }>();
     const allLatency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
     const buckets = sets.map((fields, i): Bucket => {
@@ -207,8 +209,13 @@ export function createUsage(store: Store, log: Logger) {
     };
   };
 
-  const recent = async (partition: string): Promise<RecentCall[]> =>
-    (await store.recent(`usage-recent:${partition}`, RECENT)).map((s) => JSON.parse(s) as RecentCall);
+  /** The last calls of one partition or several, newest first. */
+  const recent = async (partitions: string | string[]): Promise<RecentCall[]> => {
+    const parts = typeof partitions === 'string' ? [partitions] : partitions;
+    const lists = await Promise.all(parts.map((p) => store.recent(`usage-recent:${p}`, RECENT)));
+    const calls = lists.flat().map((s) => JSON.parse(s) as RecentCall);
+    return parts.length === 1 ? calls : calls.sort((a, b) => b.at.localeCompare(a.at)).slice(0, RECENT);
+  };
 
   return {
     record,
@@ -223,6 +230,13 @@ export function createUsage(store: Store, log: Logger) {
 }
 
 export type Usage = ReturnType<typeof createUsage>;
+
+function sumFields(sets: Record<string, number>[]): Record<string, number> {
+  if (sets.length === 1) return sets[0];
+  const out: Record<string, number> = {};
+  for (const set of sets) for (const [field, n] of Object.entries(set)) out[field] = (out[field] ?? 0) + n;
+  return out;
+}
 
 /** The upper bound of the bucket holding quantile q, or null without samples. */
 export function quantile(histogram: number[], q: number): number | null {

@@ -53,8 +53,8 @@ export class Call {
   /** The query string, parsed as Express's `simple` parser does (a repeated name gives a list). */
   readonly query: Record<string, unknown>;
   identity: Identity | undefined;
-  /** The counter a known key's request was counted on (the usage history's partition). */
-  meterKey: string | undefined;
+  /** The usage history's partition a known key's request is recorded in (set by the meter). */
+  usageKey: string | undefined;
   input: ParsedInput | undefined;
   /** The validated parameters (engine/pipeline/steps/validate.ts). */
   params: Params | undefined;

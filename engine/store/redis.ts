@@ -69,6 +69,14 @@ export class RedisStore implements Store {
   async delTemp(coll: string, id: string) {
     return (await this.redis.del(`${this.k(coll)}:${id}`)) === 1;
   }
+  async tempEntries<T>(coll: string) {
+    const head = `${this.k(coll)}:`;
+    const keys: string[] = [];
+    for await (const batch of this.redis.scanIterator({ MATCH: `${head.replace(/[*?[\]\\]/g, '\\$&')}*`, COUNT: 500 })) keys.push(...batch);
+    if (!keys.length) return [];
+    const values = await this.redis.mGet(keys);
+    return keys.flatMap((key, i): [string, T][] => (values[i] ? [[key.slice(head.length), JSON.parse(values[i]) as T]] : []));
+  }
 
   async write(ops: WriteOp[]) {
     if (!ops.length) return;
@@ -83,6 +91,8 @@ export class RedisStore implements Store {
         m.rPush(key, op.items);
         m.lTrim(key, -op.cap, -1);
         m.pExpire(key, op.ttlMs);
+      } else if (op.kind === 'temp') {
+        m.set(`${this.k(op.coll)}:${op.id}`, JSON.stringify(op.doc), { PX: Math.max(1, Math.round(op.ttlMs)) });
       } else {
         m.hSet(this.k(op.coll), op.id, JSON.stringify(op.doc));
       }

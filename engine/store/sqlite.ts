@@ -44,6 +44,7 @@ export class SqliteStore implements Store {
       insert: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, NULL) ON CONFLICT (coll, id) DO NOTHING'),
       del: p('DELETE FROM docs WHERE coll = ? AND id = ?'),
       list: p('SELECT id, body FROM docs WHERE coll = ?'),
+      listLive: p('SELECT id, body FROM docs WHERE coll = ? AND expires > ?'),
       count: p('SELECT count(*) AS n FROM docs WHERE coll = ?'),
       add: p(
         'INSERT INTO counters (coll, id, field, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (coll, id, field) DO UPDATE SET value = value + excluded.value, expires = excluded.expires',
@@ -101,6 +102,12 @@ export class SqliteStore implements Store {
   async delTemp(coll: string, id: string) {
     return Number(this.s.del.run(TEMP + coll, id).changes) === 1;
   }
+  async tempEntries<T>(coll: string) {
+    return (this.s.listLive.all(TEMP + coll, Date.now()) as { id: string; body: string }[]).map((r): [string, T] => [
+      r.id,
+      JSON.parse(r.body) as T,
+    ]);
+  }
 
   async write(ops: WriteOp[]) {
     if (!ops.length) return;
@@ -113,6 +120,8 @@ export class SqliteStore implements Store {
         } else if (op.kind === 'push') {
           for (const item of op.items) this.s.push.run(op.list, item, now + op.ttlMs);
           this.s.trim.run(op.list, op.list, op.cap);
+        } else if (op.kind === 'temp') {
+          this.s.put.run(TEMP + op.coll, op.id, JSON.stringify(op.doc), now + op.ttlMs);
         } else {
           this.s.put.run(op.coll, op.id, JSON.stringify(op.doc), null);
         }

@@ -30,7 +30,15 @@ export interface DocPut {
   doc: unknown;
 }
 
-export type WriteOp = CounterAdd | ListPush | DocPut;
+export interface TempPut {
+  kind: 'temp';
+  coll: string;
+  id: string;
+  doc: unknown;
+  ttlMs: number;
+}
+
+export type WriteOp = CounterAdd | ListPush | DocPut | TempPut;
 
 export interface Store {
   readonly kind: 'sqlite' | 'redis';
@@ -52,6 +60,8 @@ export interface Store {
   getTemp<T>(coll: string, id: string): Promise<T | undefined>;
   putTemp(coll: string, id: string, doc: unknown, ttlMs: number): Promise<void>;
   delTemp(coll: string, id: string): Promise<boolean>;
+  /** Every short-lived document of a collection that has not expired, with its id (read at boot). */
+  tempEntries<T>(coll: string): Promise<[string, T][]>;
 
   /** Counters and capped lists in one round trip (a Redis pipeline, one SQLite transaction). */
   write(ops: WriteOp[]): Promise<void>;

@@ -47,7 +47,10 @@ export function tryItKey(deps: PortalDeps, viewer: Viewer | undefined): string |
   return viewer && !holdsPersonalKeys(deps, viewer) ? deps.config.freeKey : undefined;
 }
 
-/** A key's allowance now, for calls from `ip` (the free key is counted per client IP). */
+/** Whose allowance a key spends: the key, and its account's (the free key: the client address's). */
+export const subjectOf = (ref: KeyRef) => ({ keyId: ref.id, accountId: ref.record?.accountId });
+
+/** A key's allowance now, for calls from `ip`: its account's for an account's key, the address's for the free key. */
 export async function allowanceOf(deps: PortalDeps, ref: KeyRef, ip: string | undefined) {
-  return deps.usage.allowance(ref.plan, ref.id, ip);
+  return deps.usage.allowance(ref.plan, subjectOf(ref), ip);
 }

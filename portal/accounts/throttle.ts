@@ -1,11 +1,14 @@
 // Sign-in throttling (OWASP Authentication cheat sheet): failed attempts are counted per client IP and per
 // account (by the email typed, so an unknown email is counted like a known one) in fixed 15-minute windows,
-// on the engine's counters (Redis shared by every instance, or in process). After 10 failures the next
+// on the engine's counters (Redis shared by every instance, or in process and kept in the store, so a
+// restart does not wipe them). After 10 failures the next
 // attempt is answered 429 without checking the password, until the window closes. A success clears the
 // account's run of failures ("in a row"), not the IP's: one's own account cannot reset the IP's count.
 import type { Logger } from 'pino';
 import { MemoryCounter, type Counter } from '../../engine/access/counter.js';
 import { RedisCounter } from '../../engine/access/redis-counter.js';
+import { StoredCounter } from '../../engine/access/stored-counter.js';
+import type { Store } from '../../engine/store/types.js';
 import type { RedisHandle } from '../../engine/infra/redis.js';
 import { normalEmail } from './accounts.js';
 
@@ -18,10 +21,19 @@ export class SignInThrottle {
     private readonly max = MAX_FAILURES,
   ) {}
 
-  static create(o: { redis?: RedisHandle; prefix: string; log: Logger }): SignInThrottle {
-    return new SignInThrottle(
-      o.redis ? new RedisCounter(o.redis.client, WINDOW_MS, `${o.prefix}signin:`, o.redis, o.log) : new MemoryCounter(WINDOW_MS),
-    );
+  /** On Redis when there is one, otherwise in process and written to `store` (read back before `ready`). */
+  static create(o: { redis?: RedisHandle; store?: Store; prefix: string; log: Logger }): {
+    throttle: SignInThrottle;
+    ready: Promise<void>;
+  } {
+    if (o.redis)
+      return {
+        throttle: new SignInThrottle(new RedisCounter(o.redis.client, WINDOW_MS, `${o.prefix}signin:`, o.redis, o.log)),
+        ready: Promise.resolve(),
+      };
+    if (!o.store) return { throttle: new SignInThrottle(new MemoryCounter(WINDOW_MS)), ready: Promise.resolve() };
+    const counter = new StoredCounter(WINDOW_MS, o.store, 'signin', o.log);
+    return { throttle: new SignInThrottle(counter), ready: counter.load() };
   }
 
   private keys(ip: string | undefined, email: string) {
@@ -48,7 +60,7 @@ export class SignInThrottle {
     for (let i = 0; i < (w?.hits ?? 0); i++) await this.counter.refund(key);
   }
 
-  close(): void {
-    this.counter.close();
+  async close(): Promise<void> {
+    await this.counter.close();
   }
 }

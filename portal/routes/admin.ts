@@ -13,21 +13,15 @@ import { accountDetailBody, accountsBody, invitesBody, type AccountUsage, type I
 /** ?done= of the redirect after a change. */
 const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
 
-// Usage per account: the requests of its personal keys in the last 24 hours and 30 days, from the usage
-// history (engine/access/usage.ts). Free accounts call on the shared free key, counted per client IP, so their
-// calls cannot be told apart per account. A key's history is kept under its current plan.
+// Usage per account: the requests of its personal keys, revoked ones included, in the last 24 hours and 30
+// days, from the usage history (engine/access/usage.ts). Free accounts call on the shared free key, counted
+// per client IP, so their calls cannot be told apart per account.
 async function usageOf(ctx: PortalContext, held: KeyRecord[]): Promise<AccountUsage> {
   const u = ctx.deps.usage;
-  let day = 0;
-  let month = 0;
-  for (const k of held) {
-    const partition = u.usageKey(k.plan, k.id, undefined);
-    if (!partition) continue;
-    const [h, d] = await Promise.all([u.usage.history(partition, 'hour'), u.usage.history(partition, 'day')]);
-    day += h.total;
-    month += d.total;
-  }
-  return { day, month };
+  const partitions = held.flatMap((k) => u.usageKeys(k.plan, { keyId: k.id }, undefined) ?? []);
+  if (!partitions.length) return { day: 0, month: 0 };
+  const [h, d] = await Promise.all([u.usage.history(partitions, 'hour'), u.usage.history(partitions, 'day')]);
+  return { day: h.total, month: d.total };
 }
 
 export function adminRoutes(ctx: PortalContext): Router {
@@ -58,11 +52,12 @@ export function adminRoutes(ctx: PortalContext): Router {
           (!plan || a.plan === plan),
       );
       const byAccount = new Map<string, KeyRecord[]>();
-      for (const k of await keys.list()) if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
+      for (const k of await keys.list({ revoked: true }))
+        if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
       const rows = await Promise.all(
         shown.map(async (account) => ({
           account,
-          keys: byAccount.get(account.id)?.length ?? 0,
+          keys: byAccount.get(account.id)?.filter((k) => !k.revokedAt).length ?? 0,
           usage: await usageOf(ctx, byAccount.get(account.id) ?? []),
         })),
       );
@@ -76,7 +71,7 @@ export function adminRoutes(ctx: PortalContext): Router {
     '/accounts/:id',
     wrap(async (req, res) => {
       const account = await accountOr404(req);
-      const held = await keys.list({ accountId: account.id });
+      const held = await keys.list({ accountId: account.id, revoked: true });
       const used = await keys.lastUsed(held.map((k) => k.id));
       const self = account.id === res.locals.viewer!.id;
       const usage = await usageOf(ctx, held);

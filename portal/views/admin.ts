@@ -28,6 +28,7 @@ const statusBadge = (s: Account['status']) =>
 const doneNotice = (done: string | undefined) => (done && DONE[done] ? notice('ok', DONE[done]) : '');
 
 function keyState(k: KeyRecord): Safe {
+  if (k.revokedAt) return html`<span class="badge danger">revoked ${day(k.revokedAt)}</span>`;
   if (k.disabled) return html`<span class="badge danger">disabled</span>`;
   if (!isLive(k)) return html`<span class="badge danger">expired</span>`;
   return k.expiresAt ? html`<span class="badge warn">until ${day(k.expiresAt)}</span>` : html`<span class="badge">live</span>`;
@@ -129,7 +130,7 @@ ${
           k,
         ) => html`<tr><td>${k.name}</td><td class="mono">${k.hint ?? k.id}</td><td>${k.plan}</td><td>${keyState(k)}</td><td>${day(k.createdAt)}</td>
 <td>${used.get(k.id) ? html`${day(used.get(k.id)!.at)} <span class="muted small">${used.get(k.id)!.ip}</span>` : '—'}</td>
-<td><form method="post" action="/admin/accounts/${a.id}/keys/${k.id}/revoke" class="inline">${csrf}<button type="submit" class="danger small" aria-label="Revoke key ${k.name}">Revoke</button></form></td></tr>`,
+<td>${k.revokedAt ? '' : html`<form method="post" action="/admin/accounts/${a.id}/keys/${k.id}/revoke" class="inline">${csrf}<button type="submit" class="danger small" aria-label="Revoke key ${k.name}">Revoke</button></form>`}</td></tr>`,
       )}</tbody>
 </table></div>`
     : html`<p class="muted">No personal keys.</p>`
@@ -137,7 +138,7 @@ ${
 <h2>Usage</h2>
 <div class="grid"><div class="card"><div class="stat">${usage.day}</div><div class="muted">requests in 24 hours</div></div>
 <div class="card"><div class="stat">${usage.month}</div><div class="muted">requests in 30 days</div></div></div>
-<p class="muted small">Counted over this account's personal keys${a.plan === 'free' ? '; as a free account it calls on the shared free key, which is counted per client IP, not per account' : ''}.</p>`;
+<p class="muted small">Counted over this account's personal keys, revoked ones included${a.plan === 'free' ? '; as a free account it calls on the shared free key, which is counted per client IP, not per account' : ''}.</p>`;
 }
 
 export interface InvitesPage {

@@ -34,15 +34,16 @@ export function usageBody(o: UsagePage) {
 ${
   refs.length > 1
     ? html`<form method="get" action="/dashboard/usage" class="row key-picker">
-  <label>Key <select name="key">${refs.map((k) => html`<option value="${k.id}"${k.id === ref.id ? html` selected` : ''}>${k.label}${k.record?.disabled ? ' — disabled' : ''}</option>`)}</select></label>
+  <label>Key <select name="key">${refs.map((k) => html`<option value="${k.id}"${k.id === ref.id ? html` selected` : ''}>${k.label}${k.record?.revokedAt ? ' — revoked' : k.record?.disabled ? ' — disabled' : ''}</option>`)}</select></label>
   <button type="submit" class="secondary">Show</button>
 </form>`
     : ref.record
       ? html`<p class="muted">${ref.label}</p>`
       : ''
 }
-${ref.record?.disabled ? notice('info', 'This key is disabled: calls with it are refused.') : ''}
-${ref.record ? '' : html`<p class="muted">The shared free key: the calls made with it from your address (<code>${o.ip ?? 'unknown'}</code>), which has an allowance of its own.</p>`}
+${ref.record?.revokedAt ? notice('info', html`This key was revoked on ${time(ref.record.revokedAt)}: calls with it are refused, and the calls it made are kept here.`) : ref.record?.disabled ? notice('info', 'This key is disabled: calls with it are refused.') : ''}
+${ref.record?.accountId ? html`<p class="muted small">Every key of your account spends the account's one allowance.</p>` : ''}
+${ref.record || ref.id === 'all' ? '' : html`<p class="muted">The shared free key: the calls made with it from your address (<code>${o.ip ?? 'unknown'}</code>), which has an allowance of its own.</p>`}
 <section class="card" aria-labelledby="allowance-title">
   <h2 id="allowance-title">Allowance now</h2>
   <dl class="facts">${allowanceFacts(u.allowance && { ...u.allowance, resetAt: Date.parse(u.allowance.resetAt) })}</dl>

@@ -85,6 +85,33 @@ test('a rotated key is replaced at once; the old one works through its grace per
   }
 });
 
+test("a key's own cap and expiry, set by its holder: enforced, kept through a rotation, cleared on demand", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.api.keys.issue('enterprise', 'capped', 'acct-cap');
+    expect(await t.api.keys.setLimits(a.record.id, { cap: 2 })).toMatchObject({ cap: 2 });
+    const first = await call(t, a.key);
+    expect(first.headers['x-ratelimit-limit']).toBe('2');
+    expect(first.headers['ratelimit-policy']).toMatch(/^"enterprise"; q=50000; w=86400; pk=:[^:]+:, "key"; q=2; w=86400; pk=:[^:]+:$/);
+    await call(t, a.key);
+    expect((await call(t, a.key)).status).toBe(429);
+    // The rotated key keeps the cap, and its count: the cap counts per key, so the new key starts afresh.
+    const b = (await t.api.keys.rotate(a.record.id, 60_000))!;
+    expect(b.record.cap).toBe(2);
+    expect((await call(t, b.key)).headers['x-ratelimit-remaining']).toBe('1');
+    // The old key in its grace period: its expiry is the rotation's, not the holder's to move.
+    expect(await t.api.keys.setLimits(a.record.id, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).toBeUndefined();
+    // Cleared: the account's allowance again (4 counted so far on it).
+    await t.api.keys.setLimits(b.record.id, {});
+    expect((await call(t, b.key)).headers).toMatchObject({ 'x-ratelimit-limit': '50000', 'x-ratelimit-remaining': '49995' });
+    // An expiry in the past: refused from then on (the identity cache forgets at the announced change).
+    await t.api.keys.setLimits(b.record.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect((await call(t, b.key)).status).toBe(401);
+  } finally {
+    await t.close();
+  }
+});
+
 test('keys.json of earlier versions is imported into the store and keeps working', async () => {
   const dataDir = tmp('legacy');
   const key = 'uua_legacyKeyFromTheFileStoreOfOldxyz';

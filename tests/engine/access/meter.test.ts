@@ -11,10 +11,12 @@ import { MemoryCounter } from '../../../engine/access/counter.js';
 import { connectRedis } from '../../../engine/infra/redis.js';
 import { createMeter, counterKey, AUTH_FAIL_PLAN } from '../../../engine/access/meter.js';
 import type { Identity } from '../../../engine/access/identify.js';
+import { AccountEvents, type AccountEvent } from '../../../engine/access/account-events.js';
 import type { Call } from '../../../engine/pipeline/call.js';
 
 const plans: Record<string, PlanSpec> = {
   premium: { id: 'premium', limit: 2, window: '1m', keyedBy: 'key', description: 'per key' },
+  enterprise: { id: 'enterprise', limit: 5, window: '1m', keyedBy: 'key', description: 'per key, more' },
   free: { id: 'free', limit: 2, window: '1m', keyedBy: 'key+ip', description: 'per key and client address' },
   anonymous: { id: 'anonymous', limit: 2, window: '1m', keyedBy: 'shared', description: 'one for all' },
 };
@@ -28,8 +30,8 @@ beforeEach(() => {
   jest.spyOn(Date, 'now').mockImplementation(() => now);
   meters = [];
 });
-afterEach(() => {
-  meters.forEach((m) => m.close());
+afterEach(async () => {
+  await Promise.all(meters.map((m) => m.close()));
   jest.restoreAllMocks();
 });
 
@@ -50,7 +52,7 @@ function callOf(identity: Identity, ip: string | undefined = '203.0.113.1') {
     identity,
     ip,
     headers,
-    meterKey: undefined as string | undefined,
+    usageKey: undefined as string | undefined,
     refund: undefined as (() => unknown) | undefined,
     header: (name: string, value: string) => void headers.push(name, value),
   };
@@ -85,7 +87,7 @@ describe('the limit headers', () => {
       'RateLimit-Policy': '"premium"; q=2; w=60; pk=:NmFiOWYxZWI4Zjdk:',
     });
     expect(pk('k1')).toBe('NmFiOWYxZWI4Zjdk');
-    expect(call.meterKey).toBe('k1');
+    expect(call.usageKey).toBe('key:k1');
   });
 
   test('the seconds left are rounded up, and shrink as the window runs', async () => {
@@ -157,7 +159,7 @@ describe('which counter a request counts on', () => {
     expect((await step(meter, callOf(ok('premium', 'k1'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1');
     const second = callOf(ok('premium', 'k1'), '198.51.100.9');
     expect((await step(meter, second)).h['X-RateLimit-Remaining']).toBe('0');
-    expect(second.meterKey).toBe('k1');
+    expect(second.usageKey).toBe('key:k1');
     expect((await step(meter, callOf(ok('premium', 'k1'), '192.0.2.4'))).err).toBeInstanceOf(ApiError);
     // Another key has its own.
     expect((await step(meter, callOf(ok('premium', 'k2'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1');
@@ -169,7 +171,7 @@ describe('which counter a request counts on', () => {
     const { h } = await step(meter, a);
     expect(h['X-RateLimit-Remaining']).toBe('1');
     expect(h['RateLimit-Policy']).toBe(`"free"; q=2; w=60; pk=:${pk('free:203.0.113.1')}:`);
-    expect(a.meterKey).toBe('free:203.0.113.1');
+    expect(a.usageKey).toBe('free:free:203.0.113.1');
     expect((await step(meter, callOf(ok('free', 'free'), '198.51.100.9'))).h['X-RateLimit-Remaining']).toBe('1');
     expect((await step(meter, callOf(ok('free', 'free'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('0');
   });
@@ -178,18 +180,18 @@ describe('which counter a request counts on', () => {
     const { meter } = meterOf();
     const a = callOf(ok('anonymous', 'anonymous'), '203.0.113.1');
     await step(meter, a);
-    expect(a.meterKey).toBe('all');
+    expect(a.usageKey).toBe('anonymous:all');
     expect((await step(meter, callOf(ok('anonymous', 'other'), '198.51.100.9'))).h['X-RateLimit-Remaining']).toBe('0');
   });
 
   test('counterKey: IPv6 clients are counted by their /56, an unknown address as 0.0.0.0', () => {
     const ip = jest.fn((): string | undefined => '2001:db8:1:2:3::4');
-    expect(counterKey(plans.free, 'free', ip)).toBe('free:2001:db8:1::/56');
-    expect(counterKey(plans.free, 'free', () => undefined)).toBe('free:0.0.0.0');
+    expect(counterKey(plans.free, { keyId: 'free' }, ip)).toBe('free:2001:db8:1::/56');
+    expect(counterKey(plans.free, { keyId: 'free' }, () => undefined)).toBe('free:0.0.0.0');
     // The address is asked only of plans that count by it.
     ip.mockClear();
-    expect(counterKey(plans.premium, 'k1', ip)).toBe('k1');
-    expect(counterKey(plans.anonymous, 'k1', ip)).toBe('all');
+    expect(counterKey(plans.premium, { keyId: 'k1' }, ip)).toBe('k1');
+    expect(counterKey(plans.anonymous, { keyId: 'k1' }, ip)).toBe('all');
     expect(ip).not.toHaveBeenCalled();
   });
 
@@ -198,7 +200,7 @@ describe('which counter a request counts on', () => {
     const call = callOf({ status: 'invalid' }, '203.0.113.1');
     const { err, h } = await step(meter, call);
     expect(err).toBeUndefined();
-    expect(call.meterKey).toBeUndefined(); // no usage history for a key that is not one
+    expect(call.usageKey).toBeUndefined(); // no usage history for a key that is not one
     expect(h).toEqual({
       'X-RateLimit-Limit': '1',
       'X-RateLimit-Remaining': '0',
@@ -221,10 +223,83 @@ describe('which counter a request counts on', () => {
   });
 });
 
+describe("an account's keys", () => {
+  const of = (plan: string, keyId: string, accountId?: string, cap?: number): Identity => ({
+    status: 'ok',
+    plan,
+    keyId,
+    ...(accountId && { accountId }),
+    ...(cap && { cap }),
+  });
+
+  test("share the account's one allowance, whichever key calls; the headers carry the account's figures", async () => {
+    const { meter, allowance } = meterOf();
+    const a = await step(meter, callOf(of('premium', 'k1', 'a1')));
+    expect(a.h).toMatchObject({ 'X-RateLimit-Remaining': '1', 'RateLimit-Policy': `"premium"; q=2; w=60; pk=:${pk('acct:a1')}:` });
+    expect((await step(meter, callOf(of('premium', 'k2', 'a1')))).h['X-RateLimit-Remaining']).toBe('0');
+    // The call past the allowance is refused whichever key makes it, a new key (a rotation) included.
+    for (const key of ['k1', 'k2', 'k3'])
+      expect((await step(meter, callOf(of('premium', key, 'a1')))).err).toMatchObject({ code: 'quota' });
+    // Another account, and a key without an account, count on their own.
+    expect((await step(meter, callOf(of('premium', 'k4', 'a2')))).h['X-RateLimit-Remaining']).toBe('1');
+    expect((await step(meter, callOf(of('premium', 'k1')))).h['X-RateLimit-Remaining']).toBe('1');
+    expect(await allowance('premium', { keyId: 'k9', accountId: 'a1' }, undefined)).toMatchObject({ used: 2, remaining: 0 });
+  });
+
+  test('a plan change carries the count over (plans of one window share the accounts’ counter)', async () => {
+    const { meter } = meterOf();
+    await step(meter, callOf(of('premium', 'k1', 'a1')));
+    await step(meter, callOf(of('premium', 'k1', 'a1')));
+    const { h } = await step(meter, callOf(of('enterprise', 'k1', 'a1')));
+    expect(h).toMatchObject({ 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '2', RateLimit: '"enterprise"; r=2; t=60' });
+  });
+
+  test("a key's own cap is counted beside the account's; the nearer limit is the one the headers tell", async () => {
+    const { meter, peekMeter } = meterOf();
+    const first = callOf(of('enterprise', 'k1', 'a1', 1));
+    const { err, h } = await step(meter, first);
+    expect(err).toBeUndefined();
+    expect(h).toEqual({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': '1700000061',
+      RateLimit: '"key"; r=0; t=60',
+      'RateLimit-Policy': `"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=1; w=60; pk=:${pk('cap:k1')}:`,
+    });
+    now += 10_000;
+    const capped = await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
+    expect(capped.err).toMatchObject({ code: 'quota', headers: { 'Retry-After': '50' } });
+    // The account's other key is not capped: it sees the account's figures (two counted so far).
+    expect((await step(meter, callOf(of('enterprise', 'k2', 'a1')))).h).toMatchObject({
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '2',
+    });
+    // A refund gives the request back to both counters.
+    await first.refund!();
+    expect((await step(peekMeter, callOf(of('enterprise', 'k2', 'a1')))).h['X-RateLimit-Remaining']).toBe('3');
+    expect((await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)))).err).toMatchObject({ code: 'quota' }); // cap: 1 + 1 again
+  });
+
+  test('the account hears its allowance reach 80% and 100%, once each in a window; keys without an account tell nothing', async () => {
+    const events = new AccountEvents();
+    const heard: AccountEvent[] = [];
+    events.on((e) => void heard.push(e));
+    const m = createMeter({ plans, authFailLimit: 3, log, prefix: 'test:', events });
+    meters.push(m);
+    for (let i = 0; i < 7; i++) await step(m.meter, callOf(of('enterprise', 'k1', 'a1')));
+    for (let i = 0; i < 7; i++) await step(m.meter, callOf(of('enterprise', 'k1')));
+    const resetAt = new Date(START + 60_000).toISOString();
+    expect(heard.map((e) => [e.type, e.accountId, e.data])).toEqual([
+      ['quota.warning', 'a1', { plan: 'enterprise', limit: 5, used: 4, resetAt }],
+      ['quota.exhausted', 'a1', { plan: 'enterprise', limit: 5, used: 5, resetAt }],
+    ]);
+  });
+});
+
 describe('the allowance without counting', () => {
   test('allowance: a fresh key has all of it, a spent one none, with its window', async () => {
     const { meter, allowance } = meterOf();
-    expect(await allowance('premium', 'k1', undefined)).toEqual({
+    expect(await allowance('premium', { keyId: 'k1' }, undefined)).toEqual({
       plan: 'premium',
       limit: 2,
       used: 0,
@@ -233,7 +308,7 @@ describe('the allowance without counting', () => {
     });
     await step(meter, callOf(ok('premium', 'k1')));
     now += 1_000;
-    expect(await allowance('premium', 'k1', undefined)).toEqual({
+    expect(await allowance('premium', { keyId: 'k1' }, undefined)).toEqual({
       plan: 'premium',
       limit: 2,
       used: 1,
@@ -242,12 +317,12 @@ describe('the allowance without counting', () => {
     });
     await step(meter, callOf(ok('premium', 'k1')));
     await step(meter, callOf(ok('premium', 'k1')));
-    expect(await allowance('premium', 'k1', undefined)).toMatchObject({ used: 2, remaining: 0 });
+    expect(await allowance('premium', { keyId: 'k1' }, undefined)).toMatchObject({ used: 2, remaining: 0 });
     // Per address where the plan counts so; a plan it does not know has none.
     await step(meter, callOf(ok('free', 'free'), '203.0.113.1'));
-    expect(await allowance('free', 'free', '203.0.113.1')).toMatchObject({ used: 1 });
-    expect(await allowance('free', 'free', '203.0.113.2')).toMatchObject({ used: 0 });
-    expect(await allowance('gold', 'k1', undefined)).toBeUndefined();
+    expect(await allowance('free', { keyId: 'free' }, '203.0.113.1')).toMatchObject({ used: 1 });
+    expect(await allowance('free', { keyId: 'free' }, '203.0.113.2')).toMatchObject({ used: 0 });
+    expect(await allowance('gold', { keyId: 'k1' }, undefined)).toBeUndefined();
   });
 
   test('peekMeter: a known key gets the headers of its allowance as it stands, and is not counted', async () => {
@@ -275,19 +350,19 @@ describe('the allowance without counting', () => {
     expect((await step(peekMeter, callOf({ status: 'invalid' }))).err).toMatchObject({ code: 'quota' });
   });
 
-  test("usageKey: a key's plan and the counter it counts on", () => {
-    const { usageKey } = meterOf();
-    expect(usageKey('premium', 'k1', '203.0.113.1')).toBe('premium:k1');
-    expect(usageKey('free', 'free', '203.0.113.1')).toBe('free:free:203.0.113.1');
-    expect(usageKey('anonymous', 'anonymous', '203.0.113.1')).toBe('anonymous:all');
-    expect(usageKey('gold', 'k1', undefined)).toBeUndefined();
+  test("usageKeys: a per-key plan's key has its own partition (and the one earlier builds kept); others the plan's counter", () => {
+    const { usageKeys } = meterOf();
+    expect(usageKeys('premium', { keyId: 'k1', accountId: 'a1' }, '203.0.113.1')).toEqual(['key:k1', 'premium:k1']);
+    expect(usageKeys('free', { keyId: 'free' }, '203.0.113.1')).toEqual(['free:free:203.0.113.1']);
+    expect(usageKeys('anonymous', { keyId: 'anonymous' }, '203.0.113.1')).toEqual(['anonymous:all']);
+    expect(usageKeys('gold', { keyId: 'k1' }, undefined)).toBeUndefined();
   });
 });
 
-test('close() closes the counter of every plan, the auth-fail one included', () => {
+test('close() closes the counter of every plan, the auth-fail one and the accounts’ included', async () => {
   const close = jest.spyOn(MemoryCounter.prototype, 'close');
-  meterOf().close();
-  expect(close).toHaveBeenCalledTimes(Object.keys(plans).length + 1);
+  await meterOf().close();
+  expect(close).toHaveBeenCalledTimes(Object.keys(plans).length + 2);
 });
 
 describe('on Redis', () => {
@@ -316,6 +391,11 @@ describe('on Redis', () => {
       expect(ttl).toBeLessThanOrEqual(60_000);
       await step(shared.meter, callOf({ status: 'invalid' }, '203.0.113.1'));
       expect(await redis.client.get(`${prefix}rl:auth-fail:-:203.0.113.1`)).toBe('1');
+      // An account's keys, whatever their plan, on the accounts' counter of their window.
+      await step(shared.meter, callOf({ status: 'ok', plan: 'premium', keyId: 'k1', accountId: 'a1' }));
+      await step(shared.meter, callOf({ status: 'ok', plan: 'enterprise', keyId: 'k2', accountId: 'a1' }));
+      expect(await redis.client.get(`${prefix}rl:accounts-60s:acct:a1`)).toBe('2');
+      await redis.client.del(`${prefix}rl:accounts-60s:acct:a1`);
 
       const local = createMeter({ plans, authFailLimit: 3, log, prefix, redis: redis.client });
       meters.push(local);

@@ -68,6 +68,20 @@ describe.each(backends)('%s store', (_name, open) => {
       expect(await s.getTemp('sessions', 'gone')).toBeUndefined();
       expect(await s.list('sessions')).toEqual([]); // short-lived documents are not a collection's
       expect(await s.delTemp('sessions', 'x')).toBe(true);
+      // Short-lived documents written in a batch, and read back all at once (as counters are at boot).
+      await s.write([
+        { kind: 'temp', coll: 'windows', id: 'a:1', doc: { hits: 3 }, ttlMs: 60_000 },
+        { kind: 'temp', coll: 'windows', id: 'b*[x]', doc: { hits: 1 }, ttlMs: 60_000 },
+        { kind: 'temp', coll: 'windows', id: 'old', doc: { hits: 9 }, ttlMs: 1 },
+        { kind: 'temp', coll: 'windowsX', id: 'other', doc: { hits: 5 }, ttlMs: 60_000 },
+      ]);
+      await new Promise((ok) => setTimeout(ok, 20));
+      expect((await s.tempEntries('windows')).sort(([x], [y]) => x.localeCompare(y))).toEqual([
+        ['a:1', { hits: 3 }],
+        ['b*[x]', { hits: 1 }],
+      ]);
+      expect(await s.getTemp('windows', 'a:1')).toEqual({ hits: 3 });
+      expect(await s.tempEntries('nothing')).toEqual([]);
 
       await s.write([
         { kind: 'add', coll: 'usage', id: 'k', add: { a: 2, b: 1 }, ttlMs: 60_000 },
