@@ -144,7 +144,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  app.use(createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps }));
+  const portal = createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
+  app.use(portal.router);
   app.use(
     serviceRoutes({
       config,
@@ -178,6 +179,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       draining = true;
     },
     async close() {
+      await portal.close();
       await usage.close();
       closeMeter();
       blobs.close();

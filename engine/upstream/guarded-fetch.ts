@@ -36,7 +36,7 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const UNREACHABLE = new Set([
+export const UNREACHABLE = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EAI_NODATA',
@@ -121,9 +121,10 @@ function ipv6Bytes(addr: string): number[] | undefined {
 
 // ---- the fetch ----
 
-class BlockedAddress extends Error {}
+/** A connection the address policy refused (guarded-post.ts tells it apart too). */
+export class BlockedAddress extends Error {}
 
-const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+export const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
@@ -144,7 +145,7 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
 }
 
 /** undici's connector, with the guarded lookup, that also refuses a peer the policy does not accept. */
-function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
+export function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
   const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) });
   return (options, callback) => {
     connect(options, (...args) => {
