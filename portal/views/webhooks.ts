@@ -87,7 +87,7 @@ function savedCards(o: WebhooksPage, s: NonNullable<WebhooksPage['saved']>): Saf
   <h2 id="secret-title">Signing secret</h2>
   <p>Every delivery carries the headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>; your receiver checks them with this secret.</p>
   <details${fresh ? html` open` : ''}><summary>Show the secret</summary>
-    <div class="secret"><code id="webhook-secret">${s.secret}</code></div>
+    <div class="secret"><code id="webhook-secret">${s.secret}</code><button type="button" class="small secondary" data-copy="webhook-secret" hidden>Copy</button></div>
   </details>
   ${s.previousUntil ? html`<p class="small muted">The previous secret also signs every delivery until ${time(s.previousUntil)} (${relative(s.previousUntil)}), so a receiver that still holds it keeps working.</p>` : ''}
   <form method="post" action="/dashboard/webhooks/secret" class="row">
@@ -124,7 +124,10 @@ function nextOf(d: AttemptRecord): Safe {
   if (d.outcome === 'delivered') return html`<span class="badge ok">Delivered</span>`;
   if (d.outcome === 'stopped') return html`<span class="badge danger">Stopped (410 Gone)</span>`;
   if (d.outcome === 'failed') return html`<span class="badge danger">Gave up</span>`;
-  return html`<span class="badge warn">Retry</span> ${d.nextAt ? html`${relative(d.nextAt)} <span class="muted small">(${time(d.nextAt, 'seconds')})</span>` : ''}`;
+  if (!d.nextAt) return html`<span class="badge warn">Retry</span>`;
+  // Once due, "just now" or "3 min ago" would read as done: the time alone says when it was due.
+  const soon = Date.parse(d.nextAt) > Date.now();
+  return html`<span class="badge warn">Retry</span> ${soon ? relative(d.nextAt) : ''} <span class="muted small">(${time(d.nextAt, 'seconds')})</span>`;
 }
 
 function deliveriesSection(o: WebhooksPage): Safe {
