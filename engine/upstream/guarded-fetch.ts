@@ -36,7 +36,7 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-export const UNREACHABLE = new Set([
+const UNREACHABLE = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EAI_NODATA',

@@ -3,7 +3,7 @@
 // bytes, escaped like everything else), how to verify a delivery, and the refusals of its actions.
 import { html, type Safe } from '../../engine/html.js';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
-import type { AttemptRecord } from '../webhooks/deliveries.js';
+import { TEST_EVENT, type AttemptRecord } from '../webhooks/deliveries.js';
 import { URL_MAX } from '../webhooks/settings.js';
 import { csrfField, errors, notice } from './forms.js';
 import { relative, time } from './format.js';
@@ -108,7 +108,7 @@ function savedCards(o: WebhooksPage, s: NonNullable<WebhooksPage['saved']>): Saf
       <button type="submit" class="danger">Remove webhook</button>
     </form>
   </div>
-  <p class="small muted">The test event is <code>webhook.test</code>, whatever events you chose.</p>
+  <p class="small muted">The test event is <code>${TEST_EVENT}</code>, whatever events you chose.</p>
 </section>`;
 }
 

@@ -127,6 +127,7 @@ export class Deliveries {
   }
 
   private async add(accountId: string, type: string, at: string, data: unknown) {
+    if (this.closed) return;
     const id = messageId();
     const delivery: Delivery = { id, accountId, type, body: JSON.stringify({ type, timestamp: at, data }), attempt: 1, dueAt: Date.now() };
     await this.o.store.put(QUEUE, id, delivery);
@@ -213,8 +214,11 @@ export class Deliveries {
       const current = await store.get<Delivery>(QUEUE, d.id);
       if (!current || current.attempt !== d.attempt || signal.aborted) return;
       const settings = await this.o.settings.get(d.accountId);
-      // A webhook removed or stopped since: what was queued for it is dropped.
-      if (!settings || settings.stopped) return void (await store.del(QUEUE, d.id));
+      if (!settings || settings.stopped) {
+        // The webhook was removed or stopped since: what was queued for it is dropped.
+        await store.del(QUEUE, d.id);
+        return;
+      }
 
       const started = Date.now();
       const headers = {
