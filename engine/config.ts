@@ -38,6 +38,8 @@ export interface Config {
   /** The portal admin made or promoted at boot (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
   admin: { email: string; password: string | undefined; name: string | undefined } | undefined;
   mcp: McpConfig;
+  /** Account webhooks (portal/webhooks/). */
+  webhooks: WebhooksConfig;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -51,6 +53,13 @@ export interface McpConfig {
   hideUnconfigured: boolean;
   /** Browser origins besides PUBLIC_URL's that may use /mcp (MCP_ALLOWED_ORIGINS; `*` for any). */
   allowedOrigins: string[];
+}
+
+export interface WebhooksConfig {
+  /** The delays before the second, third… attempts of a delivery (WEBHOOK_RETRY_DELAYS); one attempt more than delays. */
+  retryDelaysMs: number[];
+  /** One attempt's time limit (WEBHOOK_TIMEOUT). */
+  timeoutMs: number;
 }
 
 export interface S3Config {

@@ -1,6 +1,7 @@
-// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in throttle
-// and the page sender, over the dependencies the composition root handed in. Creating it also makes the
-// first admin from ADMIN_EMAIL/ADMIN_PASSWORD (config.admin); `ready` settles once that is done.
+// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in throttle,
+// the webhooks and the page sender, over the dependencies the composition root handed in. Creating it also
+// makes the first admin from ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), `ready` settling once that is done,
+// and starts the webhook deliveries, which `close` stops.
 import type { SignupMode } from '../engine/config.js';
 import type { PortalDeps } from './types.js';
 import { Accounts, ensureAdmin } from './accounts/accounts.js';
@@ -8,6 +9,8 @@ import { Sessions } from './accounts/sessions.js';
 import { Invites } from './accounts/invites.js';
 import { SignInThrottle } from './accounts/throttle.js';
 import { createPages, type Pages } from './pages.js';
+import { WebhookSettingsStore } from './webhooks/settings.js';
+import { Deliveries } from './webhooks/deliveries.js';
 
 export interface PortalContext {
   deps: PortalDeps;
@@ -17,14 +20,28 @@ export interface PortalContext {
   throttle: SignInThrottle;
   pages: Pages;
   signup: SignupMode;
+  webhooks: { settings: WebhookSettingsStore; deliveries: Deliveries };
   /** Settles when the first admin exists (or could not be made: that is logged) and the sign-in counts are read back. */
   ready: Promise<void>;
+  /** Stops what runs in the background (the webhook deliveries) and writes what the throttles hold. */
+  close(): Promise<void>;
 }
 
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys);
   const signIns = SignInThrottle.create({ redis: deps.redis, store: deps.store, prefix: config.redisPrefix, log });
+  const webhookSettings = new WebhookSettingsStore(deps.store);
+  const deliveries = new Deliveries({
+    store: deps.store,
+    settings: webhookSettings,
+    log,
+    ...config.webhooks,
+    allowPrivate: config.allowPrivateFetch,
+    userAgent: `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}-Webhooks (+${config.publicUrl})`,
+    serviceName: config.serviceName,
+  });
+  deliveries.start(deps.keys.events);
   const services = {
     deps,
     accounts,
@@ -33,6 +50,7 @@ export function createContext(deps: PortalDeps): PortalContext {
     throttle: signIns.throttle,
     pages: createPages(config.serviceName, log),
     signup: config.signup,
+    webhooks: { settings: webhookSettings, deliveries },
   };
 
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that
@@ -47,5 +65,9 @@ export function createContext(deps: PortalDeps): PortalContext {
     : Promise.resolve();
   const ready = Promise.all([adminReady, signIns.ready]).then(() => undefined);
 
-  return { ...services, ready };
+  const close = async () => {
+    await deliveries.close();
+    await signIns.throttle.close();
+  };
+  return { ...services, ready, close };
 }

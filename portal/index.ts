@@ -2,6 +2,8 @@
 // interactive reference, sign-up and sign-in, the API key and usage pages, and the operators' admin pages.
 // createPortal is the one place that mounts every portal router, in the order a request meets them:
 // the session and viewer, security headers and the CSRF check of every form, the routers, the error page.
+// Its `close` stops what the portal runs in the background (webhook deliveries): server/app.ts calls it
+// before closing the store.
 import express, { type Router } from 'express';
 import type { PortalDeps } from './types.js';
 import { createContext } from './context.js';
@@ -15,6 +17,7 @@ import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
@@ -22,8 +25,11 @@ const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/
 /** Pages whose routers set no security headers of their own (the others do, per route). */
 const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 
-/** The portal's routes, and `close`, which writes what its counters hold (server/app.ts calls it on shutdown). */
-export type Portal = Router & { close(): Promise<void> };
+/** The portal's routes, and `close`, which stops its background work (server/app.ts calls it on shutdown). */
+export interface Portal {
+  router: Router;
+  close(): Promise<void>;
+}
 
 export function createPortal(deps: PortalDeps): Portal {
   const ctx = createContext(deps);
@@ -47,7 +53,8 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use('/dashboard', pageHeaders, requireSignedIn);
   router.use(keyRoutes(ctx));
   router.use(usageRoutes(ctx));
+  router.use(webhookRoutes(ctx));
 
   router.use(ctx.pages.errorPage);
-  return Object.assign(router, { close: () => ctx.throttle.close() });
+  return { router, close: () => ctx.close() };
 }

@@ -149,7 +149,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   const portal = createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
-  app.use(portal);
+  app.use(portal.router);
   app.use(
     serviceRoutes({
       config,
@@ -183,9 +183,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       draining = true;
     },
     async close() {
+      await portal.close();
       await usage.close();
       await closeMeter();
-      await portal.close();
       blobs.close();
       await store.close();
       await redis?.close();

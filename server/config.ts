@@ -24,6 +24,17 @@ function duration(value: string | undefined, fallback: string, name: string): nu
   }
 }
 
+/** A comma-separated list of durations ('5s,30s,2m'); 'none' for an empty one. */
+function durations(value: string | undefined, fallback: string, name: string): number[] {
+  const text = (value || fallback).trim();
+  if (text === 'none') return [];
+  try {
+    return text.split(',').map((d) => parseDuration(d.trim()));
+  } catch {
+    throw new Error(`${name} must be durations separated by commas, such as 5s,30s,2m (or none), got "${value}"`);
+  }
+}
+
 function trustProxy(value: string | undefined): boolean | number | string {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
@@ -118,6 +129,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME }
       : undefined,
     mcp: mcpConfig(env),
+    webhooks: {
+      retryDelaysMs: durations(env.WEBHOOK_RETRY_DELAYS, '5s,30s,2m,15m', 'WEBHOOK_RETRY_DELAYS'),
+      timeoutMs: duration(env.WEBHOOK_TIMEOUT, '15s', 'WEBHOOK_TIMEOUT'),
+    },
     env,
   };
 }

@@ -12,7 +12,7 @@ import type { Store } from './types.js';
 export type { Store } from './types.js';
 
 /** Collections copied by a migration: everything that is not short-lived or rebuilt by use. */
-const DURABLE = ['keys', 'accounts', 'account-emails', 'invites', 'key-last-used'];
+const DURABLE = ['keys', 'accounts', 'account-emails', 'invites', 'key-last-used', 'webhooks'];
 const MIGRATED = 'migrated-from';
 
 export const sqlitePath = (dataDir: string) => path.join(dataDir, 'uua.sqlite');

@@ -121,9 +121,10 @@ function ipv6Bytes(addr: string): number[] | undefined {
 
 // ---- the fetch ----
 
-class BlockedAddress extends Error {}
+/** A connection the address policy refused (guarded-post.ts tells it apart too). */
+export class BlockedAddress extends Error {}
 
-const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+export const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
@@ -144,7 +145,7 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
 }
 
 /** undici's connector, with the guarded lookup, that also refuses a peer the policy does not accept. */
-function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
+export function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
   const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) });
   return (options, callback) => {
     connect(options, (...args) => {

@@ -48,6 +48,8 @@ export interface WholeOptions {
   scope?: CancelScope;
   /** An answer whose body is not wanted (a redirect to follow): settled at its head, the body dropped. */
   skipBody?(status: number, headers: IncomingHttpHeaders): boolean;
+  /** Past maxBytes, settle with the first maxBytes and drop the rest, instead of a BodyError (a webhook's answer, shown in part). */
+  truncate?: boolean;
 }
 
 /** A 2xx status: the answers whose body is read. */
@@ -152,8 +154,19 @@ class Reader implements Dispatcher.DispatchHandler, Cancellable {
 
   private take(chunk: Buffer): void {
     this.total += chunk.length;
-    if (this.total > this.opts.maxBytes) this.abort(new BodyError('too-large'));
-    else this.chunks.push(chunk);
+    if (this.total <= this.opts.maxBytes) this.chunks.push(chunk);
+    else if (this.opts.truncate) this.keepFirst(chunk);
+    else this.abort(new BodyError('too-large'));
+  }
+
+  /** Settles with the bytes up to maxBytes (this chunk's first part included) and drops the connection. */
+  private keepFirst(chunk: Buffer): void {
+    const room = chunk.length - (this.total - this.opts.maxBytes);
+    if (room > 0) this.chunks.push(chunk.subarray(0, room));
+    this.total = this.opts.maxBytes;
+    this.unzip?.destroy();
+    this.done();
+    this.controller?.abort(new BodyError('too-large'));
   }
 
   private done(body?: Buffer): void {

@@ -107,3 +107,17 @@ test('a body not wanted (a redirect to follow) is dropped: settled at the head, 
   expect(a.body.length).toBe(0);
   expect((await get('/plain')).body.toString()).toBe(text);
 });
+
+test('with truncate, a body past the limit settles with its first bytes, plain or decoded, across chunks', async () => {
+  routes.set('/long', (_req, res) => {
+    res.writeHead(500);
+    res.write(text.slice(0, 7));
+    setTimeout(() => res.end(text.slice(7)), 5);
+  });
+  routes.set('/long-gzip', (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.from(text))));
+  const a = await get('/long', { maxBytes: 10, truncate: true });
+  expect(a.status).toBe(500);
+  expect(a.body.toString()).toBe(text.slice(0, 10));
+  expect((await get('/long-gzip', { maxBytes: 25, truncate: true })).body.toString()).toBe(text.slice(0, 25));
+  expect((await get('/plain', { maxBytes: text.length, truncate: true })).body.toString()).toBe(text);
+});

@@ -1,0 +1,87 @@
+// POSTing to a URL an account gave us (its webhook endpoint) through the connect-time guard of fetchUrl
+// (guarded-fetch.ts: every resolved address checked before connecting, the peer checked again). One hop
+// only: a redirect is answered as it is, since Standard Webhooks counts a 3xx as a failed delivery rather
+// than something to follow. The first bytes of any answer are kept, a refusal's too, for the account's
+// delivery log; a failure without an answer is a PostFailed whose message the account's owner can read.
+import type { IncomingHttpHeaders } from 'node:http';
+import net from 'node:net';
+import { Agent } from 'undici';
+import { BlockedAddress, guardedConnector, isPublicAddress, systemResolve, type ResolveHost } from './guarded-fetch.js';
+import { TIMED_OUT, wholeAnswer } from './whole-answer.js';
+
+export interface PostOptions {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Bytes of the answer's body kept; the rest is not read. */
+  keepBytes: number;
+  /** Lets the URL reach private addresses (ALLOW_PRIVATE_FETCH, which only tests set). */
+  allowPrivate?: boolean;
+  /** DNS resolution (tests inject names). Default: the system resolver. */
+  resolve?: ResolveHost;
+  /** Cancels the exchange: the promise rejects with the signal's reason, not a PostFailed. */
+  signal?: AbortSignal;
+}
+
+export interface PostAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The first `keepBytes` of the body, decoded. */
+  body: Buffer;
+}
+
+/** No answer came: the message says why, in words for the owner of the URL. */
+export class PostFailed extends Error {}
+
+const REFUSED = 'refused: the host is a private, loopback, link-local or metadata address';
+
+const CONNECT_ERRORS: Record<string, string> = {
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (DNS did not answer)',
+  EAI_NODATA: 'host not found',
+  EAI_NONAME: 'host not found',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset before an answer',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'the connection closed before an answer',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+function why(err: unknown, timeoutMs: number): string {
+  if (err instanceof BlockedAddress) return REFUSED;
+  if (err === TIMED_OUT) return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${+(timeoutMs / 1000).toFixed(1)} s`}`;
+  const e = err as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
+  const code = e.code ?? e.errors?.[0]?.code;
+  if (code && CONNECT_ERRORS[code]) return CONNECT_ERRORS[code];
+  if (/certificate|self.signed|tls|ssl/i.test(e.message ?? '')) return `TLS failed: ${e.message}`;
+  return code ? `the connection failed (${code})` : 'the connection failed';
+}
+
+export async function postUrl(url: string, body: string, o: PostOptions): Promise<PostAnswer> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new PostFailed('not a URL');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new PostFailed('not an http(s) URL');
+  const allowed = (ip: string) => isPublicAddress(ip) || o.allowPrivate === true;
+  // A literal address skips DNS (and the lookup that checks): judge it before any connection.
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) && !allowed(host)) throw new PostFailed(REFUSED);
+  // An Agent per request: a pooled socket would skip the lookup that does the checking.
+  const agent = new Agent({ connect: guardedConnector(o.resolve ?? systemResolve, allowed) });
+  try {
+    return await wholeAnswer(
+      agent,
+      { origin: u.origin, path: u.pathname + u.search, method: 'POST', headers: o.headers, body },
+      { maxBytes: o.keepBytes, truncate: true, timeoutMs: o.timeoutMs, signal: o.signal },
+    );
+  } catch (err) {
+    if (o.signal?.aborted) throw err;
+    throw new PostFailed(why(err, o.timeoutMs));
+  } finally {
+    void agent.destroy().catch(() => {});
+  }
+}
