@@ -178,6 +178,11 @@ export class KeyStore {
     return new Map(ids.flatMap((id, i): [string, LastUse][] => (uses[i] ? [[id, uses[i]]] : [])));
   }
 
+  /** Forgets when and from where a key was last used (the address is its holder's personal data). */
+  async forgetUse(id: string): Promise<void> {
+    await this.store.del(LAST_USED, id);
+  }
+
   /** Write ops recording when and from where keys were last used (batched by the usage recorder). */
   static lastUsedOps(uses: Map<string, LastUse>) {
     return [...uses].map(([id, use]) => ({ kind: 'put' as const, coll: LAST_USED, id, doc: use }));
