@@ -10,9 +10,9 @@ import { FREE_PERSONAL_PLAN, keyPlanOf } from './accounts.js';
 
 export const FREE_KEY_ID = 'free';
 export const KEY_NAME_MAX = 60;
-export const MAX_KEYS = 20;
+const MAX_KEYS = 20;
 /** A Free account's personal keys (FREE_PERSONAL_KEYS): one, so the free allowance is not multiplied. */
-export const MAX_FREE_KEYS = 1;
+const MAX_FREE_KEYS = 1;
 
 /** How long a rotated key keeps working, as the rotate form offers it. */
 export const GRACE: Record<string, { ms: number; label: string }> = {

@@ -208,9 +208,9 @@ const NOTES: Record<AddressNote, string> = {
 };
 
 function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {
-  const when = html`${relative(use.at)} <span class="muted small">(${time(use.at)})</span>`;
-  if (use.note === 'not-recorded') return html`${when}<br><span class="muted small">${NOTES['not-recorded']}</span>`;
-  return html`${relative(use.at)} from <code>${use.ip}</code> <span class="muted small">(${time(use.at)})</span>${use.note ? html`<br><span class="muted small">${NOTES[use.note]}</span>` : ''}`;
+  const from = use.note === 'not-recorded' ? '' : html` from <code>${use.ip}</code>`;
+  const note = use.note ? html`<br><span class="muted small">${NOTES[use.note]}</span>` : '';
+  return html`${relative(use.at)}${from} <span class="muted small">(${time(use.at)})</span>${note}`;
 }
 
 function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string | undefined): Safe {
