@@ -1,10 +1,8 @@
 // The key page and the upgrade queue in Debian's Chromium: after "Create key" the browser lands on the page
 // after the redirect with focus on the new key (a reload shows it no more), a user asks for an upgrade
-// on /account, and an admin approves it from /admin's queue. Screenshots: test-results/keys-*.png (and
-// under SCREENSHOT_DIR when set, to look at). No page asks another origin or breaks the CSP.
+// on /account, and an admin approves it from /admin's queue. Screenshots: test-results/keys-*.png. No
+// page asks another origin or breaks the CSP.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { testApp, listen, type TestApp } from '../helpers/app.js';
 import { chromiumAvailable, launchBrowser, screenshot, watchedPage, type WatchedPage } from '../helpers/browser.js';
@@ -40,15 +38,7 @@ async function open(): Promise<Page> {
   return w.page;
 }
 
-/** A screenshot in test-results/, copied to SCREENSHOT_DIR when that is set. */
-async function shot(page: Page, name: string) {
-  const file = await screenshot(page, `keys-${name}`, { fullPage: true });
-  const dir = process.env.SCREENSHOT_DIR;
-  if (dir) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(file, path.join(dir, path.basename(file)));
-  }
-}
+const shot = (page: Page, name: string) => screenshot(page, `keys-${name}`, { fullPage: true });
 
 async function signUp(page: Page, email: string) {
   await page.goto(`${base}/signup`);
