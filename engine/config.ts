@@ -35,6 +35,10 @@ export interface Config {
   redisPrefix: string;
   /** Portal sign-up: open, approval (accounts wait for an admin) or closed (invite links only). */
   signup: SignupMode;
+  /** Sign-ups allowed from one client IP per minute (SIGNUP_LIMIT); the next gets 429. */
+  signupLimit: number;
+  /** Free accounts get personal keys with their own allowance instead of the shared free key (FREE_PERSONAL_KEYS). */
+  freePersonalKeys: boolean;
   /** The portal admin made or promoted at boot (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
   admin: { email: string; password: string | undefined; name: string | undefined } | undefined;
   mcp: McpConfig;

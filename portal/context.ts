@@ -1,13 +1,18 @@
-// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in throttle,
-// the webhooks and the page sender, over the dependencies the composition root handed in. Creating it also
-// makes the first admin from ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), `ready` settling once that is done,
-// and starts the webhook deliveries, which `close` stops.
+// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in and
+// sign-up throttles, device cookies, upgrade requests, new keys waiting to be shown, and the page sender,
+// the webhooks, over the dependencies the composition root handed in. Creating it also makes the first admin
+// from ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), carries FREE_PERSONAL_KEYS to free accounts' keys and reads
+// back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
+// `close` stops.
 import type { SignupMode } from '../engine/config.js';
 import type { PortalDeps } from './types.js';
 import { Accounts, ensureAdmin } from './accounts/accounts.js';
 import { Sessions } from './accounts/sessions.js';
 import { Invites } from './accounts/invites.js';
-import { SignInThrottle } from './accounts/throttle.js';
+import { SignInThrottle, SignUpThrottle } from './accounts/throttle.js';
+import { DeviceCookies } from './accounts/device-cookies.js';
+import { UpgradeRequests } from './accounts/upgrades.js';
+import { FreshKeys } from './accounts/fresh-keys.js';
 import { createPages, type Pages } from './pages.js';
 import { WebhookSettingsStore } from './webhooks/settings.js';
 import { Deliveries } from './webhooks/deliveries.js';
@@ -18,10 +23,15 @@ export interface PortalContext {
   sessions: Sessions;
   invites: Invites;
   throttle: SignInThrottle;
+  signups: SignUpThrottle;
+  devices: DeviceCookies;
+  /** Plan upgrades asked for by users, decided by admins (listen with upgrades.onDecided). */
+  upgrades: UpgradeRequests;
+  freshKeys: FreshKeys;
   pages: Pages;
   signup: SignupMode;
   webhooks: { settings: WebhookSettingsStore; deliveries: Deliveries };
-  /** Settles when the first admin exists (or could not be made: that is logged) and the sign-in counts are read back. */
+  /** Settles when the first admin exists (or could not be made: that is logged) and the throttles' counts are read back. */
   ready: Promise<void>;
   /** Stops what runs in the background (the webhook deliveries) and writes what the throttles hold. */
   close(): Promise<void>;
@@ -29,8 +39,8 @@ export interface PortalContext {
 
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
-  const accounts = new Accounts(deps.store, deps.keys);
-  const signIns = SignInThrottle.create({ redis: deps.redis, store: deps.store, prefix: config.redisPrefix, log });
+  const accounts = new Accounts(deps.store, deps.keys, config.freePersonalKeys);
+  const counters = { redis: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
   const webhookSettings = new WebhookSettingsStore(deps.store);
   const deliveries = new Deliveries({
     store: deps.store,
@@ -47,7 +57,11 @@ export function createContext(deps: PortalDeps): PortalContext {
     accounts,
     sessions: new Sessions(deps.store, accounts, config.publicUrl),
     invites: new Invites(deps.store),
-    throttle: signIns.throttle,
+    throttle: SignInThrottle.create(counters),
+    signups: SignUpThrottle.create({ ...counters, max: config.signupLimit }),
+    devices: new DeviceCookies(deps.store, config.publicUrl),
+    upgrades: new UpgradeRequests(deps.store, accounts, log),
+    freshKeys: new FreshKeys(deps.store),
     pages: createPages(config.serviceName, log),
     signup: config.signup,
     webhooks: { settings: webhookSettings, deliveries },
@@ -56,18 +70,25 @@ export function createContext(deps: PortalDeps): PortalContext {
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that
   // arrives at once finds it there.
   const admin = config.admin;
-  const adminReady = admin
+  const madeAdmin = admin
     ? ensureAdmin(accounts, admin)
         .then(({ outcome, account, note }) =>
           log.info({ accountId: account.id, outcome }, `portal: admin ${admin.email} ${outcome}${note ? `; ${note}` : ''}`),
         )
         .catch((err: Error) => log.error({ err: err.message }, `portal: cannot make ${admin.email} an admin`))
     : Promise.resolve();
-  const ready = Promise.all([adminReady, signIns.ready]).then(() => undefined);
+  const freeKeys = accounts
+    .applyFreeKeyPolicy()
+    .then(
+      (n) =>
+        n && log.info({ accounts: n, freePersonalKeys: config.freePersonalKeys }, "portal: free accounts' keys follow FREE_PERSONAL_KEYS"),
+    )
+    .catch((err: Error) => log.error({ err: err.message }, "portal: cannot carry FREE_PERSONAL_KEYS to free accounts' keys"));
 
+  const ready = Promise.all([madeAdmin, freeKeys, services.throttle.ready, services.signups.ready]).then(() => undefined);
   const close = async () => {
     await deliveries.close();
-    await signIns.throttle.close();
+    await Promise.all([services.throttle.close(), services.signups.close()]);
   };
   return { ...services, ready, close };
 }

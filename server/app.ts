@@ -31,6 +31,7 @@ import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
 import { createPortal } from '../portal/index.js';
+import { withFreePersonalPlan } from '../portal/accounts/keys.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
@@ -74,6 +75,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name))
     : [];
   const identifier = createIdentifier(config, keys, configuredKeys);
+  const plans = withFreePersonalPlan(applyOverrides(catalog.plans, config));
   store.onAnnounce(() => identifier.forget());
   const {
     meter,
@@ -83,7 +85,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     ready: countersRead,
     close: closeMeter,
   } = createMeter({
-    plans: applyOverrides(catalog.plans, config),
+    plans,
     authFailLimit: config.authFailLimit,
     redis: redis?.client,
     redisHealth: redis,
@@ -148,7 +150,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  const portal = createPortal({ config, store, keys, plans: catalog.plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
+  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
   app.use(portal.router);
   app.use(
     serviceRoutes({

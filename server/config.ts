@@ -16,6 +16,12 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return Number(value);
 }
 
+function atLeastOne(value: string | undefined, fallback: number, name: string): number {
+  const n = int(value, fallback, name);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${value}"`);
+  return n;
+}
+
 function duration(value: string | undefined, fallback: string, name: string): number {
   try {
     return parseDuration(value || fallback);
@@ -125,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     redisPrefix: env.REDIS_PREFIX ?? 'uua:',
     signup: signupMode(env.SIGNUP),
+    signupLimit: atLeastOne(env.SIGNUP_LIMIT, 10, 'SIGNUP_LIMIT'),
+    freePersonalKeys: bool(env.FREE_PERSONAL_KEYS, false, 'FREE_PERSONAL_KEYS'),
     admin: env.ADMIN_EMAIL?.trim()
       ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME }
       : undefined,

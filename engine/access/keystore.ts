@@ -200,6 +200,16 @@ export class KeyStore {
     return new Map(ids.flatMap((id, i): [string, LastUse][] => (uses[i] ? [[id, uses[i]]] : [])));
   }
 
+  /**
+   * Erases a revoked key's record and when and from where it was last used (its holder's personal data),
+   * for a deleted account; its usage history, which names no one, is the caller's to keep or not.
+   */
+  async erase(id: string): Promise<void> {
+    const rec = (await this.list({ revoked: true })).find((k) => k.id === id);
+    if (rec && rec.revokedAt !== undefined) await this.store.del(KEYS, rec.hash);
+    await this.store.del(LAST_USED, id);
+  }
+
   /** Write ops recording when and from where keys were last used (batched by the usage recorder). */
   static lastUsedOps(uses: Map<string, LastUse>) {
     return [...uses].map(([id, use]) => ({ kind: 'put' as const, coll: LAST_USED, id, doc: use }));

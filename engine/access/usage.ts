@@ -99,7 +99,9 @@ export const partitionOf = (plan: string, counter: string) => `${plan}:${counter
 export function createUsage(store: Store, log: Logger) {
   // partition → what it saw since the last flush.
   let pending = new Map<string, Pending>();
-  let lastCalls = new Map<string, Call>();
+  // key id → the client address of its last call, read while the call's connection is open (a caller that
+  // hangs up at once leaves no address to read by the time of the write).
+  let lastIps = new Map<string, string>();
 
   const record = (call: Call, status: number) => {
     const id = call.identity;
@@ -116,10 +118,10 @@ export function createUsage(store: Store, log: Logger) {
     while (ms > LATENCY_BUCKETS[b]) b++;
     p.latency[b]++;
     p.remember(call.endpoint, status, Math.round(ms));
-    lastCalls.set(id.keyId, call);
+    lastIps.set(id.keyId, call.ip ?? '');
   };
 
-  const opsOf = (batch: Map<string, Pending>, calls: Map<string, Call>, now: number): WriteOp[] => {
+  const opsOf = (batch: Map<string, Pending>, ips: Map<string, string>, now: number): WriteOp[] => {
     const ops: WriteOp[] = [];
     for (const p of batch.values()) {
       const partition = p.partition;
@@ -143,7 +145,7 @@ export function createUsage(store: Store, log: Logger) {
       });
     }
     const uses = new Map<string, LastUse>();
-    for (const [keyId, call] of calls) uses.set(keyId, { at: new Date(now).toISOString(), ip: call.ip ?? '' });
+    for (const [keyId, ip] of ips) uses.set(keyId, { at: new Date(now).toISOString(), ip });
     ops.push(...KeyStore.lastUsedOps(uses));
     return ops;
   };
@@ -152,12 +154,12 @@ export function createUsage(store: Store, log: Logger) {
   const flush = () => {
     if (!pending.size) return flushing;
     const batch = pending;
-    const calls = lastCalls;
+    const ips = lastIps;
     pending = new Map();
-    lastCalls = new Map();
+    lastIps = new Map();
     // A failed write (Redis down) loses that second of history, never a request or a count of the meter.
     flushing = flushing
-      .then(() => store.write(opsOf(batch, calls, Date.now())))
+      .then(() => store.write(opsOf(batch, ips, Date.now())))
       .catch((err: Error) => {
         log.warn({ err: err.message }, 'usage history: write failed');
       });

@@ -1,8 +1,9 @@
 // Portal accounts in the store: 'accounts' (id → Account) and 'account-emails' (lower-cased email → { id }),
 // the latter written with insert so two sign-ups of one email cannot both win. An account's plan and status
-// decide whether its personal keys work: they are disabled while it is not active or on the free plan
-// (free users share the free key, spec §2.3), and every change reaches the keys at once (keys.updateAccount
-// announces it, so each process forgets what it had cached within a second).
+// decide its personal keys' plan and whether they work: they are disabled while it is not active, or on the
+// free plan unless FREE_PERSONAL_KEYS gives free accounts personal keys (otherwise free users share the free
+// key, spec §2.3), and every change reaches the keys at once (keys.updateAccount announces it, so each
+// process forgets what it had cached within a second).
 import crypto from 'node:crypto';
 import type { Store } from '../../engine/store/index.js';
 import type { KeyStore } from '../../engine/access/keystore.js';
@@ -33,8 +34,15 @@ const EMAILS = 'account-emails';
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 export const isPlan = (v: unknown): v is Plan => PLANS.includes(v as Plan);
 export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Status);
-/** Personal keys work only for active accounts on a paid plan. */
-const keysDisabled = (a: Pick<Account, 'plan' | 'status'>) => a.status !== 'active' || a.plan === 'free';
+/**
+ * The plan an account's personal keys carry: its own, but a free account's keys are on FREE_PERSONAL_PLAN
+ * (FREE_PERSONAL_KEYS): the free allowance counted per key, where the shared free key counts per client IP.
+ */
+export const FREE_PERSONAL_PLAN = 'free-personal';
+export const keyPlanOf = (plan: string, freePersonalKeys: boolean) => (plan === 'free' && freePersonalKeys ? FREE_PERSONAL_PLAN : plan);
+/** Personal keys work only for active accounts on a paid plan, or on the free plan with FREE_PERSONAL_KEYS. */
+const keysDisabled = (a: Pick<Account, 'plan' | 'status'>, freePersonalKeys: boolean) =>
+  a.status !== 'active' || keyPlanOf(a.plan, freePersonalKeys) === 'free';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // eslint-disable-next-line no-control-regex
@@ -64,6 +72,8 @@ export class Accounts {
   constructor(
     readonly store: Store,
     readonly keys: KeyStore,
+    /** FREE_PERSONAL_KEYS: free accounts hold personal keys of their own. */
+    readonly freePersonalKeys = false,
   ) {}
 
   get(id: string): Promise<Account | undefined> {
@@ -115,11 +125,44 @@ export class Accounts {
     if (!before) return undefined;
     const after: Account = { ...before, ...change };
     await this.store.put(ACCOUNTS, id, after);
-    if (after.plan !== before.plan || after.status !== before.status) {
-      await this.keys.updateAccount(id, { plan: after.plan, disabled: keysDisabled(after) });
-    }
+    if (after.plan !== before.plan || after.status !== before.status) await this.applyKeyPolicy(after);
     if (after.plan !== before.plan) this.keys.events.emit('plan.changed', id, { from: before.plan, to: after.plan });
     return after;
+  }
+
+  /** Carries the account's plan and status to its keys (their plan, whether they work). */
+  async applyKeyPolicy(a: Account): Promise<void> {
+    await this.keys.updateAccount(a.id, {
+      plan: keyPlanOf(a.plan, this.freePersonalKeys),
+      disabled: keysDisabled(a, this.freePersonalKeys),
+    });
+  }
+
+  /**
+   * At boot: FREE_PERSONAL_KEYS may have been switched since the last start, so free accounts' keys are
+   * moved to the plan and state it now gives them (only those that differ are written).
+   */
+  async applyFreeKeyPolicy(): Promise<number> {
+    const plan = keyPlanOf('free', this.freePersonalKeys);
+    const byAccount = new Map<string, { plan: string; disabled?: boolean }[]>();
+    for (const k of await this.keys.list()) if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
+    let moved = 0;
+    for (const a of await this.list()) {
+      if (a.plan !== 'free' || !byAccount.has(a.id)) continue;
+      const disabled = keysDisabled(a, this.freePersonalKeys);
+      if (byAccount.get(a.id)!.some((k) => k.plan !== plan || Boolean(k.disabled) !== disabled)) {
+        await this.applyKeyPolicy(a);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
+  /** Erases the account's document and its email's index entry (its keys are the caller's to revoke first). */
+  async erase(a: Account): Promise<void> {
+    await this.store.del(ACCOUNTS, a.id);
+    const ref = await this.store.get<{ id: string }>(EMAILS, normalEmail(a.email));
+    if (ref?.id === a.id) await this.store.del(EMAILS, normalEmail(a.email));
   }
 
   /** New password; every session of the account ends (the caller signs the current one in again). */

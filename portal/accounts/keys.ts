@@ -1,12 +1,18 @@
 // The keys an account may see and use, and the rules for personal keys: a Free account calls on the shared
-// free key (counted per client IP), a Premium or Enterprise account holds personal keys of its own, named,
-// at most MAX_KEYS live at once, rotated with a grace period for the old one.
+// free key (counted per client IP), or with FREE_PERSONAL_KEYS on one personal key of its own (its own free
+// allowance); a Premium or Enterprise account holds personal keys of its own, named, at most MAX_KEYS live
+// at once, rotated with a grace period for the old one.
+import net from 'node:net';
+import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { KeyRef, PortalDeps, Viewer } from '../types.js';
+import { FREE_PERSONAL_PLAN, keyPlanOf } from './accounts.js';
 
 export const FREE_KEY_ID = 'free';
 export const KEY_NAME_MAX = 60;
-export const MAX_KEYS = 20;
+const MAX_KEYS = 20;
+/** A Free account's personal keys (FREE_PERSONAL_KEYS): one, so the free allowance is not multiplied. */
+const MAX_FREE_KEYS = 1;
 
 /** How long a rotated key keeps working, as the rotate form offers it. */
 export const GRACE: Record<string, { ms: number; label: string }> = {
@@ -25,9 +31,28 @@ export function keyNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Whether the viewer's plan gives personal keys (Premium, Enterprise) and they may be used now. */
+/** The plan the viewer's personal keys carry (a free account's: FREE_PERSONAL_PLAN with FREE_PERSONAL_KEYS). */
+export const viewerKeyPlan = (deps: PortalDeps, viewer: Viewer) => keyPlanOf(viewer.plan, deps.config.freePersonalKeys);
+
+/** Whether the viewer's plan gives personal keys (Premium, Enterprise; Free with FREE_PERSONAL_KEYS) and they may be used now. */
 export function holdsPersonalKeys(deps: PortalDeps, viewer: Viewer): boolean {
-  return viewer.status === 'active' && viewer.plan !== FREE_KEY_ID && deps.plans[viewer.plan]?.keyedBy === 'key';
+  return viewer.status === 'active' && deps.plans[viewerKeyPlan(deps, viewer)]?.keyedBy === 'key';
+}
+
+/** How many live keys the viewer may hold at once. */
+export const maxKeysOf = (viewer: Viewer) => (viewer.plan === 'free' ? MAX_FREE_KEYS : MAX_KEYS);
+
+/**
+ * The plans with FREE_PERSONAL_PLAN added: the free plan's allowance and window (after PLAN_FREE_*
+ * overrides), counted per key instead of per key and client IP. Added whether FREE_PERSONAL_KEYS is on or
+ * not, so a key made while it was on is never of an unknown plan after a restart with it off (the boot
+ * then disables it: Accounts.applyFreeKeyPolicy). The shared free key keeps the free plan as it is.
+ */
+export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<string, PlanSpec> {
+  const free = plans.free;
+  if (!free) return plans;
+  const description = `Free plan on a personal key, ${free.limit.toLocaleString('en-US')} requests per ${free.window} counted per key`;
+  return { ...plans, [FREE_PERSONAL_PLAN]: { ...free, id: FREE_PERSONAL_PLAN, keyedBy: 'key', description } };
 }
 
 export const freeRef = (): KeyRef => ({ id: FREE_KEY_ID, plan: 'free', label: 'Shared free key (calls from your IP address)' });
@@ -53,4 +78,37 @@ export const subjectOf = (ref: KeyRef) => ({ keyId: ref.id, accountId: ref.recor
 /** A key's allowance now, for calls from `ip`: its account's for an account's key, the address's for the free key. */
 export async function allowanceOf(deps: PortalDeps, ref: KeyRef, ip: string | undefined) {
   return deps.usage.allowance(ref.plan, subjectOf(ref), ip);
+}
+
+/**
+ * Why a key's last-use address needs a word: 'not-recorded' (empty: calls recorded before the usage
+ * history read the address while the connection was open; engine/access/usage.ts), or 'private' (a
+ * loopback or private address while TRUST_PROXY is off: the service's own network, or a proxy it is not
+ * told to trust). Undefined when the address speaks for itself.
+ */
+export type AddressNote = 'not-recorded' | 'private';
+
+const PRIVATE = new net.BlockList();
+for (const [net4, bits] of [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['100.64.0.0', 10],
+] as const)
+  PRIVATE.addSubnet(net4, bits, 'ipv4');
+for (const [net6, bits] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  PRIVATE.addSubnet(net6, bits, 'ipv6');
+
+export function addressNote(ip: string, trustProxy: unknown): AddressNote | undefined {
+  if (!ip) return 'not-recorded';
+  if (trustProxy !== false) return undefined;
+  const family = net.isIP(ip); // an IPv4-mapped IPv6 address (::ffff:10.0.0.1) is checked as its IPv4 one
+  if (!family) return undefined;
+  return PRIVATE.check(ip, family === 4 ? 'ipv4' : 'ipv6') ? 'private' : undefined;
 }

@@ -1,10 +1,16 @@
-// Sign-in throttling (OWASP Authentication cheat sheet): failed attempts are counted per client IP and per
-// account (by the email typed, so an unknown email is counted like a known one) in fixed 15-minute windows,
-// on the engine's counters (Redis shared by every instance, or in process and kept in the store, so a
-// restart does not wipe them). After 10 failures the next
-// attempt is answered 429 without checking the password, until the window closes. A success clears the
-// account's run of failures ("in a row"), not the IP's: one's own account cannot reset the IP's count.
+// Sign-in and sign-up throttling (OWASP Authentication cheat sheet), on the engine's counters (Redis shared
+// by every instance, or in process and kept in the store, so a restart hands nobody fresh tries).
+// Sign-in: failed attempts are counted in fixed 15-minute windows. An attempt from a browser that holds a
+// device cookie for the account (accounts/device-cookies.ts, OWASP's "Slow Down Online Guessing Attacks
+// with Device Cookies") counts on that device's own small allowance and nothing else; every other attempt
+// counts per client IP and on the account's lockout of untrusted clients (by the email typed, so an
+// unknown email is counted like a known one). Past an allowance the next attempt is answered 429 without
+// checking the password, until its window closes: an attacker who locks an account out of untrusted
+// browsers leaves its owner's own browser signing in. A success clears the run of failures it was counted
+// on ("in a row"), never the IP's: one's own account cannot reset the IP's count.
+// Sign-up: every attempt is counted per client IP (IPv6 by /56) in one-minute windows.
 import type { Logger } from 'pino';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { MemoryCounter, type Counter } from '../../engine/access/counter.js';
 import { RedisCounter } from '../../engine/access/redis-counter.js';
 import { StoredCounter } from '../../engine/access/stored-counter.js';
@@ -14,50 +20,99 @@ import { normalEmail } from './accounts.js';
 
 const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES = 10;
+/** A trusted browser's own allowance of failures per window. */
+export const DEVICE_MAX_FAILURES = 5;
+const SIGNUP_WINDOW_MS = 60_000;
+
+interface CounterOptions {
+  redis?: RedisHandle;
+  /** Without Redis, where the counts are kept (read back before `ready`). */
+  store?: Store;
+  prefix: string;
+  log: Logger;
+}
+
+/** A counter of `windowMs` windows under `name` (Redis keys `<prefix><name>:…`, the store's collection `<name>`). */
+function counterOf(o: CounterOptions, name: string, windowMs: number): Counter {
+  if (o.redis) return new RedisCounter(o.redis.client, windowMs, `${o.prefix}${name}:`, o.redis, o.log);
+  return o.store ? new StoredCounter(windowMs, o.store, name, o.log) : new MemoryCounter(windowMs);
+}
+
+/** Settles once a counter kept in the store has read its open windows back. */
+const readBack = (counter: Counter) => (counter instanceof StoredCounter ? counter.load() : Promise.resolve());
+
+/** One sign-in attempt: from where, for which email, and the device cookie's id when it is valid for that email. */
+export interface Attempt {
+  ip: string | undefined;
+  email: string;
+  device?: string;
+}
 
 export class SignInThrottle {
-  constructor(
-    private readonly counter: Counter,
-    private readonly max = MAX_FAILURES,
-  ) {}
+  readonly ready: Promise<void>;
 
-  /** On Redis when there is one, otherwise in process and written to `store` (read back before `ready`). */
-  static create(o: { redis?: RedisHandle; store?: Store; prefix: string; log: Logger }): {
-    throttle: SignInThrottle;
-    ready: Promise<void>;
-  } {
-    if (o.redis)
-      return {
-        throttle: new SignInThrottle(new RedisCounter(o.redis.client, WINDOW_MS, `${o.prefix}signin:`, o.redis, o.log)),
-        ready: Promise.resolve(),
-      };
-    if (!o.store) return { throttle: new SignInThrottle(new MemoryCounter(WINDOW_MS)), ready: Promise.resolve() };
-    const counter = new StoredCounter(WINDOW_MS, o.store, 'signin', o.log);
-    return { throttle: new SignInThrottle(counter), ready: counter.load() };
+  constructor(private readonly counter: Counter) {
+    this.ready = readBack(counter);
   }
 
-  private keys(ip: string | undefined, email: string) {
-    return [`ip:${ip ?? 'unknown'}`, `acct:${normalEmail(email)}`];
+  static create(o: CounterOptions): SignInThrottle {
+    return new SignInThrottle(counterOf(o, 'signin', WINDOW_MS));
+  }
+
+  /** The counters an attempt counts on, each with its allowance. */
+  private keys(a: Attempt): [string, number][] {
+    if (a.device) return [[`dev:${a.device}`, DEVICE_MAX_FAILURES]];
+    return [
+      [`ip:${a.ip ?? 'unknown'}`, MAX_FAILURES],
+      [`acct:${normalEmail(a.email)}`, MAX_FAILURES],
+    ];
   }
 
   /** When the next attempt is allowed (epoch ms), or undefined when it is allowed now. */
-  async blockedUntil(ip: string | undefined, email: string): Promise<number | undefined> {
+  async blockedUntil(a: Attempt): Promise<number | undefined> {
     let until: number | undefined;
-    for (const key of this.keys(ip, email)) {
+    for (const [key, max] of this.keys(a)) {
       const w = await this.counter.peek(key);
-      if (w && w.hits >= this.max) until = Math.max(until ?? 0, w.resetAt);
+      if (w && w.hits >= max) until = Math.max(until ?? 0, w.resetAt);
     }
     return until;
   }
 
-  async failed(ip: string | undefined, email: string): Promise<void> {
-    await Promise.all(this.keys(ip, email).map((k) => this.counter.hit(k)));
+  async failed(a: Attempt): Promise<void> {
+    await Promise.all(this.keys(a).map(([k]) => this.counter.hit(k)));
   }
 
-  async succeeded(email: string): Promise<void> {
-    const key = this.keys(undefined, email)[1];
+  /** Clears the run of failures of the device, or of the account for an untrusted browser (not the IP's). */
+  async succeeded(a: Attempt): Promise<void> {
+    const key = this.keys(a).at(-1)![0];
     const w = await this.counter.peek(key);
     for (let i = 0; i < (w?.hits ?? 0); i++) await this.counter.refund(key);
+  }
+
+  async close(): Promise<void> {
+    await this.counter.close();
+  }
+}
+
+export class SignUpThrottle {
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly counter: Counter,
+    /** Sign-ups allowed per client IP per minute. */
+    readonly max: number,
+  ) {
+    this.ready = readBack(counter);
+  }
+
+  static create(o: CounterOptions & { max: number }): SignUpThrottle {
+    return new SignUpThrottle(counterOf(o, 'signup', SIGNUP_WINDOW_MS), o.max);
+  }
+
+  /** Counts a sign-up from `ip`: undefined when it may go ahead, else when the next one may (epoch ms). */
+  async attempt(ip: string | undefined): Promise<number | undefined> {
+    const w = await this.counter.hit(`ip:${ipKeyGenerator(ip ?? '0.0.0.0')}`);
+    return w.hits > this.max ? w.resetAt : undefined;
   }
 
   async close(): Promise<void> {

@@ -1,30 +1,52 @@
-// GET /account, the signed-in account's own page, with POST /account/profile (the name) and
-// /account/password (a new password ends every other session of the account). A wrong current password
-// counts as a failed sign-in (accounts/throttle.ts).
+// GET /account, the signed-in account's own page, with POST /account/profile (the name),
+// /account/password (a new password ends every other session of the account), /account/upgrade (ask the
+// admins for a higher plan: accounts/upgrades.ts) and /account/delete (confirmed with the password:
+// accounts/deletion.ts). A wrong current password counts as a failed sign-in (accounts/throttle.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { profileProblems } from '../accounts/accounts.js';
+import { isPlan, profileProblems, type Account } from '../accounts/accounts.js';
 import { passwordProblem, verifyPassword } from '../accounts/passwords.js';
 import { requireSignedIn } from '../accounts/sessions.js';
-import { posted, wrap } from '../pages.js';
-import { accountBody, type AccountPage } from '../views/account.js';
+import { deleteAccount, lastAdmin } from '../accounts/deletion.js';
+import { MESSAGE_MAX, higherPlans, textProblem } from '../accounts/upgrades.js';
+import { PageError, posted, wrap } from '../pages.js';
+import { accountBody, deletedBody, type AccountPage } from '../views/account.js';
 import { tooMany } from './auth.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
-  const { accounts, sessions, throttle, pages } = ctx;
-  const log = ctx.deps.log;
+  const { accounts, sessions, throttle, devices, upgrades, pages, deps } = ctx;
+  const log = deps.log;
   const r = express.Router();
 
-  const accountPage = (
+  const accountPage = async (
     req: Request,
     res: Response,
-    o: Pick<AccountPage, 'name' | 'problems' | 'pwProblems'> & { status?: number } = {},
+    o: Pick<AccountPage, 'name' | 'problems' | 'pwProblems' | 'upgradeProblems' | 'deleteProblems'> & { status?: number } = {},
   ) => {
+    const viewer = res.locals.viewer!;
     const done = typeof req.query.done === 'string' ? req.query.done : undefined;
-    pages.send(res, 'Account', accountBody({ ...o, viewer: res.locals.viewer!, csrf: res.locals.csrf, done }), { status: o.status });
+    const upgrade = { request: await upgrades.of(viewer.id), higher: higherPlans(res.locals.account!.plan), plans: deps.plans };
+    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade }), { status: o.status });
   };
 
-  r.get('/account', requireSignedIn, (req, res) => accountPage(req, res));
+  /**
+   * Checks the signed-in account's password (throttled as a sign-in from this browser): undefined when
+   * right, else the 422 problem to show. Throws the 429 page while sign-in is paused.
+   */
+  const checkPassword = async (req: Request, account: Account, password: string): Promise<string | undefined> => {
+    const attempt = { ip: req.ip, email: account.email, device: await devices.deviceFor(req, account.email) };
+    const until = await throttle.blockedUntil(attempt);
+    if (until) throw tooMany(until);
+    if (await verifyPassword(password, account.passwordHash)) return undefined;
+    await throttle.failed(attempt);
+    return 'Your current password is not right.';
+  };
+
+  r.get(
+    '/account',
+    requireSignedIn,
+    wrap((req, res) => accountPage(req, res)),
+  );
 
   r.post(
     '/account/profile',
@@ -45,12 +67,8 @@ export function accountRoutes(ctx: PortalContext): Router {
       const account = res.locals.account!;
       const current = posted(req, 'current');
       const password = posted(req, 'password');
-      const until = await throttle.blockedUntil(req.ip, account.email);
-      if (until) throw tooMany(until);
-      if (!(await verifyPassword(current, account.passwordHash))) {
-        await throttle.failed(req.ip, account.email);
-        return accountPage(req, res, { pwProblems: ['Your current password is not right.'], status: 422 });
-      }
+      const wrong = await checkPassword(req, account, current);
+      if (wrong) return accountPage(req, res, { pwProblems: [wrong], status: 422 });
       const weak =
         passwordProblem(password, account.email) ?? (password === current ? 'Choose a password other than your current one.' : undefined);
       if (weak) return accountPage(req, res, { pwProblems: [weak], status: 422 });
@@ -60,6 +78,55 @@ export function accountRoutes(ctx: PortalContext): Router {
       res.redirect(303, '/account?done=password');
     }),
   );
+
+  r.post(
+    '/account/upgrade',
+    requireSignedIn,
+    wrap(async (req, res) => {
+      const account = res.locals.account!;
+      const plan = posted(req, 'plan', 20);
+      const message = posted(req, 'message', 2000);
+      if (!isPlan(plan) || !higherPlans(account.plan).includes(plan))
+        return accountPage(req, res, { upgradeProblems: ['Choose a plan above the one you have.'], status: 422 });
+      const problem = textProblem(message, MESSAGE_MAX, 'message');
+      if (problem) return accountPage(req, res, { upgradeProblems: [problem], status: 422 });
+      const made = await upgrades.request(account, plan, message);
+      if (made === 'pending')
+        return accountPage(req, res, {
+          upgradeProblems: ['You have asked for an upgrade already: an administrator will decide on it.'],
+          status: 409,
+        });
+      if (made === 'not-higher') return accountPage(req, res, { upgradeProblems: ['Choose a plan above the one you have.'], status: 422 });
+      log.info({ accountId: account.id, from: account.plan, to: plan }, 'portal: upgrade requested');
+      res.redirect(303, '/account?done=upgrade#plan');
+    }),
+  );
+
+  r.post(
+    '/account/delete',
+    requireSignedIn,
+    wrap(async (req, res) => {
+      const account = res.locals.account!;
+      const wrong = await checkPassword(req, account, posted(req, 'password'));
+      if (wrong) return accountPage(req, res, { deleteProblems: [wrong], status: 422 });
+      if (await lastAdmin(accounts, account))
+        throw new PageError(
+          409,
+          'You are the last admin',
+          'The service needs an admin: make another account one first (npm run keys -- admin <email>, or ADMIN_EMAIL at boot).',
+        );
+      await devices.forget(req, res, account.email);
+      await deleteAccount({ ...deps, accounts, upgrades }, account);
+      await sessions.signOut(req, res);
+      log.info({ accountId: account.id }, 'portal: account deleted');
+      res.redirect(303, '/account/deleted');
+    }),
+  );
+
+  r.get('/account/deleted', (_req, res) => {
+    if (res.locals.viewer) return res.redirect(303, '/account');
+    pages.send(res, 'Account deleted', deletedBody());
+  });
 
   return r;
 }

@@ -1,14 +1,17 @@
-// /admin, for accounts with the admin role: list and search accounts, change an account's plan, approve,
-// suspend and reactivate it, list and revoke its keys, and hand out one-time invite links. Every change of
-// plan or status reaches the account's keys at once (Accounts.update → keys.updateAccount).
+// /admin, for accounts with the admin role: the queue of upgrade requests (approve or decline), list and
+// search accounts, change an account's plan, approve, suspend and reactivate it, list and revoke its keys,
+// and hand out one-time invite links. Every change of plan or status reaches the account's keys at once
+// (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
 import { PLANS, isPlan, isStatus } from '../accounts/accounts.js';
 import { INVITE_DAYS } from '../accounts/invites.js';
+import { REASON_MAX, textProblem } from '../accounts/upgrades.js';
+import { erasedUsage } from '../accounts/deletion.js';
 import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
 import { PageError, posted, wrap } from '../pages.js';
-import { accountDetailBody, accountsBody, invitesBody, type AccountUsage, type InvitesPage } from '../views/admin.js';
+import { accountDetailBody, accountsBody, invitesBody, type AccountUsage, type InvitesPage, type QueuedRequest } from '../views/admin.js';
 
 /** ?done= of the redirect after a change. */
 const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
@@ -25,7 +28,7 @@ async function usageOf(ctx: PortalContext, held: KeyRecord[]): Promise<AccountUs
 }
 
 export function adminRoutes(ctx: PortalContext): Router {
-  const { accounts, invites, pages } = ctx;
+  const { accounts, invites, upgrades, pages } = ctx;
   const { keys, log, config } = ctx.deps;
   const r = express.Router();
   r.use(requireSignedIn, requireAdmin);
@@ -62,7 +65,24 @@ export function adminRoutes(ctx: PortalContext): Router {
         })),
       );
       const pending = all.filter((a) => a.status === 'pending').length;
-      const body = accountsBody({ done: doneOf(req), q, status, plan, total: all.length, pending, rows });
+      const byId = new Map(all.map((a) => [a.id, a]));
+      const queue = (await upgrades.pending()).flatMap((request): QueuedRequest[] => {
+        const account = byId.get(request.accountId);
+        return account ? [{ request, account }] : [];
+      });
+      const erased = await erasedUsage(ctx.deps.store, ctx.deps.usage);
+      const body = accountsBody({
+        done: doneOf(req),
+        csrf: res.locals.csrf,
+        queue,
+        erased,
+        q,
+        status,
+        plan,
+        total: all.length,
+        pending,
+        rows,
+      });
       pages.send(res, 'Admin', body, { wide: true });
     }),
   );
@@ -117,6 +137,25 @@ export function adminRoutes(ctx: PortalContext): Router {
       await keys.revoke(key.id);
       log.info({ by: res.locals.viewer!.id, accountId: a.id, keyId: key.id }, 'portal: admin revoked key');
       res.redirect(303, `/admin/accounts/${a.id}?done=revoked`);
+    }),
+  );
+
+  // --- upgrade requests --------------------------------------------------------------------------------
+
+  r.post(
+    '/upgrades/:id/:decision',
+    wrap(async (req, res) => {
+      const decision = String(req.params.decision);
+      if (decision !== 'approve' && decision !== 'decline') throw new PageError(404, 'No such page', 'Approve or decline a request.');
+      const reason = posted(req, 'reason', 2000);
+      const problem = textProblem(reason, REASON_MAX, 'reason');
+      if (problem) throw new PageError(400, 'The reason is too long', problem);
+      const by = res.locals.viewer!.id;
+      const decided = await upgrades.decide(String(req.params.id), { approve: decision === 'approve', by, reason });
+      if (!decided) return res.redirect(303, '/admin?done=already-decided');
+      const { request } = decided;
+      log.info({ by, accountId: request.accountId, to: request.to, status: request.status }, 'portal: admin decided an upgrade request');
+      res.redirect(303, `/admin?done=${request.status}`);
     }),
   );
 

@@ -1,13 +1,14 @@
-// GET/POST /signup, GET/POST /login and POST /logout. Sign-in answers "Wrong email or password" for either
-// mistake, in the same time (an unknown email still costs one argon2id), and is throttled per IP and per
-// account (accounts/throttle.ts).
+// GET/POST /signup, GET/POST /login and POST /logout. Sign-up is throttled per client IP. Sign-in answers
+// "Wrong email or password" for either mistake, in the same time (an unknown email still costs one
+// argon2id), and is throttled per IP and per account, or per device for a browser that signed in to the
+// account before (accounts/throttle.ts, accounts/device-cookies.ts); a successful one gives the browser a
+// new device cookie.
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { profileProblems } from '../accounts/accounts.js';
 import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from '../accounts/passwords.js';
 import { localPath } from '../accounts/sessions.js';
 import type { Invite } from '../accounts/invites.js';
-import { MAX_FAILURES } from '../accounts/throttle.js';
 import { PageError, posted, wrap } from '../pages.js';
 import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from '../views/auth.js';
 
@@ -20,21 +21,34 @@ export function tooMany(until: number): PageError {
   return new PageError(
     429,
     'Too many failed sign-ins',
-    `Sign-in is paused after ${MAX_FAILURES} failed attempts. Try again after ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`,
+    `Sign-in is paused after too many failed attempts. Try again after ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}). A browser you signed in with before keeps an allowance of its own.`,
     { 'Retry-After': String(Math.ceil((until - Date.now()) / 1000)) },
   );
 }
 
+/** Too many sign-ups from one address in a minute. */
+function tooManySignUps(until: number, max: number): PageError {
+  const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  const at = new Date(until).toISOString().slice(11, 19);
+  return new PageError(
+    429,
+    'Too many sign-ups from your address',
+    `At most ${max} accounts can be created from one address (IP) per minute. Try again after ${at} UTC (in ${seconds} second${seconds === 1 ? '' : 's'}).`,
+    { 'Retry-After': String(seconds) },
+  );
+}
+
 export function authRoutes(ctx: PortalContext): Router {
-  const { accounts, sessions, invites, throttle, pages } = ctx;
+  const { accounts, sessions, invites, throttle, signups, devices, pages } = ctx;
   const log = ctx.deps.log;
   const r = express.Router();
 
   // --- sign-up -----------------------------------------------------------------------------------------
 
-  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval'> & { status?: number }) => {
+  const freeTier = { plan: ctx.deps.plans.free, personal: ctx.deps.config.freePersonalKeys };
+  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval' | 'freeTier'> & { status?: number }) => {
     const approval = ctx.signup === 'approval' && !o.invite;
-    pages.send(res, 'Create an account', signupBody({ ...o, approval, csrf: res.locals.csrf }), { status: o.status });
+    pages.send(res, 'Create an account', signupBody({ ...o, approval, freeTier, csrf: res.locals.csrf }), { status: o.status });
   };
 
   const inviteRefused = () =>
@@ -61,6 +75,8 @@ export function authRoutes(ctx: PortalContext): Router {
   r.post(
     '/signup',
     wrap(async (req, res) => {
+      const tooSoon = await signups.attempt(req.ip);
+      if (tooSoon) throw tooManySignUps(tooSoon, signups.max);
       const token = posted(req, 'invite') || undefined;
       const email = posted(req, 'email', 300).trim();
       const name = posted(req, 'name', 300);
@@ -116,16 +132,19 @@ export function authRoutes(ctx: PortalContext): Router {
       const email = posted(req, 'email', 300).trim();
       const password = posted(req, 'password');
       const next = localPath(posted(req, 'next'), '');
-      const until = await throttle.blockedUntil(req.ip, email);
+      const attempt = { ip: req.ip, email, device: await devices.deviceFor(req, email) };
+      const until = await throttle.blockedUntil(attempt);
       if (until) throw tooMany(until);
       const account = email ? await accounts.byEmail(email) : undefined;
       const ok = account && password ? await verifyPassword(password, account.passwordHash) : await burnVerify(password);
       if (!ok || !account) {
-        await throttle.failed(req.ip, email);
-        log.info({ accountId: account?.id }, 'portal: sign-in failed');
+        await throttle.failed(attempt);
+        log.info({ accountId: account?.id, trusted: Boolean(attempt.device) }, 'portal: sign-in failed');
         return loginForm(res, { email, next, problems: [WRONG], status: 401 });
       }
-      await throttle.succeeded(email);
+      await throttle.succeeded(attempt);
+      // The password was right: this browser is known to the account from now on, whatever comes next.
+      await devices.issue(req, res, account.email);
       if (account.status === 'pending')
         throw new PageError(
           403,

@@ -1,20 +1,34 @@
 // The API key page (spec §2.3): a Free account sees the shared free key and its allowance for its client
-// IP; a Premium or Enterprise account creates, renames, rotates (with a grace period for the old key) and
-// revokes personal keys. A new key is shown once, in the answer to the POST that made it (never in a URL
-// or a redirect), and only its hint afterwards. Every action looks the key up within the signed-in
-// account: another account's key id is answered as if it did not exist.
+// IP (or, with FREE_PERSONAL_KEYS, holds one personal key); a Premium or Enterprise account creates,
+// renames, rotates (with a grace period for the old key) and revokes personal keys. Creating and rotating
+// answer with a redirect (post/redirect/get): the new key is held for the page after it and shown there
+// once (accounts/fresh-keys.ts; never in a URL), so a reload neither makes a key nor shows one; only its
+// hint afterwards. Every action looks the key up within the signed-in account: another account's key id
+// is answered as if it did not exist.
 import express, { type Request, type Response, type Router } from 'express';
 import { isLive, type KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../types.js';
-import { allowanceOf, freeRef, GRACE, holdsPersonalKeys, keyNameProblem, MAX_KEYS, personalRef } from '../accounts/keys.js';
+import {
+  addressNote,
+  allowanceOf,
+  freeRef,
+  GRACE,
+  holdsPersonalKeys,
+  keyNameProblem,
+  maxKeysOf,
+  personalRef,
+  viewerKeyPlan,
+} from '../accounts/keys.js';
+import { higherPlans } from '../accounts/upgrades.js';
+import type { HeldKey } from '../accounts/fresh-keys.js';
 import { PageError, posted, wrap } from '../pages.js';
 import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from '../views/keys.js';
 
 const ID_SHAPE = /^[0-9a-f]{12}$/;
 
 export function keyRoutes(ctx: PortalContext): Router {
-  const { deps, pages } = ctx;
+  const { deps, pages, freshKeys, upgrades } = ctx;
   const r = express.Router();
   const viewerOf = (res: Response) => res.locals.viewer as Viewer;
 
@@ -29,23 +43,33 @@ export function keyRoutes(ctx: PortalContext): Router {
   const show = async (
     req: Request,
     res: Response,
-    o: Pick<KeysPage, 'fresh' | 'problems' | 'name'> & { status?: number } = {},
+    o: Pick<KeysPage, 'fresh' | 'shownAlready' | 'problems' | 'name'> & { status?: number } = {},
   ): Promise<void> => {
     const viewer = viewerOf(res);
-    const paid = holdsPersonalKeys(deps, viewer);
+    const personal = holdsPersonalKeys(deps, viewer);
     const own = (await deps.keys.list({ accountId: viewer.id })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const used = await deps.keys.lastUsed(own.map((k) => k.id));
     const allowances = await Promise.all(own.map((k) => allowanceOf(deps, personalRef(k), req.ip)));
-    const plan = deps.plans[viewer.plan];
+    const plan = deps.plans[viewerKeyPlan(deps, viewer)];
     const free = deps.plans.free;
+    const request = await upgrades.of(viewer.id);
+    const lastUse = (id: string) => {
+      const use = used.get(id);
+      return use && { ...use, note: addressNote(use.ip, deps.config.trustProxy) };
+    };
     const body = keysBody({
       ...o,
       csrf: res.locals.csrf,
       done: typeof req.query.done === 'string' ? req.query.done : undefined,
-      paid,
-      plan: paid ? { id: viewer.plan, limit: plan.limit, window: plan.window } : undefined,
-      keys: own.map((record, i) => ({ record, lastUse: used.get(record.id), allowance: allowances[i] })),
-      free: paid
+      personal,
+      plan: personal ? { id: viewer.plan, limit: plan.limit, window: plan.window } : undefined,
+      maxKeys: maxKeysOf(viewer),
+      keys: own.map((record, i) => ({ record, lastUse: lastUse(record.id), allowance: allowances[i] })),
+      upgrade: {
+        possible: higherPlans(res.locals.account!.plan).length > 0,
+        pending: request?.status === 'pending' ? request.to : undefined,
+      },
+      free: personal
         ? undefined
         : {
             key: deps.config.freeKey,
@@ -61,11 +85,26 @@ export function keyRoutes(ctx: PortalContext): Router {
     pages.send(res, 'API keys', body, { status: o.status, scripts: ['/portal/static/dashboard.js'] });
   };
 
+  /** The new key held for this page (`?new=`), once: its record must still be there. */
+  const freshOf = async (req: Request, res: Response): Promise<Pick<KeysPage, 'fresh' | 'shownAlready'>> => {
+    if (req.query.new === undefined) return {};
+    const held = await freshKeys.take(req.query.new, viewerOf(res).id);
+    const record = held && (await deps.keys.get(held.recordId));
+    return record ? { fresh: { key: held.key, record, replaced: held.replaced } } : { shownAlready: true };
+  };
+
+  /** Holds a new key for the page after the redirect, and redirects there. */
+  const showOnce = async (res: Response, fresh: FreshKey) => {
+    const held: HeldKey = { key: fresh.key, recordId: fresh.record.id, ...(fresh.replaced ? { replaced: fresh.replaced } : {}) };
+    const ticket = await freshKeys.hold(viewerOf(res).id, held);
+    res.redirect(303, `/dashboard?new=${ticket}`);
+  };
+
   r.get(
     '/dashboard',
-    wrap((req, res) => show(req, res)),
+    wrap(async (req, res) => show(req, res, await freshOf(req, res))),
   );
-  // A reload of the page a key was shown on comes here as a GET: the key is not shown again.
+  // The form's own address asked for with a GET (a bookmark, an old reload): the key page.
   r.get('/dashboard/keys', (_req, res) => res.redirect(303, '/dashboard'));
 
   r.post(
@@ -77,10 +116,15 @@ export function keyRoutes(ctx: PortalContext): Router {
       const problem = keyNameProblem(name);
       if (problem) return show(req, res, { problems: [problem], name, status: 422 });
       const live = (await deps.keys.list({ accountId: viewer.id })).filter((k) => isLive(k));
-      if (live.length >= MAX_KEYS) return show(req, res, { problems: [`An account may hold at most ${MAX_KEYS} keys.`], status: 422 });
-      const fresh: FreshKey = await deps.keys.issue(viewer.plan, name, viewer.id);
+      const max = maxKeysOf(viewer);
+      if (live.length >= max)
+        return show(req, res, {
+          problems: [max === 1 ? 'Your account holds its one key already.' : `An account may hold at most ${max} keys.`],
+          status: 422,
+        });
+      const fresh: FreshKey = await deps.keys.issue(viewerKeyPlan(deps, viewer), name, viewer.id);
       deps.log.info({ accountId: viewer.id, keyId: fresh.record.id }, 'portal: key created');
-      await show(req, res, { fresh });
+      await showOnce(res, fresh);
     }),
   );
 
@@ -107,9 +151,8 @@ export function keyRoutes(ctx: PortalContext): Router {
       const fresh = await deps.keys.rotate(rec.id, grace.ms);
       if (!fresh) throw new PageError(409, 'This key cannot be rotated', keyRefusals.cannotRotate());
       deps.log.info({ accountId: rec.accountId, keyId: rec.id, newKeyId: fresh.record.id, graceMs: grace.ms }, 'portal: key rotated');
-      await show(req, res, {
-        fresh: { ...fresh, replaced: (await deps.keys.get(rec.id)) ?? { ...rec, expiresAt: new Date().toISOString() } },
-      });
+      const old = await deps.keys.get(rec.id); // gone when rotated without grace
+      await showOnce(res, { ...fresh, replaced: { hint: rec.hint ?? rec.id, ...(old?.expiresAt ? { expiresAt: old.expiresAt } : {}) } });
     }),
   );
 

@@ -1,15 +1,21 @@
-// The account page at /account: who is signed in, the profile form (name) and the password form, each with
-// the problems of its last attempt, and the confirmation of a change that redirected here.
-import { html } from '../../engine/html.js';
+// The account page at /account: who is signed in, the plan (and a request for a higher one, with the state
+// of the last request), the profile form (name), the password form and the account's deletion, each with
+// the problems of its last attempt, and the confirmation of a change that redirected here; and the page
+// shown once an account is deleted.
+import { html, type Safe } from '../../engine/html.js';
+import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { Viewer } from '../types.js';
-import { NAME_MAX } from '../accounts/accounts.js';
+import { NAME_MAX, type Plan } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
+import { MESSAGE_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, errors, field, notice } from './forms.js';
+import { count, planName, time, windowText } from './format.js';
 
 // The confirmations of ?done= after a change.
 const DONE: Record<string, string> = {
   name: 'Your name was saved.',
   password: 'Your password was changed; every other session of your account was signed out.',
+  upgrade: 'Your request was sent to the administrators. This page shows their answer once they decide.',
 };
 
 export interface AccountPage {
@@ -21,6 +27,50 @@ export interface AccountPage {
   name?: string;
   problems?: string[];
   pwProblems?: string[];
+  upgradeProblems?: string[];
+  deleteProblems?: string[];
+  /** The account's last upgrade request, the plans above its own, and every plan's allowance. */
+  upgrade: { request?: UpgradeRequest; higher: Plan[]; plans: Record<string, PlanSpec> };
+}
+
+const allowance = (p: PlanSpec | undefined) => (p ? `${count(p.limit)} requests per ${windowText(p.window)}` : '');
+
+function requestState(r: UpgradeRequest | undefined): Safe | string {
+  if (!r) return '';
+  const asked = html`You asked for <strong>${planName(r.to)}</strong> on ${time(r.requestedAt)}`;
+  if (r.status === 'pending') return notice('info', html`${asked}. It waits for an administrator's decision.`);
+  if (r.status === 'approved')
+    return notice('ok', html`${asked}: approved on ${time(r.decidedAt!)}. Your account is on ${planName(r.to)} now.`);
+  return notice(
+    'error',
+    html`${asked}: declined on ${time(r.decidedAt!)}${r.reason ? html`. The administrator wrote: “${r.reason}”` : ''}.`,
+  );
+}
+
+function planSection(o: AccountPage): Safe {
+  const { request, higher, plans } = o.upgrade;
+  const v = o.viewer;
+  const pending = request?.status === 'pending';
+  return html`<h2 id="plan">Plan</h2>
+<div class="card" aria-labelledby="plan">
+  <p>Your plan: <strong>${planName(v.plan)}</strong> (${allowance(plans[v.plan])}).</p>
+  ${requestState(request)}
+  ${errors(o.upgradeProblems ?? [])}
+  ${
+    !higher.length
+      ? html`<p class="muted small">This is the highest plan.</p>`
+      : pending
+        ? ''
+        : html`<form method="post" action="/account/upgrade" class="stack">
+    ${csrfField(o.csrf)}
+    <label>Plan you want <select name="plan">${higher.map((p) => html`<option value="${p}">${planName(p)}: ${allowance(plans[p])}</option>`)}</select></label>
+    <label>Message to the administrators <span class="hint" id="message-hint">optional: what you will use it for</span>
+      <textarea name="message" rows="3" maxlength="${MESSAGE_MAX}" aria-describedby="message-hint"></textarea></label>
+    <div><button type="submit">Request an upgrade</button></div>
+    <p class="small muted">No payment: an administrator approves or declines the request, and this page shows the answer.</p>
+  </form>`
+  }
+</div>`;
 }
 
 export function accountBody(o: AccountPage) {
@@ -29,6 +79,7 @@ export function accountBody(o: AccountPage) {
   return html`<h1>Account</h1>
 ${done ? notice('ok', done) : ''}
 <p class="muted">Signed in as <strong>${v.email}</strong> · plan <span class="badge">${v.plan}</span>${v.role === 'admin' ? html` · <span class="badge">admin</span>` : ''}</p>
+${planSection(o)}
 <h2 id="profile">Profile</h2>
 ${errors(o.problems ?? [])}
 <form method="post" action="/account/profile" class="stack card" aria-labelledby="profile">
@@ -45,5 +96,20 @@ ${errors(o.pwProblems ?? [])}
   ${field({ label: 'Current password', name: 'current', type: 'password', autocomplete: 'current-password', required: true, maxlength: 1024 })}
   ${field({ label: 'New password', name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: MIN_LENGTH, maxlength: MAX_LENGTH, hint: `at least ${MIN_LENGTH} characters; signs out your other sessions` })}
   <div><button type="submit">Change password</button></div>
+</form>
+<h2 id="delete">Delete your account</h2>
+${errors(o.deleteProblems ?? [])}
+<form method="post" action="/account/delete" class="stack card danger-zone" aria-labelledby="delete">
+  ${csrfField(o.csrf)}
+  <p>Your keys stop working at once, every session of yours ends, and your email, name and password are erased. The counts of calls made with your keys stay in the operators' totals, linked to no one. This cannot be undone.</p>
+  <input type="text" name="username" value="${v.email}" autocomplete="username" hidden>
+  ${field({ label: 'Your password, to confirm', name: 'password', type: 'password', autocomplete: 'current-password', required: true, maxlength: 1024 })}
+  <div><button type="submit" class="danger">Delete my account</button></div>
 </form>`;
 }
+
+/** After the deletion: the visitor is signed out. */
+export const deletedBody = () =>
+  html`<h1>Your account is deleted</h1>
+${notice('ok', 'Your keys no longer work, you are signed out everywhere, and your personal data is erased.')}
+<p><a href="/">Back to the home page</a></p>`;

@@ -1,10 +1,13 @@
-// The admin pages: the accounts list with its search, one account (plan, status, keys, usage), and the
-// invite links. The figures come from routes/admin.ts; the confirmations of ?done= are here.
+// The admin pages: the queue of upgrade requests and the accounts list with its search, one account (plan,
+// status, keys, usage), and the invite links. The figures come from routes/admin.ts; the confirmations of
+// ?done= are here.
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import { PLANS, STATUSES, type Account } from '../accounts/accounts.js';
 import { INVITE_DAYS, type Invite } from '../accounts/invites.js';
+import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from './forms.js';
+import { planName } from './format.js';
 
 const DONE: Record<string, string> = {
   plan: "The plan was changed; the account's keys carry it from their next request.",
@@ -12,6 +15,9 @@ const DONE: Record<string, string> = {
   suspended: 'The account is suspended: its sessions ended and its keys are refused from their next request.',
   revoked: 'The key was revoked.',
   withdrawn: 'The invite was withdrawn.',
+  approved: 'The upgrade was approved: the account and its keys are on the new plan from their next request.',
+  declined: 'The upgrade request was declined.',
+  'already-decided': 'That request was decided already (by another admin, or withdrawn by the account being deleted).',
 };
 
 /** Requests of an account's personal keys in the last 24 hours and 30 days. */
@@ -44,8 +50,49 @@ const usageCell = (a: Account, u: AccountUsage) =>
 const nav = (here: string) =>
   html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a></nav>`;
 
+/** A pending upgrade request with the account that made it. */
+export interface QueuedRequest {
+  request: UpgradeRequest;
+  account: Account;
+}
+
+function upgradeQueue(queue: QueuedRequest[], csrf: string | undefined): Safe {
+  const token = csrfField(csrf);
+  return html`<section aria-labelledby="queue-title">
+<h2 id="queue-title">Upgrade requests <span class="badge${queue.length ? ' warn' : ''}">${queue.length}</span></h2>
+${
+  queue.length
+    ? html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Account</th><th scope="col">Asks for</th><th scope="col">Message</th><th scope="col">Asked (UTC)</th><th scope="col">Decision</th></tr></thead>
+<tbody>${queue.map(
+        ({ request: r, account: a }) => html`<tr>
+  <td><a href="/admin/accounts/${a.id}">${a.email}</a><br><span class="muted small">${a.name}</span></td>
+  <td>${planName(r.from)} → <strong>${planName(r.to)}</strong></td>
+  <td class="message">${r.message ?? html`<span class="muted">—</span>`}</td>
+  <td>${day(r.requestedAt)}</td>
+  <td class="decide">
+    <form method="post" action="/admin/upgrades/${a.id}/approve" class="inline">${token}<button type="submit" class="small" aria-label="Approve ${planName(r.to)} for ${a.email}">Approve</button></form>
+    <details><summary>Decline…</summary>
+      <form method="post" action="/admin/upgrades/${a.id}/decline" class="stack">${token}
+        <label>Reason <span class="hint">optional, shown to the user</span><input name="reason" maxlength="${REASON_MAX}" autocomplete="off"></label>
+        <div><button type="submit" class="danger small" aria-label="Decline ${planName(r.to)} for ${a.email}">Decline</button></div>
+      </form>
+    </details>
+  </td></tr>`,
+      )}</tbody>
+</table></div>`
+    : html`<p class="muted">None waiting.</p>`
+}
+</section>`;
+}
+
 interface AccountsPage {
   done?: string;
+  csrf?: string;
+  /** Pending upgrade requests, oldest first. */
+  queue: QueuedRequest[];
+  /** Requests of deleted accounts' keys (anonymised), in 24 hours and 30 days. */
+  erased: AccountUsage & { accounts: number };
   /** The search: text in email or name, status, plan ('' for any). */
   q: string;
   status: string;
@@ -69,6 +116,8 @@ export function accountsBody(o: AccountsPage) {
 ${nav('accounts')}
 ${doneNotice(o.done)}
 ${pending ? notice('info', html`${pending} account${pending === 1 ? ' waits' : 's wait'} for approval: <a href="/admin?status=pending">show them</a>.`) : ''}
+${upgradeQueue(o.queue, o.csrf)}
+<h2>All accounts</h2>
 <form method="get" action="/admin" class="row" role="search">
   <label>Email or name <input name="q" type="search" value="${o.q}"></label>
   <label>Status <select name="status">${options(STATUSES, o.status, 'any')}</select></label>
@@ -79,7 +128,12 @@ ${pending ? notice('info', html`${pending} account${pending === 1 ? ' waits' : '
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Role</th><th scope="col">Keys</th><th scope="col">Created (UTC)</th><th scope="col">Last sign-in</th><th scope="col">Requests 24 h</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="9" class="muted">No accounts match.</td></tr>`}</tbody>
-</table></div>`;
+</table></div>
+${
+  o.erased.accounts
+    ? html`<p class="muted small" id="erased-usage">Deleted accounts (${o.erased.accounts}, anonymised): ${o.erased.day} requests in 24 h, ${o.erased.month} in 30 days.</p>`
+    : ''
+}`;
 }
 
 interface AccountDetailPage {
@@ -129,7 +183,7 @@ ${
         (
           k,
         ) => html`<tr><td>${k.name}</td><td class="mono">${k.hint ?? k.id}</td><td>${k.plan}</td><td>${keyState(k)}</td><td>${day(k.createdAt)}</td>
-<td>${used.get(k.id) ? html`${day(used.get(k.id)!.at)} <span class="muted small">${used.get(k.id)!.ip}</span>` : '—'}</td>
+<td>${used.get(k.id) ? html`${day(used.get(k.id)!.at)} <span class="muted small">${used.get(k.id)!.ip || 'address not recorded'}</span>` : '—'}</td>
 <td>${k.revokedAt ? '' : html`<form method="post" action="/admin/accounts/${a.id}/keys/${k.id}/revoke" class="inline">${csrf}<button type="submit" class="danger small" aria-label="Revoke key ${k.name}">Revoke</button></form>`}</td></tr>`,
       )}</tbody>
 </table></div>`

@@ -4,12 +4,15 @@ import { html } from '../../engine/html.js';
 import { NAME_MAX } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
 import { csrfField, errors, field, notice } from './forms.js';
+import { freeTierText, type FreeTier } from './free-tier.js';
 
 export interface SignupForm {
   csrf?: string;
   /** New accounts wait for an administrator (SIGNUP=approval, no invite). */
   approval: boolean;
   invite?: string;
+  /** What a Free account gets (the plan a sign-up without an invite's plan starts on). */
+  freeTier: FreeTier;
   email?: string;
   name?: string;
   problems?: string[];
@@ -18,6 +21,7 @@ export interface SignupForm {
 export function signupBody(o: SignupForm) {
   return html`<h1>Create an account</h1>
 <p class="muted">${o.approval ? 'New accounts are approved by an administrator before they can sign in.' : 'Sign up to get your API key page and usage figures.'}</p>
+<p>${freeTierText(o.freeTier)}</p>
 ${errors(o.problems ?? [])}
 <form method="post" action="/signup" class="stack card">
   ${csrfField(o.csrf)}

@@ -5,6 +5,9 @@ import type { AllowanceFigures } from '../types.js';
 
 export const count = (n: number) => n.toLocaleString('en-US');
 
+/** A plan's id as a name: 'premium' → 'Premium'. */
+export const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
+
 /** "2025-06-03 14:05 UTC" (minutes), or the day alone. */
 function utc(iso: string, day = false): string {
   const s = new Date(iso).toISOString();

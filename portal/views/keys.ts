@@ -1,12 +1,14 @@
 // The API key page: the shared free key and its allowance (Free accounts), the form that makes a personal
-// key and the cards of the account's keys (Premium, Enterprise), a new key shown once, how to call the API
-// with it; the page that confirms a revocation; and the refusals of the key actions, each with a way back.
+// key and the cards of the account's keys (Premium, Enterprise; Free with FREE_PERSONAL_KEYS), a new key
+// shown once (focused, so keyboard and screen-reader users land on it), how to call the API with it, where
+// to ask for a higher plan; the page that confirms a revocation; and the refusals of the key actions, each
+// with a way back.
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import type { AllowanceFigures } from '../types.js';
-import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, MAX_KEYS } from '../accounts/keys.js';
+import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, type AddressNote } from '../accounts/keys.js';
 import { csrfField, errors, notice } from './forms.js';
-import { allowanceFacts, count, relative, time, windowText } from './format.js';
+import { allowanceFacts, count, planName, relative, time, windowText } from './format.js';
 
 const DONE: Record<string, string> = {
   renamed: 'The key was renamed.',
@@ -17,13 +19,14 @@ const DONE: Record<string, string> = {
 export interface FreshKey {
   key: string;
   record: KeyRecord;
-  replaced?: KeyRecord;
+  /** The key it replaced (a rotation): its hint, and until when it keeps working. */
+  replaced?: { hint: string; expiresAt?: string };
 }
 
 /** One of the account's personal keys with its last use and allowance now. */
 interface KeyCard {
   record: KeyRecord;
-  lastUse?: LastUse;
+  lastUse?: LastUse & { note?: AddressNote };
   allowance?: AllowanceFigures;
 }
 
@@ -34,14 +37,20 @@ export interface KeysPage {
   /** The name typed in the create form, when it is shown again. */
   name?: string;
   fresh?: FreshKey;
-  /** The account holds personal keys (a paid plan, active). */
-  paid: boolean;
-  /** The viewer's plan and its allowance per key (shown when paid). */
+  /** The page was asked for a new key that was shown already (a reload of that page). */
+  shownAlready?: boolean;
+  /** The account holds personal keys (a paid plan, or Free with FREE_PERSONAL_KEYS; active). */
+  personal: boolean;
+  /** The viewer's plan and its allowance per key (shown when personal). */
   plan: { id: string; limit: number; window: string } | undefined;
+  /** How many live keys the account may hold. */
+  maxKeys: number;
   /** The account's personal keys, newest first. */
   keys: KeyCard[];
-  /** The shared free key and its allowance from the viewer's address (shown when not paid). */
+  /** The shared free key and its allowance from the viewer's address (shown when not personal). */
   free?: FreeKeyCard;
+  /** A higher plan can be asked for (on /account), or one was asked for and waits. */
+  upgrade: { possible: boolean; pending?: string };
   publicUrl: string;
 }
 
@@ -57,65 +66,83 @@ interface FreeKeyCard {
 }
 
 export function keysBody(o: KeysPage) {
-  const { paid, keys: own } = o;
+  const { personal, keys: own } = o;
   const done = o.done !== undefined ? DONE[o.done] : undefined;
   const cards = own.map((k) => keyCard(k, o.csrf, o.fresh?.record.id === k.record.id));
+  const freePersonal = o.plan?.id === 'free';
   return html`<h1>API keys</h1>
 ${done ? notice('ok', done) : ''}
+${o.shownAlready ? notice('info', 'That new key was shown once already: the service keeps only its hint, below. If you did not copy it, rotate the key to get a new one.') : ''}
 ${errors(o.problems ?? [])}
 ${o.fresh ? freshCard(o.fresh) : ''}
-${paid || !o.free ? html`` : freeCard(o.free)}
+${personal || !o.free ? html`` : freeCard(o.free, o.upgrade)}
 ${
-  paid
+  personal
     ? html`<section class="card" aria-labelledby="create-title">
-  <h2 id="create-title">Create a key</h2>
+  <h2 id="create-title">${freePersonal ? 'Your personal key' : 'Create a key'}</h2>
   ${
-    own.filter((k) => isLive(k.record)).length >= MAX_KEYS
-      ? html`<p>You hold ${MAX_KEYS} keys, the most an account may hold. Revoke one you no longer use to make another.</p>`
+    own.filter((k) => isLive(k.record)).length >= o.maxKeys
+      ? o.maxKeys === 1
+        ? html`<p>You hold your personal key. Rotate it to replace it, or revoke it to make a new one.</p>`
+        : html`<p>You hold ${o.maxKeys} keys, the most an account may hold. Revoke one you no longer use to make another.</p>`
       : html`<form method="post" action="/dashboard/keys" class="row">
     ${csrfField(o.csrf)}
     <label>Name <span class="hint">what will use it, e.g. “billing server”</span>
       <input name="name" required maxlength="${KEY_NAME_MAX}" value="${o.name ?? ''}" autocomplete="off"></label>
     <button type="submit">Create key</button>
-  </form>
-  <p class="small muted">Each key has its own allowance of ${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)} (${planName(o.plan!.id)} plan). The whole key is shown once, when it is made.</p>`
+  </form>`
   }
+  <p class="small muted">${
+    freePersonal
+      ? html`Your Free account holds one personal key, with an allowance of its own: <strong>${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)}</strong>, whatever address calls with it (the shared free key's allowance is counted per client address instead).`
+      : html`Each key has its own allowance of ${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)} (${planName(o.plan!.id)} plan).`
+  } The whole key is shown once, when it is made.</p>
+  ${upgradeLine(o.upgrade)}
 </section>`
     : ''
 }
 ${
   own.length
-    ? html`<h2>${paid ? 'Your keys' : 'Your personal keys'}</h2>
-${paid ? '' : notice('info', 'Personal keys work only on the Premium and Enterprise plans, for active accounts: these are kept but refused while your account is on the Free plan.')}
+    ? html`<h2>${personal ? 'Your keys' : 'Your personal keys'}</h2>
+${personal ? '' : notice('info', 'Personal keys work only on the Premium and Enterprise plans, for active accounts: these are kept but refused while your account is on the Free plan.')}
 <div class="keys">${cards}</div>`
-    : paid
+    : personal
       ? html`<p class="muted">No keys yet: create your first one above.</p>`
       : ''
 }
-${snippet(o.publicUrl, paid ? undefined : o.free?.key, o.fresh?.key)}`;
+${snippet(o.publicUrl, personal ? undefined : o.free?.key, o.fresh?.key)}`;
 }
 
-function freeCard(f: FreeKeyCard): Safe {
+/** Where to ask for a higher plan, or that a request waits. */
+function upgradeLine(u: KeysPage['upgrade']): Safe | string {
+  if (u.pending)
+    return html`<p class="small">Your request for the ${planName(u.pending)} plan waits for an administrator: <a href="/account#plan">see it</a>.</p>`;
+  return u.possible
+    ? html`<p class="small">Need a larger allowance? <a href="/account#plan">Request an upgrade</a> (no payment: an administrator decides).</p>`
+    : '';
+}
+
+function freeCard(f: FreeKeyCard, upgrade: KeysPage['upgrade']): Safe {
   return html`<section class="card" aria-labelledby="free-title">
   <h2 id="free-title">Your key: the shared free key</h2>
-  <p>Free accounts call the API with this key:</p>
+  <p>Free accounts call the API with this one key, shared by every free user:</p>
   <div class="secret"><code id="free-key" data-api-key>${f.key}</code><button type="button" class="secondary small" data-copy="free-key" hidden>Copy</button></div>
-  <p>It allows <strong>${count(f.limit)} requests per ${windowText(f.window)}, counted per client IP address</strong>: every address has its own count. From your address now (<code>${f.ip ?? 'unknown'}</code>):</p>
+  <p>It allows <strong>${count(f.limit)} requests per ${windowText(f.window)}, counted per client IP address</strong>: every address has its own count, shared by everyone who calls with this key from that address (a household, an office, a server behind one address). From your address now (<code>${f.ip ?? 'unknown'}</code>):</p>
   <dl class="facts">${allowanceFacts(f.allowance)}</dl>
-  <p class="small muted">Personal keys, each with its own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h), come with a paid plan: ask the service's operators. <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
+  <p class="small muted">Personal keys, each with its own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h), come with a paid plan. <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
+  ${upgradeLine(upgrade)}
 </section>`;
 }
 
-const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
-
 function freshCard(f: FreshKey): Safe {
+  // autofocus: focus lands on the key itself (tabindex -1 makes it focusable without adding a tab stop).
   return html`<section class="card fresh" aria-labelledby="fresh-title">
   <h2 id="fresh-title">Your new key “${f.record.name}”</h2>
   <p><strong>Copy it now: it is shown this once only.</strong> The service keeps only a hash of it; afterwards this page shows <code>${f.record.hint ?? ''}</code>.</p>
-  <div class="secret"><code id="new-key" data-api-key>${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
+  <div class="secret"><code id="new-key" data-api-key tabindex="-1" autofocus aria-label="Your new key">${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
   ${
     f.replaced
-      ? html`<p>It replaces <code>${f.replaced.hint ?? f.replaced.id}</code>, which ${
+      ? html`<p>It replaces <code>${f.replaced.hint}</code>, which ${
           f.replaced.expiresAt && Date.parse(f.replaced.expiresAt) > Date.now()
             ? html`keeps working until ${time(f.replaced.expiresAt)} (${relative(f.replaced.expiresAt)})`
             : 'was revoked at once'
@@ -142,7 +169,7 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
   <dl class="facts">
     <div><dt>Key</dt><dd><code>${k.hint ?? k.id}</code></dd></div>
     <div><dt>Created</dt><dd>${time(k.createdAt)}</dd></div>
-    <div><dt>Last used</dt><dd>${use ? html`${relative(use.at)} from <code>${use.ip || 'unknown'}</code> <span class="muted small">(${time(use.at)})</span>` : html`<span class="muted">never</span>`}</dd></div>
+    <div><dt>Last used</dt><dd>${use ? lastUse(use) : html`<span class="muted">never</span>`}</dd></div>
     ${allowanceFacts(a)}
   </dl>
   <div class="key-actions">
@@ -170,6 +197,20 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
     <a href="/dashboard/keys/${k.id}/revoke" class="danger-link">Revoke…</a>
   </div>
 </article>`;
+}
+
+/** Why an address is missing or may not be the caller's (accounts/keys.ts addressNote). */
+const NOTES: Record<AddressNote, string> = {
+  'not-recorded':
+    'address not recorded: the call was made before this version, which read the address only after the caller had closed its connection',
+  private:
+    "a private address: the call came from the service's own network, or through a proxy the service is not told to trust (the operator sets TRUST_PROXY), whose address this then is",
+};
+
+function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {
+  const from = use.note === 'not-recorded' ? '' : html` from <code>${use.ip}</code>`;
+  const note = use.note ? html`<br><span class="muted small">${NOTES[use.note]}</span>` : '';
+  return html`${relative(use.at)}${from} <span class="muted small">(${time(use.at)})</span>${note}`;
 }
 
 function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string | undefined): Safe {

@@ -3,6 +3,7 @@
 import type { Config } from '../../engine/config.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { html } from '../../engine/html.js';
+import { freeTierText } from './free-tier.js';
 
 // Readable names for the catalog's category ids (an unknown id is shown as it is).
 const TITLES: Record<string, string> = {
@@ -32,6 +33,7 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
     ? `curl -H "X-API-Key: ${o.config.anonymousKey}" \\\n  "${o.config.publicUrl}/api/v1/${example.id}?${EXAMPLE.query}"`
     : `curl "${o.config.publicUrl}/health"`;
   const anonymous = o.plans?.anonymous;
+  const free = o.plans?.free;
   return html`<section class="hero">
   <h1>${o.config.serviceName}</h1>
   <p class="lead">${o.endpoints.length} utility endpoints in ${byCategory.size} categories behind one API key, one request
@@ -52,8 +54,8 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
     anonymous
       ? html` (${anonymous.limit.toLocaleString('en-US')} requests per ${anonymous.window.replace(/^(\d+)/, '$1 ')}, shared by everyone)`
       : ''
-  }.
-Sign up for an allowance of your own.</p>
+  }.</p>
+${free ? html`<p>${freeTierText({ plan: free, personal: o.config.freePersonalKeys })} <a href="/signup">Sign up</a>.</p>` : ''}
 <pre><code>${curl}</code></pre>
 ${
   example

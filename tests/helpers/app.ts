@@ -1,5 +1,6 @@
 // Builds a real app for a test: its own DATA_DIR, a premium and an enterprise key, no Redis unless asked,
-// silent logs, and guarded fetches allowed to reach loopback fakes.
+// silent logs, guarded fetches allowed to reach loopback fakes, and sign-ups not throttled (tests make many
+// accounts from one address; the throttle's own test sets SIGNUP_LIMIT back).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +47,7 @@ export async function testApp(
       LOG_LEVEL: 'silent',
       ALLOW_PRIVATE_FETCH: 'true',
       PUBLIC_URL: 'http://127.0.0.1:3999',
+      SIGNUP_LIMIT: '100000',
       ...env,
     },
     { adaptersDir: opts.adaptersDir, log: opts.log },

@@ -33,7 +33,15 @@ async function post(agent: Agent, action: string, fields: Record<string, string>
     .send({ csrf: csrfOf(page.text), ...fields });
 }
 
-const keyOf = (page: string) => /<code id="new-key" data-api-key>(uua_[0-9A-Za-z]+)<\/code>/.exec(page)?.[1];
+/** A key made or rotated: the POST redirects (303), and the page it sends to shows the new key once. */
+async function madeBy(agent: Agent, action: string, fields: Record<string, string> = {}) {
+  const res = await post(agent, action, fields);
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toMatch(/^\/dashboard\?new=[A-Za-z0-9_-]{43}$/);
+  return agent.get(res.headers.location);
+}
+
+const keyOf = (page: string) => /<code id="new-key" data-api-key[^>]*>(uua_[0-9A-Za-z]+)<\/code>/.exec(page)?.[1];
 const call = (key: string, ip = '198.51.100.7') =>
   request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ bin: '457173' }).set('X-API-Key', key);
 
@@ -78,7 +86,7 @@ test('a Premium account creates a key (shown once, then only its hint), renames,
   expect(empty.text).toContain('Create a key');
   expect(empty.text).not.toContain('data-api-key');
 
-  const made = await post(agent, '/dashboard/keys', { name: 'billing server' });
+  const made = await madeBy(agent, '/dashboard/keys', { name: 'billing server' });
   expect(made.status).toBe(200);
   expect(made.headers['cache-control']).toBe('no-store');
   const key = keyOf(made.text)!;
@@ -101,7 +109,7 @@ test('a Premium account creates a key (shown once, then only its hint), renames,
   expect((await agent.get('/dashboard')).text).toContain('billing (prod)');
 
   // Rotation with a grace of one hour: both keys work.
-  const rotated = await post(agent, `/dashboard/keys/${id}/rotate`, { grace: '1h' });
+  const rotated = await madeBy(agent, `/dashboard/keys/${id}/rotate`, { grace: '1h' });
   expect(rotated.status).toBe(200);
   const second = keyOf(rotated.text)!;
   expect(second).not.toBe(key);
@@ -117,7 +125,7 @@ test('a Premium account creates a key (shown once, then only its hint), renames,
     /id="key-([0-9a-f]{12})" aria-labelledby="key-[0-9a-f]{12}-name">\s*<div class="key-head"><h3[^>]*>billing \(prod\)<\/h3><span class="badge ok">/.exec(
       rotated.text,
     )![1];
-  const third = keyOf((await post(agent, `/dashboard/keys/${secondId}/rotate`, { grace: 'none' })).text)!;
+  const third = keyOf((await madeBy(agent, `/dashboard/keys/${secondId}/rotate`, { grace: 'none' })).text)!;
   expect((await call(second)).status).toBe(401);
   expect((await call(third)).status).toBe(200);
 
@@ -150,7 +158,7 @@ test('forms without the CSRF token are refused, and a name is checked', async ()
 
 test("nobody sees or acts on another account's key", async () => {
   const owner = await member('premium');
-  const made = await post(owner.agent, '/dashboard/keys', { name: 'owner key' });
+  const made = await madeBy(owner.agent, '/dashboard/keys', { name: 'owner key' });
   const key = keyOf(made.text)!;
   const id = crypto.hash('sha256', key).slice(0, 12);
 
@@ -176,7 +184,7 @@ test("nobody sees or acts on another account's key", async () => {
 test('a key name is shown escaped on every page', async () => {
   const { agent } = await member('premium');
   const evil = '<script>alert(1)</script>';
-  const made = await post(agent, '/dashboard/keys', { name: evil });
+  const made = await madeBy(agent, '/dashboard/keys', { name: evil });
   expect(made.text).not.toContain(evil);
   expect(made.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   const id = /id="key-([0-9a-f]{12})"/.exec(made.text)![1];
@@ -190,7 +198,7 @@ test('a key name is shown escaped on every page', async () => {
 
 test("a downgraded account's keys are shown disabled, and refused", async () => {
   const { agent, id: accountId } = await member('premium');
-  const key = keyOf((await post(agent, '/dashboard/keys', { name: 'old app' })).text)!;
+  const key = keyOf((await madeBy(agent, '/dashboard/keys', { name: 'old app' })).text)!;
   await accounts().update(accountId, { plan: 'free' });
   await eventually(async () => (await call(key)).status === 401);
   const page = await agent.get('/dashboard');
@@ -201,7 +209,7 @@ test("a downgraded account's keys are shown disabled, and refused", async () => 
 
 test("the usage page shows a key's calls, per hour, day and endpoint, the last calls and a CSV export", async () => {
   const { agent } = await member('premium');
-  const key = keyOf((await post(agent, '/dashboard/keys', { name: 'usage key' })).text)!;
+  const key = keyOf((await madeBy(agent, '/dashboard/keys', { name: 'usage key' })).text)!;
   const id = crypto.hash('sha256', key).slice(0, 12);
   for (let i = 0; i < 3; i++) expect((await call(key)).status).toBe(200);
   expect((await request(t.app).get(ccgen).query({ bin: 'x' }).set('X-API-Key', key)).status).toBe(400);
@@ -276,10 +284,11 @@ test('on Redis: a key made on one instance works on another, its rotation reache
       await xs.update((await xs.byEmail(email))!.id, { plan: 'premium' });
       const onX = async (action: string, fields: Record<string, string> = {}) => {
         const page = await agent.get('/dashboard');
-        return agent
+        const res = await agent
           .post(action)
           .type('form')
           .send({ csrf: csrfOf(page.text), ...fields });
+        return agent.get(res.headers.location);
       };
       const callY = (key: string) => request(y.app).get(ccgen).query({ bin: '457173' }).set('X-API-Key', key);
 

@@ -1,0 +1,125 @@
+// The key page and the upgrade queue in Debian's Chromium: after "Create key" the browser lands on the page
+// after the redirect with focus on the new key (a reload shows it no more), a user asks for an upgrade
+// on /account, and an admin approves it from /admin's queue. Screenshots: test-results/keys-*.png. No
+// page asks another origin or breaks the CSP.
+import crypto from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { testApp, listen, type TestApp } from '../helpers/app.js';
+import { chromiumAvailable, launchBrowser, screenshot, watchedPage, type WatchedPage } from '../helpers/browser.js';
+import { Accounts } from '../../portal/accounts/accounts.js';
+
+const PW = 'correct horse battery';
+const ADMIN = 'keys-admin@example.com';
+const run = chromiumAvailable() ? describe : describe.skip;
+
+let t: TestApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let browser: Browser;
+let base: string;
+const opened: WatchedPage[] = [];
+
+beforeAll(async () => {
+  if (!chromiumAvailable()) return;
+  t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
+  server = await listen(t.app);
+  base = server.url;
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await t?.close();
+});
+
+async function open(): Promise<Page> {
+  const w = await watchedPage(browser, base);
+  opened.push(w);
+  return w.page;
+}
+
+const shot = (page: Page, name: string) => screenshot(page, `keys-${name}`, { fullPage: true });
+
+async function signUp(page: Page, email: string) {
+  await page.goto(`${base}/signup`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('Ada Keys');
+  await page.getByLabel('Password').fill(PW);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/dashboard$/);
+}
+
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+run('the key page and the upgrade queue in Chromium', () => {
+  const email = `ada-${crypto.randomUUID().slice(0, 6)}@example.com`;
+
+  test('after creating a key, focus is on the new key; a reload shows it no more', async () => {
+    const page = await open();
+    await signUp(page, email);
+    const accounts = new Accounts(t.api.store, t.api.keys);
+    await accounts.update((await accounts.byEmail(email))!.id, { plan: 'premium' });
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel(/^Name/).fill('weather app');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(/\/dashboard\?new=/);
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^uua_[0-9A-Za-z]{36}$/);
+    expect(await focusedId(page)).toBe('new-key');
+    // A screen reader announces it by its label; the key is in view.
+    expect(await page.locator('#new-key').getAttribute('aria-label')).toBe('Your new key');
+    expect(await page.locator('#new-key').isVisible()).toBe(true);
+    await shot(page, 'created');
+
+    await page.reload();
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    await page.getByText('That new key was shown once already').waitFor();
+    expect(await t.api.keys.list({ accountId: (await accounts.byEmail(email))!.id })).toHaveLength(1);
+  }, 60_000);
+
+  test('a user asks for Enterprise on /account; the admin approves it from the queue on /admin', async () => {
+    const page = await open();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PW);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('link', { name: 'Request an upgrade' }).click();
+    await page.waitForURL(/\/account#plan$/);
+    await page.getByLabel('Plan you want').selectOption('enterprise');
+    await page.getByLabel(/^Message to the administrators/).fill('Our weather app grew: about 20,000 calls a day.');
+    await page.getByRole('button', { name: 'Request an upgrade' }).click();
+    await page.waitForURL(/done=upgrade/);
+    await page.getByText('It waits for an administrator').waitFor();
+    await shot(page, 'account-request-pending');
+
+    const admin = await open();
+    await admin.goto(`${base}/login`);
+    await admin.getByLabel('Email').fill(ADMIN);
+    await admin.getByLabel('Password').fill(PW);
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    await admin.waitForURL(/\/dashboard$/);
+    await admin.goto(`${base}/admin`);
+    const row = admin.locator('tr', { hasText: email });
+    await row.getByText('Our weather app grew').waitFor();
+    await shot(admin, 'admin-queue');
+    await row.getByRole('button', { name: `Approve Enterprise for ${email}` }).click();
+    await admin.waitForURL(/done=approved/);
+    expect(await admin.locator('tr', { hasText: email }).count()).toBe(1); // its row in the accounts list only
+    await shot(admin, 'admin-approved');
+
+    await page.goto(`${base}/account`);
+    await page.getByText('Your account is on Enterprise now.').waitFor();
+    await shot(page, 'account-approved');
+  }, 60_000);
+
+  test('no page asked another origin for anything, broke a CSP rule or threw', () => {
+    expect(opened.length).toBeGreaterThan(0);
+    for (const w of opened) {
+      expect(w.foreign).toEqual([]);
+      expect(w.errors).toEqual([]);
+      expect(w.violations).toEqual([]);
+    }
+  });
+});
