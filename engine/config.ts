@@ -38,6 +38,8 @@ export interface Config {
   /** The portal admin made or promoted at boot (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
   admin: { email: string; password: string | undefined; name: string | undefined } | undefined;
   mcp: McpConfig;
+  /** Email over SMTP (SMTP_URL, MAIL_FROM): unset, the portal sends no mail and verifies no address. */
+  mail: MailConfig | undefined;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -51,6 +53,13 @@ export interface McpConfig {
   hideUnconfigured: boolean;
   /** Browser origins besides PUBLIC_URL's that may use /mcp (MCP_ALLOWED_ORIGINS; `*` for any). */
   allowedOrigins: string[];
+}
+
+export interface MailConfig {
+  /** smtp://user:pass@host:port (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
+  smtpUrl: string;
+  /** The From of every message: `address` or `Name <address>`. */
+  from: string;
 }
 
 export interface S3Config {

@@ -2,7 +2,7 @@
 // default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
 import path from 'node:path';
 import { parseDuration } from '../engine/duration.js';
-import type { Config, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import type { Config, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
 import { fileURLToPath } from 'node:url';
 
 // server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
@@ -61,6 +61,32 @@ function signupMode(value: string | undefined): SignupMode {
   return v;
 }
 
+const ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+// SMTP_URL as nodemailer reads it: smtp:// (STARTTLS when offered) or smtps:// (TLS at once), a host, and
+// user and password when the server wants them. MAIL_FROM defaults to no-reply at PUBLIC_URL's host.
+function mailConfig(env: NodeJS.ProcessEnv, serviceName: string, publicUrl: string): MailConfig | undefined {
+  const from = env.MAIL_FROM?.trim();
+  if (from) {
+    const m = /^(?:([^<>]*?)\s*<([^<>]+)>|([^<>]+))$/.exec(from);
+    const address = m?.[2] ?? m?.[3];
+    if (!address || !ADDRESS.test(address.trim()) || /[\r\n]/.test(from))
+      throw new Error(`MAIL_FROM must be an email address, or a name and one in <>, got "${from}"`);
+  }
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return undefined;
+  const url = URL.parse(raw);
+  // The value may hold a password: the message names the scheme and host only.
+  const shown = url ? `${url.protocol}//${url.host}` : 'a value that is not a URL';
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname)
+    throw new Error(`SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…, got ${shown}`);
+  if (url.port && (Number(url.port) < 1 || Number(url.port) > 65535)) throw new Error(`SMTP_URL has a bad port: ${shown}`);
+  if (from) return { smtpUrl: raw, from };
+  const host = URL.parse(publicUrl)?.hostname;
+  if (!host) throw new Error(`MAIL_FROM is needed: PUBLIC_URL ("${publicUrl}") names no host to send from`);
+  return { smtpUrl: raw, from: `"${serviceName.replace(/["\\\r\n]/g, '')}" <no-reply@${host}>` };
+}
+
 // Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
 const DEFAULT_MCP_PAGE_SIZE = 100;
 
@@ -80,6 +106,8 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const serviceName = env.SERVICE_NAME || 'Unified Utility API';
   const planOverrides: Config['planOverrides'] = {};
   for (const [name, value] of Object.entries(env)) {
     const m = /^PLAN_([A-Z0-9_]+)_(LIMIT|WINDOW)$/.exec(name);
@@ -92,10 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     redisUrl: env.REDIS_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
-    serviceName: env.SERVICE_NAME || 'Unified Utility API',
+    serviceName,
     anonymousKey: env.ANONYMOUS_KEY || 'anonymous',
     freeKey: env.FREE_KEY || 'free',
     apiKeysFile: env.API_KEYS_FILE || undefined,
@@ -118,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME }
       : undefined,
     mcp: mcpConfig(env),
+    mail: mailConfig(env, serviceName, publicUrl),
     env,
   };
 }
