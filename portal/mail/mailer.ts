@@ -23,15 +23,10 @@ export class Mailer {
     private readonly log: Pick<Logger, 'info' | 'warn'>,
   ) {}
 
-  /** The message of a kind, as it would be sent. */
-  render<K extends MailKind>(kind: K, data: MailData[K]): Message {
-    return TEMPLATES[kind](data, this.site);
-  }
-
   /** Sends one message; true once the SMTP server has taken it, false (logged) when it could not be. */
   async send<K extends MailKind>(kind: K, to: string, data: MailData[K]): Promise<boolean> {
     try {
-      const m = this.render(kind, data);
+      const m: Message = TEMPLATES[kind](data, this.site);
       await this.transport.sendMail({ from: this.from, to, subject: m.subject, text: m.text, html: m.html.value });
       this.log.info({ mail: kind }, 'mail: sent');
       return true;

@@ -75,7 +75,7 @@ ${errors(o.emailProblems ?? [])}
 <h2 id="alerts">Quota alerts</h2>
 <form method="post" action="/account/alerts" class="stack card" aria-labelledby="alerts">
   ${csrfField(o.csrf)}
-  <label><input type="checkbox" name="alerts" value="on"${o.alerts ? html` checked` : ''}> Email me when my allowance reaches 80% and 100%</label>
+  <label class="check"><input type="checkbox" name="alerts" value="on"${o.alerts ? html` checked` : ''}> Email me when my allowance reaches 80% and 100%</label>
   <p class="muted small">At most one message of each per allowance window.</p>
   <div><button type="submit">Save</button></div>
 </form>`;

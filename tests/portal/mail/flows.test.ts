@@ -12,6 +12,7 @@ import { csrfOf, sessionCookie, signIn, signUp, submit, visitor, type Agent } fr
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { logSink } from '../../helpers/log-sink.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
+import { Invites } from '../../../portal/accounts/invites.js';
 
 const PW = 'correct horse battery';
 const FROM = 'Portal <portal@example.com>';
@@ -129,6 +130,35 @@ test('the confirmation link: its page confirms nothing, the sign-up password doe
   expect((await visitor(t).get(link)).status).toBe(410);
   expect((await signIn(visitor(t), mail, PW)).status).toBe(303);
   expect((await visitor(t).get('/signup/confirm?token=made-up')).status).toBe(410);
+});
+
+test('SIGNUP=approval: the confirmed account still waits for an admin; an invite is used up by a taken address too', async () => {
+  const p = await testApp({ SMTP_URL: box.url, SIGNUP: 'approval' });
+  try {
+    const mail = email('waiting');
+    await signUp(visitor(p), mail, PW);
+    const link = linkIn(await box.next(mail, /Confirm your email/), '/signup/confirm');
+    const a = visitor(p);
+    const page = await a.get(link);
+    const done = await a
+      .post('/signup/confirm')
+      .type('form')
+      .send({ csrf: csrfOf(page.text), token: tokenOf(link), password: PW });
+    expect(done.headers.location).toBe('/signup/approval');
+    expect(sessionCookie(done)).toBeUndefined();
+    expect((await a.get('/signup/approval')).text).toContain('waits for an administrator');
+    expect((await signIn(visitor(p), mail, PW)).status).toBe(403);
+
+    // An invite tried with an address that has an account is used up as with a new one: trying it again
+    // would otherwise tell the two apart.
+    const { token } = await new Invites(p.api.store).create({ days: 1, createdBy: 'test' });
+    const up = await signUp(visitor(p), mail, 'whatever passphrase', 'X', token);
+    expect(up.headers.location).toBe('/signup/sent');
+    expect((await visitor(p).get(`/signup?invite=${token}`)).status).toBe(410);
+    await box.next(mail, /tried to sign up/);
+  } finally {
+    await p.close();
+  }
 });
 
 test('send the link again: one answer for every address, a link for an unconfirmed account only', async () => {
