@@ -10,8 +10,8 @@ import { normalEmail } from './accounts.js';
 
 const WINDOW_MS = 3600_000;
 /** Link mails per address per hour (sign-up's included), and link requests per client IP per hour. */
-export const PER_ADDRESS = 5;
-export const PER_IP = 20;
+const PER_ADDRESS = 5;
+const PER_IP = 20;
 
 export class LinkThrottle {
   constructor(private readonly counter: Counter) {}
