@@ -55,10 +55,15 @@ export interface McpConfig {
   allowedOrigins: string[];
 }
 
+/** SMTP_URL, read into its parts: smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS at once). */
 export interface MailConfig {
-  /** smtp://user:pass@host:port (STARTTLS when the server offers it) or smtps:// (TLS from the start). */
-  smtpUrl: string;
-  /** The From of every message: `address` or `Name <address>`. */
+  host: string;
+  port: number;
+  /** TLS from the first byte (smtps://, port 465 by default); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** From the URL's user and password, percent-decoded. */
+  auth: { user: string; pass: string } | undefined;
+  /** The From of every message (MAIL_FROM): `address` or `Name <address>`. */
   from: string;
 }
 

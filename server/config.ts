@@ -63,8 +63,9 @@ function signupMode(value: string | undefined): SignupMode {
 
 const ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
-// SMTP_URL as nodemailer reads it: smtp:// (STARTTLS when offered) or smtps:// (TLS at once), a host, and
-// user and password when the server wants them. MAIL_FROM defaults to no-reply at PUBLIC_URL's host.
+// SMTP_URL: smtp:// (STARTTLS when the server offers it, port 587 by default) or smtps:// (TLS at once, 465),
+// a host, and a user and password (percent-encoded) when the server wants them; no ?options, which would
+// otherwise be ignored quietly. MAIL_FROM defaults to the service's name at no-reply@ PUBLIC_URL's host.
 function mailConfig(env: NodeJS.ProcessEnv, serviceName: string, publicUrl: string): MailConfig | undefined {
   const from = env.MAIL_FROM?.trim();
   if (from) {
@@ -76,15 +77,29 @@ function mailConfig(env: NodeJS.ProcessEnv, serviceName: string, publicUrl: stri
   const raw = env.SMTP_URL?.trim();
   if (!raw) return undefined;
   const url = URL.parse(raw);
-  // The value may hold a password: the message names the scheme and host only.
+  // The value may hold a password: messages name the scheme and host only.
   const shown = url ? `${url.protocol}//${url.host}` : 'a value that is not a URL';
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname)
     throw new Error(`SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…, got ${shown}`);
-  if (url.port && (Number(url.port) < 1 || Number(url.port) > 65535)) throw new Error(`SMTP_URL has a bad port: ${shown}`);
-  if (from) return { smtpUrl: raw, from };
+  if (url.port === '0') throw new Error(`SMTP_URL has a bad port: ${shown}`);
+  if (url.search || (url.pathname && url.pathname !== '/'))
+    throw new Error(`SMTP_URL takes no path or ?options, got ${shown}${url.pathname === '/' ? '' : url.pathname}${url.search ? '?…' : ''}`);
+  const secure = url.protocol === 'smtps:';
+  let auth: MailConfig['auth'];
+  try {
+    auth = url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined;
+  } catch {
+    throw new Error(`SMTP_URL's user or password is not percent-encoded right (encode @ as %40, : as %3A), at ${shown}`);
+  }
   const host = URL.parse(publicUrl)?.hostname;
-  if (!host) throw new Error(`MAIL_FROM is needed: PUBLIC_URL ("${publicUrl}") names no host to send from`);
-  return { smtpUrl: raw, from: `"${serviceName.replace(/["\\\r\n]/g, '')}" <no-reply@${host}>` };
+  if (!from && !host) throw new Error(`MAIL_FROM is needed: PUBLIC_URL ("${publicUrl}") names no host to send from`);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth,
+    from: from || `"${serviceName.replace(/["\\\r\n]/g, '')}" <no-reply@${host}>`,
+  };
 }
 
 // Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.

@@ -41,10 +41,13 @@ export class Mailer {
 export function createMailer(config: MailConfig | undefined, site: Site, log: Logger): Mailer | undefined {
   if (!config) return undefined;
   const transport = nodemailer.createTransport({
-    url: config.smtpUrl,
+    host: config.host,
+    port: config.port,
+    secure: config.secure,
+    auth: config.auth,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
-  } as nodemailer.TransportOptions);
+  });
   return new Mailer(transport, config.from, site, log);
 }

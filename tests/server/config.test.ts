@@ -16,12 +16,22 @@ test('without SMTP_URL no mail is sent (MAIL_FROM alone changes nothing)', () =>
   expect(loadConfig({ MAIL_FROM: 'ops@example.com' }).mail).toBeUndefined();
 });
 
-test('SMTP_URL and MAIL_FROM are read as given', () => {
-  expect(loadConfig({ SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465', MAIL_FROM: 'API <api@example.com>' }).mail).toEqual({
-    smtpUrl: 'smtps://user:p%40ss@mail.example.com:465',
+test('SMTP_URL is read into host, port, TLS and credentials (percent-decoded); MAIL_FROM as given', () => {
+  expect(loadConfig({ SMTP_URL: 'smtps://user:p%40ss%3Aword@mail.example.com', MAIL_FROM: 'API <api@example.com>' }).mail).toEqual({
+    host: 'mail.example.com',
+    port: 465,
+    secure: true,
+    auth: { user: 'user', pass: 'p@ss:word' },
     from: 'API <api@example.com>',
   });
-  expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'api@example.com' }).mail?.from).toBe('api@example.com');
+  expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525/', MAIL_FROM: 'api@example.com' }).mail).toEqual({
+    host: '127.0.0.1',
+    port: 2525,
+    secure: false,
+    auth: undefined,
+    from: 'api@example.com',
+  });
+  expect(loadConfig({ SMTP_URL: 'smtp://[::1]' }).mail).toMatchObject({ host: '::1', port: 587, secure: false });
 });
 
 test("MAIL_FROM defaults to the service's name at no-reply@ PUBLIC_URL's host", () => {
@@ -38,6 +48,13 @@ test('a bad SMTP_URL stops the boot, naming scheme and host but never the passwo
     'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…, got a value that is not a URL',
   );
   expect(bootError({ SMTP_URL: 'smtp://mail.example.com:0' })).toBe('SMTP_URL has a bad port: smtp://mail.example.com:0');
+  expect(bootError({ SMTP_URL: 'smtp://mail.example.com:99999' })).toMatch(/^SMTP_URL must be/);
+  expect(bootError({ SMTP_URL: 'smtp://u:secret@mail.example.com/?pool=true' })).toBe(
+    'SMTP_URL takes no path or ?options, got smtp://mail.example.com?…',
+  );
+  const badEncoding = bootError({ SMTP_URL: 'smtp://u:se%zzcret@mail.example.com' });
+  expect(badEncoding).toMatch(/^SMTP_URL's user or password is not percent-encoded right/);
+  expect(badEncoding).not.toContain('cret');
 });
 
 test('a bad MAIL_FROM stops the boot, naming the value', () => {
