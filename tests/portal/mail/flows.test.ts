@@ -3,11 +3,11 @@
 // one-hour, single-use link that ends every session; the admin's reset link when the service sends no mail;
 // the change of address, confirmed at the new one with a notice to the old; the key-created notice; the
 // quota alerts, once per window and account however many instances hear them, off when the user says so;
-// and a send that fails is logged, never a 500.
+// a send that fails is logged, never a 500; and links and alerts across two instances on Redis.
 import crypto from 'node:crypto';
 import { jest } from '@jest/globals';
 import { pino } from 'pino';
-import { testApp, type TestApp } from '../../helpers/app.js';
+import { onTwoInstances, testApp, type TestApp } from '../../helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signUp, submit, visitor, type Agent } from '../../helpers/portal.js';
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { logSink } from '../../helpers/log-sink.js';
@@ -463,4 +463,31 @@ test("a send that fails is logged and the flow goes on; SMTP_URL's user and pass
   } finally {
     await authed.close();
   }
+});
+
+test('on Redis: a link mailed by one instance works once on another; a quota alert heard by both is sent once', async () => {
+  await onTwoInstances(
+    async (x, y) => {
+      const mail = email('redis');
+      await signUp(visitor(x), mail, PW);
+      const link = linkIn(await box.next(mail, /Confirm your email/), '/signup/confirm');
+      const a = visitor(y);
+      const page = await a.get(link);
+      const done = await a
+        .post('/signup/confirm')
+        .type('form')
+        .send({ csrf: csrfOf(page.text), token: tokenOf(link), password: PW });
+      expect(done.headers.location).toBe('/dashboard');
+      expect((await visitor(x).get(link)).status).toBe(410);
+
+      const id = (await new Accounts(x.api.store, x.api.keys).byEmail(mail))!.id;
+      const figures = { plan: 'premium', limit: 5000, used: 5000, resetAt: new Date(Date.now() + 3600_000).toISOString() };
+      x.api.keys.events.emit('quota.exhausted', id, figures);
+      y.api.keys.events.emit('quota.exhausted', id, figures);
+      await box.next(mail, /used up/);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(box.waiting(mail)).toHaveLength(0);
+    },
+    { SMTP_URL: box.url },
+  );
 });
