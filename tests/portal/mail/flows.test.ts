@@ -80,7 +80,7 @@ test('sign-up answers a new and a taken address alike; the new one gets a link, 
   expect(sameness(pageNew.text)).toBe(sameness(pageTaken.text));
 
   const confirm = await box.next(fresh, /Confirm your email/);
-  expect(confirm.from?.text).toBe('Portal <portal@example.com>');
+  expect(confirm.from?.value).toEqual([{ name: 'Portal', address: 'portal@example.com' }]);
   expect(confirm.text).toMatch(/Hello Mallory,/);
   expect(htmlOf(confirm)).toContain(`href="${t.api.config.publicUrl}${linkIn(confirm, '/signup/confirm').replace(/&/g, '&amp;')}"`);
   const notice = await box.next(taken, /tried to sign up/);
