@@ -44,6 +44,8 @@ export interface Config {
   mcp: McpConfig;
   /** Account webhooks (portal/webhooks/). */
   webhooks: WebhooksConfig;
+  /** Email over SMTP (SMTP_URL, MAIL_FROM): unset, the portal sends no mail and verifies no address. */
+  mail: MailConfig | undefined;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -64,6 +66,18 @@ export interface WebhooksConfig {
   retryDelaysMs: number[];
   /** One attempt's time limit (WEBHOOK_TIMEOUT). */
   timeoutMs: number;
+}
+
+/** SMTP_URL, read into its parts: smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS at once). */
+export interface MailConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (smtps://, port 465 by default); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** From the URL's user and password, percent-decoded. */
+  auth: { user: string; pass: string } | undefined;
+  /** The From of every message (MAIL_FROM): `address` or `Name <address>`. */
+  from: string;
 }
 
 export interface S3Config {

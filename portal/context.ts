@@ -1,7 +1,8 @@
-// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in and
-// sign-up throttles, device cookies, upgrade requests, new keys waiting to be shown, and the page sender,
-// the webhooks, over the dependencies the composition root handed in. Creating it also makes the first admin
-// from ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), carries FREE_PERSONAL_KEYS to free accounts' keys and reads
+// What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in, sign-up
+// and link throttles, device cookies, upgrade requests, new keys waiting to be shown, one-time links, the
+// page sender, the webhooks, and with SMTP_URL the mailer (and the notices it sends on account events), over
+// the dependencies the composition root handed in. Creating it also makes the first admin from
+// ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), carries FREE_PERSONAL_KEYS to free accounts' keys and reads
 // back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
 // `close` stops.
 import type { SignupMode } from '../engine/config.js';
@@ -13,6 +14,10 @@ import { SignInThrottle, SignUpThrottle } from './accounts/throttle.js';
 import { DeviceCookies } from './accounts/device-cookies.js';
 import { UpgradeRequests } from './accounts/upgrades.js';
 import { FreshKeys } from './accounts/fresh-keys.js';
+import { LinkTokens } from './accounts/link-tokens.js';
+import { LinkThrottle } from './accounts/link-throttle.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { mailNotices } from './mail/notices.js';
 import { createPages, type Pages } from './pages.js';
 import { WebhookSettingsStore } from './webhooks/settings.js';
 import { Deliveries } from './webhooks/deliveries.js';
@@ -28,6 +33,12 @@ export interface PortalContext {
   /** Plan upgrades asked for by users, decided by admins (listen with upgrades.onDecided). */
   upgrades: UpgradeRequests;
   freshKeys: FreshKeys;
+  /** One-time links: address confirmation, password reset, email change. */
+  links: LinkTokens;
+  /** Requests for mailed links, per client IP and per address. */
+  linkThrottle: LinkThrottle;
+  /** Email, when SMTP_URL is set; its presence also turns on the confirmation of addresses at sign-up. */
+  mail: Mailer | undefined;
   pages: Pages;
   signup: SignupMode;
   webhooks: { settings: WebhookSettingsStore; deliveries: Deliveries };
@@ -52,6 +63,8 @@ export function createContext(deps: PortalDeps): PortalContext {
     serviceName: config.serviceName,
   });
   deliveries.start(deps.keys.events);
+  const mail = createMailer(config.mail, { serviceName: config.serviceName, publicUrl: config.publicUrl }, log);
+  if (mail) mailNotices({ events: deps.keys.events, accounts, store: deps.store, mailer: mail });
   const services = {
     deps,
     accounts,
@@ -62,6 +75,9 @@ export function createContext(deps: PortalDeps): PortalContext {
     devices: new DeviceCookies(deps.store, config.publicUrl),
     upgrades: new UpgradeRequests(deps.store, accounts, log),
     freshKeys: new FreshKeys(deps.store),
+    links: new LinkTokens(deps.store),
+    linkThrottle: LinkThrottle.create(counters),
+    mail,
     pages: createPages(config.serviceName, log),
     signup: config.signup,
     webhooks: { settings: webhookSettings, deliveries },
@@ -85,10 +101,11 @@ export function createContext(deps: PortalDeps): PortalContext {
     )
     .catch((err: Error) => log.error({ err: err.message }, "portal: cannot carry FREE_PERSONAL_KEYS to free accounts' keys"));
 
-  const ready = Promise.all([madeAdmin, freeKeys, services.throttle.ready, services.signups.ready]).then(() => undefined);
+  const throttles = [services.throttle, services.signups, services.linkThrottle];
+  const ready = Promise.all([madeAdmin, freeKeys, ...throttles.map((t) => t.ready)]).then(() => undefined);
   const close = async () => {
     await deliveries.close();
-    await Promise.all([services.throttle.close(), services.signups.close()]);
+    await Promise.all(throttles.map((t) => t.close()));
   };
   return { ...services, ready, close };
 }

@@ -13,6 +13,8 @@ import { pageHeaders } from './security.js';
 import { assetRoutes } from './routes/assets.js';
 import { docsRoutes } from './routes/docs.js';
 import { authRoutes } from './routes/auth.js';
+import { confirmRoutes } from './routes/confirm.js';
+import { resetRoutes } from './routes/reset.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';
@@ -47,6 +49,8 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use(assetRoutes());
   router.use(docsRoutes(ctx));
   router.use(authRoutes(ctx));
+  router.use(confirmRoutes(ctx));
+  router.use(resetRoutes(ctx));
   router.use(accountRoutes(ctx));
   router.use('/admin', adminRoutes(ctx));
   // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.

@@ -1,6 +1,6 @@
 // How a portal route answers: a page in the shell with the viewer and CSRF token of the request, never
 // cached (they show an account's data); an error handler that answers page errors (403, 404, 429, 500)
-// with a page; and the two helpers every route uses (async handlers, posted fields).
+// with a page; and the helpers every route uses (async handlers, posted fields, query parameters).
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Safe } from '../engine/html.js';
@@ -69,4 +69,10 @@ export const wrap =
 export function posted(req: Request, name: string, max = 1024): string {
   const v = (req.body as Record<string, unknown> | undefined)?.[name];
   return typeof v === 'string' ? v.slice(0, max) : '';
+}
+
+/** A query parameter as a string ('' when absent, repeated or not a string). */
+export function queried(req: Request, name: string): string {
+  const v = req.query[name];
+  return typeof v === 'string' ? v : '';
 }

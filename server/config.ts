@@ -2,7 +2,7 @@
 // default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
 import path from 'node:path';
 import { parseDuration } from '../engine/duration.js';
-import type { Config, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import type { Config, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
 import { fileURLToPath } from 'node:url';
 
 // server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
@@ -78,6 +78,47 @@ function signupMode(value: string | undefined): SignupMode {
   return v;
 }
 
+const ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+// SMTP_URL: smtp:// (STARTTLS when the server offers it, port 587 by default) or smtps:// (TLS at once, 465),
+// a host, and a user and password (percent-encoded) when the server wants them; no ?options, which would
+// otherwise be ignored quietly. MAIL_FROM defaults to the service's name at no-reply@ PUBLIC_URL's host.
+function mailConfig(env: NodeJS.ProcessEnv, serviceName: string, publicUrl: string): MailConfig | undefined {
+  const from = env.MAIL_FROM?.trim();
+  if (from) {
+    const m = /^(?:([^<>]*?)\s*<([^<>]+)>|([^<>]+))$/.exec(from);
+    const address = m?.[2] ?? m?.[3];
+    if (!address || !ADDRESS.test(address.trim()) || /[\r\n]/.test(from))
+      throw new Error(`MAIL_FROM must be an email address, or a name and one in <>, got "${from}"`);
+  }
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return undefined;
+  const url = URL.parse(raw);
+  // The value may hold a password: messages name the scheme and host only.
+  const shown = url ? `${url.protocol}//${url.host}` : 'a value that is not a URL';
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname)
+    throw new Error(`SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…, got ${shown}`);
+  if (url.port === '0') throw new Error(`SMTP_URL has a bad port: ${shown}`);
+  if (url.search || (url.pathname && url.pathname !== '/'))
+    throw new Error(`SMTP_URL takes no path or ?options, got ${shown}${url.pathname === '/' ? '' : url.pathname}${url.search ? '?…' : ''}`);
+  const secure = url.protocol === 'smtps:';
+  let auth: MailConfig['auth'];
+  try {
+    auth = url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined;
+  } catch {
+    throw new Error(`SMTP_URL's user or password is not percent-encoded right (encode @ as %40, : as %3A), at ${shown}`);
+  }
+  const host = URL.parse(publicUrl)?.hostname;
+  if (!from && !host) throw new Error(`MAIL_FROM is needed: PUBLIC_URL ("${publicUrl}") names no host to send from`);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth,
+    from: from || `"${serviceName.replace(/["\\\r\n]/g, '')}" <no-reply@${host}>`,
+  };
+}
+
 // Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
 const DEFAULT_MCP_PAGE_SIZE = 100;
 
@@ -97,6 +138,8 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const serviceName = env.SERVICE_NAME || 'Unified Utility API';
   const planOverrides: Config['planOverrides'] = {};
   for (const [name, value] of Object.entries(env)) {
     const m = /^PLAN_([A-Z0-9_]+)_(LIMIT|WINDOW)$/.exec(name);
@@ -109,10 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     redisUrl: env.REDIS_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
-    serviceName: env.SERVICE_NAME || 'Unified Utility API',
+    serviceName,
     anonymousKey: env.ANONYMOUS_KEY || 'anonymous',
     freeKey: env.FREE_KEY || 'free',
     apiKeysFile: env.API_KEYS_FILE || undefined,
@@ -141,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: durations(env.WEBHOOK_RETRY_DELAYS, '5s,30s,2m,15m', 'WEBHOOK_RETRY_DELAYS'),
       timeoutMs: duration(env.WEBHOOK_TIMEOUT, '15s', 'WEBHOOK_TIMEOUT'),
     },
+    mail: mailConfig(env, serviceName, publicUrl),
     env,
   };
 }

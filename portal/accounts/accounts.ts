@@ -1,9 +1,9 @@
 // Portal accounts in the store: 'accounts' (id → Account) and 'account-emails' (lower-cased email → { id }),
-// the latter written with insert so two sign-ups of one email cannot both win. An account's plan and status
-// decide its personal keys' plan and whether they work: they are disabled while it is not active, or on the
-// free plan unless FREE_PERSONAL_KEYS gives free accounts personal keys (otherwise free users share the free
-// key, spec §2.3), and every change reaches the keys at once (keys.updateAccount announces it, so each
-// process forgets what it had cached within a second).
+// the latter written with insert so two sign-ups (or a sign-up and an email change) of one email cannot
+// both win. An account's plan and status decide its personal keys' plan and whether they work: they are
+// disabled while it is not active, or on the free plan unless FREE_PERSONAL_KEYS gives free accounts
+// personal keys (otherwise free users share the free key, spec §2.3), and every change reaches the keys at
+// once (keys.updateAccount announces it, so each process forgets what it had cached within a second).
 import crypto from 'node:crypto';
 import type { Store } from '../../engine/store/index.js';
 import type { KeyStore } from '../../engine/access/keystore.js';
@@ -26,6 +26,10 @@ export interface Account {
   lastSignInAt?: string;
   /** Bumped when the password changes: sessions made under an older generation are refused. */
   sessionGen?: number;
+  /** True from a sign-up under email verification until the link is used; absent means verified. */
+  unverified?: boolean;
+  /** Quota alerts by email (80% and 100% of the allowance); absent means on. */
+  quotaAlerts?: boolean;
 }
 
 const ACCOUNTS = 'accounts';
@@ -66,6 +70,7 @@ export interface NewAccount {
   role?: Account['role'];
   plan?: Plan;
   status?: Status;
+  unverified?: boolean;
 }
 
 export class Accounts {
@@ -98,17 +103,28 @@ export class Accounts {
       status: n.status ?? 'active',
       createdAt: new Date().toISOString(),
       sessionGen: 0,
+      ...(n.unverified ? { unverified: true } : {}),
     };
-    const email = normalEmail(account.email);
-    if (!(await this.store.insert(EMAILS, email, { id: account.id }))) {
-      // An index entry whose account was never written (a crash in between) is claimed again.
-      const ref = await this.store.get<{ id: string }>(EMAILS, email);
-      if (!ref || (await this.get(ref.id))) return undefined;
-      await this.store.del(EMAILS, email);
-      if (!(await this.store.insert(EMAILS, email, { id: account.id }))) return undefined;
-    }
+    if (!(await this.claim(account.email, account.id))) return undefined;
     await this.store.put(ACCOUNTS, account.id, account);
     return account;
+  }
+
+  /**
+   * Takes an address in the index for `id`: false when it belongs to another account. An entry whose
+   * account was never written, or has moved to another address since (a crash in between), is claimed
+   * again once it is a minute old, so a sign-up or a change still under way is never taken over.
+   */
+  private async claim(address: string, id: string): Promise<boolean> {
+    const email = normalEmail(address);
+    const entry = { id, at: Date.now() };
+    if (await this.store.insert(EMAILS, email, entry)) return true;
+    const ref = await this.store.get<{ id: string; at?: number }>(EMAILS, email);
+    if (ref?.id === id) return true;
+    const holder = ref && (await this.get(ref.id));
+    if (ref && (Date.now() - (ref.at ?? 0) < 60_000 || (holder && normalEmail(holder.email) === email))) return false;
+    if (ref) await this.store.del(EMAILS, email);
+    return this.store.insert(EMAILS, email, entry);
   }
 
   async list(): Promise<Account[]> {
@@ -163,6 +179,21 @@ export class Accounts {
     await this.store.del(ACCOUNTS, a.id);
     const ref = await this.store.get<{ id: string }>(EMAILS, normalEmail(a.email));
     if (ref?.id === a.id) await this.store.del(EMAILS, normalEmail(a.email));
+  }
+
+  /**
+   * Moves the account to another address: false when the address belongs to another account. The new
+   * index entry is inserted first, so two accounts can never both win an address; the old one is freed last.
+   */
+  async changeEmail(id: string, email: string): Promise<boolean> {
+    const account = await this.get(id);
+    const to = normalEmail(email);
+    if (!account) return false;
+    const from = normalEmail(account.email);
+    if (to !== from && !(await this.claim(email, id))) return false;
+    await this.store.put(ACCOUNTS, id, { ...account, email: email.trim() });
+    if (to !== from) await this.store.del(EMAILS, from);
+    return true;
   }
 
   /** New password; every session of the account ends (the caller signs the current one in again). */

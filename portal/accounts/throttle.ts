@@ -24,7 +24,7 @@ export const MAX_FAILURES = 10;
 export const DEVICE_MAX_FAILURES = 5;
 const SIGNUP_WINDOW_MS = 60_000;
 
-interface CounterOptions {
+export interface CounterOptions {
   redis?: RedisHandle;
   /** Without Redis, where the counts are kept (read back before `ready`). */
   store?: Store;
@@ -33,13 +33,13 @@ interface CounterOptions {
 }
 
 /** A counter of `windowMs` windows under `name` (Redis keys `<prefix><name>:…`, the store's collection `<name>`). */
-function counterOf(o: CounterOptions, name: string, windowMs: number): Counter {
+export function counterOf(o: CounterOptions, name: string, windowMs: number): Counter {
   if (o.redis) return new RedisCounter(o.redis.client, windowMs, `${o.prefix}${name}:`, o.redis, o.log);
   return o.store ? new StoredCounter(windowMs, o.store, name, o.log) : new MemoryCounter(windowMs);
 }
 
 /** Settles once a counter kept in the store has read its open windows back. */
-const readBack = (counter: Counter) => (counter instanceof StoredCounter ? counter.load() : Promise.resolve());
+export const readBack = (counter: Counter) => (counter instanceof StoredCounter ? counter.load() : Promise.resolve());
 
 /** One sign-in attempt: from where, for which email, and the device cookie's id when it is valid for that email. */
 export interface Attempt {

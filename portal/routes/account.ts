@@ -1,32 +1,41 @@
 // GET /account, the signed-in account's own page, with POST /account/profile (the name),
 // /account/password (a new password ends every other session of the account), /account/upgrade (ask the
-// admins for a higher plan: accounts/upgrades.ts) and /account/delete (confirmed with the password:
-// accounts/deletion.ts). A wrong current password counts as a failed sign-in (accounts/throttle.ts).
+// admins for a higher plan: accounts/upgrades.ts), /account/delete (confirmed with the password:
+// accounts/deletion.ts), and with SMTP_URL set /account/email (a change of address, made only when the link
+// mailed to the new address is used, with a notice to the old one) and /account/alerts (quota alerts by
+// email, on by default). A wrong current password counts as a failed sign-in (accounts/throttle.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { isPlan, profileProblems, type Account } from '../accounts/accounts.js';
+import { isPlan, normalEmail, profileProblems, type Account } from '../accounts/accounts.js';
 import { passwordProblem, verifyPassword } from '../accounts/passwords.js';
 import { requireSignedIn } from '../accounts/sessions.js';
 import { deleteAccount, lastAdmin } from '../accounts/deletion.js';
 import { MESSAGE_MAX, higherPlans, textProblem } from '../accounts/upgrades.js';
-import { PageError, posted, wrap } from '../pages.js';
-import { accountBody, deletedBody, type AccountPage } from '../views/account.js';
+import type { FoundLink } from '../accounts/link-tokens.js';
+import { mailEmailChange } from '../mail/links.js';
+import { PageError, posted, queried, wrap } from '../pages.js';
+import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from '../views/account.js';
 import { tooMany } from './auth.js';
+import { linkRefused, tooManyLinks } from './confirm.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
-  const { accounts, sessions, throttle, devices, upgrades, pages, deps } = ctx;
+  const { accounts, sessions, throttle, devices, upgrades, links, pages, deps } = ctx;
   const log = deps.log;
   const r = express.Router();
 
   const accountPage = async (
     req: Request,
     res: Response,
-    o: Pick<AccountPage, 'name' | 'problems' | 'pwProblems' | 'upgradeProblems' | 'deleteProblems'> & { status?: number } = {},
+    o: Pick<AccountPage, 'name' | 'problems' | 'pwProblems' | 'upgradeProblems' | 'deleteProblems' | 'newEmail' | 'emailProblems'> & {
+      status?: number;
+    } = {},
   ) => {
     const viewer = res.locals.viewer!;
     const done = typeof req.query.done === 'string' ? req.query.done : undefined;
     const upgrade = { request: await upgrades.of(viewer.id), higher: higherPlans(res.locals.account!.plan), plans: deps.plans };
-    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade }), { status: o.status });
+    const mail = Boolean(ctx.mail);
+    const alerts = res.locals.account!.quotaAlerts !== false;
+    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade, mail, alerts }), { status: o.status });
   };
 
   /**
@@ -127,6 +136,72 @@ export function accountRoutes(ctx: PortalContext): Router {
     if (res.locals.viewer) return res.redirect(303, '/account');
     pages.send(res, 'Account deleted', deletedBody());
   });
+
+  r.post(
+    '/account/email',
+    requireSignedIn,
+    wrap(async (req, res) => {
+      const account = res.locals.account!;
+      if (!ctx.mail) throw new PageError(404, 'Not available', 'This service sends no email, so addresses cannot be changed here.');
+      const newEmail = posted(req, 'email', 300).trim();
+      const current = posted(req, 'current');
+      const wrong = await checkPassword(req, account, current);
+      if (wrong) return accountPage(req, res, { newEmail, emailProblems: [wrong], status: 422 });
+      const problems = profileProblems(newEmail, account.name);
+      if (!problems.length && normalEmail(newEmail) === normalEmail(account.email)) problems.push('That is your address already.');
+      if (problems.length) return accountPage(req, res, { newEmail, emailProblems: problems, status: 422 });
+      // Whether the new address is taken is told at confirmation, to its owner only.
+      const wait = await ctx.linkThrottle.hit(req.ip, newEmail);
+      if (wait) throw tooManyLinks(wait);
+      mailEmailChange(ctx, account, newEmail);
+      log.info({ accountId: account.id }, 'portal: email change asked for');
+      res.redirect(303, '/account?done=email-sent');
+    }),
+  );
+
+  /** The change of a token, while the account still has the address it was asked from; else a 410. */
+  const change = async (token: unknown): Promise<{ found: FoundLink; account: Account; to: string }> => {
+    const found = await links.find('email-change', token);
+    const account = found && (await accounts.get(found.link.accountId));
+    if (!found?.link.to || !account || account.email !== found.link.from) throw linkRefused();
+    return { found, account, to: found.link.to };
+  };
+
+  r.get(
+    '/account/email/confirm',
+    wrap(async (req, res) => {
+      const { to } = await change(queried(req, 'token'));
+      await sessions.ensure(req, res);
+      res.set('Referrer-Policy', 'no-referrer'); // the token is in the page's URL and form
+      pages.send(res, 'Confirm your new email address', emailConfirmBody({ csrf: res.locals.csrf, token: queried(req, 'token'), to }));
+    }),
+  );
+
+  r.post(
+    '/account/email/confirm',
+    wrap(async (req, res) => {
+      const { found, account, to } = await change(posted(req, 'token', 100));
+      if (!(await links.use(found))) throw linkRefused();
+      if (!(await accounts.changeEmail(account.id, to)))
+        throw new PageError(
+          409,
+          'This address cannot be used',
+          'It belongs to another account now. Sign in to your account and choose another address, or keep the one you have.',
+        );
+      log.info({ accountId: account.id }, 'portal: email changed');
+      res.redirect(303, res.locals.viewer?.id === account.id ? '/account?done=email' : '/login?done=email');
+    }),
+  );
+
+  r.post(
+    '/account/alerts',
+    requireSignedIn,
+    wrap(async (req, res) => {
+      const on = posted(req, 'alerts') === 'on';
+      await accounts.update(res.locals.viewer!.id, { quotaAlerts: on });
+      res.redirect(303, `/account?done=${on ? 'alerts-on' : 'alerts-off'}#alerts`);
+    }),
+  );
 
   return r;
 }

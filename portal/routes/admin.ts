@@ -1,6 +1,7 @@
 // /admin, for accounts with the admin role: the queue of upgrade requests (approve or decline), list and
 // search accounts, change an account's plan, approve, suspend and reactivate it, list and revoke its keys,
-// and hand out one-time invite links. Every change of plan or status reaches the account's keys at once
+// make a one-time password reset link for it (how a user gets back in when the service sends no mail), and
+// hand out one-time invite links. Every change of plan or status reaches the account's keys at once
 // (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
@@ -10,8 +11,18 @@ import { INVITE_DAYS } from '../accounts/invites.js';
 import { REASON_MAX, textProblem } from '../accounts/upgrades.js';
 import { erasedUsage } from '../accounts/deletion.js';
 import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
+import type { Account } from '../accounts/accounts.js';
+import { resetLink } from '../mail/links.js';
 import { PageError, posted, wrap } from '../pages.js';
-import { accountDetailBody, accountsBody, invitesBody, type AccountUsage, type InvitesPage, type QueuedRequest } from '../views/admin.js';
+import {
+  accountDetailBody,
+  accountsBody,
+  invitesBody,
+  type AccountDetailPage,
+  type AccountUsage,
+  type InvitesPage,
+  type QueuedRequest,
+} from '../views/admin.js';
 
 /** ?done= of the redirect after a change. */
 const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
@@ -87,16 +98,28 @@ export function adminRoutes(ctx: PortalContext): Router {
     }),
   );
 
+  const detailPage = async (req: Request, res: Response, account: Account, reset?: AccountDetailPage['reset']) => {
+    const held = await keys.list({ accountId: account.id, revoked: true });
+    const used = await keys.lastUsed(held.map((k) => k.id));
+    const self = account.id === res.locals.viewer!.id;
+    const usage = await usageOf(ctx, held);
+    const body = accountDetailBody({ account, self, csrf: res.locals.csrf, done: doneOf(req), held, used, usage, reset });
+    pages.send(res, `${account.name} · Admin`, body, { wide: true });
+  };
+
   r.get(
     '/accounts/:id',
+    wrap(async (req, res) => detailPage(req, res, await accountOr404(req))),
+  );
+
+  // The link is shown once, in the answer to this POST (never in a URL or a redirect), as invite links are.
+  r.post(
+    '/accounts/:id/reset-link',
     wrap(async (req, res) => {
-      const account = await accountOr404(req);
-      const held = await keys.list({ accountId: account.id, revoked: true });
-      const used = await keys.lastUsed(held.map((k) => k.id));
-      const self = account.id === res.locals.viewer!.id;
-      const usage = await usageOf(ctx, held);
-      const body = accountDetailBody({ account, self, csrf: res.locals.csrf, done: doneOf(req), held, used, usage });
-      pages.send(res, `${account.name} · Admin`, body, { wide: true });
+      const a = await accountOr404(req);
+      const link = await resetLink(ctx, a, false);
+      log.info({ by: res.locals.viewer!.id, accountId: a.id }, 'portal: admin made a reset link');
+      await detailPage(req, res, a, { url: link.url, expiresAt: new Date(link.expiresAt).toISOString() });
     }),
   );
 

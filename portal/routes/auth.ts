@@ -2,13 +2,16 @@
 // "Wrong email or password" for either mistake, in the same time (an unknown email still costs one
 // argon2id), and is throttled per IP and per account, or per device for a browser that signed in to the
 // account before (accounts/throttle.ts, accounts/device-cookies.ts); a successful one gives the browser a
-// new device cookie.
+// new device cookie. With SMTP_URL set, sign-up confirms the address (routes/confirm.ts): a new address and
+// one that has an account get the same answer, the mail tells them apart, and an account that has not
+// confirmed yet cannot sign in (its owner is mailed the link again instead).
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { profileProblems } from '../accounts/accounts.js';
 import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from '../accounts/passwords.js';
 import { localPath } from '../accounts/sessions.js';
 import type { Invite } from '../accounts/invites.js';
+import { mailConfirmation, mailSignupExisting } from '../mail/links.js';
 import { PageError, posted, wrap } from '../pages.js';
 import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from '../views/auth.js';
 
@@ -46,9 +49,11 @@ export function authRoutes(ctx: PortalContext): Router {
   // --- sign-up -----------------------------------------------------------------------------------------
 
   const freeTier = { plan: ctx.deps.plans.free, personal: ctx.deps.config.freePersonalKeys };
-  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval' | 'freeTier'> & { status?: number }) => {
+  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval' | 'confirm' | 'freeTier'> & { status?: number }) => {
     const approval = ctx.signup === 'approval' && !o.invite;
-    pages.send(res, 'Create an account', signupBody({ ...o, approval, freeTier, csrf: res.locals.csrf }), { status: o.status });
+    pages.send(res, 'Create an account', signupBody({ ...o, approval, freeTier, confirm: Boolean(ctx.mail), csrf: res.locals.csrf }), {
+      status: o.status,
+    });
   };
 
   const inviteRefused = () =>
@@ -91,7 +96,21 @@ export function authRoutes(ctx: PortalContext): Router {
 
       if (invite && !(await invites.claim(invite))) throw inviteRefused();
       const status = invite || ctx.signup === 'open' ? 'active' : 'pending';
-      const account = await accounts.create({ email, name, password, plan: invite?.plan ?? 'free', status });
+      const confirming = Boolean(ctx.mail);
+      const account = await accounts.create({ email, name, password, plan: invite?.plan ?? 'free', status, unverified: confirming });
+      if (confirming) {
+        // One answer whether the address is new or has an account (OWASP Authentication cheat sheet); the
+        // mail tells the two apart: a link for a new account, a notice to the owner of an existing one.
+        // The invite is used up either way, or trying it again would tell.
+        const owner = account ? undefined : await accounts.byEmail(email);
+        if (account) mailConfirmation(ctx, account);
+        if (owner) mailSignupExisting(ctx, owner);
+        log.info(
+          { accountId: account?.id ?? owner?.id, invite: invite?.id },
+          account ? 'portal: account created, to confirm' : 'portal: sign-up of a taken address',
+        );
+        return res.redirect(303, '/signup/sent');
+      }
       if (!account) {
         if (invite) await invites.restore(invite);
         // No mail server to tell the owner instead: saying so is the only way to point them to sign-in.
@@ -112,8 +131,10 @@ export function authRoutes(ctx: PortalContext): Router {
 
   // --- sign-in and sign-out ----------------------------------------------------------------------------
 
-  const loginForm = (res: Response, o: Omit<LoginForm, 'csrf' | 'closed'> & { status?: number }) => {
-    pages.send(res, 'Sign in', loginBody({ ...o, csrf: res.locals.csrf, closed: ctx.signup === 'closed' }), { status: o.status });
+  const loginForm = (res: Response, o: Omit<LoginForm, 'csrf' | 'closed' | 'confirm'> & { status?: number }) => {
+    pages.send(res, 'Sign in', loginBody({ ...o, csrf: res.locals.csrf, closed: ctx.signup === 'closed', confirm: Boolean(ctx.mail) }), {
+      status: o.status,
+    });
   };
 
   r.get(
@@ -122,7 +143,8 @@ export function authRoutes(ctx: PortalContext): Router {
       const next = localPath(req.query.next, '');
       if (res.locals.viewer) return res.redirect(303, next || '/dashboard');
       await sessions.ensure(req, res);
-      loginForm(res, { next, info: next ? 'Sign in to continue.' : undefined });
+      const done = typeof req.query.done === 'string' ? req.query.done : undefined;
+      loginForm(res, { next, done, info: next ? 'Sign in to continue.' : undefined });
     }),
   );
 
@@ -137,7 +159,11 @@ export function authRoutes(ctx: PortalContext): Router {
       if (until) throw tooMany(until);
       const account = email ? await accounts.byEmail(email) : undefined;
       const ok = account && password ? await verifyPassword(password, account.passwordHash) : await burnVerify(password);
-      if (!ok || !account) {
+      // An account whose address is not confirmed yet is answered as a wrong password, or sign-in would tell
+      // which sign-ups made an account; its owner is mailed the link again (the page says so to everyone).
+      const unconfirmed = ok && account?.unverified && ctx.mail;
+      if (unconfirmed) mailConfirmation(ctx, account);
+      if (!ok || !account || unconfirmed) {
         await throttle.failed(attempt);
         log.info({ accountId: account?.id, trusted: Boolean(attempt.device) }, 'portal: sign-in failed');
         return loginForm(res, { email, next, problems: [WRONG], status: 401 });

@@ -1,6 +1,7 @@
 // The account page at /account: who is signed in, the plan (and a request for a higher one, with the state
-// of the last request), the profile form (name), the password form and the account's deletion, each with
-// the problems of its last attempt, and the confirmation of a change that redirected here; and the page
+// of the last request), the profile form (name), the password form, with mail on the change of address and
+// the quota alerts switch, and the account's deletion, each with the problems of its last attempt, and the
+// confirmation of a change that redirected here; the page an address change's link opens; and the page
 // shown once an account is deleted.
 import { html, type Safe } from '../../engine/html.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
@@ -8,6 +9,7 @@ import type { Viewer } from '../types.js';
 import { NAME_MAX, type Plan } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
 import { MESSAGE_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
+import { LINK_TTL_MS } from '../accounts/link-tokens.js';
 import { csrfField, errors, field, notice } from './forms.js';
 import { count, planName, time, windowText } from './format.js';
 
@@ -16,6 +18,10 @@ const DONE: Record<string, string> = {
   name: 'Your name was saved.',
   password: 'Your password was changed; every other session of your account was signed out.',
   upgrade: 'Your request was sent to the administrators. This page shows their answer once they decide.',
+  'email-sent': `We sent a link to the new address: your address changes when it is used, within ${LINK_TTL_MS['email-change'] / 3600_000} hours. Your current address was told of the request.`,
+  email: 'Your email address was changed.',
+  'alerts-on': 'Quota alerts are on: we email you at 80% and 100% of your allowance.',
+  'alerts-off': 'Quota alerts are off.',
 };
 
 export interface AccountPage {
@@ -31,6 +37,13 @@ export interface AccountPage {
   deleteProblems?: string[];
   /** The account's last upgrade request, the plans above its own, and every plan's allowance. */
   upgrade: { request?: UpgradeRequest; higher: Plan[]; plans: Record<string, PlanSpec> };
+  /** Mail is on (SMTP_URL): the address can be changed, and quota alerts sent. */
+  mail: boolean;
+  /** Quota alerts by email are on for this account. */
+  alerts: boolean;
+  /** The new address as typed, when the change form is shown again. */
+  newEmail?: string;
+  emailProblems?: string[];
 }
 
 const allowance = (p: PlanSpec | undefined) => (p ? `${count(p.limit)} requests per ${windowText(p.window)}` : '');
@@ -84,7 +97,7 @@ ${planSection(o)}
 ${errors(o.problems ?? [])}
 <form method="post" action="/account/profile" class="stack card" aria-labelledby="profile">
   ${csrfField(o.csrf)}
-  ${field({ label: 'Email', name: 'email', type: 'email', value: v.email, readonly: true, hint: 'cannot be changed here' })}
+  ${field({ label: 'Email', name: 'email', type: 'email', value: v.email, readonly: true, hint: o.mail ? 'change it below' : 'cannot be changed here' })}
   ${field({ label: 'Name', name: 'name', value: o.name ?? v.name, autocomplete: 'name', required: true, maxlength: NAME_MAX })}
   <div><button type="submit">Save name</button></div>
 </form>
@@ -97,6 +110,7 @@ ${errors(o.pwProblems ?? [])}
   ${field({ label: 'New password', name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: MIN_LENGTH, maxlength: MAX_LENGTH, hint: `at least ${MIN_LENGTH} characters; signs out your other sessions` })}
   <div><button type="submit">Change password</button></div>
 </form>
+${o.mail ? mailSections(o) : ''}
 <h2 id="delete">Delete your account</h2>
 ${errors(o.deleteProblems ?? [])}
 <form method="post" action="/account/delete" class="stack card danger-zone" aria-labelledby="delete">
@@ -105,6 +119,42 @@ ${errors(o.deleteProblems ?? [])}
   <input type="text" name="username" value="${v.email}" autocomplete="username" hidden>
   ${field({ label: 'Your password, to confirm', name: 'password', type: 'password', autocomplete: 'current-password', required: true, maxlength: 1024 })}
   <div><button type="submit" class="danger">Delete my account</button></div>
+</form>`;
+}
+
+function mailSections(o: AccountPage) {
+  return html`<h2 id="email">Change email address</h2>
+${errors(o.emailProblems ?? [])}
+<p class="muted">We email a link to the new address; the change happens only when it is used. Your current address is told of the request.</p>
+<form method="post" action="/account/email" class="stack card" aria-labelledby="email">
+  ${csrfField(o.csrf)}
+  ${field({ label: 'New email address', name: 'email', type: 'email', value: o.newEmail, autocomplete: 'email', required: true, maxlength: 254 })}
+  ${field({ label: 'Current password', name: 'current', type: 'password', autocomplete: 'current-password', required: true, maxlength: 1024 })}
+  <div><button type="submit">Send a confirmation link</button></div>
+</form>
+<h2 id="alerts">Quota alerts</h2>
+<form method="post" action="/account/alerts" class="stack card" aria-labelledby="alerts">
+  ${csrfField(o.csrf)}
+  <label class="check"><input type="checkbox" name="alerts" value="on"${o.alerts ? html` checked` : ''}> Email me when my allowance reaches 80% and 100%</label>
+  <p class="muted small">At most one message of each per allowance window.</p>
+  <div><button type="submit">Save</button></div>
+</form>`;
+}
+
+export interface EmailConfirmPage {
+  csrf?: string;
+  token: string;
+  /** The address the account moves to. */
+  to: string;
+}
+
+export function emailConfirmBody(o: EmailConfirmPage) {
+  return html`<h1>Confirm your new email address</h1>
+<p>Make <strong>${o.to}</strong> the address of your account. You sign in with it from then on.</p>
+<form method="post" action="/account/email/confirm" class="stack card">
+  ${csrfField(o.csrf)}
+  <input type="hidden" name="token" value="${o.token}">
+  <div><button type="submit">Confirm the new address</button></div>
 </form>`;
 }
 

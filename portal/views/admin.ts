@@ -136,7 +136,7 @@ ${
 }`;
 }
 
-interface AccountDetailPage {
+export interface AccountDetailPage {
   account: Account;
   /** The account is the viewer's own (its status cannot be changed here). */
   self: boolean;
@@ -145,6 +145,8 @@ interface AccountDetailPage {
   held: KeyRecord[];
   used: Map<string, LastUse>;
   usage: AccountUsage;
+  /** A password reset link just made, shown once. */
+  reset?: { url: string; expiresAt: string };
 }
 
 export function accountDetailBody(o: AccountDetailPage) {
@@ -156,7 +158,7 @@ export function accountDetailBody(o: AccountDetailPage) {
 <h1>${a.name}</h1>
 ${doneNotice(o.done)}
 <div class="card"><p class="mono">${a.email}</p>
-<p>${statusBadge(a.status)} <span class="badge">${a.plan}</span> <span class="badge">${a.role}</span></p>
+<p>${statusBadge(a.status)} <span class="badge">${a.plan}</span> <span class="badge">${a.role}</span>${a.unverified ? html` <span class="badge warn">address not confirmed</span>` : ''}</p>
 <p class="muted small">id ${a.id} · created ${day(a.createdAt)} UTC · last sign-in ${day(a.lastSignInAt)}</p></div>
 <h2>Plan</h2>
 <form method="post" action="/admin/accounts/${a.id}/plan" class="row">${csrf}
@@ -174,6 +176,15 @@ ${doneNotice(o.done)}
           ? statusButton('suspended', 'Suspend', 'danger')
           : statusButton('active', 'Reactivate')
   }</div>
+<h2 id="reset">Password</h2>
+${
+  o.reset
+    ? html`<div class="notice ok" role="status"><p>A one-time password reset link for this account, valid until ${day(o.reset.expiresAt)} UTC. It is shown once: copy it now and hand it to the account's owner.</p>
+<p class="secret"><code id="reset-url">${o.reset.url}</code></p></div>`
+    : ''
+}
+<p class="muted small">A reset link lets whoever opens it choose a new password for this account, once, within an hour; every session of the account ends when it is used.</p>
+<form method="post" action="/admin/accounts/${a.id}/reset-link" class="row">${csrf}<button type="submit">Make a password reset link</button></form>
 <h2>Keys</h2>
 ${
   held.length
