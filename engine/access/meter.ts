@@ -100,7 +100,7 @@ const capKey = (keyId: string) => `cap:${keyId}`;
  * The usage history's partition of a request: a key of a per-key plan has its own, whatever its plan, so
  * its history outlives plan changes and the key itself; the others are counted by plan and counter.
  */
-export function usagePartition(plan: PlanSpec, subject: Subject, ip: () => string | undefined): string {
+function usagePartition(plan: PlanSpec, subject: Subject, ip: () => string | undefined): string {
   return plan.keyedBy === 'key' ? `key:${subject.keyId}` : partitionOf(plan.id, counterKey(plan, subject, ip));
 }
 
