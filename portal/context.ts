@@ -64,7 +64,8 @@ export function createContext(deps: PortalDeps): PortalContext {
   });
   deliveries.start(deps.keys.events);
   const mail = createMailer(config.mail, { serviceName: config.serviceName, publicUrl: config.publicUrl }, log);
-  if (mail) mailNotices({ events: deps.keys.events, accounts, store: deps.store, mailer: mail });
+  const upgrades = new UpgradeRequests(deps.store, accounts, log);
+  if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, store: deps.store, mailer: mail });
   const services = {
     deps,
     accounts,
@@ -73,7 +74,7 @@ export function createContext(deps: PortalDeps): PortalContext {
     throttle: SignInThrottle.create(counters),
     signups: SignUpThrottle.create({ ...counters, max: config.signupLimit }),
     devices: new DeviceCookies(deps.store, config.publicUrl),
-    upgrades: new UpgradeRequests(deps.store, accounts, log),
+    upgrades,
     freshKeys: new FreshKeys(deps.store),
     links: new LinkTokens(deps.store),
     linkThrottle: LinkThrottle.create(counters),

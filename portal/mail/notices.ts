@@ -1,5 +1,6 @@
 // Mail that account events set off (engine/access/account-events.ts, heard on keys.events): a notice to
-// the owner for every personal key made, and the quota alerts at 80% and 100% of the allowance, unless the
+// the owner for every personal key made, the answer to a request for a higher plan (heard from the
+// upgrade requests), and the quota alerts at 80% and 100% of the allowance, unless the
 // owner turned alerts off on /account. Each alert is sent once per account, kind and window however many
 // instances hear the meter cross the line: the first to insert `<account>:<kind>:<resetAt>` into
 // 'mail-alerts' sends it (insert succeeds for one caller only). The marker of the window before is removed
@@ -7,6 +8,8 @@
 import type { Store } from '../../engine/store/index.js';
 import type { AccountEvents, AccountEventData } from '../../engine/access/account-events.js';
 import type { Accounts } from '../accounts/accounts.js';
+import type { UpgradeRequests } from '../accounts/upgrades.js';
+import { planName } from '../views/format.js';
 import type { Mailer } from './mailer.js';
 
 const SENT = 'mail-alerts';
@@ -24,8 +27,24 @@ async function firstForWindow(store: Store, accountId: string, kind: QuotaKind, 
   return true;
 }
 
-export function mailNotices(o: { events: AccountEvents; accounts: Accounts; store: Store; mailer: Mailer }): void {
+export function mailNotices(o: {
+  events: AccountEvents;
+  upgrades: UpgradeRequests;
+  accounts: Accounts;
+  store: Store;
+  mailer: Mailer;
+}): void {
   const { accounts, store, mailer } = o;
+
+  o.upgrades.onDecided(async (request, account) => {
+    if (request.status === 'pending') return;
+    await mailer.send('upgrade-decided', account.email, {
+      name: account.name,
+      plan: planName(request.to),
+      approved: request.status === 'approved',
+      reason: request.reason,
+    });
+  });
 
   const quota = async (kind: QuotaKind, accountId: string, d: AccountEventData[QuotaKind]) => {
     const account = await accounts.get(accountId);

@@ -9,6 +9,7 @@ import type { QuotaData } from './quota-message.js';
 import { quotaWarning } from './quota-warning.js';
 import { quotaExhausted } from './quota-exhausted.js';
 import { signupExisting, type SignupExistingData } from './signup-existing.js';
+import { upgradeDecided, type UpgradeDecidedData } from './upgrade-decided.js';
 
 export interface MailData {
   'verify-email': VerifyEmailData;
@@ -19,6 +20,7 @@ export interface MailData {
   'quota-warning': QuotaData;
   'quota-exhausted': QuotaData;
   'signup-existing': SignupExistingData;
+  'upgrade-decided': UpgradeDecidedData;
 }
 
 export type MailKind = keyof MailData;
@@ -32,4 +34,5 @@ export const TEMPLATES: { [K in MailKind]: Template<MailData[K]> } = {
   'quota-warning': quotaWarning,
   'quota-exhausted': quotaExhausted,
   'signup-existing': signupExisting,
+  'upgrade-decided': upgradeDecided,
 };
