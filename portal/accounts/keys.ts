@@ -112,3 +112,38 @@ export function addressNote(ip: string, trustProxy: unknown): AddressNote | unde
   if (!family) return undefined;
   return PRIVATE.check(ip, family === 4 ? 'ipv4' : 'ipv6') ? 'private' : undefined;
 }
+
+/** A key's own limits as its holder sets them on the key page: a cap per window, an expiry day (UTC). */
+export interface KeyLimits {
+  cap?: number;
+  expiresAt?: string;
+}
+
+/**
+ * Reads the limits form: `cap` blank or a whole number from 1 to below the plan's allowance, `expires` blank
+ * or a day (YYYY-MM-DD) from tomorrow on, the key working through that day (UTC). Problems, or the limits.
+ */
+export function keyLimits(
+  cap: string,
+  expires: string,
+  planLimit: number,
+  now = Date.now(),
+): { problems: string[] } | { limits: KeyLimits } {
+  const problems: string[] = [];
+  const limits: KeyLimits = {};
+  if (cap.trim()) {
+    const n = /^\d{1,9}$/.test(cap.trim()) ? Number(cap.trim()) : NaN;
+    if (!(n >= 1 && n < planLimit))
+      problems.push(`Give the cap as a whole number from 1 to ${planLimit - 1}, below your plan's allowance, or leave it empty.`);
+    else limits.cap = n;
+  }
+  if (expires.trim()) {
+    const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(expires.trim());
+    const end = day ? Date.parse(`${expires.trim()}T23:59:59.999Z`) : NaN;
+    if (!day || Number.isNaN(end) || new Date(end).toISOString().slice(0, 10) !== expires.trim())
+      problems.push('Give the expiry as a date (YYYY-MM-DD), or leave it empty.');
+    else if (end - now < 86_400_000) problems.push('Choose an expiry date from tomorrow on.');
+    else limits.expiresAt = new Date(end).toISOString();
+  }
+  return problems.length ? { problems } : { limits };
+}

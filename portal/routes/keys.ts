@@ -15,6 +15,7 @@ import {
   freeRef,
   GRACE,
   holdsPersonalKeys,
+  keyLimits,
   keyNameProblem,
   maxKeysOf,
   personalRef,
@@ -147,12 +148,31 @@ export function keyRoutes(ctx: PortalContext): Router {
       const grace = GRACE[posted(req, 'grace', 10)];
       if (!grace) return show(req, res, { problems: ['Choose how long the old key keeps working.'], status: 422 });
       if (!holdsPersonalKeys(deps, viewerOf(res)) || rec.disabled) throw new PageError(409, 'This key is disabled', keyRefusals.disabled());
-      if (rec.expiresAt) throw new PageError(409, 'This key is being replaced', keyRefusals.beingReplaced(rec.expiresAt));
+      if (rec.replacedBy !== undefined && rec.expiresAt)
+        throw new PageError(409, 'This key is being replaced', keyRefusals.beingReplaced(rec.expiresAt));
       const fresh = await deps.keys.rotate(rec.id, grace.ms);
       if (!fresh) throw new PageError(409, 'This key cannot be rotated', keyRefusals.cannotRotate());
       deps.log.info({ accountId: rec.accountId, keyId: rec.id, newKeyId: fresh.record.id, graceMs: grace.ms }, 'portal: key rotated');
       const old = await deps.keys.get(rec.id); // gone when rotated without grace
       await showOnce(res, { ...fresh, replaced: { hint: rec.hint ?? rec.id, ...(old?.expiresAt ? { expiresAt: old.expiresAt } : {}) } });
+    }),
+  );
+
+  r.post(
+    '/dashboard/keys/:id/limits',
+    wrap(async (req, res) => {
+      const rec = await ownKey(req, res);
+      const plan = deps.plans[rec.plan];
+      if (!plan || !isLive(rec) || rec.replacedBy !== undefined)
+        throw new PageError(409, 'This key cannot be changed', keyRefusals.cannotLimit());
+      const read = keyLimits(posted(req, 'cap', 20), posted(req, 'expires', 20), plan.limit);
+      if ('problems' in read) return show(req, res, { problems: read.problems, status: 422 });
+      await deps.keys.setLimits(rec.id, read.limits);
+      deps.log.info(
+        { accountId: rec.accountId, keyId: rec.id, cap: read.limits.cap, expiresAt: read.limits.expiresAt },
+        'portal: key limits set',
+      );
+      res.redirect(303, `/dashboard?done=limits#key-${rec.id}`);
     }),
   );
 

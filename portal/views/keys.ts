@@ -13,6 +13,7 @@ import { allowanceFacts, count, planName, relative, time, windowText } from './f
 const DONE: Record<string, string> = {
   renamed: 'The key was renamed.',
   revoked: 'The key was revoked: calls with it are refused (401) from now on.',
+  limits: "The key's limits were saved: they apply from its next call.",
 };
 
 /** A freshly made key, to show once. */
@@ -155,15 +156,31 @@ function freshCard(f: FreshKey): Safe {
 
 function statusBadge(k: KeyRecord): Safe {
   if (k.disabled) return html`<span class="badge danger">Disabled</span>`;
-  if (k.expiresAt)
-    return Date.parse(k.expiresAt) > Date.now()
-      ? html`<span class="badge warn">Replaced: works until ${time(k.expiresAt)}</span>`
-      : html`<span class="badge danger">Expired</span>`;
+  if (k.expiresAt && Date.parse(k.expiresAt) <= Date.now()) return html`<span class="badge danger">Expired</span>`;
+  // Keys rotated before rotations recorded their replacement have an expiry and no replacedBy.
+  if (k.expiresAt && (k.replacedBy !== undefined || Date.parse(k.expiresAt) - Date.now() <= 86_400_000))
+    return html`<span class="badge warn">${k.replacedBy !== undefined ? 'Replaced: works' : 'Works'} until ${time(k.expiresAt)}</span>`;
   return html`<span class="badge ok">Active</span>`;
 }
 
+/** The limits form of a key: its own cap per window of its plan, and the day it stops working. */
+function limitsForm(k: KeyRecord, csrf: string | undefined): Safe {
+  const day = k.expiresAt?.slice(0, 10) ?? '';
+  return html`<details><summary>Limits</summary>
+      <form method="post" action="/dashboard/keys/${k.id}/limits" class="stack">
+        ${csrfField(csrf)}
+        <label>Cap of its own <span class="hint" id="cap-${k.id}">requests per allowance window, below your plan's; empty: none</span>
+          <input name="cap" inputmode="numeric" pattern="[0-9]*" value="${k.cap ?? ''}" aria-describedby="cap-${k.id}" autocomplete="off"></label>
+        <label>Expires after <span class="hint" id="exp-${k.id}">a day (UTC) from tomorrow on; empty: never</span>
+          <input name="expires" type="date" value="${day}" aria-describedby="exp-${k.id}"></label>
+        <div><button type="submit" class="secondary">Save limits</button></div>
+      </form>
+      <p class="small muted">Every key of your account spends the account's one allowance; a cap keeps this key (a test server, a shared script) to a part of it.</p>
+    </details>`;
+}
+
 function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: string | undefined, isNew: boolean): Safe {
-  const rotatable = isLive(k) && !k.expiresAt;
+  const rotatable = isLive(k) && k.replacedBy === undefined;
   return html`<article class="card key${isNew ? ' new' : ''}" id="key-${k.id}" aria-labelledby="key-${k.id}-name">
   <div class="key-head"><h3 id="key-${k.id}-name">${k.name}</h3>${statusBadge(k)}</div>
   <dl class="facts">
@@ -171,6 +188,8 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
     <div><dt>Created</dt><dd>${time(k.createdAt)}</dd></div>
     <div><dt>Last used</dt><dd>${use ? lastUse(use) : html`<span class="muted">never</span>`}</dd></div>
     ${allowanceFacts(a)}
+    ${k.cap !== undefined ? html`<div><dt>Own cap</dt><dd>${count(k.cap)} requests per window</dd></div>` : ''}
+    ${k.expiresAt && k.replacedBy === undefined ? html`<div><dt>Expires</dt><dd>${time(k.expiresAt)}</dd></div>` : ''}
   </dl>
   <div class="key-actions">
     <details><summary>Rename</summary>
@@ -193,6 +212,7 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
     </details>`
         : ''
     }
+    ${rotatable ? limitsForm(k, csrf) : ''}
     <a href="/dashboard/usage?key=${k.id}">Usage</a>
     <a href="/dashboard/keys/${k.id}/revoke" class="danger-link">Revoke…</a>
   </div>
@@ -249,4 +269,5 @@ export const keyRefusals = {
   disabled: () => html`Disabled keys cannot be rotated. ${backToKeys}`,
   beingReplaced: (expiresAt: string) => html`It was rotated already and stops working ${relative(expiresAt)}. ${backToKeys}`,
   cannotRotate: () => html`It no longer works. ${backToKeys}`,
+  cannotLimit: () => html`Only a key that works and is not being replaced can be given a cap or an expiry. ${backToKeys}`,
 };
