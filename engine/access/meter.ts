@@ -96,12 +96,26 @@ export function counterKey(plan: PlanSpec, subject: Subject, ip: () => string | 
 /** The counter of a key's own cap. */
 const capKey = (keyId: string) => `cap:${keyId}`;
 
+/** Whose allowance a request without a valid key spends (the auth-fail plan's, per client address). */
+const NO_KEY: Subject = Object.freeze({ keyId: '-' });
+
+// The usage partitions of keys of per-key plans, remembered: a request builds no string for it.
+const keyPartitions = new Map<string, string>();
+function keyPartition(keyId: string): string {
+  let p = keyPartitions.get(keyId);
+  if (p === undefined) {
+    if (keyPartitions.size > 50_000) keyPartitions.clear();
+    keyPartitions.set(keyId, (p = `key:${keyId}`));
+  }
+  return p;
+}
+
 /**
  * The usage history's partition of a request: a key of a per-key plan has its own, whatever its plan, so
  * its history outlives plan changes and the key itself; the others are counted by plan and counter.
  */
 function usagePartition(plan: PlanSpec, subject: Subject, ip: () => string | undefined): string {
-  return plan.keyedBy === 'key' ? `key:${subject.keyId}` : partitionOf(plan.id, counterKey(plan, subject, ip));
+  return plan.keyedBy === 'key' ? keyPartition(subject.keyId) : partitionOf(plan.id, counterKey(plan, subject, ip));
 }
 
 /** A window's numbers, as the X-RateLimit-* headers carry them. */
@@ -190,9 +204,11 @@ export function createMeter(deps: MeterDeps) {
 
   /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
   const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, cap?: { g: Gauge; key: string; hit: Hit }) => {
+    if (cap === undefined) writeHeaders(g, key, hit, call, policyOf(g, key));
     // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.
-    const binding = cap !== undefined && cap.g.limit - cap.hit.hits < g.limit - hit.hits ? cap : { g, key, hit };
-    writeHeaders(binding.g, binding.key, binding.hit, call, cap ? `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}` : policyOf(g, key));
+    else if (cap.g.limit - cap.hit.hits < g.limit - hit.hits)
+      writeHeaders(cap.g, cap.key, cap.hit, call, `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}`);
+    else writeHeaders(g, key, hit, call, `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}`);
     // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
     const over = hit.hits > g.limit ? hit : cap !== undefined && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
     if (over !== undefined)
@@ -206,13 +222,15 @@ export function createMeter(deps: MeterDeps) {
 
   const meter = (call: Call, next: Next) => {
     const id = call.identity!;
-    const planId = id.status === 'ok' ? id.plan : AUTH_FAIL_PLAN;
+    const ok = id.status === 'ok';
+    const planId = ok ? id.plan : AUTH_FAIL_PLAN;
     const m = meters.get(planId);
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${planId}`));
-    const subject: Subject = id.status === 'ok' ? id : { keyId: '-' };
+    const subject: Subject = ok ? id : NO_KEY;
     const ip = () => call.ip;
-    const [g, key] = placeOf(m, subject, ip);
-    if (id.status === 'ok') call.usageKey = usagePartition(m.plan, subject, ip);
+    const key = counterKey(m.plan, subject, ip);
+    const g = subject.accountId !== undefined && m.accounts ? m.accounts : m.gauge;
+    if (ok) call.usageKey = m.plan.keyedBy === 'key' ? keyPartition(subject.keyId) : partitionOf(m.plan.id, key);
     const hit = g.counter.hit(key);
     if (subject.cap === undefined) {
       if (hit instanceof Promise)

@@ -1,6 +1,6 @@
 // The key page and the upgrade queue in Debian's Chromium: after "Create key" the browser lands on the page
 // after the redirect with focus on the new key (a reload shows it no more), a user asks for an upgrade
-// on /account, and an admin approves it from /admin's queue. Screenshots: test-results/keys-*.png. No
+// on /account, an admin approves it from /admin's queue, and the user deletes the account. Screenshots: test-results/keys-*.png. No
 // page asks another origin or breaks the CSP.
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
@@ -112,6 +112,38 @@ run('the key page and the upgrade queue in Chromium', () => {
     await page.goto(`${base}/account`);
     await page.getByText('Your account is on Enterprise now.').waitFor();
     await shot(page, 'account-approved');
+  }, 60_000);
+
+  test('the user deletes the account on /account: its key is refused at once, and its email and password sign in no more', async () => {
+    const accounts = new Accounts(t.api.store, t.api.keys);
+    const id = (await accounts.byEmail(email))!.id;
+    const { key } = await t.api.keys.issue('enterprise', 'to be deleted', id);
+    const callWith = () => fetch(`${base}/api/v1/tools/ccgen?bin=457173`, { headers: { 'X-API-Key': key } });
+    expect((await callWith()).status).toBe(200);
+
+    const page = await open();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PW);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto(`${base}/account#delete`);
+    await page.getByLabel('Your password, to confirm').fill('not my password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText('Your current password is not right.').waitFor();
+    await page.getByLabel('Your password, to confirm').fill(PW);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL(/\/account\/deleted$/);
+    await page.getByText('Your account is deleted').waitFor();
+    await shot(page, 'account-deleted');
+
+    expect((await callWith()).status).toBe(401);
+    expect(await accounts.byEmail(email)).toBeUndefined();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PW);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Wrong email or password').waitFor();
   }, 60_000);
 
   test('no page asked another origin for anything, broke a CSP rule or threw', () => {
