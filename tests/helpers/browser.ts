@@ -87,3 +87,41 @@ export async function screenshot(page: Page, name: string, opts: { fullPage?: bo
   await page.screenshot({ path: file, fullPage: opts.fullPage ?? false });
   return file;
 }
+
+/**
+ * One Chromium for the tests of a file: launched before its first test (when installed), closed after its
+ * last. `open()` gives a watched page of the origin `base()` answers (read at call time: the app may start
+ * after this is called); `opened` keeps every page for the file's last check (no request to another origin,
+ * no CSP violation, no error).
+ */
+export function browserForTests(base: () => string) {
+  let browser: Browser | undefined;
+  const opened: WatchedPage[] = [];
+  beforeAll(async () => {
+    if (chromiumAvailable()) browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const open = async (): Promise<WatchedPage> => {
+    const w = await watchedPage(browser!, base());
+    opened.push(w);
+    return w;
+  };
+  return { opened, open };
+}
+
+/** Signs in through the sign-in form and waits for the page it leads to (the dashboard unless told; null: no wait). */
+export async function signInPage(
+  page: Page,
+  base: string,
+  email: string,
+  password: string,
+  lands: RegExp | null = /\/dashboard$/,
+): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (lands) await page.waitForURL(lands);
+}

@@ -3,9 +3,9 @@
 // on /account, an admin approves it from /admin's queue, and the user deletes the account. Screenshots: test-results/keys-*.png. No
 // page asks another origin or breaks the CSP.
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { testApp, listen, type TestApp } from '../helpers/app.js';
-import { chromiumAvailable, launchBrowser, screenshot, watchedPage, type WatchedPage } from '../helpers/browser.js';
+import { browserForTests, chromiumAvailable, screenshot, signInPage } from '../helpers/browser.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 
 const PW = 'correct horse battery';
@@ -14,29 +14,22 @@ const run = chromiumAvailable() ? describe : describe.skip;
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
 let base: string;
-const opened: WatchedPage[] = [];
+const { opened, open: openWatched } = browserForTests(() => base);
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
   server = await listen(t.app);
   base = server.url;
-  browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   await t?.close();
 });
 
-async function open(): Promise<Page> {
-  const w = await watchedPage(browser, base);
-  opened.push(w);
-  return w.page;
-}
+const open = async (): Promise<Page> => (await openWatched()).page;
 
 const shot = (page: Page, name: string) => screenshot(page, `keys-${name}`, { fullPage: true });
 
@@ -80,11 +73,7 @@ run('the key page and the upgrade queue in Chromium', () => {
 
   test('a user asks for Enterprise on /account; the admin approves it from the queue on /admin', async () => {
     const page = await open();
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PW);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    await signInPage(page, base, email, PW);
     await page.getByRole('link', { name: 'Request an upgrade' }).click();
     await page.waitForURL(/\/account#plan$/);
     await page.getByLabel('Plan you want').selectOption('enterprise');
@@ -95,11 +84,7 @@ run('the key page and the upgrade queue in Chromium', () => {
     await shot(page, 'account-request-pending');
 
     const admin = await open();
-    await admin.goto(`${base}/login`);
-    await admin.getByLabel('Email').fill(ADMIN);
-    await admin.getByLabel('Password').fill(PW);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(/\/dashboard$/);
+    await signInPage(admin, base, ADMIN, PW);
     await admin.goto(`${base}/admin`);
     const row = admin.locator('tr', { hasText: email });
     await row.getByText('Our weather app grew').waitFor();
@@ -122,11 +107,7 @@ run('the key page and the upgrade queue in Chromium', () => {
     expect((await callWith()).status).toBe(200);
 
     const page = await open();
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PW);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/dashboard$/);
+    await signInPage(page, base, email, PW);
     await page.goto(`${base}/account#delete`);
     await page.getByLabel('Your password, to confirm').fill('not my password');
     await page.getByRole('button', { name: 'Delete my account' }).click();

@@ -8,9 +8,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { testApp, listen, type TestApp } from '../helpers/app.js';
-import { chromiumAvailable, launchBrowser, screenshot, watchedPage, RESULTS_DIR, type WatchedPage } from '../helpers/browser.js';
+import { browserForTests, chromiumAvailable, screenshot, signInPage, RESULTS_DIR } from '../helpers/browser.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 const PW = 'correct horse battery';
 const ADMIN = 'root@example.com';
@@ -18,9 +18,8 @@ const run = chromiumAvailable() ? describe : describe.skip;
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
 let base: string;
-const opened: WatchedPage[] = [];
+const { opened, open } = browserForTests(() => base);
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
@@ -30,20 +29,12 @@ beforeAll(async () => {
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
   server = await listen(t.app);
   base = server.url;
-  browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   await t?.close();
 });
-
-async function open(): Promise<WatchedPage> {
-  const w = await watchedPage(browser, base);
-  opened.push(w);
-  return w;
-}
 
 /** Saves the page at 1280 px and at 390 px wide (whole page), then returns to 1280. */
 let shot = 0;
@@ -70,14 +61,6 @@ async function until(page: Page, path: string, check: () => Promise<boolean>) {
   }
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PW);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dashboard$/);
-}
-
 async function signUp(page: Page, email: string, name: string) {
   await page.goto(`${base}/`);
   await page.getByRole('link', { name: 'Sign up' }).first().click();
@@ -100,7 +83,7 @@ run('portal journeys in Chromium', () => {
     const { page } = w;
     await signUp(page, user, 'Ada');
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await signIn(page, user);
+    await signInPage(page, base, user, PW);
 
     // The key page: the shared free key and its allowance; the key handed to /docs for this tab.
     await shots(page, 'free-key-page');
@@ -196,10 +179,7 @@ run('portal journeys in Chromium', () => {
 
   test('an admin upgrades an account and the next API answer carries X-RateLimit-Limit: 5000', async () => {
     const { page: admin } = await open();
-    await admin.goto(`${base}/login`);
-    await admin.getByLabel('Email').fill(ADMIN);
-    await admin.getByLabel('Password').fill(PW);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
+    await signInPage(admin, base, ADMIN, PW, null);
     await admin.goto(`${base}/admin?q=${encodeURIComponent(user)}`);
     await shots(admin, 'admin-search');
     await admin.getByRole('link', { name: user }).click();
@@ -210,7 +190,7 @@ run('portal journeys in Chromium', () => {
 
     // The upgraded user now holds personal keys; the first answer with one carries the Premium limit.
     const { page } = await open();
-    await signIn(page, user);
+    await signInPage(page, base, user, PW);
     await page.getByLabel(/^Name/).fill('after upgrade');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!.trim();

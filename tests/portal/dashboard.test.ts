@@ -7,6 +7,7 @@ import request from 'supertest';
 import { appForTests, KEYS, onTwoInstances } from '../helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
 import { Accounts, type Plan } from '../../portal/accounts/accounts.js';
+import { eventually } from '../helpers/eventually.js';
 
 const PW = 'correct horse battery';
 const ccgen = '/api/v1/tools/ccgen';
@@ -44,15 +45,6 @@ async function madeBy(agent: Agent, action: string, fields: Record<string, strin
 const keyOf = (page: string) => /<code id="new-key" data-api-key[^>]*>(uua_[0-9A-Za-z]+)<\/code>/.exec(page)?.[1];
 const call = (key: string, ip = '198.51.100.7') =>
   request(t.app).get(ccgen).set('X-Forwarded-For', ip).query({ bin: '457173' }).set('X-API-Key', key);
-
-/** The recorder writes once a second: polls `check` until it holds, for at most 5 s. */
-async function eventually(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not seen within 5 s');
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-}
 
 test('the dashboard asks visitors to sign in', async () => {
   const res = await request(t.app).get('/dashboard');

@@ -7,6 +7,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { signIn, signUp, submit, visitor, type Agent } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import type { AccountEvent } from '../../engine/access/account-events.js';
+import { eventually } from '../helpers/eventually.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'only-admin@example.com';
@@ -21,14 +22,6 @@ afterAll(async () => {
 });
 
 const call = (key: string) => request(t.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', key);
-
-async function eventually(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not seen within 5 s');
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-}
 
 async function premiumWithKey(): Promise<{ agent: Agent; email: string; id: string; key: string; keyId: string }> {
   const agent = visitor(t);

@@ -8,6 +8,7 @@ import { appForTests, listen } from '../helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import { KeyStore } from '../../engine/access/keystore.js';
+import { eventually } from '../helpers/eventually.js';
 
 const PW = 'correct horse battery';
 const t = appForTests();
@@ -29,15 +30,6 @@ async function post(agent: Agent, action: string, fields: Record<string, string>
     .post(action)
     .type('form')
     .send({ csrf: csrfOf(page.text), ...fields });
-}
-
-/** Polls until `check` holds, for at most 5 s (the usage recorder writes once a second). */
-async function eventually(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not seen within 5 s');
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
 }
 
 test('POST create answers 303; the GET after it shows the key once, focused; a second GET does not; no second key exists', async () => {

@@ -5,19 +5,11 @@ import request from 'supertest';
 import { appForTests } from '../helpers/app.js';
 import { signIn, signUp, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
+import { eventually } from '../helpers/eventually.js';
 
 const t = appForTests({ PLAN_PREMIUM_LIMIT: '50' });
 const PW = 'correct horse battery';
 const call = (key: string) => request(t.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', key);
-
-/** The recorder writes once a second: polls `check` until it holds, for at most 5 s. */
-async function eventually(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not seen within 5 s');
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-}
 
 test("a revoked key's calls stay on the usage page, in the CSV and on /admin", async () => {
   const agent = visitor(t);

@@ -344,6 +344,13 @@ describe('the allowance without counting', () => {
     expect((await step(meter, callOf(ok('premium', 'k1')))).h['X-RateLimit-Remaining']).toBe('0');
   });
 
+  test("peekMeter: on a per-address plan it is the caller's address's allowance", async () => {
+    const { meter, peekMeter } = meterOf();
+    await step(meter, callOf(ok('free', 'free'), '203.0.113.1'));
+    expect((await step(peekMeter, callOf(ok('free', 'free'), '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1');
+    expect((await step(peekMeter, callOf(ok('free', 'free'), '198.51.100.9'))).h['X-RateLimit-Remaining']).toBe('2');
+  });
+
   test('peekMeter: a missing or invalid key is metered like any other request', async () => {
     const { peekMeter } = meterOf(1);
     expect((await step(peekMeter, callOf({ status: 'invalid' }))).h['X-RateLimit-Remaining']).toBe('0');

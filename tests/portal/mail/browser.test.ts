@@ -6,9 +6,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { testApp, listen, type TestApp } from '../../helpers/app.js';
-import { chromiumAvailable, launchBrowser, screenshot, watchedPage, RESULTS_DIR, type WatchedPage } from '../../helpers/browser.js';
+import { browserForTests, chromiumAvailable, screenshot, signInPage, RESULTS_DIR } from '../../helpers/browser.js';
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 
@@ -18,9 +18,8 @@ const run = chromiumAvailable() ? describe : describe.skip;
 let t: TestApp;
 let box: Mailbox;
 let server: Awaited<ReturnType<typeof listen>>;
-let browser: Browser;
 let base: string;
-const opened: WatchedPage[] = [];
+const { opened, open } = browserForTests(() => base);
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
@@ -31,21 +30,13 @@ beforeAll(async () => {
   base = server.url;
   // Links in the messages point at PUBLIC_URL: the port this test listens on.
   t = await testApp({ SMTP_URL: box.url, MAIL_FROM: 'Portal <portal@example.com>', PUBLIC_URL: base });
-  browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   await t?.close();
   await box?.close();
 });
-
-async function open(): Promise<WatchedPage> {
-  const w = await watchedPage(browser, base);
-  opened.push(w);
-  return w;
-}
 
 let shot = 0;
 const shots = (page: Page, name: string) => screenshot(page, `mail-${String(++shot).padStart(2, '0')}-${name}`, { fullPage: true });
@@ -69,13 +60,6 @@ async function confirmed(page: Page, email: string, name: string) {
   await page.waitForURL(/\/dashboard$/);
 }
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
 run('email journeys in Chromium', () => {
   test('sign up, "check your inbox", the mailed link, the password: signed in; the message reads well as HTML', async () => {
     const email = freshEmail('ada');
@@ -84,7 +68,7 @@ run('email journeys in Chromium', () => {
     expect(await page.locator('h1').textContent()).toBe('Check your inbox');
     await shots(page, 'check-inbox');
     // Before confirming, the account cannot sign in; the sign-in page says why, and mails the link again.
-    await signIn(page, email, PW);
+    await signInPage(page, base, email, PW, null);
     await page.getByText('Wrong email or password').waitFor();
     expect(await page.locator('#confirm-hint').textContent()).toContain('Use the link we emailed you');
     await shots(page, 'unconfirmed-sign-in');
@@ -115,7 +99,7 @@ run('email journeys in Chromium', () => {
     await confirmed(before.page, email, 'Grace');
 
     const { page } = await open();
-    await signIn(page, email, 'not remembered at all');
+    await signInPage(page, base, email, 'not remembered at all', null);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL(/\/login\/forgot$/);
     await page.getByLabel('Email').fill(email);
@@ -134,9 +118,9 @@ run('email journeys in Chromium', () => {
     await before.page.goto(`${base}/account`);
     await before.page.waitForURL(/\/login\?next=/);
 
-    await signIn(page, email, PW);
+    await signInPage(page, base, email, PW, null);
     await page.getByText('Wrong email or password').waitFor();
-    await signIn(page, email, 'a much newer passphrase');
+    await signInPage(page, base, email, 'a much newer passphrase', null);
     await page.waitForURL(/\/dashboard$/);
   }, 60_000);
 

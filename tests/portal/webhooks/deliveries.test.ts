@@ -18,6 +18,7 @@ import { secretText } from '../../../portal/webhooks/signing.js';
 import { AccountEvents } from '../../../engine/access/account-events.js';
 import { openSqlite, openRedisStore, type Store } from '../../../engine/store/index.js';
 import { connectRedis } from '../../../engine/infra/redis.js';
+import { eventually } from '../../helpers/eventually.js';
 
 const PW = 'correct horse battery';
 const PAGE = '/dashboard/webhooks';
@@ -37,17 +38,6 @@ async function receiver(script?: Script): Promise<Receiver> {
 const statuses =
   (...list: number[]): Script =>
   (n) => ({ status: list[Math.min(n, list.length - 1)], body: `answer ${n}` });
-
-/** Polls `check` until it holds, for at most `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`not seen within ${ms} ms`);
-    await new Promise((ok) => setTimeout(ok, 25));
-  }
-}
 
 /** A signed-in account of `app` whose webhook points at `r` (its secret handed to the receiver). */
 async function hooked(app: TestApp, r: Receiver, events = ALL): Promise<{ agent: Agent; id: string }> {
