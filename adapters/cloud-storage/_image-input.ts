@@ -15,7 +15,22 @@ export interface ImageInput {
 }
 
 const tooLarge = () => payloadTooLarge(`Image is too large: the limit is ${MAX_IMAGE_BYTES / 1048576} MB`);
-const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * Whether `s` is base64 or base64url: its alphabet, then at most two '='. A loop, not a regular expression:
+ * over a body of megabytes V8's regular expressions may run out of backtracking stack (a RangeError, seen
+ * under memory pressure), where this walks the string once.
+ */
+function isBase64(s: string): boolean {
+  const end = s.length - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
+  if (end === 0) return false;
+  for (let i = 0; i < end; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
+    if (!ok) return false;
+  }
+  return true;
+}
 
 function isUpload(v: unknown): v is UploadedFile {
   return typeof v === 'object' && v !== null && typeof (v as UploadedFile).path === 'string';
@@ -24,12 +39,14 @@ function isUpload(v: unknown): v is UploadedFile {
 function fromBase64(text: string): Buffer {
   const m = /^data:([^,]*?),/i.exec(text);
   if (m && !/;base64$/i.test(m[1])) throw invalidParam('image', 'a data: URI must be base64-encoded');
-  const b64 = (m ? text.slice(m[0].length) : text).replace(/\s+/g, '');
-  if (!BASE64.test(b64) || b64.length % 4 === 1) {
+  const raw = m ? text.slice(m[0].length) : text;
+  const b64 = /\s/.test(raw) ? raw.split(/\s/).join('') : raw;
+  if (!isBase64(b64) || b64.length % 4 === 1) {
     throw invalidParam('image', 'must be a multipart file, base64 data or an http(s) URL');
   }
   // Refuse before decoding: base64 is 4 characters per 3 bytes.
-  if (Math.floor((b64.replace(/=+$/, '').length * 3) / 4) > MAX_IMAGE_BYTES) throw tooLarge();
+  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  if (Math.floor(((b64.length - padding) * 3) / 4) > MAX_IMAGE_BYTES) throw tooLarge();
   return Buffer.from(b64, b64.includes('-') || b64.includes('_') ? 'base64url' : 'base64');
 }
 
