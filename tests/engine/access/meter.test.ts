@@ -12,6 +12,19 @@ import { connectRedis } from '../../../engine/infra/redis.js';
 import { createMeter, counterKey, AUTH_FAIL_PLAN } from '../../../engine/access/meter.js';
 import type { Identity } from '../../../engine/access/identify.js';
 import { AccountEvents, type AccountEvent } from '../../../engine/access/account-events.js';
+import path from 'node:path';
+import { SqliteStore } from '../../../engine/store/sqlite.js';
+import { tmpDirs } from '../../helpers/tmp-dirs.js';
+
+const tmpDir = tmpDirs('uua-meter-');
+/** An account's key (and its own cap), as identify answers it. */
+const of = (plan: string, keyId: string, accountId?: string, cap?: number): Identity => ({
+  status: 'ok',
+  plan,
+  keyId,
+  ...(accountId && { accountId }),
+  ...(cap && { cap }),
+});
 import type { Call } from '../../../engine/pipeline/call.js';
 
 const plans: Record<string, PlanSpec> = {
@@ -224,14 +237,6 @@ describe('which counter a request counts on', () => {
 });
 
 describe("an account's keys", () => {
-  const of = (plan: string, keyId: string, accountId?: string, cap?: number): Identity => ({
-    status: 'ok',
-    plan,
-    keyId,
-    ...(accountId && { accountId }),
-    ...(cap && { cap }),
-  });
-
   test("share the account's one allowance, whichever key calls; the headers carry the account's figures", async () => {
     const { meter, allowance } = meterOf();
     const a = await step(meter, callOf(of('premium', 'k1', 'a1')));
@@ -278,6 +283,21 @@ describe("an account's keys", () => {
     await first.refund!();
     expect((await step(peekMeter, callOf(of('enterprise', 'k2', 'a1')))).h['X-RateLimit-Remaining']).toBe('3');
     expect((await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)))).err).toMatchObject({ code: 'quota' }); // cap: 1 + 1 again
+  });
+
+  test("a cap equal to the account's allowance: on a tie the headers are the account's", async () => {
+    const { meter } = meterOf();
+    const { h } = await step(meter, callOf(of('enterprise', 'k1', 'a1', 5)));
+    expect(h).toMatchObject({ 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', RateLimit: '"enterprise"; r=4; t=60' });
+  });
+
+  test('a capped key past its cap but within the account: 429 with the seconds to the cap’s reset', async () => {
+    const { meter } = meterOf();
+    await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
+    now += 30_000;
+    const { err, h } = await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
+    expect(err).toMatchObject({ code: 'quota', headers: { 'Retry-After': '30' } });
+    expect(h).toMatchObject({ 'X-RateLimit-Limit': '1', 'X-RateLimit-Remaining': '0', RateLimit: '"key"; r=0; t=30' });
   });
 
   test('the account hears its allowance reach 80% and 100%, once each in a window; keys without an account tell nothing', async () => {
@@ -370,6 +390,27 @@ test('close() closes the counter of every plan, the auth-fail one and the accoun
   const close = jest.spyOn(MemoryCounter.prototype, 'close');
   await meterOf().close();
   expect(close).toHaveBeenCalledTimes(Object.keys(plans).length + 2);
+});
+
+describe('kept in the store (the embedded default without Redis)', () => {
+  test('a new meter on the same store (a restarted server) continues every count once it is ready', async () => {
+    jest.restoreAllMocks(); // the store's expiry runs on the real clock
+    const store = new SqliteStore(path.join(tmpDir(), 'uua.sqlite'));
+    try {
+      const first = createMeter({ plans, authFailLimit: 3, log, prefix: 'test:', store });
+      await first.ready;
+      await step(first.meter, callOf(of('premium', 'k1', 'a1')));
+      await step(first.meter, callOf({ status: 'invalid' }, '203.0.113.1'));
+      await first.close();
+      const second = createMeter({ plans, authFailLimit: 3, log, prefix: 'test:', store });
+      meters.push(second);
+      await second.ready;
+      expect((await step(second.meter, callOf(of('enterprise', 'k2', 'a1')))).h['X-RateLimit-Remaining']).toBe('3'); // 5 - 2
+      expect((await step(second.meter, callOf({ status: 'invalid' }, '203.0.113.1'))).h['X-RateLimit-Remaining']).toBe('1'); // 3 - 2
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('on Redis', () => {
