@@ -102,6 +102,28 @@ test('peek tells the open window without counting, and nothing for a closed or u
   expect(counter.peek('a')).toBeUndefined();
 });
 
+test('restore opens a window as it was read back; a closed or empty one is not restored', () => {
+  counter = new MemoryCounter(60_000);
+  counter.restore('open', { hits: 7, resetAt: now + 30_000 });
+  counter.restore('closed', { hits: 3, resetAt: now });
+  counter.restore('empty', { hits: 0, resetAt: now + 30_000 });
+  expect(counter.peek('open')).toEqual({ hits: 7, resetAt: now + 30_000 });
+  expect(counter.size).toBe(1);
+  // The restored window goes on counting, with its own reset, and closes at it.
+  expect(counter.hit('open')).toEqual({ hits: 8, resetAt: now + 30_000 });
+  expect(counter.hit('closed')).toEqual({ hits: 1, resetAt: now + 60_000 });
+  advance(30_000);
+  expect(counter.hit('open')).toEqual({ hits: 1, resetAt: now + 60_000 });
+});
+
+test('restore keeps a copy: changing what was read back changes nothing', () => {
+  counter = new MemoryCounter(60_000);
+  const read = { hits: 2, resetAt: now + 1000 };
+  counter.restore('k', read);
+  read.hits = 99;
+  expect(counter.peek('k')?.hits).toBe(2);
+});
+
 test('the sweeper does not keep the process alive', () => {
   counter = new MemoryCounter(60_000);
   expect((counter as unknown as { sweeper: NodeJS.Timeout }).sweeper.hasRef()).toBe(false);
