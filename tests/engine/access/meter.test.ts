@@ -289,6 +289,27 @@ describe("an account's keys", () => {
     const { meter } = meterOf();
     const { h } = await step(meter, callOf(of('enterprise', 'k1', 'a1', 5)));
     expect(h).toMatchObject({ 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', RateLimit: '"enterprise"; r=4; t=60' });
+    expect(h['RateLimit-Policy']).toBe(`"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=5; w=60; pk=:${pk('cap:k1')}:`);
+  });
+
+  test("a capped key's refund gives the request back to its cap too", async () => {
+    const { meter } = meterOf();
+    const first = callOf(of('enterprise', 'k1', 'a1', 2));
+    await step(meter, first);
+    await first.refund!();
+    // Cap 2: one counted, one given back; the next two pass (a refund to the account only would refuse the second).
+    expect((await step(meter, callOf(of('enterprise', 'k1', 'a1', 2)))).err).toBeUndefined();
+    expect((await step(meter, callOf(of('enterprise', 'k1', 'a1', 2)))).err).toBeUndefined();
+  });
+
+  test('a capped key tells its account of 80% and 100% too', async () => {
+    const events = new AccountEvents();
+    const heard: string[] = [];
+    events.on((e) => void heard.push(e.type));
+    const m = createMeter({ plans, authFailLimit: 3, log, prefix: 'test:', events });
+    meters.push(m);
+    for (let i = 0; i < 5; i++) await step(m.meter, callOf(of('enterprise', `k${i}`, 'a1', 3)));
+    expect(heard).toEqual(['quota.warning', 'quota.exhausted']);
   });
 
   test('a capped key past its cap but within the account: 429 with the seconds to the cap’s reset', async () => {
