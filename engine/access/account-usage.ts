@@ -25,10 +25,11 @@ export async function keyUsage(
   subject: Subject,
   ip: string | undefined,
   periods: Period[] = ['hour', 'day'],
-  of: { plan: string; keyId: string }[] = [{ plan, keyId: subject.keyId }],
+  of?: { plan: string; keyId: string }[],
 ) {
-  const partitions = of.flatMap((k) => deps.usageKeys(k.plan, { keyId: k.keyId }, ip) ?? []);
-  if (!deps.usageKeys(plan, subject, ip)) throw new ApiError('internal', `Unknown plan ${plan}`);
+  const own = deps.usageKeys(plan, subject, ip);
+  if (!own) throw new ApiError('internal', `Unknown plan ${plan}`);
+  const partitions = of ? of.flatMap((k) => deps.usageKeys(k.plan, { keyId: k.keyId }, ip) ?? []) : own;
   const [allowance, recent, ...histories] = await Promise.all([
     deps.allowance(plan, subject, ip),
     deps.usage.recent(partitions),

@@ -16,7 +16,7 @@ import { mailEmailChange } from '../mail/links.js';
 import { PageError, posted, queried, wrap } from '../pages.js';
 import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from '../views/account.js';
 import { tooMany } from './auth.js';
-import { linkRefused, tooManyLinks } from './confirm.js';
+import { linkedAccount, linkRefused, tooManyLinks } from './confirm.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
   const { accounts, sessions, throttle, devices, upgrades, links, pages, deps } = ctx;
@@ -161,10 +161,8 @@ export function accountRoutes(ctx: PortalContext): Router {
 
   /** The change of a token, while the account still has the address it was asked from; else a 410. */
   const change = async (token: unknown): Promise<{ found: FoundLink; account: Account; to: string }> => {
-    const found = await links.find('email-change', token);
-    const account = found && (await accounts.get(found.link.accountId));
-    if (!found?.link.to || !account || account.email !== found.link.from) throw linkRefused();
-    return { found, account, to: found.link.to };
+    const { found, account } = await linkedAccount(ctx, 'email-change', token, (a, link) => Boolean(link.to) && a.email === link.from);
+    return { found, account, to: found.link.to! };
   };
 
   r.get(

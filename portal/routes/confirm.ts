@@ -6,7 +6,7 @@
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { verifyPassword } from '../accounts/passwords.js';
-import { LINK_TTL_MS, type FoundLink } from '../accounts/link-tokens.js';
+import { LINK_TTL_MS, type FoundLink, type LinkPurpose, type LinkToken } from '../accounts/link-tokens.js';
 import { profileProblems, type Account } from '../accounts/accounts.js';
 import { mailConfirmation } from '../mail/links.js';
 import { PageError, posted, queried, wrap } from '../pages.js';
@@ -21,6 +21,22 @@ export const linkRefused = () =>
     'This link cannot be used',
     'It has been used already, has expired, or was replaced by a newer one. Ask for a new one.',
   );
+
+/**
+ * The mailed link of a token and the account it names, while `fits` says the link still fits the account;
+ * otherwise the 410 of linkRefused (confirmation, reset and email change all look their links up so).
+ */
+export async function linkedAccount(
+  ctx: PortalContext,
+  purpose: LinkPurpose,
+  token: unknown,
+  fits: (account: Account, link: LinkToken) => boolean,
+): Promise<{ found: FoundLink; account: Account }> {
+  const found = await ctx.links.find(purpose, token);
+  const account = found && (await ctx.accounts.get(found.link.accountId));
+  if (!found || !account || !fits(account, found.link)) throw linkRefused();
+  return { found, account };
+}
 
 /** Too many links asked for from this client or for this address: until when (epoch ms). */
 export function tooManyLinks(until: number): PageError {
@@ -62,12 +78,7 @@ export function confirmRoutes(ctx: PortalContext): Router {
   );
 
   /** The link of a token, with its account still waiting for confirmation, or a 410. */
-  const pending = async (token: unknown): Promise<{ found: FoundLink; account: Account }> => {
-    const found = await links.find('verify', token);
-    const account = found && (await accounts.get(found.link.accountId));
-    if (!found || !account?.unverified) throw linkRefused();
-    return { found, account };
-  };
+  const pending = (token: unknown) => linkedAccount(ctx, 'verify', token, (account) => Boolean(account.unverified));
 
   const form = (res: Response, o: { token: string; email: string; problems?: string[]; status?: number }) => {
     res.set('Referrer-Policy', 'no-referrer'); // the token is in the page's URL and form

@@ -6,13 +6,13 @@
 // the account ends, and the user signs in again. A mailed link also proves the address is the account's.
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { profileProblems, type Account } from '../accounts/accounts.js';
+import { profileProblems } from '../accounts/accounts.js';
 import { passwordProblem } from '../accounts/passwords.js';
-import { LINK_TTL_MS, type FoundLink } from '../accounts/link-tokens.js';
+import { LINK_TTL_MS } from '../accounts/link-tokens.js';
 import { mailReset } from '../mail/links.js';
 import { posted, queried, wrap } from '../pages.js';
 import { forgotBody, resetBody, type ForgotPage } from '../views/reset.js';
-import { linkRefused, tooManyLinks } from './confirm.js';
+import { linkedAccount, linkRefused, tooManyLinks } from './confirm.js';
 
 export function resetRoutes(ctx: PortalContext): Router {
   const { accounts, sessions, throttle, links, pages } = ctx;
@@ -51,12 +51,7 @@ export function resetRoutes(ctx: PortalContext): Router {
   );
 
   /** The reset link of a token, with its account, while no password change has ended it; else a 410. */
-  const valid = async (token: unknown): Promise<{ found: FoundLink; account: Account }> => {
-    const found = await links.find('reset', token);
-    const account = found && (await accounts.get(found.link.accountId));
-    if (!found || !account || (account.sessionGen ?? 0) !== found.link.gen) throw linkRefused();
-    return { found, account };
-  };
+  const valid = (token: unknown) => linkedAccount(ctx, 'reset', token, (account, link) => (account.sessionGen ?? 0) === link.gen);
 
   const form = (res: Response, o: { token: string; email: string; problems?: string[]; status?: number }) => {
     res.set('Referrer-Policy', 'no-referrer'); // the token is in the page's URL and form

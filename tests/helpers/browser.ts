@@ -108,7 +108,22 @@ export function browserForTests(base: () => string) {
     opened.push(w);
     return w;
   };
-  return { opened, open };
+  /** Every page opened asked no other origin for anything, broke no CSP rule and threw nothing. */
+  const expectPagesClean = () => {
+    expect(opened.length).toBeGreaterThan(0);
+    for (const w of opened) {
+      expect(w.foreign).toEqual([]);
+      expect(w.errors).toEqual([]);
+      expect(w.violations).toEqual([]);
+    }
+  };
+  return { opened, open, expectPagesClean };
+}
+
+/** Removes the screenshots of an earlier run whose names start with `prefix`, so test-results/ holds this run's. */
+export function clearScreenshots(prefix: string): void {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  for (const f of fs.readdirSync(RESULTS_DIR)) if (f.startsWith(prefix) && f.endsWith('.png')) fs.rmSync(path.join(RESULTS_DIR, f));
 }
 
 /** Signs in through the sign-in form and waits for the page it leads to (the dashboard unless told; null: no wait). */

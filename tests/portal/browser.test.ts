@@ -5,10 +5,8 @@
 // test-results/journey-*-{1280,390}.png; no page asks anything of another origin, and the dashboard
 // pages raise no CSP violation.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { testApp, listen, type TestApp } from '../helpers/app.js';
-import { browserForTests, chromiumAvailable, screenshot, signInPage, RESULTS_DIR } from '../helpers/browser.js';
+import { browserForTests, chromiumAvailable, screenshot, signInPage, clearScreenshots } from '../helpers/browser.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import type { Page } from 'playwright-core';
 
@@ -19,13 +17,12 @@ const run = chromiumAvailable() ? describe : describe.skip;
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
 let base: string;
-const { opened, open } = browserForTests(() => base);
+const { open, expectPagesClean } = browserForTests(() => base);
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
   // This run's screenshots only (numbered in the order taken).
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  for (const f of fs.readdirSync(RESULTS_DIR)) if (/^journey-.*\.png$/.test(f)) fs.rmSync(path.join(RESULTS_DIR, f));
+  clearScreenshots('journey-');
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
   server = await listen(t.app);
   base = server.url;
@@ -201,11 +198,6 @@ run('portal journeys in Chromium', () => {
   }, 60_000);
 
   test('no page asked another origin for anything; the portal pages broke no CSP rule and threw nothing', () => {
-    expect(opened.length).toBeGreaterThan(0);
-    for (const w of opened) {
-      expect(w.foreign).toEqual([]);
-      expect(w.errors).toEqual([]);
-      expect(w.violations).toEqual([]);
-    }
+    expectPagesClean();
   });
 });

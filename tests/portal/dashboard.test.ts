@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { appForTests, KEYS, onTwoInstances } from '../helpers/app.js';
-import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
+import { type Agent, csrfOf, signUp, submit, visitor } from '../helpers/portal.js';
 import { Accounts, type Plan } from '../../portal/accounts/accounts.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -26,13 +26,7 @@ async function member(plan: Plan = 'free'): Promise<{ agent: Agent; email: strin
 }
 
 /** Posts a dashboard form with the CSRF token of the key page. */
-async function post(agent: Agent, action: string, fields: Record<string, string> = {}) {
-  const page = await agent.get('/dashboard');
-  return agent
-    .post(action)
-    .type('form')
-    .send({ csrf: csrfOf(page.text), ...fields });
-}
+const post = (agent: Agent, action: string, fields: Record<string, string> = {}) => submit(agent, '/dashboard', action, fields);
 
 /** A key made or rotated: the POST redirects (303), and the page it sends to shows the new key once. */
 async function madeBy(agent: Agent, action: string, fields: Record<string, string> = {}) {

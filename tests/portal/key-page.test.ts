@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { appForTests, listen } from '../helpers/app.js';
-import { csrfOf, signUp, visitor, type Agent } from '../helpers/portal.js';
+import { type Agent, signUp, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import { KeyStore } from '../../engine/access/keystore.js';
 import { eventually } from '../helpers/eventually.js';
@@ -24,13 +24,8 @@ async function premium(): Promise<{ agent: Agent; id: string }> {
   return { agent, id };
 }
 
-async function post(agent: Agent, action: string, fields: Record<string, string> = {}) {
-  const page = await agent.get('/dashboard');
-  return agent
-    .post(action)
-    .type('form')
-    .send({ csrf: csrfOf(page.text), ...fields });
-}
+/** Posts a dashboard form with the CSRF token of the key page. */
+const post = (agent: Agent, action: string, fields: Record<string, string> = {}) => submit(agent, '/dashboard', action, fields);
 
 test('POST create answers 303; the GET after it shows the key once, focused; a second GET does not; no second key exists', async () => {
   const { agent, id } = await premium();

@@ -4,11 +4,9 @@
 // 80% and 100% mailed, then turned off on /account. Pages are saved as test-results/mail-*.png, and the
 // HTML part of a message is rendered too; no page asks another origin for anything or breaks the CSP.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { testApp, listen, type TestApp } from '../../helpers/app.js';
-import { browserForTests, chromiumAvailable, screenshot, signInPage, RESULTS_DIR } from '../../helpers/browser.js';
+import { browserForTests, chromiumAvailable, screenshot, signInPage, clearScreenshots } from '../../helpers/browser.js';
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 
@@ -19,12 +17,11 @@ let t: TestApp;
 let box: Mailbox;
 let server: Awaited<ReturnType<typeof listen>>;
 let base: string;
-const { opened, open } = browserForTests(() => base);
+const { opened, open, expectPagesClean } = browserForTests(() => base);
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  for (const f of fs.readdirSync(RESULTS_DIR)) if (/^mail-.*\.png$/.test(f)) fs.rmSync(path.join(RESULTS_DIR, f));
+  clearScreenshots('mail-');
   box = await smtpServer();
   server = await listen((req, res) => t.app(req, res));
   base = server.url;
@@ -181,11 +178,6 @@ run('email journeys in Chromium', () => {
   }, 60_000);
 
   test('no page asked another origin for anything; none broke a CSP rule or threw', () => {
-    expect(opened.length).toBeGreaterThan(0);
-    for (const w of opened) {
-      expect(w.foreign).toEqual([]);
-      expect(w.errors).toEqual([]);
-      expect(w.violations).toEqual([]);
-    }
+    expectPagesClean();
   });
 });
