@@ -51,7 +51,7 @@ export interface PortalContext {
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys, config.freePersonalKeys);
-  const counters = { redis: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
+  const counters = { redis: deps.redis?.client, redisHealth: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
   const webhookSettings = new WebhookSettingsStore(deps.store);
   const deliveries = new Deliveries({
     store: deps.store,

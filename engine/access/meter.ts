@@ -11,16 +11,11 @@
 // rate-limit-redis's layout in Redis.
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { RedisClientType } from 'redis';
-import type { Logger } from 'pino';
 import type { PlanSpec } from '../catalog/load.js';
 import { ApiError } from '../errors.js';
 import { parseDuration } from '../duration.js';
-import { MemoryCounter, type Counter, type Hit } from './counter.js';
-import { RedisCounter } from './redis-counter.js';
-import { StoredCounter } from './stored-counter.js';
-import type { RedisHealth } from '../infra/redis.js';
-import type { Store } from '../store/types.js';
+import type { Counter, Hit } from './counter.js';
+import { counterIn, readBack, type CounterHome } from './counter-home.js';
 import type { AccountEvents } from './account-events.js';
 import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
@@ -31,17 +26,12 @@ export const AUTH_FAIL_PLAN = 'auth-fail';
 /** Share of the allowance at which the account is warned (quota.warning); at 100% it is told it is spent. */
 const WARN_AT = 0.8;
 
-export interface MeterDeps {
+/** `redis`/`store`: where the counters live (engine/access/counter-home.ts). */
+export interface MeterDeps extends CounterHome {
   plans: Record<string, PlanSpec>;
   authFailLimit: number;
-  redis?: RedisClientType;
-  redisHealth?: RedisHealth;
-  /** Without Redis, counters are written here (SQLite) and read back at boot; without either, kept in process only. */
-  store?: Store;
   /** Hears an account's allowance reach 80% and 100%. */
   events?: AccountEvents;
-  log: Logger;
-  prefix: string;
 }
 
 /** Whose allowance a request spends: a key, the account that holds it, and the key's own cap. */
@@ -158,12 +148,7 @@ export function createMeter(deps: MeterDeps) {
   };
   const counters: Counter[] = [];
   const counterOf = (name: string, windowMs: number): Counter => {
-    const c =
-      deps.redis && deps.redisHealth
-        ? new RedisCounter(deps.redis, windowMs, `${deps.prefix}rl:${name}:`, deps.redisHealth, deps.log)
-        : deps.store
-          ? new StoredCounter(windowMs, deps.store, `rl:${name}`, deps.log)
-          : new MemoryCounter(windowMs);
+    const c = counterIn(deps, `rl:${name}`, windowMs);
     counters.push(c);
     return c;
   };
@@ -181,7 +166,7 @@ export function createMeter(deps: MeterDeps) {
     }
     meters.set(plan.id, { plan, gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)), accounts });
   }
-  const ready = Promise.all(counters.map((c) => (c instanceof StoredCounter ? c.load() : undefined))).then(() => undefined);
+  const ready = Promise.all(counters.map(readBack)).then(() => undefined);
 
   /** The gauge and counter key a subject's request counts on under plan `m`. */
   const placeOf = (m: Meter, subject: Subject, ip: () => string | undefined): [Gauge, string] => {

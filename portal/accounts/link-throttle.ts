@@ -5,7 +5,7 @@
 // (kept in the store, or Redis, so a restart resets nothing).
 import type { Counter } from '../../engine/access/counter.js';
 import { normalEmail } from './accounts.js';
-import { counterOf, readBack, type CounterOptions } from './throttle.js';
+import { counterIn, readBack, type CounterHome } from '../../engine/access/counter-home.js';
 
 const WINDOW_MS = 3600_000;
 /** Link mails per address per hour (sign-up's included), and link requests per client IP per hour. */
@@ -20,8 +20,8 @@ export class LinkThrottle {
     this.ready = readBack(counter);
   }
 
-  static create(o: CounterOptions): LinkThrottle {
-    return new LinkThrottle(counterOf(o, 'links', WINDOW_MS));
+  static create(o: CounterHome): LinkThrottle {
+    return new LinkThrottle(counterIn(o, 'links', WINDOW_MS));
   }
 
   async close(): Promise<void> {

@@ -9,13 +9,9 @@
 // browsers leaves its owner's own browser signing in. A success clears the run of failures it was counted
 // on ("in a row"), never the IP's: one's own account cannot reset the IP's count.
 // Sign-up: every attempt is counted per client IP (IPv6 by /56) in one-minute windows.
-import type { Logger } from 'pino';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { MemoryCounter, type Counter } from '../../engine/access/counter.js';
-import { RedisCounter } from '../../engine/access/redis-counter.js';
-import { StoredCounter } from '../../engine/access/stored-counter.js';
-import type { Store } from '../../engine/store/types.js';
-import type { RedisHandle } from '../../engine/infra/redis.js';
+import type { Counter } from '../../engine/access/counter.js';
+import { counterIn, readBack, type CounterHome } from '../../engine/access/counter-home.js';
 import { normalEmail } from './accounts.js';
 
 const WINDOW_MS = 15 * 60_000;
@@ -23,23 +19,6 @@ export const MAX_FAILURES = 10;
 /** A trusted browser's own allowance of failures per window. */
 export const DEVICE_MAX_FAILURES = 5;
 const SIGNUP_WINDOW_MS = 60_000;
-
-export interface CounterOptions {
-  redis?: RedisHandle;
-  /** Without Redis, where the counts are kept (read back before `ready`). */
-  store?: Store;
-  prefix: string;
-  log: Logger;
-}
-
-/** A counter of `windowMs` windows under `name` (Redis keys `<prefix><name>:…`, the store's collection `<name>`). */
-export function counterOf(o: CounterOptions, name: string, windowMs: number): Counter {
-  if (o.redis) return new RedisCounter(o.redis.client, windowMs, `${o.prefix}${name}:`, o.redis, o.log);
-  return o.store ? new StoredCounter(windowMs, o.store, name, o.log) : new MemoryCounter(windowMs);
-}
-
-/** Settles once a counter kept in the store has read its open windows back. */
-export const readBack = (counter: Counter) => (counter instanceof StoredCounter ? counter.load() : Promise.resolve());
 
 /** One sign-in attempt: from where, for which email, and the device cookie's id when it is valid for that email. */
 export interface Attempt {
@@ -55,8 +34,8 @@ export class SignInThrottle {
     this.ready = readBack(counter);
   }
 
-  static create(o: CounterOptions): SignInThrottle {
-    return new SignInThrottle(counterOf(o, 'signin', WINDOW_MS));
+  static create(o: CounterHome): SignInThrottle {
+    return new SignInThrottle(counterIn(o, 'signin', WINDOW_MS));
   }
 
   /** The counters an attempt counts on, each with its allowance. */
@@ -105,8 +84,8 @@ export class SignUpThrottle {
     this.ready = readBack(counter);
   }
 
-  static create(o: CounterOptions & { max: number }): SignUpThrottle {
-    return new SignUpThrottle(counterOf(o, 'signup', SIGNUP_WINDOW_MS), o.max);
+  static create(o: CounterHome & { max: number }): SignUpThrottle {
+    return new SignUpThrottle(counterIn(o, 'signup', SIGNUP_WINDOW_MS), o.max);
   }
 
   /** Counts a sign-up from `ip`: undefined when it may go ahead, else when the next one may (epoch ms). */

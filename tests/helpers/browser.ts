@@ -8,7 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-export const RESULTS_DIR = path.resolve('test-results');
+const RESULTS_DIR = path.resolve('test-results');
 
 /** Whether Chromium is installed; under CI=true its absence is a failure (.ci/run installs it). */
 export function chromiumAvailable(): boolean {
