@@ -58,9 +58,11 @@ export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<st
 export const freeRef = (): KeyRef => ({ id: FREE_KEY_ID, plan: 'free', label: 'Shared free key (calls from your IP address)' });
 export const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });
 
-/** The keys a viewer may look at: the free key for free accounts, and the account's own keys. */
+/** The keys a viewer may look at: the free key for free accounts, and the account's own keys, revoked ones last. */
 export async function viewerKeys(deps: PortalDeps, viewer: Viewer): Promise<KeyRef[]> {
-  const own = (await deps.keys.list({ accountId: viewer.id })).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const own = (await deps.keys.list({ accountId: viewer.id, revoked: true })).sort(
+    (a, b) => Number(a.revokedAt !== undefined) - Number(b.revokedAt !== undefined) || a.createdAt.localeCompare(b.createdAt),
+  );
   return [...(holdsPersonalKeys(deps, viewer) ? [] : [freeRef()]), ...own.map(personalRef)];
 }
 

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { keyUsage } from '../../engine/access/account-usage.js';
 import type { PortalContext } from '../context.js';
 import type { KeyRef, KeyUsage, Viewer } from '../types.js';
-import { personalRef, subjectOf, viewerKeys } from '../accounts/keys.js';
+import { subjectOf, viewerKeys } from '../accounts/keys.js';
 import { PageError, wrap } from '../pages.js';
 import { noKeysBody, noSuchKey, usageBody, usageCsv } from '../views/usage.js';
 import { CHART_URL } from './assets.js';
@@ -25,11 +25,10 @@ export function usageRoutes(ctx: PortalContext): Router {
    */
   const chosen = async (req: Request, res: Response): Promise<{ refs: KeyRef[]; ref?: KeyRef; of: KeyRef[] }> => {
     const viewer = viewerOf(res);
-    const live = await viewerKeys(deps, viewer);
-    const revoked = (await deps.keys.list({ accountId: viewer.id, revoked: true })).filter((k) => k.revokedAt).map(personalRef);
-    const own = [...live, ...revoked].filter((k) => k.record);
+    const keys = await viewerKeys(deps, viewer);
+    const own = keys.filter((k) => k.record);
     const all: KeyRef[] = own.length ? [{ id: ALL, plan: viewer.plan, label: 'All keys of your account (revoked ones included)' }] : [];
-    const refs = [...all, ...live, ...revoked];
+    const refs = [...all, ...keys];
     const asked = typeof req.query.key === 'string' ? req.query.key : undefined;
     const ref = asked === undefined ? (refs.find((k) => !k.record || !k.record.disabled) ?? refs[0]) : refs.find((k) => k.id === asked);
     if (!ref && asked !== undefined) throw new PageError(404, 'No such key', noSuchKey());
