@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'not_configured'
   | 'upstream_busy'
+  | 'upstream_unavailable'
+  | 'upstream_changed'
   | 'storage_unavailable'
   | 'range_not_satisfiable'
   | 'internal';
@@ -34,6 +36,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upstream_timeout: 504,
   not_configured: 503,
   upstream_busy: 503,
+  upstream_unavailable: 503,
+  upstream_changed: 502,
   storage_unavailable: 503,
   range_not_satisfiable: 416,
   internal: 500,
@@ -63,6 +67,14 @@ export const upstreamTimeout = (message = 'The upstream service timed out') => n
 export const notConfigured = (message: string) => new ApiError('not_configured', message);
 export const upstreamBusy = (message: string, retryAfterSeconds?: number) =>
   new ApiError('upstream_busy', message, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+/** The upstream's circuit breaker is open: it failed repeatedly and is not asked until `retryAfterSeconds`. */
+export const upstreamUnavailable = (retryAfterSeconds: number) =>
+  new ApiError('upstream_unavailable', 'The upstream service is unavailable; try again later', {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+/** The upstream answered, but not in the shape its adapter reads: its API changed (shape drift). */
+export const upstreamChanged = (message = 'The upstream service answered in a shape this service does not know') =>
+  new ApiError('upstream_changed', message);
 /** The object store behind hosted content did not answer (engine/hosting/s3.ts). */
 export const storageUnavailable = () =>
   new ApiError('storage_unavailable', 'Hosted content storage is unavailable; try again shortly', { 'Retry-After': '5' });

@@ -25,6 +25,7 @@ import { createMetrics } from '../engine/infra/metrics.js';
 import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
 import { createHostingRouter } from '../engine/hosting/routes.js';
 import { createUpstreams } from '../engine/upstream/client.js';
+import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createResponseCache } from '../engine/upstream/response-cache.js';
 import { loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
@@ -102,7 +103,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     redisUp: redis ? () => redis.ready() : undefined,
     objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined,
   });
-  const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream });
+  const upstreamEvents = new UpstreamEvents();
+  const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream, events: upstreamEvents });
   let draining = false;
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };

@@ -17,6 +17,7 @@ import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from '.
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../types.js';
 import type { CancelScope } from './cancel.js';
 import type { UpstreamSpec } from '../catalog/load.js';
+import type { UpstreamEvents } from './upstream-events.js';
 
 /** The engine's side of a client: `scope` stops its exchanges with the request (engine/pipeline/context.ts binds it). */
 export interface ScopedUpstream extends UpstreamClient {
@@ -37,6 +38,8 @@ export interface UpstreamsOptions {
   log: Logger;
   /** Sees every request() of an adapter once it settles: `outcome` is 'ok' or the ApiError code (metrics). */
   observe?: (upstreamId: string, outcome: string, seconds: number) => void;
+  /** Told of every circuit breaker transition (the status page and operator alerts listen). */
+  events?: UpstreamEvents;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
