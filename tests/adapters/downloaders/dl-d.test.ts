@@ -107,6 +107,31 @@ describe('tikwm (cobalt not configured)', () => {
     expectMatchesSchema('downloaders/dl-d', res.body.data);
   });
 
+  test('no HD rendition: "hdplay" is the "play" file again (same byte size, another link), so one video, not two qualities', async () => {
+    tikwmAnswer = () => ({ json: tikwmFixture('video-no-hd.json') });
+    const res = await get(tikwmOnly);
+    expectAnswer(res, 'tikwm');
+    const d = tikwmFixture('video-no-hd.json').data;
+    expect(d.hd_size).toBe(d.size);
+    expect(res.body.data.medias).toEqual([
+      { url: d.play, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('"hdplay" and "play" the same link (relative and absolute): one video', async () => {
+    const d = tikwmFixture('video.json').data;
+    tikwmAnswer = () => ({
+      json: { ...tikwmFixture('video.json'), data: { ...d, play: `${tikwm.url}${d.hdplay}`, hd_size: 0 } },
+    });
+    const res = await get(tikwmOnly);
+    expect(res.body.data.medias).toEqual([
+      { url: `${tikwm.url}${d.hdplay}`, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
+  });
+
   test('a slideshow: its "play" is the sound (typed by its file), photos follow, repeats dropped', async () => {
     tikwmAnswer = () => ({ json: tikwmFixture('slideshow.json') });
     const res = await get(tikwmOnly);
