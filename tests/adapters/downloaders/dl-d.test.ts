@@ -41,7 +41,7 @@ describe('cobalt first', () => {
     const res = await get(withCobalt);
     expectAnswer(res, 'cobalt');
     expect(res.body.data).toEqual({
-      title: 'tiktok_6718335390845095173',
+      title: null,
       author: null,
       thumbnail: null,
       medias: [{ url: cobaltFixture('tunnel-tiktok.json').url, type: 'video', quality: null, extension: 'mp4' }],
