@@ -1,7 +1,9 @@
 // cobalt (imputnet/cobalt, docs/api.md), the self-hosted provider of every downloader. One POST / per
-// link; its four answers become the shared Download shape:
+// link; its five answers become the shared Download shape:
 //   tunnel | redirect  {url, filename}                 → one media; quality and type from the filename, and
 //                                                        the title too where the name holds one (not classic)
+//   local-processing   {type, tunnel:[…], output:{filename, metadata?}} → one media per stream (_cobalt-local.ts);
+//                                                        the title and author from the output's tags
 //   picker             {picker:[{type,url,thumb}], audio?, audioFilename?} → one media per item (+ the audio)
 //   error              {error:{code}}                 → error.api.link.* 400, *.content.* 404, *rate* 503,
 //                                                        *.auth.* 503 (the instance wants a key), else 502
@@ -17,6 +19,7 @@ import {
   type UpstreamResponse,
 } from '../../engine/adapter.js';
 import { extensionOf, qualityOf, typeOfExtension, type Download, type DownloadMedia, type MediaType } from './_media.js';
+import { readLocalProcessing } from './_cobalt-local.js';
 
 export const COBALT = 'cobalt';
 
@@ -69,6 +72,13 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
       thumbnail: null,
       medias: [{ url: b.url, type: typeOfExtension(ext, 'video'), quality: qualityOf(filename), extension: ext }],
     };
+  }
+  if (b.status === 'local-processing') {
+    const local = readLocalProcessing(b as Record<string, unknown>);
+    if (local) {
+      const names = local.title ? { title: local.title, author: local.author } : namesOf(local.filename, style);
+      return { ...names, thumbnail: null, medias: local.medias };
+    }
   }
   if (b.status === 'picker' && Array.isArray(b.picker)) {
     const items = (b.picker as unknown[]).filter(

@@ -1,5 +1,6 @@
 // downloaders/dl-a (YouTube), dl-b (Facebook) and dl-c (Instagram) against a loopback cobalt: the POST /
-// body, tunnel/redirect/picker mapped to the one shape, error codes mapped (link → 400, content → 404,
+// body, tunnel/redirect/picker and cobalt 11's local-processing (one media per source stream) mapped to
+// the one shape, made-up file names never shown as titles, error codes mapped (link → 400, content → 404,
 // rate → 503, else 502), the exact host lists and Instagram's post paths, nothing cached, a 503 naming
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
@@ -200,6 +201,54 @@ describe('dl-b (Facebook)', () => {
         ? { status: 400, json: fixture('error-content-unavailable.json') }
         : { json: fixture('redirect-facebook.json') };
     expectFailure(await get('dl-b', FB), { status: 404, code: 'not_found' });
+  });
+});
+
+describe('local-processing (cobalt 11 run with FORCE_LOCAL_PROCESSING)', () => {
+  test('a merge: the video stream (no sound; the quality and container of the output file) and the sound stream; title and artist from the tags', async () => {
+    const lp = fixture('local-processing-youtube-merge.json');
+    answer = () => ({ json: lp });
+    const res = await get('dl-a', YT);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data).toEqual({
+      title: 'Rick Astley - Never Gonna Give You Up (Official Music Video)',
+      author: 'Rick Astley',
+      thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg',
+      medias: [
+        { url: lp.tunnel[0], type: 'video', quality: '1080p', extension: 'mp4' },
+        { url: lp.tunnel[1], type: 'audio', quality: null, extension: null },
+      ],
+    });
+    expectMatchesSchema('downloaders/dl-a', res.body.data);
+  });
+
+  test('audio to transcode: the source sound (its format unknown, not the mp3 to make); the cover-art tunnel is no media', async () => {
+    const lp = fixture('local-processing-youtube-audio.json');
+    answer = () => ({ json: lp });
+    const res = await get('dl-a', YT);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'Never Gonna Give You Up', author: 'Rick Astley' });
+    expect(res.body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'audio', quality: null, extension: null }]);
+    expectMatchesSchema('downloaders/dl-a', res.body.data);
+    answer = () => ({ json: { ...lp, audio: { ...lp.audio, copy: true } } });
+    expect((await get('dl-a', YT)).body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'audio', quality: null, extension: 'mp3' }]);
+  });
+
+  test('without tags, the classic output name is still no title', async () => {
+    const lp = fixture('local-processing-youtube-merge.json');
+    answer = () => ({ json: { ...lp, output: { type: 'video/mp4', filename: lp.output.filename } } });
+    const res = await get('dl-a', YT);
+    expect(res.body.data).toMatchObject({ title: null, author: null, medias: [{ quality: '1080p' }, { type: 'audio' }] });
+  });
+
+  test.each([
+    ['no tunnels', { tunnel: [] }],
+    ['a merge with one stream', { tunnel: ['http://cobalt.internal/tunnel?id=a'] }],
+    ['no output', { output: undefined }],
+    ['an output without a file name', { output: { type: 'video/mp4' } }],
+  ])('%s → 502', async (_n, change) => {
+    answer = () => ({ json: { ...fixture('local-processing-youtube-merge.json'), ...change } });
+    expectFailure(await get('dl-a', YT), { status: 502, code: 'upstream_failed' });
   });
 });
 

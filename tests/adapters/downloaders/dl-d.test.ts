@@ -62,6 +62,21 @@ describe('cobalt first', () => {
     expectMatchesSchema('downloaders/dl-d', res.body.data);
   });
 
+  test('cobalt asking for local processing (a remux with subtitles): the one video; the subtitle tunnel is no media', async () => {
+    const lp = cobaltFixture('local-processing-tiktok-remux.json');
+    cobaltAnswer = () => ({ json: lp });
+    const res = await get(withCobalt);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data).toEqual({
+      title: null,
+      author: null,
+      thumbnail: null,
+      medias: [{ url: lp.tunnel[0], type: 'video', quality: null, extension: 'mp4' }],
+    });
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+    expect(tikwm.calls).toHaveLength(0);
+  });
+
   test.each([
     ['error.api.fetch.fail', { status: 400, json: cobaltFixture('error-fetch.json') }],
     ['HTTP 500', { status: 500, text: 'boom' }],
