@@ -1,6 +1,8 @@
 // tikwm (https://www.tikwm.com/api/), the keyless TikTok fallback of dl-d: GET /api/?url=…&hd=1.
 // Errors come inside HTTP 200 as `code` ≠ 0 with a `msg`. Media paths are sometimes relative to tikwm's own
 // host. Order: HD and standard no-watermark video, the sound, slideshow photos; never the watermarked copy.
+// When a post has no HD rendition, `hdplay` is the `play` file again (the same link, or another link with
+// the same byte size in `hd_size` and `size`): that is one video of no particular quality, not two.
 import { notFound, upstreamBusy, upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
 import { absolute, dedupe, extensionOf, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
 
@@ -11,6 +13,15 @@ interface TikwmAnswer {
   code?: unknown;
   msg?: unknown;
   data?: Record<string, unknown>;
+}
+
+/** `hdplay` and `play` are one file: the same link once resolved, or two links of the same byte size. */
+function sameVideo(d: Record<string, unknown>, base: string | undefined): boolean {
+  const hd = absolute(d.hdplay, base);
+  const sd = absolute(d.play, base);
+  if (!hd || !sd) return false;
+  const size = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+  return hd === sd || (size(d.hd_size) !== undefined && size(d.hd_size) === size(d.size));
 }
 
 export async function tikwm(ctx: AdapterContext, url: string): Promise<Download> {
@@ -35,8 +46,11 @@ export async function tikwm(ctx: AdapterContext, url: string): Promise<Download>
     const actual = typeOfExtension(ext, type);
     medias.push({ url: u, type: actual, quality: actual === type ? quality : null, extension: ext });
   };
-  add(d.hdplay, 'video', 'hd', 'mp4');
-  add(d.play, 'video', 'sd', 'mp4');
+  if (sameVideo(d, base)) add(d.play, 'video', null, 'mp4');
+  else {
+    add(d.hdplay, 'video', 'hd', 'mp4');
+    add(d.play, 'video', 'sd', 'mp4');
+  }
   add(d.music, 'audio', null, 'mp3');
   if (Array.isArray(d.images)) for (const img of d.images) add(img, 'image', null, 'jpg');
   if (!medias.length) throw notFound('The TikTok post has no downloadable media');

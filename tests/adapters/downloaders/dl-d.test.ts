@@ -41,7 +41,7 @@ describe('cobalt first', () => {
     const res = await get(withCobalt);
     expectAnswer(res, 'cobalt');
     expect(res.body.data).toEqual({
-      title: 'tiktok_6718335390845095173',
+      title: null,
       author: null,
       thumbnail: null,
       medias: [{ url: cobaltFixture('tunnel-tiktok.json').url, type: 'video', quality: null, extension: 'mp4' }],
@@ -60,6 +60,21 @@ describe('cobalt first', () => {
       'audio:mp3',
     ]);
     expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('cobalt asking for local processing (a remux with subtitles): the one video; the subtitle tunnel is no media', async () => {
+    const lp = cobaltFixture('local-processing-tiktok-remux.json');
+    cobaltAnswer = () => ({ json: lp });
+    const res = await get(withCobalt);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data).toEqual({
+      title: null,
+      author: null,
+      thumbnail: null,
+      medias: [{ url: lp.tunnel[0], type: 'video', quality: null, extension: 'mp4' }],
+    });
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+    expect(tikwm.calls).toHaveLength(0);
   });
 
   test.each([
@@ -105,6 +120,31 @@ describe('tikwm (cobalt not configured)', () => {
     });
     expect(JSON.stringify(res.body)).not.toContain(d.wmplay);
     expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('no HD rendition: "hdplay" is the "play" file again (same byte size, another link), so one video, not two qualities', async () => {
+    tikwmAnswer = () => ({ json: tikwmFixture('video-no-hd.json') });
+    const res = await get(tikwmOnly);
+    expectAnswer(res, 'tikwm');
+    const d = tikwmFixture('video-no-hd.json').data;
+    expect(d.hd_size).toBe(d.size);
+    expect(res.body.data.medias).toEqual([
+      { url: d.play, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('"hdplay" and "play" the same link (relative and absolute): one video', async () => {
+    const d = tikwmFixture('video.json').data;
+    tikwmAnswer = () => ({
+      json: { ...tikwmFixture('video.json'), data: { ...d, play: `${tikwm.url}${d.hdplay}`, hd_size: 0 } },
+    });
+    const res = await get(tikwmOnly);
+    expect(res.body.data.medias).toEqual([
+      { url: `${tikwm.url}${d.hdplay}`, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
   });
 
   test('a slideshow: its "play" is the sound (typed by its file), photos follow, repeats dropped', async () => {

@@ -92,6 +92,17 @@ describe('cobalt first', () => {
     });
   });
 
+  test('cobalt asking for local processing of a GIF: the MP4 clip it would convert, as a gif media', async () => {
+    const lp = cobaltFixture('local-processing-twitter-gif.json');
+    cobaltAnswer = () => ({ json: lp });
+    const res = await get(withCobalt);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'gif', quality: null, extension: 'mp4' }]);
+    expect(res.body.data.title).toBeNull();
+    expectMatchesSchema('downloaders/dl-e', res.body.data);
+    expect(fxtwitter.calls).toHaveLength(0);
+  });
+
   test('cobalt failing → FxTwitter answers', async () => {
     cobaltAnswer = () => ({ status: 400, json: cobaltFixture('error-fetch.json') });
     const res = await get(withCobalt);
