@@ -24,6 +24,7 @@ export interface SendOptions {
   status?: number;
   wide?: boolean;
   scripts?: string[];
+  styles?: string[];
 }
 
 export function createPages(serviceName: string, log: Logger) {
@@ -32,7 +33,18 @@ export function createPages(serviceName: string, log: Logger) {
       .status(o.status ?? 200)
       .set('Cache-Control', 'no-store')
       .type('html');
-    res.send(page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, body }).value);
+    res.send(
+      page({
+        title,
+        serviceName,
+        viewer: res.locals.viewer,
+        csrf: res.locals.csrf,
+        wide: o.wide,
+        scripts: o.scripts,
+        styles: o.styles,
+        body,
+      }).value,
+    );
   };
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {

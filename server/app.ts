@@ -55,6 +55,8 @@ export interface App {
   redis?: RedisHandle;
   /** Probes, endpoint states, incidents and operator alerts (engine/health/). */
   health: Health;
+  /** Where the upstream clients tell of their circuit breakers' transitions. */
+  upstreamEvents: UpstreamEvents;
   /** From now on /health answers 503 `draining`, so a load balancer sends no more traffic (server/main.ts). */
   startDraining(): void;
   close(): Promise<void>;
@@ -109,7 +111,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   const upstreamEvents = new UpstreamEvents();
   const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream, events: upstreamEvents });
-  const limits = { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes };
+  const limits = {
+    uploadDir: path.join(config.dataDir, 'uploads'),
+    maxUploadBytes: config.maxUploadBytes,
+    maxBodyBytes: config.maxBodyBytes,
+  };
   const context = { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs };
   const health = createHealth({
     config: config.health,
@@ -206,6 +212,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     log,
     redis,
     health,
+    upstreamEvents,
     startDraining() {
       draining = true;
     },

@@ -81,6 +81,8 @@ export function createMonitor(deps: MonitorDeps) {
   let probes = new Map<string, ProbeRecord>();
   /** Endpoint → the state of its open incident, as last read or written. */
   let open = new Map<string, TroubleState>();
+  /** Told when an incident opens, changes or closes (the status document drops its copy). */
+  const changed: (() => void)[] = [];
   /** Each endpoint's judgements, one at a time (incidents are read and written in between). */
   const queue = new Map<string, Promise<void>>();
 
@@ -96,6 +98,8 @@ export function createMonitor(deps: MonitorDeps) {
     w.sort((a, b) => a.at - b.at);
     let streak = 0;
     for (let i = w.length - 1; i >= 0 && w[i].verdict !== 'ok'; i--) streak++;
+    let good = 0;
+    for (let i = w.length - 1; i >= 0 && w[i].verdict === 'ok'; i--) good++;
     const newest = w.at(-1);
     if (newest && probe && newest.at === probeAt) streak = Math.max(streak, probe.fails);
     const failed = w.filter((s) => s.verdict !== 'ok').length;
@@ -109,8 +113,11 @@ export function createMonitor(deps: MonitorDeps) {
       return { state: 'changed', note: "The upstream's answer changed shape: the adapter cannot read it", newestOk };
     if (streak >= DOWN_STREAK) return { state: 'down', note: `${streak} failed answers in a row${why}`, newestOk };
     if (streak > 0) return { state: 'degraded', note: `The last answer failed${why}`, newestOk };
-    if (broken.length) return { state: 'degraded', note: `The circuit breaker of ${broken.join(', ')} is open; a fallback answers`, newestOk };
-    if (failed >= 2 && failed * 4 >= w.length) return { state: 'degraded', note: `${failed} of the last ${w.length} answers failed`, newestOk };
+    if (broken.length)
+      return { state: 'degraded', note: `The circuit breaker of ${broken.join(', ')} is open; a fallback answers`, newestOk };
+    // Flapping: many failures lately, and not yet two good answers in a row since.
+    if (good < 2 && failed >= 2 && failed * 4 >= w.length)
+      return { state: 'degraded', note: `${failed} of the last ${w.length} answers failed`, newestOk };
     return { state: 'operational', newestOk };
   };
 
@@ -123,11 +130,13 @@ export function createMonitor(deps: MonitorDeps) {
         if (open.get(spec.id) === j.state) return;
         const incident = await incidents.trouble(spec.id, j.state, j.note ?? '');
         open.set(spec.id, incident.state);
+        for (const l of changed) l();
       } else if (open.has(spec.id) && (evidence || j.newestOk)) {
         // Closed on evidence only (an answer that went well, a breaker that closed), never because the
         // window emptied: a broken endpoint nobody calls stays broken.
         await incidents.resolve(spec.id, 'Answers are good again');
         open.delete(spec.id);
+        for (const l of changed) l();
       }
     };
     const next = (queue.get(spec.id) ?? Promise.resolve())
@@ -215,6 +224,7 @@ export function createMonitor(deps: MonitorDeps) {
     record,
     recordProbe,
     incidents,
+    onChange: (listener: () => void) => void changed.push(listener),
     /** Reads the store again now (what the status page shows). */
     refresh: tick,
     judge: (id: string): Judgement | undefined => {

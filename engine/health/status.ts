@@ -49,15 +49,25 @@ const RANK: Record<EndpointState, number> = { not_configured: -1, operational: 0
 const CACHE_MS = 3000;
 
 const worst = (states: EndpointState[]) =>
-  states.reduce<EndpointState>((w, s) => (RANK[s] > RANK[w] ? s : w), states.every((s) => s === 'not_configured') && states.length ? 'not_configured' : 'operational');
+  states.reduce<EndpointState>(
+    (w, s) => (RANK[s] > RANK[w] ? s : w),
+    states.every((s) => s === 'not_configured') && states.length ? 'not_configured' : 'operational',
+  );
 
 export function statusDocument(endpoints: EndpointSpec[], monitor: Monitor, history: HealthHistory) {
   let cached: { at: number; doc: Promise<StatusDocument> } | undefined;
+  monitor.onChange(() => (cached = undefined));
 
   const build = async (): Promise<StatusDocument> => {
     const now = Date.now();
     await monitor.refresh();
-    const [histories, incidents] = await Promise.all([history.read(endpoints.map((e) => e.id), now), monitor.incidents.list(now)]);
+    const [histories, incidents] = await Promise.all([
+      history.read(
+        endpoints.map((e) => e.id),
+        now,
+      ),
+      monitor.incidents.list(now),
+    ]);
     const counts = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<EndpointState, number>;
     const categories = new Map<string, EndpointStatus[]>();
     for (const spec of endpoints) {

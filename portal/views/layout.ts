@@ -11,6 +11,8 @@ export interface PageOptions {
   csrf?: string;
   /** Page scripts under /portal/static or /portal/vendor, loaded deferred. */
   scripts?: string[];
+  /** Page stylesheets under /portal/static, after the portal's own. */
+  styles?: string[];
   /** A wider main column (docs, admin tables). */
   wide?: boolean;
   body: Safe;
@@ -28,7 +30,7 @@ export function page(o: PageOptions): Safe {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · ${o.serviceName}</title>
 <link rel="stylesheet" href="/portal/static/style.css">
-<link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
+${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">\n`)}<link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
 ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
 </head>
 <body>
@@ -40,7 +42,7 @@ ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
 <main id="main" class="${o.wide ? 'wide' : ''}">
 ${o.body}
 </main>
-<footer class="foot"><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/health">Status</a></footer>
+<footer class="foot"><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/status">Status</a></footer>
 </body>
 </html>`;
 }

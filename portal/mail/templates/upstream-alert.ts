@@ -4,6 +4,8 @@ import { html } from '../../../engine/html.js';
 import { button, frame, text, type Template } from './message.js';
 
 export interface UpstreamAlertData {
+  /** Whom it greets (the admin's name, else "operator"). */
+  name: string;
   title: string;
   detail: string;
 }
@@ -13,7 +15,13 @@ export const upstreamAlert: Template<UpstreamAlertData> = (d, site) => {
   const why = `You get this message as the operator of ${site.serviceName} (ALERT_EMAIL).`;
   return {
     subject: `[${site.serviceName}] ${d.title}`,
-    text: text([d.title, d.detail, `The status page: ${status}`], why, site),
-    html: frame(site, d.title, html`<p>${d.detail}</p>${button(status, 'Open the status page')}`, why),
+    text: text([`Hello ${d.name},`, d.title, d.detail, `The status page: ${status}`], why, site),
+    html: frame(
+      site,
+      d.title,
+      html`<p>Hello ${d.name},</p>
+<p>${d.detail}</p>${button(status, 'Open the status page')}`,
+      why,
+    ),
   };
 };
