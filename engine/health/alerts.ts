@@ -38,7 +38,7 @@ const KEEP_MS = 86_400_000;
 const MAX_TEXT = 1900;
 
 /** The webhook's body: Slack reads `text`, Discord `content`. */
-export const webhookBody = (a: Alert) => {
+const webhookBody = (a: Alert) => {
   const text = `${a.title}\n${a.detail}`.slice(0, MAX_TEXT);
   return JSON.stringify({ text, content: text });
 };

@@ -40,7 +40,7 @@ interface Seen {
   code?: string;
 }
 
-export const PROBES = 'health-probe';
+const PROBES = 'health-probe';
 /** Failed answers in a row that make an endpoint down rather than degraded. */
 const DOWN_STREAK = 3;
 /** Answers kept per endpoint, and for how long at least. */
@@ -215,7 +215,7 @@ export function createMonitor(deps: MonitorDeps) {
       .catch((err: Error) => log.warn({ err: err.message }, 'health: cannot read the store'));
     return refreshing;
   };
-  const timer = setInterval(tick, REFRESH_MS);
+  const timer = setInterval(() => void tick(), REFRESH_MS);
   timer.unref();
   const ready = tick();
 

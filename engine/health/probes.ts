@@ -135,5 +135,3 @@ export function createProber(deps: ProberDeps) {
     },
   };
 }
-
-export type Prober = ReturnType<typeof createProber>;

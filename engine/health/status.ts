@@ -44,7 +44,7 @@ export interface StatusDocument {
   incidents: Incident[];
 }
 
-export const STATES: EndpointState[] = ['operational', 'degraded', 'changed', 'down', 'not_configured'];
+const STATES: EndpointState[] = ['operational', 'degraded', 'changed', 'down', 'not_configured'];
 const RANK: Record<EndpointState, number> = { not_configured: -1, operational: 0, degraded: 1, changed: 2, down: 3 };
 const CACHE_MS = 3000;
 

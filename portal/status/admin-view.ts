@@ -29,11 +29,11 @@ export function probesBody(o: ProbesPage) {
   const csrf = csrfField(o.csrf);
   const every = o.intervalMs
     ? `every ${o.intervalMs >= 60_000 ? `${o.intervalMs / 60_000} min` : `${o.intervalMs / 1000} s`}`
-    : 'never on a schedule (PROBE_INTERVAL is off)';
+    : 'only on demand (PROBE_INTERVAL is off)';
   return html`<p><a href="/admin">← Accounts</a></p>
 <h1>Probes</h1>
 ${o.probed?.last ? notice(o.probed.last.verdict === 'ok' ? 'ok' : 'error', `${o.probed.id} answered ${outcome(o.probed.last)}.`) : ''}
-<p>Each endpoint's documented example request runs through the engine ${every}${o.only.length ? `, for ${o.only.join(', ')} only` : ''}, never metered. The public page is <a href="/status">/status</a>.</p>
+<p>Each endpoint's documented example request runs through the engine, never metered, ${every}${o.only.length ? ` (on the schedule: ${o.only.join(', ')} only)` : ''}. The public page is <a href="/status">/status</a>.</p>
 <p class="muted small">Alerts (a circuit breaker opens or closes; a probe fails ${o.failuresToAlert} times in a row): ${o.webhook ? 'to the webhook (ALERT_WEBHOOK_URL)' : 'no webhook (ALERT_WEBHOOK_URL is not set)'}${o.alertEmail ? `, and by mail to ${o.alertEmail}` : ''}.</p>
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Endpoint</th><th scope="col">State</th><th scope="col">Last probe (UTC)</th><th scope="col">Outcome</th><th scope="col"><span class="muted">Action</span></th></tr></thead>

@@ -24,8 +24,12 @@ const { open, expectPagesClean } = browserForTests(() => base);
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
   clearScreenshots('status-');
-  fake = await fakeUpstream(() => (mode === 'down' ? { status: 500, text: 'down' } : { json: { id: 1, name: 'bulbasaur', count: 1, results: [{ name: 'bulbasaur' }] } }));
+  fake = await fakeUpstream(() =>
+    mode === 'down' ? { status: 500, text: 'down' } : { json: { id: 1, name: 'bulbasaur', count: 1, results: [{ name: 'bulbasaur' }] } },
+  );
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW, UPSTREAM_POKEAPI_URL: fake.url });
+  const dayOf = (i: number): Record<string, number> =>
+    i === 40 ? { 'fail|probe': 20, 'ok|probe': 4 } : i === 50 ? { 'fail|traffic': 3, 'ok|traffic': 40 } : { 'ok|probe': 24, 'ms|12': 24 };
   // Earlier days, as the history recorder would have written them: mostly good, one bad day, one mixed.
   const today = Math.floor(Date.now() / DAY) * DAY;
   await t.api.store.write(
@@ -33,7 +37,7 @@ beforeAll(async () => {
       kind: 'add' as const,
       coll: 'health-d',
       id: `${ID}|${today - (60 - i) * DAY}`,
-      add: i === 40 ? { 'fail|probe': 20, 'ok|probe': 4 } : i === 50 ? { 'fail|traffic': 3, 'ok|traffic': 40 } : { 'ok|probe': 24, 'ms|12': 24 },
+      add: dayOf(i),
       ttlMs: 91 * DAY,
     })),
   );

@@ -31,8 +31,7 @@ const status = async (): Promise<StatusDocument> => {
   await t.api.health.monitor.settled();
   return JSON.parse(JSON.stringify(await t.api.health.status(true))) as StatusDocument;
 };
-const endpoint = (doc: StatusDocument, id = ID): EndpointStatus =>
-  doc.categories.flatMap((c) => c.endpoints).find((e) => e.id === id)!;
+const endpoint = (doc: StatusDocument, id = ID): EndpointStatus => doc.categories.flatMap((c) => c.endpoints).find((e) => e.id === id)!;
 let n = 0;
 // A new id each time: the endpoint caches answers for a day, and a cached answer says nothing of the upstream.
 const call = () => request(t.app).get(`/api/v1/${ID}`).query({ apikey: t.key, resource: 'pokemon', id: ++n });
