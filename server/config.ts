@@ -139,8 +139,11 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
 function healthConfig(env: NodeJS.ProcessEnv): HealthConfig {
   const webhook = env.ALERT_WEBHOOK_URL?.trim() || undefined;
   if (webhook && !/^https?:\/\/[^/]/.test(webhook)) throw new Error('ALERT_WEBHOOK_URL must be an http(s) URL');
+  const probeIntervalMs = env.PROBE_INTERVAL === 'off' ? 0 : duration(env.PROBE_INTERVAL, '0s', 'PROBE_INTERVAL');
+  if (probeIntervalMs > 0 && probeIntervalMs < 1000)
+    throw new Error(`PROBE_INTERVAL must be at least 1s (or 0 / off), got "${env.PROBE_INTERVAL}"`);
   return {
-    probeIntervalMs: env.PROBE_INTERVAL === 'off' ? 0 : duration(env.PROBE_INTERVAL, '0s', 'PROBE_INTERVAL'),
+    probeIntervalMs,
     probeEndpoints: (env.PROBE_ENDPOINTS ?? '')
       .split(',')
       .map((e) => e.trim())

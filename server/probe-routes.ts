@@ -24,7 +24,8 @@ export interface ProbeRoutesDeps {
   fail: Fail;
 }
 
-export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
+/** The probes' door, built at the first probe (boot need not pay for a second set of routes nothing may use). */
+function probeDoor(deps: ProbeRoutesDeps) {
   const routes = new Map<string, Route>();
   const answer = envelope(deps.serviceName);
   for (const spec of deps.endpoints) {
@@ -54,8 +55,14 @@ export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
     res.statusCode = 404;
     res.end();
   };
+  return dispatch;
+}
+
+export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
+  let dispatch: ReturnType<typeof probeDoor> | undefined;
 
   return async (spec, params) => {
+    dispatch ??= probeDoor(deps);
     const started = performance.now();
     const url = `/api/v1/${spec.id}`;
     const query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));

@@ -44,14 +44,18 @@ export interface ProberDeps {
 
 export function createProber(deps: ProberDeps) {
   const { monitor, alerts, log } = deps;
-  // An example needs every required value made up, and no file (a probe sends JSON).
-  const examples = new Map<string, Record<string, string | number | boolean>>();
-  for (const spec of deps.endpoints) {
-    if (!providersOf(spec).length || Object.values(spec.params).some((p) => p.type === 'file')) continue;
-    examples.set(spec.id, exampleRequest(spec));
-  }
+  // An example needs every required value made up, and no file (a probe sends JSON). Made at first use:
+  // each compiles the endpoint's schema, which boot need not pay for when nothing probes.
+  let made: Map<string, Record<string, string | number | boolean>> | undefined;
+  const examples = () => {
+    if (made) return made;
+    made = new Map();
+    for (const spec of deps.endpoints)
+      if (providersOf(spec).length && !Object.values(spec.params).some((p) => p.type === 'file')) made.set(spec.id, exampleRequest(spec));
+    return made;
+  };
   const byId = new Map(deps.endpoints.map((s) => [s.id, s]));
-  const probeable = (id: string) => examples.has(id) && monitor.isConfigured(id);
+  const probeable = (id: string) => examples().has(id) && monitor.isConfigured(id);
 
   const alertOn = (spec: EndpointSpec, rec: ProbeRecord) => {
     const n = deps.failuresToAlert;
@@ -72,7 +76,7 @@ export function createProber(deps: ProberDeps) {
     if (!spec || !probeable(id)) return undefined;
     const before = monitor.lastProbe(id);
     const at = new Date().toISOString();
-    const answer = await deps.run(spec, examples.get(id)!);
+    const answer = await deps.run(spec, examples().get(id)!);
     const rec = await monitor.recordProbe(id, { at, ...answer, ms: Math.round(answer.ms) });
     if (!rec) return undefined;
     if (rec.fails === 0 && before && before.fails >= deps.failuresToAlert)
@@ -88,7 +92,7 @@ export function createProber(deps: ProberDeps) {
 
   /** Every endpoint on the schedule's list, a few at a time. */
   const probeAll = async () => {
-    const ids = [...examples.keys()].filter((id) => probeable(id) && (!deps.only.length || deps.only.includes(id)));
+    const ids = [...examples().keys()].filter((id) => probeable(id) && (!deps.only.length || deps.only.includes(id)));
     let i = 0;
     const worker = async () => {
       while (i < ids.length) {
@@ -127,7 +131,7 @@ export function createProber(deps: ProberDeps) {
     probe,
     probeAll,
     /** Ids of the endpoints a probe can run on, here. */
-    probeable: () => [...examples.keys()].filter(probeable),
+    probeable: () => [...examples().keys()].filter(probeable),
     async close() {
       stopped = true;
       clearTimeout(timer);

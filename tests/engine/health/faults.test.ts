@@ -151,3 +151,18 @@ test('a probe runs the documented example through the engine: not metered, not c
   const embedded = t.api.endpoints.find((e) => e.upstream === 'embedded')!;
   expect(await t.api.health.prober.probe(embedded.id)).toBeUndefined();
 });
+
+test('an upstream whose answer changed shape is named: state "changed", its own incident state', async () => {
+  // What the upstream client answers on shape drift (502 upstream_changed), as the observer records it.
+  await t.api.health.monitor.record(ID, 'traffic', 502, 'upstream_changed', 12);
+  let doc = await status();
+  expect(endpoint(doc)).toMatchObject({ state: 'changed', note: "The upstream's answer changed shape: the adapter cannot read it" });
+  expect(doc.counts.changed).toBe(1);
+  expect(doc.incidents.find((i) => i.endpoint === ID && !i.closedAt)?.state).toBe('changed');
+  mode = 'up';
+  await call().expect(200);
+  await call().expect(200);
+  doc = await status();
+  expect(endpoint(doc).state).toBe('operational');
+  expect(doc.incidents.filter((i) => i.endpoint === ID && !i.closedAt)).toEqual([]);
+});
