@@ -83,6 +83,8 @@ export function createMonitor(deps: MonitorDeps) {
   let open = new Map<string, TroubleState>();
   /** Told when an incident opens, changes or closes (the status document drops its copy). */
   const changed: (() => void)[] = [];
+  /** Endpoints judged operational without an open incident: a good answer leaves them so. */
+  const calm = new Set<string>();
   /** Each endpoint's judgements, one at a time (incidents are read and written in between). */
   const queue = new Map<string, Promise<void>>();
 
@@ -123,6 +125,14 @@ export function createMonitor(deps: MonitorDeps) {
 
   /** Opens, updates or closes the endpoint's incident to match its state now. */
   const settle = (spec: EndpointSpec, evidence: boolean) => {
+    const j = judge(spec);
+    const has = open.get(spec.id);
+    if (j.state === 'operational' && has === undefined) calm.add(spec.id);
+    else calm.delete(spec.id);
+    // Nothing to write: the incident (or its absence) already matches.
+    const work =
+      j.state === 'not_configured' ? false : j.state === 'operational' ? has !== undefined && (evidence || j.newestOk) : has !== j.state;
+    if (!work) return queue.get(spec.id);
     const run = async () => {
       const j = judge(spec);
       if (j.state === 'not_configured') return;
@@ -136,6 +146,7 @@ export function createMonitor(deps: MonitorDeps) {
         // window emptied: a broken endpoint nobody calls stays broken.
         await incidents.resolve(spec.id, 'Answers are good again');
         open.delete(spec.id);
+        calm.add(spec.id);
         for (const l of changed) l();
       }
     };
@@ -156,6 +167,8 @@ export function createMonitor(deps: MonitorDeps) {
     if (!w) seen.set(endpoint, (w = []));
     w.push({ at: Date.now(), verdict, code });
     if (w.length > WINDOW_SIZE) w.shift();
+    // The path of nearly every call: a good answer to an endpoint that is well changes nothing.
+    if (verdict === 'ok' && calm.has(endpoint)) return;
     return settle(spec, false);
   };
 

@@ -5,7 +5,7 @@ import { redisAvailable, testApp, type TestApp } from '../../helpers/app.js';
 import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js';
 
 const ID = 'anime/creature-data';
-const INTERVAL_MS = 1000;
+const INTERVAL_MS = 2000;
 
 test('one probe per interval across three instances; its outcome is seen by all', async () => {
   const redisUrl = await redisAvailable();
@@ -22,7 +22,7 @@ test('one probe per interval across three instances; its outcome is seen by all'
   try {
     for (let i = 0; i < 3; i++) apps.push(await testApp(env));
     const from = upstream.calls.length;
-    await new Promise((ok) => setTimeout(ok, 4.5 * INTERVAL_MS));
+    await new Promise((ok) => setTimeout(ok, 3.6 * INTERVAL_MS));
     const probes = upstream.calls.slice(from);
     // Probes ask the example request; nothing else calls this upstream here.
     expect(new Set(probes.map((c) => c.path))).toEqual(new Set(['/pokemon/']));
