@@ -17,15 +17,6 @@ const FLUSH_MS = 5000;
 
 export type Via = 'probe' | 'traffic';
 
-export interface Sample {
-  endpoint: string;
-  via: Via;
-  verdict: Verdict;
-  ms: number;
-  /** Who answered (the envelope's source), for a good answer. */
-  source?: string;
-}
-
 export interface DayCounts {
   ok: number;
   fail: number;
@@ -46,28 +37,68 @@ export interface EndpointHistory {
 
 export const dayStart = (now: number) => Math.floor(now / DAY) * DAY;
 
-export function createHealthHistory(store: Store, log: Logger) {
-  let pending = new Map<string, Record<string, number>>();
+const VERDICTS: Verdict[] = ['ok', 'fail', 'changed'];
+const VIAS: Via[] = ['probe', 'traffic'];
 
-  const add = (s: Sample, now = Date.now()) => {
-    const id = `${s.endpoint}|${dayStart(now)}`;
-    let fields = pending.get(id);
-    if (!fields) pending.set(id, (fields = {}));
-    const bump = (f: string) => (fields[f] = (fields[f] ?? 0) + 1);
-    bump(`${s.verdict}|${s.via}`);
-    if (s.verdict !== 'ok') return;
+/** What one endpoint saw on one day since the last write: plain numbers, made into fields only when written. */
+class Pending {
+  /** [verdict][via], in the order of VERDICTS and VIAS. */
+  readonly counts = [0, 0, 0, 0, 0, 0];
+  readonly latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+  readonly sources = new Map<string, number>();
+
+  constructor(
+    readonly endpoint: string,
+    readonly day: number,
+  ) {}
+
+  fields(): Record<string, number> {
+    const out: Record<string, number> = {};
+    this.counts.forEach((n, i) => {
+      if (n) out[`${VERDICTS[i >> 1]}|${VIAS[i & 1]}`] = n;
+    });
+    this.latency.forEach((n, i) => {
+      if (n) out[`ms|${i}`] = n;
+    });
+    for (const [source, n] of this.sources) out[`src|${source}`] = n;
+    return out;
+  }
+}
+
+export function createHealthHistory(store: Store, log: Logger) {
+  // endpoint → what it saw today since the last write; a day that ended waits in `done`.
+  let pending = new Map<string, Pending>();
+  let done: Pending[] = [];
+
+  // Called for every answered API request: a few number updates, no string made.
+  const add = (endpoint: string, via: Via, verdict: Verdict, ms: number, source: string | undefined, now = Date.now()) => {
+    const day = dayStart(now);
+    let p = pending.get(endpoint);
+    if (p === undefined || p.day !== day) {
+      if (p !== undefined) done.push(p);
+      pending.set(endpoint, (p = new Pending(endpoint, day)));
+    }
+    p.counts[(verdict === 'ok' ? 0 : verdict === 'fail' ? 2 : 4) + (via === 'probe' ? 0 : 1)]++;
+    if (verdict !== 'ok') return;
     let b = 0;
-    while (s.ms > LATENCY_BUCKETS[b]) b++;
-    bump(`ms|${b}`);
-    if (s.source) bump(`src|${s.source}`);
+    while (ms > LATENCY_BUCKETS[b]) b++;
+    p.latency[b]++;
+    if (source !== undefined) p.sources.set(source, (p.sources.get(source) ?? 0) + 1);
   };
 
   let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
-    if (!pending.size) return flushing;
-    const batch = pending;
+    if (!pending.size && !done.length) return flushing;
+    const batch = [...done, ...pending.values()];
     pending = new Map();
-    const ops: WriteOp[] = [...batch].map(([id, add]) => ({ kind: 'add', coll: COLL, id, add, ttlMs: (HISTORY_DAYS + 1) * DAY }));
+    done = [];
+    const ops: WriteOp[] = batch.map((p) => ({
+      kind: 'add',
+      coll: COLL,
+      id: `${p.endpoint}|${p.day}`,
+      add: p.fields(),
+      ttlMs: (HISTORY_DAYS + 1) * DAY,
+    }));
     // A failed write (Redis down) loses those seconds of history, never an answer.
     flushing = flushing.then(() => store.write(ops)).catch((err: Error) => log.warn({ err: err.message }, 'health history: write failed'));
     return flushing;

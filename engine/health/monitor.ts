@@ -40,6 +40,28 @@ interface Seen {
   code?: string;
 }
 
+/** An endpoint's last answers in a ring (kept objects reused: recording allocates nothing once it is full). */
+class Recent {
+  private readonly items: Seen[] = [];
+  private next = 0;
+
+  add(at: number, verdict: Verdict, code: string | undefined) {
+    if (this.items.length < WINDOW_SIZE) this.items.push({ at, verdict, code });
+    else {
+      const s = this.items[this.next];
+      s.at = at;
+      s.verdict = verdict;
+      s.code = code;
+    }
+    this.next = (this.next + 1) % WINDOW_SIZE;
+  }
+
+  /** Since `from` (epoch ms), as copies. */
+  since(from: number): Seen[] {
+    return this.items.filter((s) => s.at >= from).map((s) => ({ ...s }));
+  }
+}
+
 const PROBES = 'health-probe';
 /** Failed answers in a row that make an endpoint down rather than degraded. */
 const DOWN_STREAK = 3;
@@ -77,7 +99,7 @@ export function createMonitor(deps: MonitorDeps) {
   const incidents = new Incidents(store);
   const windowMs = Math.max(MIN_WINDOW_MS, 2 * deps.probeIntervalMs);
 
-  const seen = new Map<string, Seen[]>();
+  const seen = new Map<string, Recent>();
   let probes = new Map<string, ProbeRecord>();
   /** Endpoint → the state of its open incident, as last read or written. */
   let open = new Map<string, TroubleState>();
@@ -91,7 +113,7 @@ export function createMonitor(deps: MonitorDeps) {
   const judge = (spec: EndpointSpec, now = Date.now()): Judgement & { newestOk: boolean } => {
     const lack = unconfigured.get(spec.id);
     if (lack) return { state: 'not_configured', note: lack, newestOk: false };
-    const w = (seen.get(spec.id) ?? []).filter((s) => now - s.at <= windowMs);
+    const w = seen.get(spec.id)?.since(now - windowMs) ?? [];
     const probe = probes.get(spec.id);
     const probeAt = probe ? Date.parse(probe.at) : 0;
     // The stored probe, unless this instance saw it (or something newer) already.
@@ -162,11 +184,11 @@ export function createMonitor(deps: MonitorDeps) {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
-    history.add({ endpoint, via, verdict, ms, source });
+    const now = Date.now();
+    history.add(endpoint, via, verdict, ms, source, now);
     let w = seen.get(endpoint);
-    if (!w) seen.set(endpoint, (w = []));
-    w.push({ at: Date.now(), verdict, code });
-    if (w.length > WINDOW_SIZE) w.shift();
+    if (!w) seen.set(endpoint, (w = new Recent()));
+    w.add(now, verdict, code);
     // The path of nearly every call: a good answer to an endpoint that is well changes nothing.
     if (verdict === 'ok' && calm.has(endpoint)) return;
     return settle(spec, false);
