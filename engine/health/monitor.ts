@@ -32,6 +32,8 @@ export interface ProbeRecord {
   verdict: Verdict;
   /** Probes failed in a row, this one included (0 when it went well). */
   fails: number;
+  /** Probes that went well in a row, this one included (0 when it failed). */
+  oks: number;
 }
 
 interface Seen {
@@ -113,19 +115,24 @@ export function createMonitor(deps: MonitorDeps) {
   const judge = (spec: EndpointSpec, now = Date.now()): Judgement & { newestOk: boolean } => {
     const lack = unconfigured.get(spec.id);
     if (lack) return { state: 'not_configured', note: lack, newestOk: false };
-    const w = seen.get(spec.id)?.since(now - windowMs) ?? [];
+    // Real traffic this instance answered, and the endpoint's last probe, whichever instance ran it (probes
+    // are kept only there, with their streaks: each instance sees the same probe history).
+    const w: (Seen & { weight?: number })[] = seen.get(spec.id)?.since(now - windowMs) ?? [];
     const probe = probes.get(spec.id);
-    const probeAt = probe ? Date.parse(probe.at) : 0;
-    // The stored probe, unless this instance saw it (or something newer) already.
-    if (probe && now - probeAt <= windowMs && !w.some((s) => s.at >= probeAt))
-      w.push({ at: probeAt, verdict: probe.verdict, code: probe.code });
+    if (probe && now - Date.parse(probe.at) <= windowMs)
+      w.push({
+        at: Date.parse(probe.at),
+        verdict: probe.verdict,
+        code: probe.code,
+        weight: Math.max(1, probe.verdict === 'ok' ? probe.oks : probe.fails),
+      });
     w.sort((a, b) => a.at - b.at);
+    // Answers in a row at the newest end: failed ones (`streak`) or good ones (`good`).
     let streak = 0;
-    for (let i = w.length - 1; i >= 0 && w[i].verdict !== 'ok'; i--) streak++;
+    for (let i = w.length - 1; i >= 0 && w[i].verdict !== 'ok'; i--) streak += w[i].weight ?? 1;
     let good = 0;
-    for (let i = w.length - 1; i >= 0 && w[i].verdict === 'ok'; i--) good++;
+    for (let i = w.length - 1; i >= 0 && w[i].verdict === 'ok'; i--) good += w[i].weight ?? 1;
     const newest = w.at(-1);
-    if (newest && probe && newest.at === probeAt) streak = Math.max(streak, probe.fails);
     const failed = w.filter((s) => s.verdict !== 'ok').length;
     const providers = providersOf(spec);
     const broken = providers.filter((u) => events.state(u)?.state === 'open');
@@ -195,14 +202,22 @@ export function createMonitor(deps: MonitorDeps) {
   };
 
   /** A probe's outcome: kept as the endpoint's last probe for every instance, then recorded. */
-  const recordProbe = async (endpoint: string, p: Omit<ProbeRecord, 'fails' | 'verdict'>): Promise<ProbeRecord | undefined> => {
+  const recordProbe = async (endpoint: string, p: Omit<ProbeRecord, 'fails' | 'oks' | 'verdict'>): Promise<ProbeRecord | undefined> => {
+    const spec = byId.get(endpoint);
+    // A 4xx to the documented example still shows an upstream that answers.
     const verdict = verdictOf(p.status, p.code) ?? (p.status < 500 ? 'ok' : undefined);
-    if (!verdict) return undefined;
+    if (!spec || !verdict) return undefined;
     const before = await store.get<ProbeRecord>(PROBES, endpoint);
-    const rec: ProbeRecord = { ...p, verdict, fails: verdict === 'ok' ? 0 : (before?.fails ?? 0) + 1 };
+    const rec: ProbeRecord = {
+      ...p,
+      verdict,
+      fails: verdict === 'ok' ? 0 : (before?.fails ?? 0) + 1,
+      oks: verdict === 'ok' ? (before?.oks ?? 0) + 1 : 0,
+    };
     await store.put(PROBES, endpoint, rec);
     probes.set(endpoint, rec);
-    await record(endpoint, 'probe', verdict === 'ok' ? 200 : p.status, p.code, p.ms, p.source);
+    history.add(endpoint, 'probe', verdict, p.ms, p.source);
+    await settle(spec, false);
     return rec;
   };
 

@@ -1,6 +1,7 @@
 // The incidents as an Atom feed (the `feed` package writes the XML): one entry per incident of the last 90
 // days, updated at its last change, so a feed reader sees an incident open, change and close.
 import { Feed } from 'feed';
+import { html } from '../../engine/html.js';
 import type { StatusDocument } from '../../engine/health/status.js';
 import { STATE_WORDS } from './view.js';
 
@@ -16,6 +17,8 @@ export function incidentsFeed(doc: StatusDocument, o: { serviceName: string; pub
     link: page,
     updated: new Date(doc.incidents.length ? updated : doc.generatedAt),
     generator: false,
+    // Atom wants an author for the feed or for every entry.
+    author: { name: o.serviceName, link: o.publicUrl },
     feedLinks: { atom: `${page}/feed.atom` },
   });
   for (const i of doc.incidents.slice(0, MAX_ENTRIES)) {
@@ -27,7 +30,9 @@ export function incidentsFeed(doc: StatusDocument, o: { serviceName: string; pub
       date: new Date(last.at),
       published: new Date(i.openedAt),
       description: last.note,
-      content: i.updates.map((u) => `${u.at.slice(0, 16).replace('T', ' ')} UTC: ${STATE_WORDS[u.state]}. ${u.note}`).join('\n'),
+      content:
+        html`<ol>${i.updates.map((u) => html`<li>${u.at.slice(0, 16).replace('T', ' ')} UTC: ${STATE_WORDS[u.state]}. ${u.note}</li>`)}</ol>`
+          .value,
     });
   }
   return feed.atom1();

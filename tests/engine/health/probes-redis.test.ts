@@ -39,3 +39,34 @@ test('one probe per interval across three instances; its outcome is seen by all'
     await upstream.close();
   }
 }, 30_000);
+
+test('an incident one instance opens from its probes is the one every instance shows, and another closes it', async () => {
+  const redisUrl = await redisAvailable();
+  if (!redisUrl) return;
+  let down = true;
+  const upstream = await fakeUpstream(() => (down ? { status: 500, text: 'down' } : { json: { count: 0, results: [] } }));
+  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, UPSTREAM_POKEAPI_URL: upstream.url };
+  const [x, y] = [await testApp(env), await testApp(env)];
+  try {
+    for (let i = 0; i < 3; i++) await x.api.health.prober.probe(ID);
+    await x.api.health.monitor.settled();
+    // y has seen no answer of its own: the stored probe (3 failures in a row) is its evidence.
+    const seen = await y.api.health.status(true);
+    const row = seen.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!;
+    expect(row).toMatchObject({ state: 'down', lastProbe: { status: 502, code: 'upstream_failed' } });
+    expect(seen.incidents.filter((i) => !i.closedAt).map((i) => [i.endpoint, i.state])).toEqual([[ID, 'down']]);
+
+    down = false;
+    await y.api.health.prober.probe(ID);
+    await y.api.health.prober.probe(ID);
+    await y.api.health.monitor.settled();
+    const after = await x.api.health.status(true);
+    expect(after.incidents).toHaveLength(1);
+    expect(after.incidents[0].closedAt).toEqual(expect.any(String));
+    expect(after.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!.state).toBe('operational');
+  } finally {
+    await x.close();
+    await y.close();
+    await upstream.close();
+  }
+}, 30_000);
