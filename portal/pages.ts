@@ -24,7 +24,6 @@ export interface SendOptions {
   status?: number;
   wide?: boolean;
   scripts?: string[];
-  styles?: string[];
 }
 
 export function createPages(serviceName: string, log: Logger) {
@@ -33,18 +32,7 @@ export function createPages(serviceName: string, log: Logger) {
       .status(o.status ?? 200)
       .set('Cache-Control', 'no-store')
       .type('html');
-    res.send(
-      page({
-        title,
-        serviceName,
-        viewer: res.locals.viewer,
-        csrf: res.locals.csrf,
-        wide: o.wide,
-        scripts: o.scripts,
-        styles: o.styles,
-        body,
-      }).value,
-    );
+    res.send(page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, body }).value);
   };
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -3,7 +3,7 @@
 import { html } from '../../engine/html.js';
 import type { Judgement, ProbeRecord } from '../../engine/health/monitor.js';
 import { csrfField, notice } from '../views/forms.js';
-import { STATE_WORDS } from './view.js';
+import { STATE_WORDS, STYLESHEET } from './view.js';
 
 export interface ProbeRow {
   id: string;
@@ -30,7 +30,7 @@ export function probesBody(o: ProbesPage) {
   const every = o.intervalMs
     ? `every ${o.intervalMs >= 60_000 ? `${o.intervalMs / 60_000} min` : `${o.intervalMs / 1000} s`}`
     : 'only on demand (PROBE_INTERVAL is off)';
-  return html`<p><a href="/admin">← Accounts</a></p>
+  return html`${STYLESHEET}<p><a href="/admin">← Accounts</a></p>
 <h1>Probes</h1>
 ${o.probed?.last ? notice(o.probed.last.verdict === 'ok' ? 'ok' : 'error', `${o.probed.id} answered ${outcome(o.probed.last)}.`) : ''}
 <p>Each endpoint's documented example request runs through the engine, never metered, ${every}${o.only.length ? ` (on the schedule: ${o.only.join(', ')} only)` : ''}. The public page is <a href="/status">/status</a>.</p>

@@ -28,7 +28,7 @@ export function statusAdminRoutes(ctx: PortalContext): Router {
         alertEmail: config.mail ? config.health.alertEmail : undefined,
         failuresToAlert: config.health.alertProbeFailures,
       });
-      ctx.pages.send(res, 'Probes · Admin', body, { wide: true, styles: ['/portal/static/status.css'] });
+      ctx.pages.send(res, 'Probes · Admin', body, { wide: true });
     }),
   );
 

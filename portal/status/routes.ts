@@ -17,7 +17,7 @@ export function statusRoutes(ctx: PortalContext): Router {
     pageHeaders,
     wrap(async (_req, res) => {
       const doc = await health.status();
-      ctx.pages.send(res, 'Status', statusBody(doc), { wide: true, styles: ['/portal/static/status.css'] });
+      ctx.pages.send(res, 'Status', statusBody(doc), { wide: true });
     }),
   );
 

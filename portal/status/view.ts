@@ -7,6 +7,9 @@ import type { CategoryStatus, EndpointStatus, StatusDocument } from '../../engin
 import type { EndpointState } from '../../engine/health/monitor.js';
 import type { Incident } from '../../engine/health/incidents.js';
 
+/** The page's own styles: a stylesheet link in the body (allowed there), so the shell needs no option for it. */
+export const STYLESHEET = html`<link rel="stylesheet" href="/portal/static/status.css">\n`;
+
 export const STATE_WORDS: Record<EndpointState, string> = {
   operational: 'Operational',
   degraded: 'Degraded',
@@ -91,7 +94,7 @@ export function statusBody(doc: StatusDocument): Safe {
   const past = doc.incidents.filter((i) => i.closedAt).slice(0, 20);
   const c = doc.counts;
   const configured = c.operational + c.degraded + c.changed + c.down;
-  return html`<svg class="sr-only" aria-hidden="true" focusable="false"><defs><pattern id="no-data" width="1" height="10" patternUnits="userSpaceOnUse"><rect width="0.75" height="10" class="none"/></pattern></defs></svg>
+  return html`${STYLESHEET}<svg class="sr-only" aria-hidden="true" focusable="false"><defs><pattern id="no-data" width="1" height="10" patternUnits="userSpaceOnUse"><rect width="0.75" height="10" class="none"/></pattern></defs></svg>
 <h1>Status</h1>
 <p class="status-banner state-${doc.state}" role="status">${BANNER[doc.state]}</p>
 <p class="small muted">${configured} endpoints configured: ${c.operational} operational, ${c.degraded} degraded, ${c.changed} with a changed upstream, ${c.down} down; ${c.not_configured} not configured here. Updated ${time(doc.generatedAt)}. <a href="/status.json">JSON</a> · <a href="/status/feed.atom">Incidents feed (Atom)</a></p>

@@ -11,8 +11,6 @@ export interface PageOptions {
   csrf?: string;
   /** Page scripts under /portal/static or /portal/vendor, loaded deferred. */
   scripts?: string[];
-  /** Page stylesheets under /portal/static, after the portal's own. */
-  styles?: string[];
   /** A wider main column (docs, admin tables). */
   wide?: boolean;
   body: Safe;
@@ -30,7 +28,7 @@ export function page(o: PageOptions): Safe {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · ${o.serviceName}</title>
 <link rel="stylesheet" href="/portal/static/style.css">
-${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">\n`)}<link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
 ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
 </head>
 <body>
