@@ -6,6 +6,9 @@ import { testApp, type TestApp } from '../../helpers/app.js';
 import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js';
 import { smtpServer, type Mailbox } from '../../helpers/smtp.js';
 import { eventually } from '../../helpers/eventually.js';
+import { Alerts } from '../../../engine/health/alerts.js';
+import { logSink } from '../../helpers/log-sink.js';
+import pino from 'pino';
 
 const ID = 'anime/creature-data';
 let upstreamDown = false;
@@ -95,4 +98,25 @@ test('a probe failing N times in a row raises one alert, and its recovery anothe
   expect(last.text).toMatch(new RegExp(`^Probe of ${ID} recovered`));
   expect(last.text).toContain('after 3 failed probes');
   await eventually(async () => mailbox.waiting('ops@example.com').length >= 2);
+});
+
+test('the webhook goes through the SSRF guard: a private address is refused unless ALLOW_PRIVATE_FETCH', async () => {
+  const { lines, sink } = logSink();
+  const before = hook.calls.length;
+  const alerts = new Alerts({
+    webhookUrl: `${hook.url}/hook`,
+    store: t.api.store,
+    log: pino({ level: 'info' }, sink),
+    userAgent: 'test',
+    allowPrivate: false,
+    retryDelaysMs: [],
+  });
+  alerts.raise({ kind: 'breaker.open', subject: 'x', title: 'Upstream x is failing', detail: 'd', at: new Date().toISOString() });
+  await alerts.settled();
+  expect(hook.calls.length).toBe(before);
+  await new Promise((ok) => setImmediate(ok));
+  const logged = lines.map((l) => JSON.parse(l) as { msg: string; why?: string });
+  expect(logged.find((l) => l.msg === 'alert: the webhook did not take it')).toMatchObject({
+    why: 'refused: the host is a private, loopback, link-local or metadata address',
+  });
 });
