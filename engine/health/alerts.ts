@@ -3,7 +3,8 @@
 // webhooks both take (`text` is Slack's field, `content` Discord's; each ignores the other's), and to the
 // listeners (the portal mails it when SMTP is set). The POST goes through the SSRF-guarded client account
 // webhooks use, with a few tries. An alert several instances raise (each has its own breakers) is sent
-// once: the first to insert its id into 'health-alerts' sends it.
+// once: the first to insert the episode's marker into 'health-alerts' sends the opening, the one that
+// removes it the closing.
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.js';
 import { postUrl, PostFailed } from '../upstream/guarded-post.js';
@@ -54,9 +55,12 @@ export class Alerts {
     this.listeners.push(listener);
   }
 
-  /** Raises the alert unless an instance raised the same one (`dedupe`) already. */
-  raise(a: Alert, dedupe?: string): void {
-    const work = this.claim(dedupe)
+  /**
+   * Raises the alert. `once.claim`: only if no instance holds this marker yet (it then holds it);
+   * `once.release`: only if this instance is the one that drops the marker (an episode's end).
+   */
+  raise(a: Alert, once: { claim?: string; release?: string } = {}): void {
+    const work = (once.release ? this.o.store.del(SENT, once.release) : this.claim(once.claim))
       .then(async (mine) => {
         if (!mine) return;
         this.o.log.warn({ alert: a.kind, subject: a.subject }, `alert: ${a.title}`);

@@ -221,12 +221,18 @@ export function createMonitor(deps: MonitorDeps) {
     return rec;
   };
 
+  /** Each upstream's breaker as last told here. */
+  const breakers = new Map<string, BreakerChange['state']>();
   const onBreaker = (change: BreakerChange) => {
+    const before = breakers.get(change.upstream) ?? 'closed';
+    breakers.set(change.upstream, change.state);
     const affected = usedBy.get(change.upstream) ?? [];
     for (const spec of affected) void settle(spec, change.state === 'closed');
     const names = affected.map((s) => s.id).join(', ') || 'none';
-    const minute = Math.floor(change.at / 60_000);
-    if (change.state === 'open')
+    // One alert per episode: the first opening (not each failed half-open try after a cool-down), and the
+    // closing; across instances, the marker `<upstream>:open` in the store says whose they are.
+    const marker = `${change.upstream}:open`;
+    if (change.state === 'open' && before === 'closed')
       alerts.raise(
         {
           kind: 'breaker.open',
@@ -235,9 +241,9 @@ export function createMonitor(deps: MonitorDeps) {
           detail: `Endpoints affected: ${names}.${change.retryAt ? ` Next try at ${new Date(change.retryAt).toISOString()}.` : ''}`,
           at: new Date(change.at).toISOString(),
         },
-        `${change.upstream}:open:${minute}`,
+        { claim: marker },
       );
-    else if (change.state === 'closed')
+    else if (change.state === 'closed' && before !== 'closed')
       alerts.raise(
         {
           kind: 'breaker.closed',
@@ -246,7 +252,7 @@ export function createMonitor(deps: MonitorDeps) {
           detail: `Endpoints affected: ${names}.`,
           at: new Date(change.at).toISOString(),
         },
-        `${change.upstream}:closed:${minute}`,
+        { release: marker },
       );
   };
   const unlisten = events.onBreaker(onBreaker);

@@ -46,8 +46,22 @@ test('a breaker that opens and closes: one alert each (however often it is told)
   const events = t.api.upstreamEvents;
   const at = Date.now();
   events.breaker({ upstream: 'pokeapi', state: 'open', at, retryAt: at + 30_000, cause: 'upstream_failed' });
-  // A second instance's breaker opening in the same minute: the operator hears it once.
-  events.breaker({ upstream: 'pokeapi', state: 'open', at: at + 5, retryAt: at + 30_000, cause: 'upstream_failed' });
+  // Its half-open tries fail after each cool-down: the same episode, no new alert.
+  events.breaker({ upstream: 'pokeapi', state: 'half-open', at: at + 1 });
+  events.breaker({ upstream: 'pokeapi', state: 'open', at: at + 2, retryAt: at + 60_000, cause: 'upstream_failed' });
+  // Another instance's breaker opening: the operator hears of the episode once (its marker is in the store).
+  const other = new Alerts({
+    webhookUrl: `${hook.url}/other`,
+    store: t.api.store,
+    log: pino({ level: 'silent' }),
+    userAgent: 'x',
+    allowPrivate: true,
+  });
+  other.raise(
+    { kind: 'breaker.open', subject: 'pokeapi', title: 'twice', detail: '', at: new Date().toISOString() },
+    { claim: 'pokeapi:open' },
+  );
+  await other.settled();
   await t.api.health.alerts.settled();
   expect(await stateOf()).toMatchObject({ state: 'down', note: expect.stringMatching(/circuit breaker of pokeapi is open/) });
   const [opened, ...more] = posted();
