@@ -148,7 +148,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
     usage.record(call, status);
     // A cached answer says nothing of the upstream now.
-    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, 'traffic', status, call.errorCode, ms, call.outcome?.source);
+    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source);
     log.info(
       {
         requestId: call.id,

@@ -32,11 +32,6 @@ const KEEP_MS = HISTORY_DAYS * 86_400_000;
 export class Incidents {
   constructor(private readonly store: Store) {}
 
-  /** Endpoint → id of its open incident. */
-  async openOnes(): Promise<Map<string, string>> {
-    return new Map((await this.store.entries<{ id: string }>(OPEN)).map(([endpoint, m]) => [endpoint, m.id]));
-  }
-
   /** Opens one for the endpoint, or, when one is open already, notes the new state on it. */
   async trouble(endpoint: string, state: TroubleState, note: string, at = new Date()): Promise<Incident> {
     const id = `${at.toISOString().slice(0, 10)}-${crypto.randomBytes(4).toString('hex')}`;

@@ -9,7 +9,7 @@ import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import type { Store } from '../store/types.js';
 import type { BreakerChange, UpstreamEvents } from '../upstream/upstream-events.js';
 import { unconfiguredNote } from '../upstream/configured.js';
-import type { HealthHistory, Via } from './history.js';
+import type { HealthHistory } from './history.js';
 import { Incidents, type TroubleState } from './incidents.js';
 import type { Alerts } from './alerts.js';
 import { verdictOf, type Verdict } from './verdict.js';
@@ -186,13 +186,13 @@ export function createMonitor(deps: MonitorDeps) {
     return next;
   };
 
-  /** One answer of an endpoint: real traffic (server/app.ts) or a probe. */
-  const record = (endpoint: string, via: Via, status: number, code: string | undefined, ms: number, source?: string) => {
+  /** One answer of an endpoint to a caller (server/app.ts); probes come through recordProbe. */
+  const record = (endpoint: string, status: number, code: string | undefined, ms: number, source?: string) => {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
     const now = Date.now();
-    history.add(endpoint, via, verdict, ms, source, now);
+    history.add(endpoint, 'traffic', verdict, ms, source, now);
     let w = seen.get(endpoint);
     if (!w) seen.set(endpoint, (w = new Recent()));
     w.add(now, verdict, code);

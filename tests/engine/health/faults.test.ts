@@ -154,7 +154,7 @@ test('a probe runs the documented example through the engine: not metered, not c
 
 test('an upstream whose answer changed shape is named: state "changed", its own incident state', async () => {
   // What the upstream client answers on shape drift (502 upstream_changed), as the observer records it.
-  await t.api.health.monitor.record(ID, 'traffic', 502, 'upstream_changed', 12);
+  await t.api.health.monitor.record(ID, 502, 'upstream_changed', 12);
   let doc = await status();
   expect(endpoint(doc)).toMatchObject({ state: 'changed', note: "The upstream's answer changed shape: the adapter cannot read it" });
   expect(doc.counts.changed).toBe(1);
