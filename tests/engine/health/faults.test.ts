@@ -37,6 +37,9 @@ let n = 0;
 const call = () => request(t.app).get(`/api/v1/${ID}`).query({ apikey: t.key, resource: 'pokemon', id: ++n });
 
 test('/status.json: every category and endpoint, its state, 90 daily bars and the incidents', async () => {
+  // The service document links it.
+  const root = await request(t.app).get('/').set('Accept', 'application/json').expect(200);
+  expect(root.body.status).toBe('http://127.0.0.1:3999/status.json');
   const res = await request(t.app).get('/status.json').expect(200);
   expect(res.headers['access-control-allow-origin']).toBe('*');
   const doc = res.body as StatusDocument;
