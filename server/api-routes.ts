@@ -43,7 +43,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
   const routes = new Map<string, Route>();
   const answer = envelope(deps.serviceName);
   for (const spec of deps.endpoints) {
-    const invoke = invoker(spec, providersOf(spec, deps.adapters), deps.context);
+    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
     routes.set(`/api/v1/${spec.id}`, {
       endpoint: spec.id,
       method: spec.method,
@@ -95,7 +95,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
 }
 
 /** The endpoint's providers in order: its adapter, then its `fallback:` ones (an adapter not written yet: none). */
-function providersOf(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
+export function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
   const out: Provider[] = [];
   for (const p of [{ adapter: spec.adapter, upstream: spec.upstream }, ...(spec.fallback ?? [])]) {
     const adapter = adapters.get(p.adapter);

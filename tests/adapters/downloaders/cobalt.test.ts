@@ -248,7 +248,7 @@ describe('local-processing (cobalt 11 run with FORCE_LOCAL_PROCESSING)', () => {
     ['an output without a file name', { output: { type: 'video/mp4' } }],
   ])('%s → 502', async (_n, change) => {
     answer = () => ({ json: { ...fixture('local-processing-youtube-merge.json'), ...change } });
-    expectFailure(await get('dl-a', YT), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get('dl-a', YT), { status: 502, code: 'upstream_changed' });
   });
 });
 

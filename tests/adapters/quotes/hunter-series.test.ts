@@ -162,7 +162,7 @@ describe('upstream failures', () => {
 
   test('a list without data → 502', async () => {
     s.failWith = { json: { next: null } };
-    expectFailure(await get({ page: 4 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ page: 4 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

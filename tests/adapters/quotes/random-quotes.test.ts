@@ -204,7 +204,7 @@ describe('teen-scifi-series', () => {
 
   test('an error object instead of a list → 502', async () => {
     s.failWith = { json: { error: 'nope' } };
-    expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

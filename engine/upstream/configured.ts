@@ -1,8 +1,8 @@
 // Whether an endpoint can answer on this server: embedded, or one of its upstreams (the main one or a
 // fallback) has a base URL and, where the provider insists on one, a server key. Read from the same
 // settings the upstream clients read (catalog/upstreams.yaml, UPSTREAM_<ID>_URL, UPSTREAM_<ID>_KEYS).
-import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
-import { envId } from '../engine/upstream/client.js';
+import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
+import { envId } from './client.js';
 
 /** Why the endpoint can only fail here (what to set), or undefined when it is usable. */
 export function unconfiguredNote(spec: EndpointSpec, upstreams: Record<string, UpstreamSpec>, env: NodeJS.ProcessEnv): string | undefined {
