@@ -299,7 +299,7 @@ describe('discovery settings', () => {
     // LibreTranslate is not configured, but tr's fallback provider (gtx) is.
     expect(names).toContain('utilities_tr');
     for (const hidden of ['ai_chat-2', 'downloaders_dl-a', 'downloaders_dl-b', 'downloaders_dl-c']) expect(names).not.toContain(hidden);
-    expect(names.length).toBe(79 - 5);
+    expect(names.length).toBe(79 - 4);
     await client.close();
   });
 
