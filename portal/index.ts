@@ -20,12 +20,14 @@ import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookRoutes as stripeWebhook } from './billing/webhook.js';
+import { billingRoutes } from './billing/routes.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
-const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
+const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs', '/billing'];
 
 /** Pages whose routers set no security headers of their own (the others do, per route). */
-const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
+const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin', '/billing'];
 
 /** The portal's routes, and `close`, which stops its background work (server/app.ts calls it on shutdown). */
 export interface Portal {
@@ -40,6 +42,15 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use((_req, _res, next) => {
     ctx.ready.then(() => next(), next);
   });
+  // Stripe's events: before every body parser (the signature is checked on the raw body) and any session.
+  if (ctx.billing) router.use(stripeWebhook(ctx.billing, deps.log));
+  // Pages' forms may lead to Stripe's pages (Checkout, the customer portal): CSP form-action allows them.
+  const formActions = ctx.billing?.redirectOrigins.join(' ');
+  if (formActions)
+    router.use((_req, res, next) => {
+      res.locals.formActions = formActions;
+      next();
+    });
   const load = ctx.sessions.load();
   // Static files need no session (and no store read).
   router.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
@@ -58,6 +69,7 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use(keyRoutes(ctx));
   router.use(usageRoutes(ctx));
   router.use(webhookRoutes(ctx));
+  if (ctx.billing) router.use(billingRoutes(ctx, ctx.billing));
 
   router.use(ctx.pages.errorPage);
   return { router, close: () => ctx.close() };

@@ -10,7 +10,8 @@ import helmet from 'helmet';
 const directives = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
-  'form-action': ["'self'"],
+  // Plus Stripe's pages when billing is on (portal/index.ts sets res.locals.formActions).
+  'form-action': ["'self'", (_req: unknown, res: ServerResponse) => ((res as Response).locals.formActions as string | undefined) ?? ''],
   'frame-ancestors': ["'none'"],
   'object-src': ["'none'"],
 };
