@@ -24,10 +24,10 @@ import { webhookRoutes as stripeWebhook } from './billing/webhook.js';
 import { billingRoutes } from './billing/routes.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
-const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs', '/billing'];
+const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
 
 /** Pages whose routers set no security headers of their own (the others do, per route). */
-const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin', '/billing'];
+const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 
 /** The portal's routes, and `close`, which stops its background work (server/app.ts calls it on shutdown). */
 export interface Portal {
@@ -54,8 +54,15 @@ export function createPortal(deps: PortalDeps): Portal {
   const load = ctx.sessions.load();
   // Static files need no session (and no store read).
   router.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
-  router.use(OWN_PATHS, pageHeaders);
-  router.use(FORM_PATHS, express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '64kb' }), csrfProtect);
+  // With billing on, its pages and forms (portal/billing/routes.ts) are the portal's too; the webhook answered above.
+  const billingPaths = ctx.billing ? ['/billing'] : [];
+  router.use([...OWN_PATHS, ...billingPaths], pageHeaders);
+  router.use(
+    [...FORM_PATHS, ...billingPaths],
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    express.json({ limit: '64kb' }),
+    csrfProtect,
+  );
 
   router.use(assetRoutes());
   router.use(docsRoutes(ctx));

@@ -11,7 +11,10 @@ const directives = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
   // Plus Stripe's pages when billing is on (portal/index.ts sets res.locals.formActions).
-  'form-action': ["'self'", (_req: unknown, res: ServerResponse) => ((res as Response).locals.formActions as string | undefined) ?? ''],
+  'form-action': [
+    (_req: unknown, res: ServerResponse) =>
+      `'self'${(res as Response).locals.formActions ? ` ${(res as Response).locals.formActions}` : ''}`,
+  ],
   'frame-ancestors': ["'none'"],
   'object-src': ["'none'"],
 };
