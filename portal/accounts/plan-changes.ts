@@ -22,7 +22,7 @@ export interface PlanChange {
 export type PlanCause = Omit<PlanChange, 'at' | 'from' | 'to'>;
 
 const COLL = 'plan-changes';
-export const RECORDS_MAX = 50;
+const RECORDS_MAX = 50;
 
 export class PlanChanges {
   constructor(private readonly store: Store) {}

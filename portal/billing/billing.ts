@@ -39,7 +39,7 @@ const PRICE_TTL_MS = 10 * 60_000;
 const iso = (epochSeconds: number | null | undefined) => (epochSeconds ? new Date(epochSeconds * 1000).toISOString() : undefined);
 
 /** An amount in the currency's smallest unit as people read it: 2000 usd → "$20.00", 500 jpy → "¥500". */
-export function money(minor: number, currency: string): string {
+function money(minor: number, currency: string): string {
   const f = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
   return f.format(minor / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
 }

@@ -31,7 +31,7 @@ export interface BillingRecord {
 }
 
 /** Statuses under which the subscription's plan is the account's: paid, on trial, or in Stripe's retries. */
-export const ENTITLED = ['active', 'trialing', 'past_due'];
+const ENTITLED = ['active', 'trialing', 'past_due'];
 export const isEntitled = (status: string | undefined) => status !== undefined && ENTITLED.includes(status);
 
 const RECORDS = 'billing';

@@ -32,7 +32,7 @@ const STATUS: Record<string, string> = {
   paused: 'Paused',
 };
 
-export const statusText = (status: string | undefined) => (status ? (STATUS[status] ?? status) : 'None');
+const statusText = (status: string | undefined) => (status ? (STATUS[status] ?? status) : 'None');
 const statusBadge = (r: BillingRecord) =>
   html`<span class="badge${r.status === 'past_due' || r.status === 'unpaid' ? ' danger' : r.cancelAt || !isEntitled(r.status) ? ' warn' : ' ok'}">${statusText(r.status)}${r.cancelAt && isEntitled(r.status) ? ', ending' : ''}</span>`;
 
@@ -55,22 +55,19 @@ function price(t: PlanTable, plan: Plan): Safe | string {
   return t.sold.includes(plan as PaidPlan) ? html`<span class="muted">—</span>` : html`<span class="muted small">on request</span>`;
 }
 
-/** The plans with their allowances and prices, and what the account can do about each. */
-export function planTable(t: PlanTable): Safe {
-  return html`<div class="table-wrap"><table class="plans">
-<caption class="muted small">Plans; prices from Stripe, billed until you cancel</caption>
-<thead><tr><th scope="col">Plan</th><th scope="col">Allowance</th><th scope="col">Price</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
-<tbody>${PLANS.map(
-    (
-      plan,
-    ) => html`<tr${plan === t.plan ? html` aria-current="true"` : ''}><th scope="row">${planName(plan)}</th><td>${allowance(t.plans[plan])}${plan === 'free' ? html`<br><span class="muted small">on the shared free key, per client address</span>` : ''}</td>
-<td>${price(t, plan)}</td><td>${action(t, plan)}</td></tr>`,
-  )}</tbody>
-</table></div>`;
+/** The plans as cards (side by side on wide screens, stacked on a phone): allowance, price, what the account can do. */
+function planTable(t: PlanTable): Safe {
+  return html`<ul class="grid plans" role="list">${PLANS.map(
+    (plan) => html`<li class="card"${plan === t.plan ? html` aria-current="true"` : ''} aria-labelledby="plan-${plan}">
+<h4 id="plan-${plan}">${planName(plan)}</h4>
+<p class="stat">${price(t, plan)}</p>
+<p>${allowance(t.plans[plan])}${plan === 'free' ? html`<br><span class="muted small">on the shared free key, per client address</span>` : ''}</p>
+<p>${action(t, plan)}</p></li>`,
+  )}</ul>`;
 }
 
 /** The subscription's state for its owner: status, period, next invoice, an ending or a failed payment. */
-export function subscriptionFacts(r: BillingRecord): Safe {
+function subscriptionFacts(r: BillingRecord): Safe {
   return html`<dl class="facts" id="subscription">
   <div><dt>Subscription</dt><dd>${statusBadge(r)}${r.plan ? html` ${planName(r.plan)}` : ''}</dd></div>
   ${r.periodStart && r.periodEnd ? html`<div><dt>Current period</dt><dd>${time(r.periodStart, 'day')} to ${time(r.periodEnd, 'day')}</dd></div>` : ''}
@@ -79,11 +76,10 @@ export function subscriptionFacts(r: BillingRecord): Safe {
 </dl>`;
 }
 
-/** The billing part of the account page: the subscription, its warnings, Manage billing, the plan table. */
+/** The billing part of the account and key pages: the subscription, its warnings, Manage billing, the plans. */
 export function billingSection(t: PlanTable): Safe {
   const r = t.record;
-  return html`<section aria-labelledby="billing" class="billing">
-<h3 id="billing">Billing</h3>
+  return html`<section aria-label="Billing" class="billing" id="billing">
 ${
   r?.paymentFailedAt && isEntitled(r.status)
     ? notice(
@@ -99,7 +95,7 @@ ${
   r
     ? html`<form method="post" action="/billing/portal" class="row">${csrfField(t.csrf)}<button type="submit" class="secondary">Manage billing</button>
 <span class="small muted">Stripe's billing portal: card, invoices, switch plan, cancel.</span></form>`
-    : html`<p class="small muted">Payment by card through Stripe; cancel at any time and keep the plan to the end of the period paid for.</p>`
+    : html`<p class="small muted">Prices from Stripe. Payment by card through Stripe, billed until you cancel; cancel at any time and keep the plan to the end of the period paid for.</p>`
 }
 </section>`;
 }
