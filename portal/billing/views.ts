@@ -50,9 +50,9 @@ function action(t: PlanTable, plan: Plan): Safe | string {
 
 function price(t: PlanTable, plan: Plan): Safe | string {
   if (plan === 'free') return 'Free';
-  const p = t.prices[plan as PaidPlan];
+  const p = t.prices[plan];
   if (p) return html`<strong>${p.amount}</strong> <span class="muted small">${p.interval}</span>`;
-  return t.sold.includes(plan as PaidPlan) ? html`<span class="muted">—</span>` : html`<span class="muted small">on request</span>`;
+  return t.sold.includes(plan) ? html`<span class="muted">—</span>` : html`<span class="muted small">on request</span>`;
 }
 
 /** The plans as cards (side by side on wide screens, stacked on a phone): allowance, price, what the account can do. */

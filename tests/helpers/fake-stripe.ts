@@ -307,7 +307,7 @@ export async function fakeStripe(prices: FakePrice[]): Promise<FakeStripe> {
         if (typeof body.success_url !== 'string' || typeof body.cancel_url !== 'string')
           return error(res, 400, 'Missing required param: success_url.', 'success_url');
         if (body.customer && !customers.has(body.customer as string))
-          return error(res, 400, `No such customer: '${body.customer}'`, 'customer', 'resource_missing');
+          return error(res, 400, `No such customer: '${String(body.customer)}'`, 'customer', 'resource_missing');
         const sid = `cs_test_${crypto.randomBytes(24).toString('hex')}`;
         const s = {
           id: sid,
@@ -363,7 +363,7 @@ export async function fakeStripe(prices: FakePrice[]): Promise<FakeStripe> {
       }
       case 'POST billing_portal/sessions': {
         if (!customers.has(body.customer as string))
-          return error(res, 400, `No such customer: '${body.customer}'`, 'customer', 'resource_missing');
+          return error(res, 400, `No such customer: '${String(body.customer)}'`, 'customer', 'resource_missing');
         const pid = rid('bps');
         return json(res, {
           id: pid,
@@ -464,7 +464,7 @@ export async function fakeStripe(prices: FakePrice[]): Promise<FakeStripe> {
         if (!p) throw new Error(`no price ${price}`);
         previous.items = clone(sub.items);
         const item = sub.items.data[0];
-        sub.items.data[0] = { ...item, price: p } as typeof item;
+        sub.items.data[0] = { ...item, price: p };
       }
       return event('customer.subscription.updated', sub, previous);
     },
