@@ -238,7 +238,15 @@ export class Billing {
     accountHint?: string,
     invoiceEvent?: Stripe.InvoicePaidEvent | Stripe.InvoicePaymentFailedEvent,
   ): Promise<boolean> {
-    const sub = await this.stripe.subscriptions.retrieve(id);
+    const sub = await this.stripe.subscriptions.retrieve(id).catch((err: { statusCode?: number }) => {
+      // A subscription Stripe does not know (another integration's, or deleted in test mode): nothing to set.
+      if (err.statusCode === 404) return undefined;
+      throw err;
+    });
+    if (!sub) {
+      this.d.log.warn({ subscription: id, event: cause.id }, 'billing: an event for a subscription Stripe does not know');
+      return false;
+    }
     const customerId = idOf(sub.customer)!;
     const accountId = sub.metadata?.account_id || accountHint || (await this.d.records.accountOfCustomer(customerId));
     const account = accountId ? await this.d.accounts.get(accountId) : undefined;

@@ -344,6 +344,15 @@ test('Stripe down: the pages still render, an upgrade is a 502 page, an event is
   expect((await records.of(u.id))!.subscriptionId).toBe(sub);
 });
 
+test('an event for a subscription Stripe does not know, or of a kind not used, is answered and ignored', async () => {
+  const unknown = stripe.event('customer.subscription.updated', { id: 'sub_unknown', object: 'subscription' });
+  expect((await stripe.deliver(unknown)).body).toEqual({ received: true, outcome: 'ignored' });
+  expect((await stripe.deliver(stripe.event('charge.refunded', { id: 'ch_1', object: 'charge' }))).body).toEqual({
+    received: true,
+    outcome: 'ignored',
+  });
+});
+
 describe('billing off (no STRIPE_SECRET_KEY)', () => {
   let off: TestApp;
   beforeAll(async () => {
