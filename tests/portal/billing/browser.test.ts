@@ -10,11 +10,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { testApp, type TestApp } from '../../helpers/app.js';
-import { browserForTests, chromiumAvailable, clearScreenshots, screenshot } from '../../helpers/browser.js';
+import { browserForTests, chromiumAvailable, clearScreenshots, screenshot, signInPage } from '../../helpers/browser.js';
 import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
 import { answerClientErrors } from '../../../engine/pipeline/client-error.js';
 
 const PW = 'correct horse battery';
+const ADMIN = 'billing-admin@example.com';
 const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
 const run = chromiumAvailable() ? describe : describe.skip;
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   answerClientErrors(server);
   await new Promise((ok) => server.once('listening', ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await testApp({ ...stripe.env(PRICES), PUBLIC_URL: base });
+  t = await testApp({ ...stripe.env(PRICES), PUBLIC_URL: base, ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
   app = t.app;
   stripe.webhookUrl = `${base}/billing/webhook`;
   clearScreenshots('billing-');
@@ -101,6 +102,23 @@ run('the upgrade journey in Chromium', () => {
     expect(facts).toMatch(/Next invoice\s*\d{4}-\d\d-\d\d/);
     expect(await page.locator('table.plan-history').textContent()).toMatch(/Free → Premium\s*billing/);
     await shot(page, 'account-premium');
+
+    // An admin sees the subscription, and a manual change of its plan asks first.
+    const adminPage = (await open()).page;
+    await signInPage(adminPage, base, ADMIN, PW, null);
+    await adminPage.waitForURL(/\/(dashboard|admin|account)/);
+    await adminPage.goto(`${base}/admin?q=${encodeURIComponent(email)}`);
+    expect(await adminPage.locator('tbody tr').first().textContent()).toMatch(/Active\s*premium/);
+    await adminPage.getByRole('link', { name: email }).click();
+    await adminPage.locator('form[action$="/plan"] select[name="plan"]').selectOption('enterprise');
+    await adminPage.getByRole('button', { name: 'Change plan' }).click();
+    await adminPage.getByRole('heading', { name: 'Change the plan of a paying account?' }).waitFor();
+    expect(await adminPage.locator('main').textContent()).toContain('Stripe keeps billing $20.00 per month for Premium');
+    await shot(adminPage, 'admin-confirm');
+    await adminPage.getByRole('button', { name: 'Change to Enterprise anyway' }).click();
+    await adminPage.waitForURL(/\?done=plan$/);
+    expect(await adminPage.locator('table.plan-history').textContent()).toContain(ADMIN);
+    await shot(adminPage, 'admin-account');
     expectPagesClean();
-  }, 60_000);
+  }, 90_000);
 });
