@@ -96,7 +96,9 @@ export class Billing {
     const prices = Promise.all(
       this.sold.map(async (plan) => {
         try {
-          return [plan, priceInfo(await this.stripe.prices.retrieve(this.config.prices[plan]!))] as const;
+          // A page waits for this: a short bound, no retry (the next page asks again).
+          const price = await this.stripe.prices.retrieve(this.config.prices[plan]!, {}, { timeout: 3000, maxNetworkRetries: 0 });
+          return [plan, priceInfo(price)] as const;
         } catch (err) {
           this.d.log.warn({ err: (err as Error).message, plan }, 'billing: cannot read the price from Stripe');
           return [plan, undefined] as const;

@@ -333,6 +333,8 @@ test('Stripe down: the pages still render, an upgrade is a 502 page, an event is
     const checkoutRes = await submit(u.agent, '/account', '/billing/checkout', { plan: 'premium' });
     expect(checkoutRes.status).toBe(502);
     expect(checkoutRes.text).toContain('Nothing was charged');
+    expect((await u.agent.get('/account')).status).toBe(200);
+    expect((await u.agent.get('/dashboard')).status).toBe(200);
     const failed = await stripe.deliver(completed);
     expect(failed.status).toBe(500);
     expect(await planOf(u.id)).toBe('free');
@@ -351,6 +353,25 @@ test('an event for a subscription Stripe does not know, or of a kind not used, i
     received: true,
     outcome: 'ignored',
   });
+});
+
+test('prices Stripe cannot give now: the page renders, those plans cannot be bought until it can', async () => {
+  const fresh = await testApp(stripe.env(PRICES));
+  try {
+    const agent = visitor(fresh);
+    expect((await signUp(agent, `np-${crypto.randomUUID().slice(0, 8)}@example.com`, PW)).status).toBe(303);
+    stripe.failing = true;
+    const page = await agent.get('/account');
+    stripe.failing = false;
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Not available right now');
+    expect(page.text).not.toContain('aria-label="Upgrade to Premium"');
+    // A failed read is not kept: the next page asks Stripe again.
+    expect((await agent.get('/account')).text).toContain('aria-label="Upgrade to Premium"');
+  } finally {
+    stripe.failing = false;
+    await fresh.close();
+  }
 });
 
 describe('billing off (no STRIPE_SECRET_KEY)', () => {
