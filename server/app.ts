@@ -26,6 +26,7 @@ import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
 import { createHostingRouter } from '../engine/hosting/routes.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
+import { createMemo } from '../engine/upstream/memo.js';
 import { createResponseCache } from '../engine/upstream/response-cache.js';
 import { loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
@@ -138,7 +139,15 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     adapters,
     serviceName: config.serviceName,
     limits: { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes },
-    context: { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs },
+    context: {
+      log,
+      publicUrl: config.publicUrl,
+      userAgent,
+      allowPrivateFetch: config.allowPrivateFetch,
+      upstream,
+      blobs,
+      memo: createMemo(),
+    },
     cache,
     cacheLookedUp: metrics.cache,
     identify: identify(identifier),

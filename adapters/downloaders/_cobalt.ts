@@ -12,6 +12,7 @@ import {
   notFound,
   upstreamBusy,
   upstreamFailed,
+  upstreamChanged,
   type AdapterContext,
   type UpstreamResponse,
 } from '../../engine/adapter.js';
@@ -32,10 +33,6 @@ interface CobaltAnswer {
 const PICKER_TYPE: Record<string, MediaType> = { photo: 'image', video: 'video', gif: 'gif' };
 /** What cobalt serves for each picker type when the link does not say (tunnels have no file name). */
 const PICKER_EXT: Record<MediaType, string> = { image: 'jpg', video: 'mp4', gif: 'gif', audio: 'mp3' };
-
-export function cobaltConfigured(ctx: AdapterContext): boolean {
-  return ctx.upstream(COBALT).baseUrl !== undefined;
-}
 
 /** Asks cobalt for `url` (at `videoQuality`, else the configured one). */
 export async function cobalt(ctx: AdapterContext, url: string, videoQuality?: string): Promise<Download> {
@@ -86,7 +83,7 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
     const thumb = items.find((p) => typeof p.thumb === 'string')?.thumb as string | undefined;
     return { title: null, author: null, thumbnail: thumb ?? null, medias };
   }
-  throw upstreamFailed('The downloader answered in an unexpected shape');
+  throw upstreamChanged('The downloader answered in an unexpected shape');
 }
 
 /**

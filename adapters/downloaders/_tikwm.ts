@@ -1,10 +1,11 @@
 // tikwm (https://www.tikwm.com/api/), the keyless TikTok fallback of dl-d: GET /api/?url=…&hd=1.
 // Errors come inside HTTP 200 as `code` ≠ 0 with a `msg`. Media paths are sometimes relative to tikwm's own
 // host. Order: HD and standard no-watermark video, the sound, slideshow photos; never the watermarked copy.
-import { notFound, upstreamBusy, upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
+import { notFound, upstreamBusy, upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
 import { absolute, dedupe, extensionOf, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
 
 export const TIKWM = 'tikwm';
+export const TIKTOK_HOSTS = ['tiktok.com', 'www.tiktok.com', 'm.tiktok.com', 'vm.tiktok.com', 'vt.tiktok.com'];
 
 interface TikwmAnswer {
   code?: unknown;
@@ -20,10 +21,10 @@ export async function tikwm(ctx: AdapterContext, url: string): Promise<Download>
     const msg = typeof b.msg === 'string' ? b.msg : '';
     if (/limit/i.test(msg)) throw upstreamBusy('The TikTok fallback is rate limited; try again later', 1);
     if (typeof b.code === 'number') throw notFound('The TikTok post was not found or is not available');
-    throw upstreamFailed('The TikTok fallback answered in an unexpected shape');
+    throw upstreamChanged('The TikTok fallback answered in an unexpected shape');
   }
   const d = b.data;
-  if (!d || typeof d !== 'object') throw upstreamFailed('The TikTok fallback answered in an unexpected shape');
+  if (!d || typeof d !== 'object') throw upstreamChanged('The TikTok fallback answered in an unexpected shape');
   const base = client.baseUrl;
   const medias: DownloadMedia[] = [];
   // A slideshow's `play` is its sound track, so the file's own extension decides the type when it has one.

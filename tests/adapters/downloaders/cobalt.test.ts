@@ -243,9 +243,9 @@ describe('cobalt errors', () => {
 
   test.each([
     ['an error status inside HTTP 200', { json: fixture('error-content-unavailable.json') }, 404, 'not_found'],
-    ['local-processing (not asked for)', { json: { status: 'local-processing', type: 'merge', tunnel: [] } }, 502, 'upstream_failed'],
+    ['local-processing (not asked for)', { json: { status: 'local-processing', type: 'merge', tunnel: [] } }, 502, 'upstream_changed'],
     ['an empty picker', { json: { status: 'picker', picker: [] } }, 404, 'not_found'],
-    ['malformed JSON', { headers: { 'content-type': 'application/json' }, text: '<html>502</html>' }, 502, 'upstream_failed'],
+    ['malformed JSON', { headers: { 'content-type': 'application/json' }, text: '<html>502</html>' }, 502, 'upstream_changed'],
     ['HTTP 500', { status: 500, text: 'boom' }, 502, 'upstream_failed'],
     ['HTTP 404 (wrong base URL)', { status: 404, text: 'Cannot POST /' }, 502, 'upstream_failed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
-import dlD from '../../../adapters/downloaders/dl-d.js';
+import dlDTikwm from '../../../adapters/downloaders/dl-d-tikwm.js';
 
 const TT = 'https://www.tiktok.com/@scout2015/video/6718335390845095173';
 
@@ -124,8 +124,8 @@ describe('tikwm (cobalt not configured)', () => {
     ['code -1 (url parsing failed)', { json: tikwmFixture('error-url.json') }, 404, 'not_found'],
     ['free API limit', { json: tikwmFixture('error-limit.json') }, 503, 'upstream_busy'],
     ['no media at all', { json: { code: 0, msg: 'success', data: { title: 'x', images: [] } } }, 404, 'not_found'],
-    ['no data', { json: { code: 0, msg: 'success' } }, 502, 'upstream_failed'],
-    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_failed'],
+    ['no data', { json: { code: 0, msg: 'success' } }, 502, 'upstream_changed'],
+    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_changed'],
     ['HTTP 429', { status: 429, headers: { 'retry-after': '3' }, json: {} }, 503, 'upstream_busy'],
     ['HTTP 500', { status: 500, text: 'down' }, 502, 'upstream_failed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {
@@ -153,7 +153,7 @@ describe('tikwm (cobalt not configured)', () => {
       { UPSTREAM_TIKWM_URL: tikwm.url },
       { userAgent: 'test', log: pino({ level: 'silent' }) },
     );
-    await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', tikwm.url, '200ms', { upstream }))).rejects.toMatchObject({
+    await expect(dlDTikwm({ url: TT }, shortTimeoutCtx('tikwm', tikwm.url, '200ms', { upstream }))).rejects.toMatchObject({
       status: 504,
       code: 'upstream_timeout',
     });

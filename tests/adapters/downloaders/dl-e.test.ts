@@ -9,7 +9,7 @@ import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
-import dlE from '../../../adapters/downloaders/dl-e.js';
+import dlEFxtwitter from '../../../adapters/downloaders/dl-e-fxtwitter.js';
 
 const POST = 'https://x.com/NASA/status/1790458410243506437';
 
@@ -147,8 +147,8 @@ describe('FxTwitter (cobalt not configured)', () => {
     ['code 404 inside HTTP 200', { json: fx('not-found.json') }, 404, 'not_found'],
     ['a post without media', { json: fx('text-only.json') }, 404, 'not_found'],
     ['HTTP 500', { status: 500, json: { code: 500, message: 'API_FAIL' } }, 502, 'upstream_failed'],
-    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_failed'],
-    ['a 200 of another shape', { json: { ok: true } }, 502, 'upstream_failed'],
+    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_changed'],
+    ['a 200 of another shape', { json: { ok: true } }, 502, 'upstream_changed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {
     fxAnswer = () => a;
     expectFailure(await get(fxOnly), { status, code });
@@ -162,7 +162,7 @@ describe('FxTwitter (cobalt not configured)', () => {
       { UPSTREAM_FXTWITTER_URL: fxtwitter.url },
       { userAgent: 'test', log: pino({ level: 'silent' }) },
     );
-    await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', fxtwitter.url, '200ms', { upstream }))).rejects.toMatchObject({
+    await expect(dlEFxtwitter({ url: POST }, shortTimeoutCtx('fxtwitter', fxtwitter.url, '200ms', { upstream }))).rejects.toMatchObject({
       status: 504,
       code: 'upstream_timeout',
     });
