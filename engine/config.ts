@@ -48,6 +48,8 @@ export interface Config {
   mail: MailConfig | undefined;
   /** Probes, the status page and operator alerts (engine/health/). */
   health: HealthConfig;
+  /** Plans sold through Stripe (STRIPE_SECRET_KEY and the rest): unset, nothing of billing shows (portal/billing/). */
+  billing: BillingConfig | undefined;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -80,6 +82,17 @@ export interface MailConfig {
   auth: { user: string; pass: string } | undefined;
   /** The From of every message (MAIL_FROM): `address` or `Name <address>`. */
   from: string;
+}
+
+/** STRIPE_*: the operator's Stripe account, read into its parts. */
+export interface BillingConfig {
+  secretKey: string;
+  /** The signing secret of the webhook endpoint (whsec_…): every event is checked against it. */
+  webhookSecret: string;
+  /** The Stripe price of each paid plan sold (STRIPE_PRICE_PREMIUM, STRIPE_PRICE_ENTERPRISE); a plan without one is not sold. */
+  prices: Partial<Record<'premium' | 'enterprise', string>>;
+  /** STRIPE_API_URL: another API than Stripe's own (stripe-mock, a test double), as the SDK takes it. */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
 }
 
 export interface S3Config {

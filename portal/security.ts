@@ -10,7 +10,11 @@ import helmet from 'helmet';
 const directives = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
-  'form-action': ["'self'"],
+  // Plus Stripe's pages when billing is on (portal/index.ts sets res.locals.formActions).
+  'form-action': [
+    (_req: unknown, res: ServerResponse) =>
+      `'self'${(res as Response).locals.formActions ? ` ${(res as Response).locals.formActions}` : ''}`,
+  ],
   'frame-ancestors': ["'none'"],
   'object-src': ["'none'"],
 };

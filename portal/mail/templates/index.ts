@@ -11,6 +11,7 @@ import { quotaExhausted } from './quota-exhausted.js';
 import { signupExisting, type SignupExistingData } from './signup-existing.js';
 import { upgradeDecided, type UpgradeDecidedData } from './upgrade-decided.js';
 import { upstreamAlert, type UpstreamAlertData } from './upstream-alert.js';
+import { paymentFailed, type PaymentFailedData } from './payment-failed.js';
 
 export interface MailData {
   'verify-email': VerifyEmailData;
@@ -23,6 +24,7 @@ export interface MailData {
   'signup-existing': SignupExistingData;
   'upgrade-decided': UpgradeDecidedData;
   'upstream-alert': UpstreamAlertData;
+  'payment-failed': PaymentFailedData;
 }
 
 export type MailKind = keyof MailData;
@@ -38,4 +40,5 @@ export const TEMPLATES: { [K in MailKind]: Template<MailData[K]> } = {
   'signup-existing': signupExisting,
   'upgrade-decided': upgradeDecided,
   'upstream-alert': upstreamAlert,
+  'payment-failed': paymentFailed,
 };
