@@ -180,6 +180,8 @@ const policy = {
   properties: {
     concurrency: { type: 'integer', minimum: 1 },
     queue: { type: 'integer', minimum: 0 },
+    queueWait: duration,
+    concurrencyFor: { type: 'array', minItems: 1, items: { type: 'string' } },
     rate: {
       type: 'object',
       additionalProperties: false,
