@@ -114,6 +114,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.set('etag', false);
+  // No answer is ever to be read as another type than it says (the API's own answers set it in engine/pipeline/call.ts).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const observe: CallObserver = (call, status) => {
