@@ -165,6 +165,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       version: VERSION,
       endpoints: catalog.endpoints,
       upstreams: catalog.upstreams,
+      pooled: (id) => upstream(id).hasKeys,
       adapters,
       redis,
       blobs,

@@ -62,6 +62,10 @@ export interface EndpointSpec {
   upstream: string;
   /** Upstreams the adapter turns to when `upstream` is not configured or fails. */
   fallback?: string[];
+  /** Upstreams an embedded endpoint's adapter also calls (an edition its data lacks, a provider with a pooled key). */
+  uses?: string[];
+  /** Media types of the raw answer a client gets by asking for one in Accept (else the JSON envelope). */
+  media?: string[];
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;
@@ -165,9 +169,11 @@ export function loadCatalog(dir: string): Catalog {
       if (ep.upstream !== 'embedded' && !upstreamsDoc.upstreams[ep.upstream]) {
         throw new CatalogError(`${where}, field upstream: unknown upstream "${ep.upstream}" (not in upstreams.yaml)`);
       }
-      for (const id of ep.fallback ?? []) {
-        if (!upstreamsDoc.upstreams[id])
-          throw new CatalogError(`${where}, field fallback: unknown upstream "${id}" (not in upstreams.yaml)`);
+      for (const field of ['fallback', 'uses'] as const) {
+        for (const id of ep[field] ?? []) {
+          if (!upstreamsDoc.upstreams[id])
+            throw new CatalogError(`${where}, field ${field}: unknown upstream "${id}" (not in upstreams.yaml)`);
+        }
       }
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {
