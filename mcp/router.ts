@@ -18,6 +18,8 @@ export interface McpDeps {
   api: ApiServer;
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream. */
+  pooled(upstream: string): boolean;
   config: Config;
   version: string;
 }
@@ -26,6 +28,7 @@ export function createMcpRouter(deps: McpDeps): Router {
   const { env, mcp } = deps.config;
   const tools = buildTools(deps.endpoints, {
     upstreams: deps.upstreams,
+    pooled: deps.pooled,
     env,
     hideUnconfigured: mcp.hideUnconfigured,
     pageSize: mcp.pageSize,

@@ -155,7 +155,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
   const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
-  app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
+  const pooled = (id: string) => upstream(id).hasKeys;
+  app.use(
+    '/mcp',
+    createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version: VERSION }),
+  );
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
   app.use(portal.router);
@@ -165,7 +169,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       version: VERSION,
       endpoints: catalog.endpoints,
       upstreams: catalog.upstreams,
-      pooled: (id) => upstream(id).hasKeys,
+      pooled,
       adapters,
       redis,
       blobs,

@@ -23,7 +23,10 @@ const headers = {
     description: 'The plan as IETF draft 8 of RateLimit header fields: `"<plan>"; q=<limit>; w=<window seconds>; pk=:<partition>:`.',
     schema: { type: 'string' },
   },
-  'X-Content-Type-Options': { description: 'Always `nosniff`: an answer is only ever what its Content-Type says.', schema: { const: 'nosniff' } },
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: an answer is only ever what its Content-Type says.',
+    schema: { const: 'nosniff' },
+  },
   'X-Request-Id': {
     description: 'Your X-Request-Id when it is 1 to 64 of `A-Z a-z 0-9 . _ -`, otherwise a new id; it names the request in the logs.',
     schema: { type: 'string' },
@@ -115,7 +118,10 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
   },
   500: {
     name: 'InternalError',
-    response: errorResponse(500, 'Something failed that should not have; the logs name it by X-Request-Id. Not counted against your allowance.'),
+    response: errorResponse(
+      500,
+      'Something failed that should not have; the logs name it by X-Request-Id. Not counted against your allowance.',
+    ),
   },
   501: { name: 'NotImplemented', response: errorResponse(501, 'This server has no adapter for the endpoint.') },
   502: {

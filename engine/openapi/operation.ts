@@ -3,6 +3,7 @@
 import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import { answerHeaders, errorResponseRef, successSchema } from './components.js';
 import { rulesOf } from '../catalog/request-schema.js';
+import { asConfigured } from '../catalog/as-configured.js';
 import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
 
 const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
@@ -63,9 +64,7 @@ function description(spec: EndpointSpec, ctx: OperationContext): string {
     );
   }
   if (spec.media?.length)
-    lines.push(
-      `Send \`Accept: ${spec.media[0]}\` to get the raw bytes (${spec.media.join(', ')}) instead of the JSON envelope.`,
-    );
+    lines.push(`Send \`Accept: ${spec.media[0]}\` to get the raw bytes (${spec.media.join(', ')}) instead of the JSON envelope.`);
   if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
   return sentences(lines);
 }
@@ -104,18 +103,8 @@ function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: 
   return { required: Object.keys(example).length > 0, content };
 }
 
-/**
- * The endpoint as this server takes it: without a pooled key for its provider, the caller's `upstream_key`
- * is what the adapter asks for (engine/adapter's missingParam), so the document says it is required.
- */
-function asConfigured(spec: EndpointSpec, ctx: OperationContext): EndpointSpec {
-  const key = spec.params.upstream_key;
-  if (!key || ctx.pooled(spec.upstream)) return spec;
-  return { ...spec, params: { ...spec.params, upstream_key: { ...key, required: true, examples: key.examples ?? ['your-provider-key'] } } };
-}
-
 export function operationOf(catalogSpec: EndpointSpec, ctx: OperationContext): Record<string, unknown> {
-  const spec = asConfigured(catalogSpec, ctx);
+  const spec = asConfigured(catalogSpec, ctx.pooled);
   const example = exampleRequest(spec);
   const rules = crossRules(spec);
   const op: Record<string, unknown> = {

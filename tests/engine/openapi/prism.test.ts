@@ -32,12 +32,13 @@ const pooled = await serve(world.env);
 const takesOwnKey = (doc: Doc, op: Operation) => {
   const ref = Object.values(op.requestBody?.content ?? {})[0]?.schema.$ref;
   const body = ref ? (doc.components.schemas[ref.split('/').pop()!] as { properties?: object; required?: string[] }) : undefined;
-  return { takes: Boolean(body?.properties && 'upstream_key' in body.properties), required: Boolean(body?.required?.includes('upstream_key')) };
+  return {
+    takes: Boolean(body?.properties && 'upstream_key' in body.properties),
+    required: Boolean(body?.required?.includes('upstream_key')),
+  };
 };
 const ownKeyOps = operationsOf(pooled.doc).filter((op) => takesOwnKey(pooled.doc, op).takes);
-const bare = await serve(
-  Object.fromEntries(Object.entries(world.env).filter(([name]) => !(name === 'UPSTREAM_POLLINATIONS_KEYS'))),
-);
+const bare = await serve(Object.fromEntries(Object.entries(world.env).filter(([name]) => !(name === 'UPSTREAM_POLLINATIONS_KEYS'))));
 
 afterAll(async () => {
   for (const s of [pooled, bare]) {
@@ -109,7 +110,12 @@ describe('without a pooled key, upstream_key is required, in the examples, and t
     expect(ownKeyOps.length).toBeGreaterThanOrEqual(19);
     for (const op of ownKeyOps) {
       expect(takesOwnKey(pooled.doc, op).required).toBe(false);
-      expect(takesOwnKey(bare.doc, operationsOf(bare.doc).find((o) => o.path === op.path)!).required).toBe(true);
+      expect(
+        takesOwnKey(
+          bare.doc,
+          operationsOf(bare.doc).find((o) => o.path === op.path)!,
+        ).required,
+      ).toBe(true);
     }
   });
   test.each(named(ownKeyOps.map((op) => operationsOf(bare.doc).find((o) => o.path === op.path)!)))('%s', async (_name, op) => {

@@ -135,7 +135,9 @@ test.each([
   ['a missing page', `GET /no-such-page`, 404],
   ['/mcp refusing a GET', `GET /mcp`, 405],
 ])('%s says X-Content-Type-Options: nosniff', async (_what, line, status) => {
-  const { answers } = await raw([`${line} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.premium}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`]);
+  const { answers } = await raw([
+    `${line} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.premium}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+  ]);
   expect(answers[0].status).toBe(status);
   expect(answers[0].head).toMatch(/\r\nx-content-type-options: nosniff/i);
 });
