@@ -19,7 +19,7 @@ export interface McpDeps {
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
   /** True when this server holds a pooled key for the upstream. */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
   config: Config;
   version: string;
 }

@@ -24,7 +24,7 @@ export interface Tools {
 export interface ToolsOptions {
   upstreams: Record<string, UpstreamSpec>;
   /** True when this server holds a pooled key for the upstream (else upstream_key is required). */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
   env: NodeJS.ProcessEnv;
   hideUnconfigured: boolean;
   pageSize: number;

@@ -16,7 +16,7 @@ export interface ServiceRoutesDeps {
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
   /** True when this server holds a pooled key for the upstream (the document is built from the configuration). */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
   adapters: Map<string, Adapter>;
   redis: RedisHandle | undefined;
   blobs: HostedBlobs;

@@ -11,7 +11,7 @@ export interface DocumentInfo {
   url: string;
   upstreams: Record<string, UpstreamSpec>;
   /** True when this server holds a pooled key for the upstream: the document is built from the configuration. */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
   /** Endpoints this server has an adapter for; the others are documented with their 501. */
   implemented(spec: EndpointSpec): boolean;
 }

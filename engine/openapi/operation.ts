@@ -12,7 +12,7 @@ const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperC
 export interface OperationContext {
   upstreams: Record<string, UpstreamSpec>;
   /** True when this server holds a pooled key for the upstream (UPSTREAM_<ID>_KEYS). */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
   /** False when this server has no adapter for the endpoint (it answers 501). */
   implemented: boolean;
   /** Request body schemas, added to components.schemas by name. */

@@ -43,13 +43,14 @@ function raw(parts: string[], gapMs = 0): Promise<{ answers: Answer[]; ms: numbe
   const { port } = server.server.address() as net.AddressInfo;
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', async () => {
+    const write = async () => {
       for (const [i, part] of parts.entries()) {
         if (i > 0 && gapMs) await sleep(gapMs);
         if (!socket.writable) break;
         socket.write(part);
       }
-    });
+    };
+    const socket = net.connect(port, '127.0.0.1', () => void write());
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (c: string) => {
