@@ -35,7 +35,8 @@ test('at boot, a warning when /metrics is public on a non-loopback address, and 
   );
   expect(open.lines().find((l) => /metrics is public/.test(String(l.msg)))).toMatchObject({ level: 40, host: '0.0.0.0' });
   expect(await open.stop('SIGTERM')).toBe(0);
-  for (const env of [{ HOST: '127.0.0.1' }, { HOST: '0.0.0.0', METRICS_TOKEN: 'a-metrics-token' }]) {
+  const quietEnvs: Array<Record<string, string>> = [{ HOST: '127.0.0.1' }, { HOST: '0.0.0.0', METRICS_TOKEN: 'a-metrics-token' }];
+  for (const env of quietEnvs) {
     const quiet = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env });
     expect(await quiet.stop('SIGTERM')).toBe(0);
     expect(warned(quiet.lines())).toBe(false);

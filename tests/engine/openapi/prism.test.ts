@@ -8,6 +8,7 @@ import { testApp, listen, type TestApp } from '../../helpers/app.js';
 import { fakeWorld } from '../../helpers/fake-world/index.js';
 import { exampleOf, operationsOf, send, type Doc, type Operation } from '../../helpers/openapi-client.js';
 import { startPrism, violationsOf, type Prism } from '../../helpers/prism.js';
+import { fakeUpstream, type FakeResponse } from '../../helpers/fake-upstream.js';
 
 // Top-level await: the operations to test come from the running services' documents.
 const world = await fakeWorld();
@@ -40,8 +41,20 @@ const takesOwnKey = (doc: Doc, op: Operation) => {
 const ownKeyOps = operationsOf(pooled.doc).filter((op) => takesOwnKey(pooled.doc, op).takes);
 const bare = await serve(Object.fromEntries(Object.entries(world.env).filter(([name]) => !(name === 'UPSTREAM_POLLINATIONS_KEYS'))));
 
+/** A server whose every upstream answers `failure` to everything (its keys pooled as in the world). */
+async function failing(failure: FakeResponse) {
+  const fake = await fakeUpstream(() => failure);
+  const env = Object.fromEntries(
+    Object.entries(world.env).map(([name, value]) => [name, name.endsWith('_URL') ? `${fake.url}/${name}` : value]),
+  );
+  return { served: await serve(env), fake };
+}
+const broken = await failing({ status: 500, json: { error: 'internal' } });
+const throttled = await failing({ status: 429, headers: { 'retry-after': '7' }, json: { error: 'slow down' } });
+
 afterAll(async () => {
-  for (const s of [pooled, bare]) {
+  for (const { fake } of [broken, throttled]) await fake.close();
+  for (const s of [pooled, bare, broken.served, throttled.served]) {
     await s.prism.close();
     await s.server.close();
     await s.t.close();
@@ -68,14 +81,19 @@ function mediaOf(op: Operation): string[] {
 let requests = 0;
 let violations = 0;
 
-async function throughPrism(s: Served, op: Operation, accept = 'application/json') {
+async function throughPrism(
+  s: Served,
+  op: Operation,
+  accept = 'application/json',
+  expected = (status: number) => status >= 200 && status < 300,
+) {
   const r = exampleOf(op);
   world.unmatched.length = 0;
   const res = await send(s.prism.url, op, r, s.t.key, fileFieldsOf(s.doc, op, r.mediaType), accept);
   const found = violationsOf(res.status, res.headers, res.body);
   requests++;
   violations += found.length;
-  if (found.length || res.status < 200 || res.status >= 300)
+  if (found.length || !expected(res.status))
     throw new Error(
       `${res.status}, ${found.length} violations: ${JSON.stringify(found).slice(0, 1500)}\n${JSON.stringify(res.body).slice(0, 400)}${world.unmatched.length ? `\nunexpected upstream calls: ${world.unmatched.join(', ')}` : ''}`,
     );
@@ -125,6 +143,24 @@ describe('without a pooled key, upstream_key is required, in the examples, and t
   });
 });
 
+// Upstream-backed operations answer errors here; each must be one the document lists, with its headers
+// (Retry-After on a 503), for Prism to find nothing.
+const reachingOut = (op: Operation) => Boolean((op.responses as Record<string, unknown>)['502']);
+describe.each([
+  ['every upstream failing (500)', broken, 502],
+  ['every upstream throttling (429)', throttled, 503],
+])('%s: the documented error, 0 violations', (_what, { served }, status) => {
+  const ops = operationsOf(served.doc).filter((op) => reachingOut(op) && !op.path.includes('account/'));
+  test.each(named(ops))('%s', async (_name, op) => {
+    const res = await throughPrism(served, op, 'application/json', (s) => s < 300 || s === status || s === 502 || s === 503 || s === 404);
+    if (status === 503 && res.status === 503) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+  test('most of them answer that status', async () => {
+    const statuses = await Promise.all(ops.map(async (op) => (await send(served.server.url, op, exampleOf(op), served.t.key)).status));
+    expect(statuses.filter((s) => s === status).length).toBeGreaterThan(ops.length / 2);
+  });
+});
+
 test('Prism does report an answer the document does not allow (the check can fail)', async () => {
   // The document without noise-image's raw PNG: the same request's answer is then a violation.
   const doc = structuredClone(pooled.doc);
@@ -142,7 +178,7 @@ test('Prism does report an answer the document does not allow (the check can fai
 });
 
 test('Prism counted 0 violations over every request', () => {
-  expect(requests).toBeGreaterThan(100);
+  expect(requests).toBeGreaterThan(200);
   expect(violations).toBe(0);
   console.log(`Prism: ${violations} violations over ${requests} requests`);
 });
