@@ -48,6 +48,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Email over SMTP (SMTP_URL, MAIL_FROM): unset, the portal sends no mail and verifies no address. */
   mail: MailConfig | undefined;
+  /** Probes, the status page and operator alerts (engine/health/). */
+  health: HealthConfig;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -93,4 +95,19 @@ export interface S3Config {
   forcePathStyle: boolean;
   /** Bound on connecting and on any silence of the store, in ms: past it hosting answers 503. */
   timeoutMs: number;
+}
+
+export interface HealthConfig {
+  /** How often every endpoint's example request is probed (PROBE_INTERVAL); 0: never on a schedule. */
+  probeIntervalMs: number;
+  /** Only these endpoints are probed on the schedule (PROBE_ENDPOINTS, comma-separated ids); all when empty. */
+  probeEndpoints: string[];
+  /** Where operator alerts are POSTed (ALERT_WEBHOOK_URL): a Slack or Discord incoming webhook, or any JSON receiver. */
+  alertWebhookUrl: string | undefined;
+  /** Who alerts are mailed to when SMTP_URL is set (ALERT_EMAIL, default ADMIN_EMAIL). */
+  alertEmail: string | undefined;
+  /** Probes failed in a row that raise an alert (ALERT_PROBE_FAILURES). */
+  alertProbeFailures: number;
+  /** Waits between tries of the alert webhook (ALERT_RETRY_DELAYS). */
+  alertRetryDelaysMs: number[];
 }

@@ -66,6 +66,12 @@ export function createContext(deps: PortalDeps): PortalContext {
   const mail = createMailer(config.mail, { serviceName: config.serviceName, publicUrl: config.publicUrl }, log);
   const upgrades = new UpgradeRequests(deps.store, accounts, log);
   if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, store: deps.store, mailer: mail });
+  // Operator alerts by mail too, when there is mail and someone to send them to.
+  const alertTo = deps.health.alertEmail;
+  if (mail && alertTo)
+    deps.health.alerts.onAlert(
+      (a) => void mail.send('upstream-alert', alertTo, { name: config.admin?.name ?? 'operator', title: a.title, detail: a.detail }),
+    );
   const services = {
     deps,
     accounts,

@@ -20,6 +20,8 @@ import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { statusRoutes } from './status/routes.js';
+import { statusAdminRoutes } from './status/admin.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
@@ -52,6 +54,8 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use(confirmRoutes(ctx));
   router.use(resetRoutes(ctx));
   router.use(accountRoutes(ctx));
+  router.use(statusRoutes(ctx));
+  router.use('/admin/status', statusAdminRoutes(ctx));
   router.use('/admin', adminRoutes(ctx));
   // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.
   router.use('/dashboard', pageHeaders, requireSignedIn);

@@ -2,7 +2,7 @@
 // default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
 import path from 'node:path';
 import { parseDuration } from '../engine/duration.js';
-import type { Config, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import type { Config, HealthConfig, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
 import { fileURLToPath } from 'node:url';
 
 // server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
@@ -143,6 +143,25 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
   };
 }
 
+function healthConfig(env: NodeJS.ProcessEnv): HealthConfig {
+  const webhook = env.ALERT_WEBHOOK_URL?.trim() || undefined;
+  if (webhook && !/^https?:\/\/[^/]/.test(webhook)) throw new Error('ALERT_WEBHOOK_URL must be an http(s) URL');
+  const probeIntervalMs = env.PROBE_INTERVAL === 'off' ? 0 : duration(env.PROBE_INTERVAL, '0s', 'PROBE_INTERVAL');
+  if (probeIntervalMs > 0 && probeIntervalMs < 1000)
+    throw new Error(`PROBE_INTERVAL must be at least 1s (or 0 / off), got "${env.PROBE_INTERVAL}"`);
+  return {
+    probeIntervalMs,
+    probeEndpoints: (env.PROBE_ENDPOINTS ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+    alertWebhookUrl: webhook,
+    alertEmail: env.ALERT_EMAIL?.trim() || env.ADMIN_EMAIL?.trim() || undefined,
+    alertProbeFailures: atLeastOne(env.ALERT_PROBE_FAILURES, 3, 'ALERT_PROBE_FAILURES'),
+    alertRetryDelaysMs: durations(env.ALERT_RETRY_DELAYS, '2s,10s', 'ALERT_RETRY_DELAYS'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -193,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: duration(env.WEBHOOK_TIMEOUT, '15s', 'WEBHOOK_TIMEOUT'),
     },
     mail: mailConfig(env, serviceName, publicUrl),
+    health: healthConfig(env),
     env,
   };
 }

@@ -48,7 +48,7 @@ const usageCell = (a: Account, u: AccountUsage) =>
     : html`${u.day} <span class="muted small">/ ${u.month} in 30 d</span>`;
 
 const nav = (here: string) =>
-  html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a></nav>`;
+  html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a><a href="/admin/status">Probes</a></nav>`;
 
 /** A pending upgrade request with the account that made it. */
 export interface QueuedRequest {

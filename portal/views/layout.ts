@@ -40,7 +40,7 @@ ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
 <main id="main" class="${o.wide ? 'wide' : ''}">
 ${o.body}
 </main>
-<footer class="foot"><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/health">Status</a></footer>
+<footer class="foot"><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/status">Status</a></footer>
 </body>
 </html>`;
 }
