@@ -149,6 +149,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.set('etag', false);
+  // No answer is ever to be read as another type than it says (the API's own answers set it in engine/pipeline/call.ts).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const observe: CallObserver = (call, status) => {
@@ -187,7 +192,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
   const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
-  app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
+  const pooled = (id: string) => upstream(id).hasKeys;
+  app.use(
+    '/mcp',
+    createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version: VERSION }),
+  );
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps, health });
   app.use(portal.router);
@@ -197,6 +206,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       version: VERSION,
       endpoints: catalog.endpoints,
       upstreams: catalog.upstreams,
+      pooled,
       adapters,
       redis,
       blobs,

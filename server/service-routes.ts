@@ -15,6 +15,8 @@ export interface ServiceRoutesDeps {
   version: string;
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream (the document is built from the configuration). */
+  pooled: (upstream: string) => boolean;
   adapters: Map<string, Adapter>;
   redis: RedisHandle | undefined;
   blobs: HostedBlobs;
@@ -61,6 +63,7 @@ export function serviceRoutes(deps: ServiceRoutesDeps): Router {
     version,
     url: config.publicUrl,
     upstreams: deps.upstreams,
+    pooled: deps.pooled,
     implemented: (e) => adapters.has(e.adapter),
   });
   router.get('/openapi.json', (_req, res) => {
