@@ -1,18 +1,21 @@
 // utilities/wth against loopback Open-Meteo geocoding and forecast APIs: the first match's coordinates
 // passed on, the WMO code in words (both field spellings), unknown city → 404, errors of either API,
-// slowness, cache and coalescing.
+// slowness, cache and coalescing. Its fallback provider, wttr.in, is turned off here (wth-wttr.test.ts).
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { expectUpstreamTimeout } from '../../helpers/short-timeout.js';
-import wth, { describeWeather } from '../../../adapters/utilities/wth.js';
+import wth from '../../../adapters/utilities/wth.js';
+import { describeWeather } from '../../../adapters/utilities/_wmo.js';
 
 const PATH = '/api/v1/utilities/wth';
 
 let oldSpelling = false;
 const s = upstreamSuite({
   endpoint: 'utilities/wth',
+  // Open-Meteo alone: its fallback (wttr.in, wth-wttr.test.ts) would answer its failures; `off`, as an operator would.
+  env: { UPSTREAM_WTTR_URL: 'off' },
   upstreams: {
     'open-meteo-geo': {
       routes: {
