@@ -14,7 +14,7 @@ test('docs/upstreams.md is up to date (npm run build && node dist/scripts/upstre
 test('every endpoint has a row, with the services it calls', () => {
   const text = generate(root);
   expect(text).toMatch(
-    /\| `utilities\/tr` \| `libretranslate`, `gtx` \| `UPSTREAM_LIBRETRANSLATE_URL` \(no default\), `UPSTREAM_LIBRETRANSLATE_KEYS`, `UPSTREAM_GTX_URL` \|/,
+    /\| `utilities\/tr` \| `libretranslate`, `gtx`, `mymemory` \| `UPSTREAM_LIBRETRANSLATE_URL` \(no default\), `UPSTREAM_LIBRETRANSLATE_KEYS`, `UPSTREAM_GTX_URL`, `UPSTREAM_MYMEMORY_URL`, `UPSTREAM_MYMEMORY_KEYS` \|/,
   );
   expect(text).toMatch(/\| `utilities\/wth` \| `open-meteo`, `open-meteo-geo`, `wttr` \|/);
   expect(text).toMatch(/\| `tools\/ccgen` \| embedded \| — \| yes \|/);

@@ -19,8 +19,10 @@ export const TOOLS_UTILITIES: Record<string, Answers> = {
     'GET /languages': json('libretranslate', 'languages.json'),
     'POST /translate': json('libretranslate', 'translate.json'),
   },
+  mymemory: { 'GET /get': json('mymemory', 'autodetect-fr-en.json') },
   'open-meteo-geo': { 'GET /v1/search': json('open-meteo-geo', 'berlin.json') },
   'open-meteo': { 'GET /v1/forecast': json('open-meteo', 'current.json') },
+  wttr: { 'GET /:place': json('wttr', 'berlin-j2.json') },
   mailtm: {
     'GET /domains': json('mailtm', 'domains-hydra.json'),
     'POST /accounts': json('mailtm', 'account-created.json', { status: 201 }),
