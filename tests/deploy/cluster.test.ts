@@ -73,6 +73,8 @@ const instanceEnv = (name: string, ports: { port: number; redis: number; s3: num
   LOG_LEVEL: 'warn',
   // utilities/tr's fallback provider, a loopback fake that answers slowly: the requests in flight of the drain.
   UPSTREAM_GTX_URL: slow.url,
+  // Its next provider has a public default: off, so that nothing reaches the internet.
+  UPSTREAM_MYMEMORY_URL: 'off',
   ALLOW_PRIVATE_FETCH: 'true',
 });
 

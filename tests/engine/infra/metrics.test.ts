@@ -12,7 +12,8 @@ let gtx: FakeUpstream;
 let t: TestApp;
 beforeAll(async () => {
   gtx = await fakeUpstream(() => (failing ? { status: 500, json: {} } : { json: single }));
-  t = await testApp({ UPSTREAM_GTX_URL: gtx.url, METRICS_TOKEN: 'metrics-secret-1' });
+  // MyMemory, tr's next provider, `off`: gtx's failure must be the answer, and nothing may reach the internet.
+  t = await testApp({ UPSTREAM_GTX_URL: gtx.url, UPSTREAM_MYMEMORY_URL: 'off', METRICS_TOKEN: 'metrics-secret-1' });
 });
 afterAll(async () => {
   await t.close();
