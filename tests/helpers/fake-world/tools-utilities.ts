@@ -20,6 +20,7 @@ export const TOOLS_UTILITIES: Record<string, Answers> = {
     'POST /translate': json('libretranslate', 'translate.json'),
   },
   mymemory: { 'GET /get': json('mymemory', 'autodetect-fr-en.json') },
+  'ip-api': { 'GET /json/:ip': json('ip-api', '8.8.8.8.json') },
   'open-meteo-geo': { 'GET /v1/search': json('open-meteo-geo', 'berlin.json') },
   'open-meteo': { 'GET /v1/forecast': json('open-meteo', 'current.json') },
   wttr: { 'GET /:place': json('wttr', 'berlin-j2.json') },
