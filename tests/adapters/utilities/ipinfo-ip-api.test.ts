@@ -2,7 +2,7 @@
 // ipinfo.io's shape (source: ip-api), asked when ipinfo.io has no key or fails, not when ipinfo.io answers;
 // its `fail` answers (our bogons, an invalid query), its errors and shape drift → the embedded answer.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
-import { upstreamSuite } from '../../helpers/upstream-suite.js';
+import { readFixture, upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer } from '../../helpers/schema.js';
 
 /** The embedded answer for this address (geoip-lite's St Albans block). */
@@ -70,7 +70,7 @@ describe('ip-api.com (no ipinfo key)', () => {
   });
 
   test.each([
-    ['its "invalid query"', { json: { status: 'fail', message: 'invalid query', query: '81.2.69.142' } }],
+    ['its "invalid query"', { json: readFixture('ip-api', 'invalid-query.json') }],
     ['500', { status: 500, json: { error: 'boom' } }],
     ['429 (over 45 a minute)', { status: 429, headers: { 'x-rl': '0', 'x-ttl': '42' }, text: '' }],
     ['a changed shape (no status)', { json: { country: 'United Kingdom' } }],
