@@ -2,7 +2,7 @@
 // (catalog/utilities.yaml). wttr.in geocodes the name itself and answers World Weather Online's fields, all
 // as strings: its weather codes are mapped onto the WMO codes Open-Meteo answers, so `weather_code` and
 // `description` mean the same whichever provider answered. It gives no country code or time zone (null).
-import { upstreamChanged, isRecord, malformed, record, type Adapter, type Rec } from '../../engine/adapter.js';
+import { notFound, upstreamChanged, upstreamFailed, isRecord, malformed, record, type Adapter, type Rec } from '../../engine/adapter.js';
 import { describeWeather } from './_wmo.js';
 
 /** World Weather Online's condition codes (wttr.in's `weatherCode`) → the nearest WMO code. */
@@ -88,12 +88,20 @@ const wthWttr: Adapter = async (params, ctx) => {
   const city = String(params.city).trim();
   // Its path is the place; spaces are `+` (its docs), and `:` (several places) or `/` never reach it raw.
   const place = city.split(/\s+/).map(encodeURIComponent).join('+');
-  const { body } = await ctx.upstream('wttr').request({
+  const notFoundMessage = `No city named "${city}" was found`;
+  const { status, body } = await ctx.upstream('wttr').request({
     path: `/${place}`,
     searchParams: { format: 'j2', lang: 'en' },
-    // An unknown place: 404 with "Unknown location; please try ~<name>" in plain text.
-    notFoundMessage: `No city named "${city}" was found`,
+    // An unknown place: 404 "Unknown location; please try ~<name>" (its Python server), or 500
+    // "location not found: …" (its Go rewrite), both plain text. A 500 is read here, so it is neither
+    // retried nor counted to the breaker; any other 500 is still an outage.
+    notFoundMessage,
+    allowStatus: [500],
   });
+  if (status === 500) {
+    if (typeof body === 'string' && /^location not found\b/i.test(body.trim())) throw notFound(notFoundMessage);
+    throw upstreamFailed();
+  }
   const r = record(body);
   const current = first(r.current_condition);
   const area = first(r.nearest_area);

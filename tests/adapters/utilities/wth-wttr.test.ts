@@ -13,6 +13,7 @@ import wthWttr from '../../../adapters/utilities/wth-wttr.js';
 function wttrAnswer(r: FakeRequest): FakeResponse {
   const place = decodeURIComponent(r.path.slice(1));
   if (place === 'Atlantis') return { status: 404, text: 'Unknown location; please try ~Atlantis\n' };
+  if (place === 'Lemuria') return { status: 500, text: 'location not found: no results for Lemuria\n' };
   if (place === 'Sao+Paulo') return { json: fixture('wttr', 'rain-shower-pm.json') };
   return { json: fixture('wttr', 'berlin-j2.json'), delayMs: place === 'Slowtown' ? 200 : 0 };
 }
@@ -91,10 +92,14 @@ describe('wttr.in alone (Open-Meteo off)', () => {
     expect(wttr.calls[0].path).toBe('/Z%C3%BCrich%3ABern%2Fx');
   });
 
-  test('its 404 for an unknown place → 404 with our words', async () => {
-    const res = await wttrOnly.get({ city: 'Atlantis' });
+  test.each([
+    ['its 404 (the Python server)', 'Atlantis'],
+    ['its 500 "location not found" (the Go rewrite)', 'Lemuria'],
+  ])('%s for an unknown place → 404 with our words, asked once', async (_name, city) => {
+    const res = await wttrOnly.get({ city });
     expectFailure(res, { status: 404, code: 'not_found' });
-    expect(res.body.error).toBe('No city named "Atlantis" was found');
+    expect(res.body.error).toBe(`No city named "${city}" was found`);
+    expect(wttr.calls).toHaveLength(1);
   });
 
   test.each(UPSTREAM_FAILURES)('$name → $status', async (f) => {
