@@ -37,7 +37,11 @@ interface Usage {
 
 function usage(root: string, spec: EndpointSpec, ids: Set<string>): Usage {
   const adaptersDir = path.join(root, 'adapters');
-  const files = sources(adaptersDir, path.join(adaptersDir, `${spec.adapter}.ts`));
+  // The endpoint's own adapter and its fallback providers' (catalog `fallback:`), with what they import.
+  const seen = new Set<string>();
+  for (const a of [spec.adapter, ...(spec.fallback ?? []).map((p) => p.adapter)])
+    sources(adaptersDir, path.join(adaptersDir, `${a}.ts`), seen);
+  const files = [...seen];
   const found = new Set<string>();
   let embeddedAnswer = false;
   for (const f of files) {
@@ -45,7 +49,7 @@ function usage(root: string, spec: EndpointSpec, ids: Set<string>): Usage {
     for (const m of text.matchAll(/'([a-z0-9-]+)'/g)) if (ids.has(m[1])) found.add(m[1]);
     if (/source:\s*'embedded'/.test(text)) embeddedAnswer = true;
   }
-  const first = spec.upstream === 'embedded' ? [] : [spec.upstream];
+  const first = [...(spec.upstream === 'embedded' ? [] : [spec.upstream]), ...(spec.fallback ?? []).map((p) => p.upstream)];
   return { upstreams: [...new Set([...first, ...found])], embeddedAnswer };
 }
 
