@@ -32,7 +32,10 @@ export function createPages(serviceName: string, log: Logger) {
       .status(o.status ?? 200)
       .set('Cache-Control', 'no-store')
       .type('html');
-    res.send(page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, body }).value);
+    const theme = /(?:^|;\s*)uua_theme=(light|dark)(?:;|$)/.exec(res.req.headers.cookie ?? '')?.[1] as 'light' | 'dark' | undefined;
+    res.send(
+      page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, theme, body }).value,
+    );
   };
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -36,6 +36,7 @@ import { withFreePersonalPlan } from '../portal/accounts/keys.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
+import { openApiDocument } from '../engine/openapi/document.js';
 
 export const VERSION = '0.1.0';
 
@@ -152,7 +153,15 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
   app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps });
+  // The reference at /docs is rendered from the same document as /openapi.json (server/service-routes.ts).
+  const openapi = openApiDocument(catalog.endpoints, {
+    title: config.serviceName,
+    version: VERSION,
+    url: config.publicUrl,
+    upstreams: catalog.upstreams,
+    implemented: (e) => adapters.has(e.adapter),
+  });
+  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps });
   app.use(portal.router);
   app.use(
     serviceRoutes({

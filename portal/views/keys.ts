@@ -140,7 +140,7 @@ function freshCard(f: FreshKey): Safe {
   return html`<section class="card fresh" aria-labelledby="fresh-title">
   <h2 id="fresh-title">Your new key “${f.record.name}”</h2>
   <p><strong>Copy it now: it is shown this once only.</strong> The service keeps only a hash of it; afterwards this page shows <code>${f.record.hint ?? ''}</code>.</p>
-  <div class="secret"><code id="new-key" data-api-key tabindex="-1" autofocus aria-label="Your new key">${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
+  <div class="secret"><code id="new-key" data-api-key data-key-id="${f.record.id}" tabindex="-1" autofocus aria-label="Your new key">${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
   ${
     f.replaced
       ? html`<p>It replaces <code>${f.replaced.hint}</code>, which ${
