@@ -178,6 +178,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   );
   app.use(createHostingRouter(blobs));
   app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));
+  app.use(portal.browserErrorPage);
   app.use(errorHandler(log));
 
   return {
