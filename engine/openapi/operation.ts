@@ -14,6 +14,16 @@ export interface OperationContext {
   implemented: boolean;
   /** Request body schemas, added to components.schemas by name. */
   bodies: Record<string, unknown>;
+  /** The service's name, the envelope's `creator` in the example answer. */
+  creator?: string;
+}
+
+/** The example answer: the envelope around the answer recorded in the catalog (`response.examples`). */
+function exampleAnswer(spec: EndpointSpec, creator: string) {
+  const examples = (spec.response as { examples?: unknown[] }).examples;
+  if (!examples?.length) return {};
+  const metadata = { endpoint: spec.id, requestId: '5f0c6d1e-8a4b-4c2e-9d7f-3b1a2c4d5e6f', tookMs: 12.5, cached: false };
+  return { example: { success: true, creator, source: spec.upstream, data: examples[0], metadata } };
 }
 
 /** Statuses other than 200 that the engine can give for this endpoint. */
@@ -102,7 +112,9 @@ export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<s
     200: {
       description: "The success envelope, with the endpoint's answer in `data`.",
       headers: answerHeaders(),
-      content: { 'application/json': { schema: successSchema(spec.response) } },
+      content: {
+        'application/json': { schema: successSchema(spec.response), ...exampleAnswer(spec, ctx.creator ?? 'Unified Utility API') },
+      },
     },
     ...Object.fromEntries(errorStatuses(spec, ctx.implemented).map((s) => [s, errorResponseRef(s)])),
   };
