@@ -52,7 +52,7 @@
   const paste = document.getElementById('try-key-paste');
   const held = () => store.get('uua:keys') ?? {};
   const keyOf = (option) => option.value || (option.dataset.keyId && held()[option.dataset.keyId]) || '';
-  let shownKey = select ? keyOf(select.options[0]) : '';
+  let shownKey = select?.dataset.sampleKey ?? '';
   const useKey = () => {
     const option = select.selectedOptions[0];
     const key = keyOf(option);

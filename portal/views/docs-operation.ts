@@ -163,16 +163,16 @@ ${paramsTable(fields)}
 <h3>Request</h3>
 <div class="samples">${LANGUAGES.map(
     (l) =>
-      html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre><code>${sample(l.id, request)}</code></pre></figure>`,
+      html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre tabindex="0"><code>${sample(l.id, request)}</code></pre></figure>`,
   )}</div>
 <details class="try"><summary>Try it</summary>
 <form class="try-form" data-method="${method}" data-path="${path}"${files.length ? ' data-multipart' : ''} novalidate>
 ${fields.map((f) => input(path, f))}
 <p><button type="submit">Send request</button></p>
-<div class="try-answer" aria-live="polite" hidden><p class="status"></p><pre><code></code></pre></div>
+<div class="try-answer" aria-live="polite" hidden><p class="status"></p><pre tabindex="0"><code></code></pre></div>
 </form></details>
 <h3>Answer</h3>
-${answer ? html`<pre class="answer-example"><code>${answer}</code></pre>` : html`<p class="small muted">The success envelope.</p>`}
+${answer ? html`<pre class="answer-example" tabindex="0"><code>${answer}</code></pre>` : html`<p class="small muted">The success envelope.</p>`}
 <p class="small muted">Errors: ${errors.map((s, i) => html`${i ? ', ' : ''}<a href="/docs#errors">${s}</a>`)}.</p>
 </article>`;
 }

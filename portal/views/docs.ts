@@ -67,10 +67,13 @@ function sidebar(categories: Map<string, Entry[]>, current?: string): Safe {
 </nav>`;
 }
 
+/** The key the samples are written with: the first the server may show (docs.js puts the chosen one in). */
+const sampleKeyOf = (o: DocsPage) => o.keys.find((k) => k.value)?.value ?? o.anonymousKey;
+
 function keyPicker(o: DocsPage): Safe {
   return html`<form class="try-key card" id="try-key-form">
 <label for="try-key">Key for Try it
-<select id="try-key">${o.keys.map(
+<select id="try-key" data-sample-key="${sampleKeyOf(o)}">${o.keys.map(
     (k) =>
       html`<option${k.value ? html` value="${k.value}"` : html` value="" data-key-id="${k.id ?? ''}" data-hint="${k.hint ?? ''}"`}>${k.label}</option>`,
   )}</select></label>
@@ -112,7 +115,7 @@ ${intro.map((p) => html`<p>${prose(p)}</p>`)}
     .map(([code, status]) => html`<tr><td>${status}</td><td><code>${code}</code></td></tr>`)}</tbody></table></div>
 <h2 id="mcp">AI agents (MCP)</h2>
 <p>Every endpoint is also a tool of the MCP server at <code>${o.publicUrl}/mcp</code> (Streamable HTTP), with the same key in the <code>X-API-Key</code> header:</p>
-<pre><code>${mcpConfig(o.publicUrl)}</code></pre>
+<pre tabindex="0"><code>${mcpConfig(o.publicUrl)}</code></pre>
 <p class="small muted">The raw OpenAPI document: <a href="/openapi.json">/openapi.json</a>.</p>
 </div></div>`;
 }
@@ -129,12 +132,7 @@ ${sidebar(categories, category)}
 <p class="lead">${list.length} endpoint${list.length === 1 ? '' : 's'}. Samples send the key in the <code>X-API-Key</code> header.</p>
 ${keyPicker(o)}
 <div class="lang-pick" hidden><span id="lang-label">Samples in</span> <span role="group" aria-labelledby="lang-label"></span></div>
-${list.map((e) =>
-  operationView(
-    { ...e, schemas: o.doc.components.schemas, publicUrl: o.publicUrl, sampleKey: o.keys[0]?.value ?? o.anonymousKey },
-    category,
-  ),
-)}
+${list.map((e) => operationView({ ...e, schemas: o.doc.components.schemas, publicUrl: o.publicUrl, sampleKey: sampleKeyOf(o) }, category))}
 </div></div>`;
 }
 

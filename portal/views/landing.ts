@@ -40,7 +40,7 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
       : ''
   }.</p>
 ${free ? html`<p>${freeTierText({ plan: free, personal: o.config.freePersonalKeys })} <a href="/signup">Sign up</a>.</p>` : ''}
-<pre><code>${curl}</code></pre>
+<pre tabindex="0"><code>${curl}</code></pre>
 ${
   example
     ? html`<p class="small muted">${example.summary}. Every answer is <code>{"success": true, "data": …, "metadata": …}</code>;
