@@ -30,6 +30,7 @@ export function page(o: PageOptions): Safe {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · ${o.serviceName}</title>
+<meta name="description" content="${o.title} · ${o.serviceName}: utility endpoints behind one API key, one request pattern and one JSON envelope.">
 <link rel="stylesheet" href="/portal/static/style.css">
 <link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
 ${['/portal/static/theme.js', ...(o.scripts ?? [])].map((s) => html`<script src="${s}" defer></script>\n`)}
