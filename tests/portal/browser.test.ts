@@ -131,7 +131,10 @@ run('portal journeys in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const first = (await page.locator('#new-key').textContent())!.trim();
     expect(first).toMatch(/^uua_[0-9A-Za-z]{36}$/);
-    await page.waitForFunction((k) => sessionStorage.getItem('uua:apiKey') === k, first, { timeout: 10_000 });
+    // Kept in this browser for /docs' Try it, under the key's record id.
+    await page.waitForFunction((k) => Object.values(JSON.parse(localStorage.getItem('uua:keys') ?? '{}')).includes(k), first, {
+      timeout: 10_000,
+    });
     await shots(page, 'premium-key-created');
     const ok = await api(first);
     expect(ok.status).toBe(200);

@@ -203,6 +203,14 @@ describe('in Chromium', () => {
     await op.getByRole('button', { name: 'Send request' }).click();
     expect((await sent).headers()['x-api-key']).toBe(key);
     await op.locator('.try-answer .status').filter({ hasText: '200' }).waitFor();
+    // Counted on that key's usage page (the usage history is written once a second).
+    const id = await chosen.getAttribute('data-key-id');
+    for (let tries = 0; tries < 25; tries++) {
+      await page.goto(`${server.url}/dashboard/usage?key=${id}`);
+      if (await page.locator('.status.s2xx').count()) break;
+      await page.waitForTimeout(200);
+    }
+    await expect(page.locator('.status.s2xx').first().textContent()).resolves.toBe('200');
 
     // Signing out clears what the browser kept (Clear-Site-Data).
     await page.getByRole('button', { name: 'Sign out' }).click();
