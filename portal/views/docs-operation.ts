@@ -56,7 +56,7 @@ export interface OperationView {
 }
 
 /** The anchor of an operation: the same as the earlier renderer's, so old links still land. */
-export const anchorOf = (category: string, method: string, path: string) => `tag/${category}/${method}${path}`;
+const anchorOf = (category: string, method: string, path: string) => `tag/${category}/${method}${path}`;
 
 const fieldId = (path: string, name: string) => `try${path.replace(/[^A-Za-z0-9]+/g, '-')}-${name}`;
 

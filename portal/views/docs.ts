@@ -41,7 +41,7 @@ interface Entry {
 }
 
 /** The operations of each category (the operation's first tag), in the document's order. */
-export function categoriesOf(doc: ReferenceDoc): Map<string, Entry[]> {
+function categoriesOf(doc: ReferenceDoc): Map<string, Entry[]> {
   const out = new Map<string, Entry[]>();
   for (const [path, item] of Object.entries(doc.paths))
     for (const method of ['get', 'post'] as const) {

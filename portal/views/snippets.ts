@@ -22,7 +22,8 @@ export const LANGUAGES = [
 
 export type Language = (typeof LANGUAGES)[number]['id'];
 
-const query = (params: Record<string, unknown>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const query = (params: Record<string, unknown>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 /** A shell word in single quotes (a quote inside closes, escapes and reopens). */
 const shell = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const indent = (text: string, by: string) => text.replace(/\n/g, `\n${by}`);

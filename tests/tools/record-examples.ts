@@ -41,13 +41,13 @@ const dir = t.api.config.catalogDir;
 for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml') && !['plans.yaml', 'upstreams.yaml'].includes(f))) {
   const text = fs.readFileSync(path.join(dir, file), 'utf8');
   const category = /^category: (\S+)/m.exec(text)![1];
-  const blocks = text.split(/^(?=  - name: )/m);
+  const blocks = text.split(/^(?= {2}- name: )/m);
   const out = blocks.map((block) => {
-    const name = /^  - name: (\S+)/.exec(block)?.[1];
+    const name = /^ {2}- name: (\S+)/.exec(block)?.[1];
     const data = name && answers.get(`${category}/${name}`);
     // A response given by an alias or on one line has no block to add to: left as it is.
     if (!data || !/\n {4}response:\n/.test(block)) return block;
-    const body = block.replace(/\n {6}examples:\n(?: {8}.*\n?)*$/, '\n').replace(/\s*$/, '');
+    const body = block.replace(/\s*$/, '').replace(/\n {6}examples:(?:\n {8}.*)*$/, '');
     const example = stringify([data], { lineWidth: 0 }).replace(/^/gm, '        ').trimEnd();
     const gap = /\n\s*$/.test(block) && block !== blocks[blocks.length - 1] ? '\n\n' : '\n';
     return `${body}\n      examples:\n${example}${gap}`;
