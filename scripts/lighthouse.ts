@@ -48,13 +48,18 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 const rows: string[] = [`| page | ${CATEGORIES.join(' | ')} |`, `|---|${CATEGORIES.map(() => '---').join('|')}|`];
 try {
   for (const p of pages) {
-    const result = await lighthouse(`${base}${p}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: [...CATEGORIES],
-      extraHeaders: p.startsWith('/dashboard') || p.startsWith('/account') ? { Cookie: cookie } : undefined,
-    });
+    // One more try when Chrome's trace of the load came out broken (NO_NAVSTART on a busy machine).
+    let result;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      result = await lighthouse(`${base}${p}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        extraHeaders: p.startsWith('/dashboard') || p.startsWith('/account') ? { Cookie: cookie } : undefined,
+      });
+      if (!result?.lhr.runtimeError) break;
+    }
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no report for ${p}`);
     if (lhr.runtimeError) throw new Error(`${p}: ${lhr.runtimeError.message}`);
