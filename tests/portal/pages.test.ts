@@ -146,6 +146,11 @@ describe('error pages over HTTP', () => {
       .post('/login')
       .type('form')
       .send({ csrf: /name="csrf" value="([^"]*)"/.exec(login.text)![1], email: 'pages-a@example.com', password: PW });
+    // (The key page's samples are in the three languages its text names.)
+    const keys = (await agent.get('/dashboard')).text;
+    expect(keys).toContain('curl -H &#39;X-API-Key: test-free-shared-key&#39;');
+    expect(keys).toContain('const res = await fetch(');
+    expect(keys).toContain('res = requests.get(');
     const admin = await agent.get('/admin').set('Accept', 'text/html');
     expect(admin.status).toBe(403);
     expect(admin.text).toContain('<p class="status-code">403</p>');
