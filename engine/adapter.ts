@@ -27,6 +27,7 @@ export {
   payloadTooLarge,
   upstreamBusy,
   upstreamFailed,
+  upstreamChanged,
   upstreamTimeout,
 } from './errors.js';
 export { isRecord, malformed, num, record, records, type Rec } from './upstream/shape.js';

@@ -46,6 +46,10 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Email over SMTP (SMTP_URL, MAIL_FROM): unset, the portal sends no mail and verifies no address. */
   mail: MailConfig | undefined;
+  /** Probes, the status page and operator alerts (engine/health/). */
+  health: HealthConfig;
+  /** Plans sold through Stripe (STRIPE_SECRET_KEY and the rest): unset, nothing of billing shows (portal/billing/). */
+  billing: BillingConfig | undefined;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
 }
@@ -80,6 +84,17 @@ export interface MailConfig {
   from: string;
 }
 
+/** STRIPE_*: the operator's Stripe account, read into its parts. */
+export interface BillingConfig {
+  secretKey: string;
+  /** The signing secret of the webhook endpoint (whsec_…): every event is checked against it. */
+  webhookSecret: string;
+  /** The Stripe price of each paid plan sold (STRIPE_PRICE_PREMIUM, STRIPE_PRICE_ENTERPRISE); a plan without one is not sold. */
+  prices: Partial<Record<'premium' | 'enterprise', string>>;
+  /** STRIPE_API_URL: another API than Stripe's own (stripe-mock, a test double), as the SDK takes it. */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
+}
+
 export interface S3Config {
   bucket: string;
   /** Another store than AWS (MinIO, Ceph RGW, R2): its base URL. */
@@ -91,4 +106,19 @@ export interface S3Config {
   forcePathStyle: boolean;
   /** Bound on connecting and on any silence of the store, in ms: past it hosting answers 503. */
   timeoutMs: number;
+}
+
+export interface HealthConfig {
+  /** How often every endpoint's example request is probed (PROBE_INTERVAL); 0: never on a schedule. */
+  probeIntervalMs: number;
+  /** Only these endpoints are probed on the schedule (PROBE_ENDPOINTS, comma-separated ids); all when empty. */
+  probeEndpoints: string[];
+  /** Where operator alerts are POSTed (ALERT_WEBHOOK_URL): a Slack or Discord incoming webhook, or any JSON receiver. */
+  alertWebhookUrl: string | undefined;
+  /** Who alerts are mailed to when SMTP_URL is set (ALERT_EMAIL, default ADMIN_EMAIL). */
+  alertEmail: string | undefined;
+  /** Probes failed in a row that raise an alert (ALERT_PROBE_FAILURES). */
+  alertProbeFailures: number;
+  /** Waits between tries of the alert webhook (ALERT_RETRY_DELAYS). */
+  alertRetryDelaysMs: number[];
 }

@@ -29,6 +29,11 @@ export interface AdapterContext {
   /** Aborted when the client disconnects or the endpoint's time is up; `upstream()`'s calls stop then on their own. */
   signal: AbortSignal;
   log: Logger;
+  /**
+   * A value this server's requests share for `ttlMs` (an upstream's language list), loaded once by `load`
+   * and kept in one bounded LRU (engine/upstream/memo.ts); a failed load is not kept.
+   */
+  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: () => Promise<T>): Promise<T>;
   /** The client of an upstream of catalog/upstreams.yaml (engine/upstream/client.ts), its calls stopped with the request. */
   upstream(id: string): UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */

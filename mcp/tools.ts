@@ -6,7 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
 import { inputSchemaOf } from './input-schema.js';
-import { unconfiguredNote } from './configured.js';
+import { unconfiguredNote } from '../engine/upstream/configured.js';
 
 export interface ToolEntry {
   tool: Tool;

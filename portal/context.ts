@@ -21,6 +21,9 @@ import { mailNotices } from './mail/notices.js';
 import { createPages, type Pages } from './pages.js';
 import { WebhookSettingsStore } from './webhooks/settings.js';
 import { Deliveries } from './webhooks/deliveries.js';
+import { PlanChanges } from './accounts/plan-changes.js';
+import { Billing } from './billing/billing.js';
+import { BillingRecords } from './billing/records.js';
 
 export interface PortalContext {
   deps: PortalDeps;
@@ -42,6 +45,10 @@ export interface PortalContext {
   pages: Pages;
   signup: SignupMode;
   webhooks: { settings: WebhookSettingsStore; deliveries: Deliveries };
+  /** Every plan change, with who or what made it (accounts/plan-changes.ts). */
+  planChanges: PlanChanges;
+  /** Plans sold through Stripe, when STRIPE_SECRET_KEY is set (portal/billing/). */
+  billing: Billing | undefined;
   /** Settles when the first admin exists (or could not be made: that is logged) and the throttles' counts are read back. */
   ready: Promise<void>;
   /** Stops what runs in the background (the webhook deliveries) and writes what the throttles hold. */
@@ -65,7 +72,24 @@ export function createContext(deps: PortalDeps): PortalContext {
   deliveries.start(deps.keys.events);
   const mail = createMailer(config.mail, { serviceName: config.serviceName, publicUrl: config.publicUrl }, log);
   const upgrades = new UpgradeRequests(deps.store, accounts, log);
+  const planChanges = new PlanChanges(deps.store);
+  const billing = config.billing
+    ? new Billing(config.billing, {
+        accounts,
+        planChanges,
+        records: new BillingRecords(deps.store),
+        publicUrl: config.publicUrl,
+        log,
+        mail,
+      })
+    : undefined;
   if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, store: deps.store, mailer: mail });
+  // Operator alerts by mail too, when there is mail and someone to send them to.
+  const alertTo = deps.health.alertEmail;
+  if (mail && alertTo)
+    deps.health.alerts.onAlert(
+      (a) => void mail.send('upstream-alert', alertTo, { name: config.admin?.name ?? 'operator', title: a.title, detail: a.detail }),
+    );
   const services = {
     deps,
     accounts,
@@ -82,6 +106,8 @@ export function createContext(deps: PortalDeps): PortalContext {
     pages: createPages(config.serviceName, log),
     signup: config.signup,
     webhooks: { settings: webhookSettings, deliveries },
+    planChanges,
+    billing,
   };
 
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that

@@ -20,6 +20,10 @@ import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { statusRoutes } from './status/routes.js';
+import { statusAdminRoutes } from './status/admin.js';
+import { webhookRoutes as stripeWebhook } from './billing/webhook.js';
+import { billingRoutes } from './billing/routes.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
@@ -42,12 +46,23 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use((_req, _res, next) => {
     ctx.ready.then(() => next(), next);
   });
+  // Stripe's events: before every body parser (the signature is checked on the raw body) and any session.
+  if (ctx.billing) router.use(stripeWebhook(ctx.billing, deps.log));
+  // Pages' forms may lead to Stripe's pages (Checkout, the customer portal): CSP form-action allows them.
+  const formActions = ctx.billing?.redirectOrigins.join(' ');
+  if (formActions)
+    router.use((_req, res, next) => {
+      res.locals.formActions = formActions;
+      next();
+    });
   const load = ctx.sessions.load();
   // Static files need no session (and no store read).
   router.use((req, res, next) => (req.path.startsWith('/portal/') ? next() : load(req, res, next)));
-  router.use(OWN_PATHS, pageHeaders);
+  // With billing on, its pages and forms (portal/billing/routes.ts) are the portal's too; the webhook answered above.
+  const billingPaths = ctx.billing ? ['/billing'] : [];
+  router.use([...OWN_PATHS, ...billingPaths], pageHeaders);
   router.use(
-    FORM_PATHS,
+    [...FORM_PATHS, ...billingPaths],
     express.urlencoded({ extended: false, limit: '16kb' }),
     express.json({ limit: '64kb' }),
     csrfProtect,
@@ -60,12 +75,15 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use(confirmRoutes(ctx));
   router.use(resetRoutes(ctx));
   router.use(accountRoutes(ctx));
+  router.use(statusRoutes(ctx));
+  router.use('/admin/status', statusAdminRoutes(ctx));
   router.use('/admin', adminRoutes(ctx));
   // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.
   router.use('/dashboard', pageHeaders, requireSignedIn);
   router.use(keyRoutes(ctx));
   router.use(usageRoutes(ctx));
   router.use(webhookRoutes(ctx));
+  if (ctx.billing) router.use(billingRoutes(ctx, ctx.billing));
 
   router.use(ctx.pages.errorPage);
   return { router, browserErrorPage: ctx.pages.browserErrorPage, close: () => ctx.close() };

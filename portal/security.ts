@@ -3,13 +3,17 @@
 // assets: API answers and hosted files keep their own headers (helmet's Cross-Origin-Resource-Policy would
 // stop hosted images being embedded by other sites).
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
 const directives = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
-  'form-action': ["'self'"],
+  // Plus Stripe's pages when billing is on (portal/index.ts sets res.locals.formActions).
+  'form-action': [
+    (_req: unknown, res: ServerResponse) =>
+      `'self'${(res as Response).locals.formActions ? ` ${(res as Response).locals.formActions}` : ''}`,
+  ],
   'frame-ancestors': ["'none'"],
   'object-src': ["'none'"],
 };

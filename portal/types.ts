@@ -10,6 +10,7 @@ import type { RedisHandle } from '../engine/infra/redis.js';
 import type { AccountUsageDeps, keyUsage } from '../engine/access/account-usage.js';
 import type { History } from '../engine/access/usage.js';
 import type { openApiDocument } from '../engine/openapi/document.js';
+import type { Health } from '../engine/health/health.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
 export interface PortalDeps {
@@ -26,6 +27,8 @@ export interface PortalDeps {
   redis?: RedisHandle;
   /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */
   usage: AccountUsageDeps;
+  /** Endpoint states, probes, incidents and operator alerts (engine/health/): the status pages. */
+  health: Health;
 }
 
 /** The signed-in account as the pages show it (accounts/sessions.ts makes it from an Account). */

@@ -16,7 +16,7 @@ import { accountUsageHandler, type AccountUsageDeps } from '../engine/access/acc
 import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { authorize } from '../engine/pipeline/steps/authorize.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
-import { invoker } from '../engine/pipeline/steps/invoke.js';
+import { invoker, type Provider } from '../engine/pipeline/steps/invoke.js';
 import { cached } from '../engine/pipeline/steps/cache.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
 
@@ -43,7 +43,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
   const routes = new Map<string, Route>();
   const answer = envelope(deps.serviceName);
   for (const spec of deps.endpoints) {
-    const invoke = invoker(spec, deps.adapters.get(spec.adapter), deps.context);
+    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
     routes.set(`/api/v1/${spec.id}`, {
       endpoint: spec.id,
       method: spec.method,
@@ -92,4 +92,14 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
     ),
   };
   return { routes, unmatched };
+}
+
+/** The endpoint's providers in order: its adapter, then its `fallback:` ones (an adapter not written yet: none). */
+export function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
+  const out: Provider[] = [];
+  for (const p of [{ adapter: spec.adapter, upstream: spec.upstream }, ...(spec.fallback ?? [])]) {
+    const adapter = adapters.get(p.adapter);
+    if (adapter) out.push({ adapter, upstream: p.upstream });
+  }
+  return out;
 }

@@ -26,6 +26,7 @@ import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
 import { createHostingRouter } from '../engine/hosting/routes.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
+import { createMemo } from '../engine/upstream/memo.js';
 import { createResponseCache } from '../engine/upstream/response-cache.js';
 import { loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
@@ -37,6 +38,8 @@ import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
 import { openApiDocument } from '../engine/openapi/document.js';
+import { createHealth, type Health } from '../engine/health/health.js';
+import { probeRunner } from './probe-routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -52,6 +55,10 @@ export interface App {
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
+  /** Probes, endpoint states, incidents and operator alerts (engine/health/). */
+  health: Health;
+  /** Where the upstream clients tell of their circuit breakers' transitions. */
+  upstreamEvents: UpstreamEvents;
   /** From now on /health answers 503 `draining`, so a load balancer sends no more traffic (server/main.ts). */
   startDraining(): void;
   close(): Promise<void>;
@@ -106,6 +113,34 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   const upstreamEvents = new UpstreamEvents();
   const upstream = createUpstreams(catalog.upstreams, config.env, { userAgent, log, observe: metrics.upstream, events: upstreamEvents });
+  const limits = {
+    uploadDir: path.join(config.dataDir, 'uploads'),
+    maxUploadBytes: config.maxUploadBytes,
+    maxBodyBytes: config.maxBodyBytes,
+  };
+  const context = {
+    log,
+    publicUrl: config.publicUrl,
+    userAgent,
+    allowPrivateFetch: config.allowPrivateFetch,
+    upstream,
+    blobs,
+    memo: createMemo(),
+  };
+  const health = createHealth({
+    config: config.health,
+    endpoints: catalog.endpoints,
+    upstreams: catalog.upstreams,
+    env: config.env,
+    store,
+    events: upstreamEvents,
+    log,
+    redis: redis?.client,
+    prefix,
+    userAgent,
+    allowPrivate: config.allowPrivateFetch,
+    run: probeRunner({ endpoints: catalog.endpoints, adapters, serviceName: config.serviceName, limits, context, fail: failCall(log) }),
+  });
   let draining = false;
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
@@ -122,6 +157,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     const id = call.identity;
     metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
     usage.record(call, status);
+    // A cached answer says nothing of the upstream now.
+    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source);
     log.info(
       {
         requestId: call.id,
@@ -138,8 +175,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     endpoints: catalog.endpoints,
     adapters,
     serviceName: config.serviceName,
-    limits: { uploadDir: path.join(config.dataDir, 'uploads'), maxUploadBytes: config.maxUploadBytes, maxBodyBytes: config.maxBodyBytes },
-    context: { log, publicUrl: config.publicUrl, userAgent, allowPrivateFetch: config.allowPrivateFetch, upstream, blobs },
+    limits,
+    context,
     cache,
     cacheLookedUp: metrics.cache,
     identify: identify(identifier),
@@ -161,7 +198,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     upstreams: catalog.upstreams,
     implemented: (e) => adapters.has(e.adapter),
   });
-  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps });
+  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps, health });
   app.use(portal.router);
   app.use(
     serviceRoutes({
@@ -193,11 +230,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     blobs,
     log,
     redis,
+    health,
+    upstreamEvents,
     startDraining() {
       draining = true;
     },
     async close() {
       await portal.close();
+      await health.close();
       await usage.close();
       await closeMeter();
       blobs.close();

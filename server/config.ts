@@ -2,7 +2,7 @@
 // default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
 import path from 'node:path';
 import { parseDuration } from '../engine/duration.js';
-import type { Config, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import type { BillingConfig, Config, HealthConfig, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
 import { fileURLToPath } from 'node:url';
 
 // server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
@@ -119,6 +119,40 @@ function mailConfig(env: NodeJS.ProcessEnv, serviceName: string, publicUrl: stri
   };
 }
 
+// STRIPE_SECRET_KEY turns billing on; it then needs the webhook's signing secret and at least one plan's price.
+// STRIPE_API_URL (stripe-mock, a test double) is handed to the SDK as its host, port and protocol.
+function billingConfig(env: NodeJS.ProcessEnv): BillingConfig | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  if (!secretKey) return undefined;
+  if (!/^(sk|rk)_(test|live)_\S+$/.test(secretKey))
+    throw new Error('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)');
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!webhookSecret)
+    throw new Error('STRIPE_WEBHOOK_SECRET is needed with STRIPE_SECRET_KEY: the signing secret (whsec_…) of the webhook endpoint');
+  const prices: BillingConfig['prices'] = {};
+  for (const plan of ['premium', 'enterprise'] as const) {
+    const name = `STRIPE_PRICE_${plan.toUpperCase()}`;
+    const id = env[name]?.trim();
+    if (!id) continue;
+    if (!/^price_\w+$/.test(id)) throw new Error(`${name} must be a Stripe price id (price_…), got "${id}"`);
+    prices[plan] = id;
+  }
+  if (!Object.keys(prices).length)
+    throw new Error('STRIPE_PRICE_PREMIUM or STRIPE_PRICE_ENTERPRISE is needed with STRIPE_SECRET_KEY: the plans to sell');
+  if (prices.premium && prices.premium === prices.enterprise)
+    throw new Error('STRIPE_PRICE_PREMIUM and STRIPE_PRICE_ENTERPRISE must differ');
+  let api: BillingConfig['api'];
+  const raw = env.STRIPE_API_URL?.trim();
+  if (raw) {
+    const url = URL.parse(raw);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || (url.pathname && url.pathname !== '/'))
+      throw new Error(`STRIPE_API_URL must be http(s)://host[:port] with no path, got "${raw}"`);
+    const protocol = url.protocol === 'https:' ? 'https' : 'http';
+    api = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port ? Number(url.port) : protocol === 'https' ? 443 : 80, protocol };
+  }
+  return { secretKey, webhookSecret, prices, api };
+}
+
 // Every tool on one page while the catalog fits: some clients (the Inspector CLI among them) read only the first.
 const DEFAULT_MCP_PAGE_SIZE = 100;
 
@@ -133,6 +167,25 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+  };
+}
+
+function healthConfig(env: NodeJS.ProcessEnv): HealthConfig {
+  const webhook = env.ALERT_WEBHOOK_URL?.trim() || undefined;
+  if (webhook && !/^https?:\/\/[^/]/.test(webhook)) throw new Error('ALERT_WEBHOOK_URL must be an http(s) URL');
+  const probeIntervalMs = env.PROBE_INTERVAL === 'off' ? 0 : duration(env.PROBE_INTERVAL, '0s', 'PROBE_INTERVAL');
+  if (probeIntervalMs > 0 && probeIntervalMs < 1000)
+    throw new Error(`PROBE_INTERVAL must be at least 1s (or 0 / off), got "${env.PROBE_INTERVAL}"`);
+  return {
+    probeIntervalMs,
+    probeEndpoints: (env.PROBE_ENDPOINTS ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+    alertWebhookUrl: webhook,
+    alertEmail: env.ALERT_EMAIL?.trim() || env.ADMIN_EMAIL?.trim() || undefined,
+    alertProbeFailures: atLeastOne(env.ALERT_PROBE_FAILURES, 3, 'ALERT_PROBE_FAILURES'),
+    alertRetryDelaysMs: durations(env.ALERT_RETRY_DELAYS, '2s,10s', 'ALERT_RETRY_DELAYS'),
   };
 }
 
@@ -185,6 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: duration(env.WEBHOOK_TIMEOUT, '15s', 'WEBHOOK_TIMEOUT'),
     },
     mail: mailConfig(env, serviceName, publicUrl),
+    health: healthConfig(env),
+    billing: billingConfig(env),
     env,
   };
 }

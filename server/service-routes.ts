@@ -33,6 +33,7 @@ export function serviceRoutes(deps: ServiceRoutesDeps): Router {
       version,
       docs: `${config.publicUrl}/openapi.json`,
       health: `${config.publicUrl}/health`,
+      status: `${config.publicUrl}/status.json`,
       endpoints: endpoints.length,
     });
   });

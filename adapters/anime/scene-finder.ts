@@ -13,6 +13,7 @@ import {
   badInput,
   upstreamBusy,
   upstreamFailed,
+  upstreamChanged,
   upstreamTimeout,
   isRecord,
   num,
@@ -31,7 +32,7 @@ async function quota(api: UpstreamClient, signal: AbortSignal) {
   const me = record((await api.request({ path: '/me', signal })).body);
   const q = num(me.quota);
   const used = num(me.quotaUsed);
-  if (q === undefined || used === undefined) throw upstreamFailed('The upstream service answered with malformed data');
+  if (q === undefined || used === undefined) throw upstreamChanged('The upstream service answered with malformed data');
   // `id` is left out: it is our server's IP address or the key's owner.
   return {
     quota: q,

@@ -5,7 +5,7 @@
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
 import {
   missingParam,
-  upstreamFailed,
+  upstreamChanged,
   reply,
   type Adapter,
   type AdapterContext,
@@ -67,7 +67,7 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
     movedToV11.add(base);
   }
   const v11 = base.replace(/\/v1\/?$/, '/v1.1');
-  if (v11 === base) throw upstreamFailed('The upstream moved its search API to a version this base URL cannot reach');
+  if (v11 === base) throw upstreamChanged('The upstream moved its search API to a version this base URL cannot reach');
   await pace();
   const params = new URLSearchParams({ hasImages: 'true', offset: '0', limit: String(max) });
   params.append('q', q);

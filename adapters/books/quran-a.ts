@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import {
   ApiError,
   missingParam,
-  upstreamFailed,
+  upstreamChanged,
   reply,
   type Adapter,
   type AdapterContext,
@@ -60,7 +60,7 @@ async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: s
     body.data === null ||
     typeof body.data !== 'object'
   ) {
-    throw upstreamFailed('AlQuran Cloud answered with an unexpected shape');
+    throw upstreamChanged('AlQuran Cloud answered with an unexpected shape');
   }
   return body.data;
 }
@@ -78,7 +78,7 @@ const quranA: Adapter = async (params, ctx) => {
   if (mode === 'editions') {
     try {
       const list = await fromUpstream(client, ctx, '/edition');
-      if (!Array.isArray(list)) throw upstreamFailed('AlQuran Cloud answered with an unexpected shape');
+      if (!Array.isArray(list)) throw upstreamChanged('AlQuran Cloud answered with an unexpected shape');
       return reply({ data: { items: list }, source: 'alquran' });
     } catch (err) {
       // The embedded editions still answer when AlQuran Cloud cannot.
@@ -122,7 +122,7 @@ const quranA: Adapter = async (params, ctx) => {
   // AlQuran Cloud answers 404 when nothing matches.
   const found = (await fromUpstream(client, ctx, `/search/${enc(q)}/all/${enc(editionId)}`, true)) as
     { count?: number; matches?: unknown[] } | undefined;
-  if (found && !Array.isArray(found.matches)) throw upstreamFailed('AlQuran Cloud answered with an unexpected shape');
+  if (found && !Array.isArray(found.matches)) throw upstreamChanged('AlQuran Cloud answered with an unexpected shape');
   return reply({
     data: found ? { count: found.count ?? found.matches!.length, matches: found.matches } : { count: 0, matches: [] },
     source: 'alquran',

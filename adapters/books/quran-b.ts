@@ -4,7 +4,7 @@
 // with '_'. Cleared editions (_quran-editions.ts) come from quran-json with segment bounds from quran-meta;
 // others from the upstream (`quran-api`). `mode` defaults from what is given: segment → segment,
 // verse → verse, chapter → chapter, edition → edition, nothing → editions.
-import { ApiError, upstreamFailed, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import { ApiError, upstreamChanged, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
 import { globalNumber, segmentRange, versesOf, type Segment, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByQuranApiName, type EditionRow } from './_quran-editions.js';
 
@@ -42,7 +42,7 @@ async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: s
     typeof body === 'object' &&
     !Array.isArray(body) &&
     (key === '' || Array.isArray(body[key]) || (key === 'text' && typeof body.text === 'string'));
-  if (!ok) throw upstreamFailed('quran-api answered with an unexpected shape');
+  if (!ok) throw upstreamChanged('quran-api answered with an unexpected shape');
   return body;
 }
 

@@ -1,7 +1,7 @@
 // Forwarding to imgbb, used only when the operator configured UPSTREAM_IMGBB_KEYS. The image was already
 // read and sniffed here (non-images and SVG never leave the service); imgbb's answer is cut down to the
 // same fields the self-hosted answer has, so a caller sees one shape whichever way it went.
-import { upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
+import { upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
 
 interface ImgbbImage {
   id?: string;
@@ -34,7 +34,7 @@ export async function uploadToImgbb(
   });
   const d = res.body?.data;
   if (!res.body?.success || !d || typeof d.url !== 'string' || typeof d.id !== 'string')
-    throw upstreamFailed('imgbb answered with an unexpected shape');
+    throw upstreamChanged('imgbb answered with an unexpected shape');
   const str = (v: unknown, fallback = '0') => (v === undefined || v === null || v === '' ? fallback : String(v));
   const time = Number(d.time ?? Math.floor(Date.now() / 1000));
   const exp = Number(d.expiration ?? expiration);

@@ -1,6 +1,9 @@
 // cobalt (imputnet/cobalt, docs/api.md), the self-hosted provider of every downloader. One POST / per
-// link; its four answers become the shared Download shape:
-//   tunnel | redirect  {url, filename}                 → one media; title, quality and type from the filename
+// link; its five answers become the shared Download shape:
+//   tunnel | redirect  {url, filename}                 → one media; quality and type from the filename, and
+//                                                        the title too where the name holds one (not classic)
+//   local-processing   {type, tunnel:[…], output:{filename, metadata?}} → one media per stream (_cobalt-local.ts);
+//                                                        the title and author from the output's tags
 //   picker             {picker:[{type,url,thumb}], audio?, audioFilename?} → one media per item (+ the audio)
 //   error              {error:{code}}                 → error.api.link.* 400, *.content.* 404, *rate* 503,
 //                                                        *.auth.* 503 (the instance wants a key), else 502
@@ -12,10 +15,12 @@ import {
   notFound,
   upstreamBusy,
   upstreamFailed,
+  upstreamChanged,
   type AdapterContext,
   type UpstreamResponse,
 } from '../../engine/adapter.js';
 import { extensionOf, qualityOf, typeOfExtension, type Download, type DownloadMedia, type MediaType } from './_media.js';
+import { readLocalProcessing } from './_cobalt-local.js';
 
 export const COBALT = 'cobalt';
 
@@ -32,10 +37,6 @@ interface CobaltAnswer {
 const PICKER_TYPE: Record<string, MediaType> = { photo: 'image', video: 'video', gif: 'gif' };
 /** What cobalt serves for each picker type when the link does not say (tunnels have no file name). */
 const PICKER_EXT: Record<MediaType, string> = { image: 'jpg', video: 'mp4', gif: 'gif', audio: 'mp3' };
-
-export function cobaltConfigured(ctx: AdapterContext): boolean {
-  return ctx.upstream(COBALT).baseUrl !== undefined;
-}
 
 /** Asks cobalt for `url` (at `videoQuality`, else the configured one). */
 export async function cobalt(ctx: AdapterContext, url: string, videoQuality?: string): Promise<Download> {
@@ -69,6 +70,13 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
       medias: [{ url: b.url, type: typeOfExtension(ext, 'video'), quality: qualityOf(filename), extension: ext }],
     };
   }
+  if (b.status === 'local-processing') {
+    const local = readLocalProcessing(b as Record<string, unknown>);
+    if (local) {
+      const names = local.title ? { title: local.title, author: local.author } : namesOf(local.filename, style);
+      return { ...names, thumbnail: null, medias: local.medias };
+    }
+  }
   if (b.status === 'picker' && Array.isArray(b.picker)) {
     const items = (b.picker as unknown[]).filter(
       (p): p is Record<string, unknown> => typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>).url === 'string',
@@ -86,21 +94,27 @@ function readAnswer(res: UpstreamResponse<CobaltAnswer>, style: string): Downloa
     const thumb = items.find((p) => typeof p.thumb === 'string')?.thumb as string | undefined;
     return { title: null, author: null, thumbnail: thumb ?? null, medias };
   }
-  throw upstreamFailed('The downloader answered in an unexpected shape');
+  throw upstreamChanged('The downloader answered in an unexpected shape');
 }
 
 /**
- * A title (and, in the non-classic styles, the author) from cobalt's filename: classic names are
- * `youtube_dQw4w9WgXcQ_1920x1080_h264.mp4`, the others `Title - Author (1080p, h264, youtube).mp4`.
+ * A cobalt-made file name: `service_id…` with no spaces (create-filename.js's classic names, such as
+ * `youtube_dQw4w9WgXcQ_1920x1080_h264`, and the fixed names of the services without title attributes,
+ * such as `tiktok_user_7406264589345656082` or `facebook_123`, whatever the style asked).
+ */
+const MADE_UP_NAME = /^[a-z0-9]+_\S*$/;
+
+/**
+ * A title (and author) from cobalt's filename where it holds one: the basic, pretty and nerdy styles
+ * name files `Title - Author (1080p, h264, youtube).mp4`. A made-up name holds no title, and is not
+ * shown as one: classic names never do, so with classic (the default) the title is null.
  */
 function namesOf(filename: string | undefined, style: string): { title: string | null; author: string | null } {
-  if (!filename) return { title: null, author: null };
-  const base = filename.replace(/\.[A-Za-z0-9]{2,5}$/, '');
-  if (style !== 'classic') {
-    const m = /^(.*) - (.*?)(?: \([^()]*\))?$/.exec(base);
-    if (m) return { title: m[1] || null, author: m[2] || null };
-  }
-  return { title: base || null, author: null };
+  const base = filename?.replace(/\.[A-Za-z0-9]{2,5}$/, '').trim();
+  if (!base || style === 'classic' || MADE_UP_NAME.test(base)) return { title: null, author: null };
+  const m = /^(.*) - (.*?)(?: \([^()]*\))?$/.exec(base);
+  if (m) return { title: m[1] || null, author: m[2] || null };
+  return { title: base.replace(/ \([^()]*\)$/, '') || null, author: null };
 }
 
 function errorOf(status: number, b: CobaltAnswer, retryAfter: string | string[] | undefined): ApiError {

@@ -1,10 +1,11 @@
 // FxTwitter's status API, the keyless X/Twitter fallback of dl-e: GET /status/{id}. The answer's `code`
 // mirrors the HTTP status; anything but 200 (not found, private, suspended) is a 404 for our caller.
 // GIFs arrive as MP4 videos marked `type: "gif"`.
-import { notFound, upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
+import { notFound, upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
 import { absolute, dedupe, extensionOf, type Download, type DownloadMedia } from './_media.js';
 
 export const FXTWITTER = 'fxtwitter';
+export const X_HOSTS = ['twitter.com', 'www.twitter.com', 'mobile.twitter.com', 'x.com', 'www.x.com', 'mobile.x.com'];
 const TITLE_MAX = 280;
 
 interface FxMedia {
@@ -24,7 +25,7 @@ export async function fxtwitter(ctx: AdapterContext, statusId: string): Promise<
   const b = typeof res.body === 'object' && res.body !== null ? res.body : {};
   if (b.code !== 200 || res.status !== 200) {
     if (typeof b.code === 'number' || res.status !== 200) throw notFound('The post was not found, is private or was deleted');
-    throw upstreamFailed('The X/Twitter fallback answered in an unexpected shape');
+    throw upstreamChanged('The X/Twitter fallback answered in an unexpected shape');
   }
   const tweet = (b.tweet ?? {}) as Record<string, unknown>;
   const media = (tweet.media ?? {}) as Record<string, unknown>;

@@ -1,14 +1,10 @@
-// TikTok without watermark: cobalt, else (not configured, or failing) the keyless tikwm.
+// TikTok without watermark through cobalt; the catalog's fallback (tikwm, dl-d-tikwm.ts) answers when
+// cobalt is not configured, fails or is unavailable.
 import type { Adapter } from '../../engine/adapter.js';
-import { cobaltThen } from './_fallback.js';
-import { siteUrl } from './_media.js';
-import { tikwm, TIKWM } from './_tikwm.js';
+import { cobalt, COBALT } from './_cobalt.js';
+import { downloadReply, siteUrl } from './_media.js';
+import { TIKTOK_HOSTS } from './_tikwm.js';
 
-const HOSTS = ['tiktok.com', 'www.tiktok.com', 'm.tiktok.com', 'vm.tiktok.com', 'vt.tiktok.com'];
-
-const dlD: Adapter = async (params, ctx) => {
-  const url = siteUrl(params.url, HOSTS);
-  return cobaltThen(ctx, url.href, TIKWM, () => tikwm(ctx, url.href));
-};
+const dlD: Adapter = async (params, ctx) => downloadReply(await cobalt(ctx, siteUrl(params.url, TIKTOK_HOSTS).href), COBALT);
 
 export default dlD;

@@ -1,15 +1,35 @@
 // Quotes of the adult cartoon series (South Park Quotes): random ones, or every quote matching a search.
-// The upstream stores quotes and names in lower case and does not lower the term itself; its search
-// returns all matches and has no count, so `count` only applies to random draws.
+// The upstream keeps its quotes as written ("I'm not fat, I'm festively plump." by "Cartman") and answers
+// random draws so, but its search matches on lower-cased copies, compares them with the term as sent (so
+// the term is lowered here), and answers those copies. The quotes are given back as written: the whole
+// collection, asked for alongside the search (GET /quotes/{more than it holds} answers all of it), says
+// how each match is written. The search has no count, so `count` only applies to random draws.
 import { reply, type Adapter } from '../../engine/adapter.js';
-import { quoteItems } from './_quotes.js';
+import { quoteItems, unexpectedShape } from './_quotes.js';
+
+/** More than the upstream holds (113 quotes): it answers all of them, in a random order. */
+const WHOLE_COLLECTION = 1000;
+
+/** Each match as the collection writes it; a match the collection does not hold stays as answered. */
+function asWritten(matches: unknown, collection: unknown): unknown {
+  if (!Array.isArray(matches) || !Array.isArray(collection)) throw unexpectedShape();
+  const key = (q: Record<string, unknown>) => `${String(q.quote).toLowerCase()}\n${String(q.character).toLowerCase()}`;
+  const written = new Map<string, unknown>();
+  for (const q of collection) if (typeof q === 'object' && q !== null) written.set(key(q as Record<string, unknown>), q);
+  return (matches as unknown[]).map((m) =>
+    typeof m === 'object' && m !== null ? (written.get(key(m as Record<string, unknown>)) ?? m) : m,
+  );
+}
 
 const cartoonSeries: Adapter = async (params, ctx) => {
   const client = ctx.upstream('southpark-quotes');
   const search = typeof params.search === 'string' ? params.search.trim().toLowerCase() : '';
   if (search) {
-    const res = await client.request({ path: `/quotes/search/${encodeURIComponent(search)}` });
-    const items = quoteItems(res.body, 'character');
+    const [matches, collection] = await Promise.all([
+      client.request({ path: `/quotes/search/${encodeURIComponent(search)}` }),
+      client.request({ path: `/quotes/${WHOLE_COLLECTION}` }),
+    ]);
+    const items = quoteItems(asWritten(matches.body, collection.body), 'character');
     return { items, count: items.length, search };
   }
   const res = await client.request({ path: `/quotes/${Number(params.count)}` });

@@ -2,7 +2,8 @@
 // Quirks absorbed here: lists come as {data, next, prev, count, resultCount} where `next` is always
 // present and `count` is the size of the whole unfiltered collection, so the next page is known only
 // by comparing the page length with the size we asked for; quotes are blocks of `line_0…line_N`,
-// turned into `lines[]`; `char` must equal a speaker exactly, in lower case (comma-separated = all of).
+// turned into `lines[]`; `char` must equal a speaker exactly, in lower case (comma-separated = all of);
+// the random quote names its episode only by id, so the episode is read by that id.
 import { reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
@@ -21,6 +22,19 @@ function quoteBlock(q: Record<string, unknown>) {
   const ep = isRecord(q.episode) ? q.episode : undefined;
   const episode = ep ? { id: ep.id ?? null, title: ep.title ?? null, season: ep.season ?? null, episode: ep.ep ?? null } : null;
   return { episodeId: typeof q.episodeId === 'string' ? q.episodeId : null, episode, lines };
+}
+
+/**
+ * The random route answers the bare quote, its episode only as `episodeId` (the lists fill `episode` in);
+ * the upstream gives that episode at /episodes/{id}, so it is read from there. An id it does not know
+ * (404, empty body) leaves `episode` null.
+ */
+async function withEpisode(ctx: AdapterContext, q: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (isRecord(q.episode) || typeof q.episodeId !== 'string' || !q.episodeId) return q;
+  const res = await ctx.upstream('supernatural').request({ path: `/episodes/${encodeURIComponent(q.episodeId)}`, allowStatus: [404] });
+  if (res.status === 404) return q;
+  if (!isRecord(res.body)) throw unexpectedShape();
+  return { ...q, episode: res.body };
 }
 
 async function page(ctx: AdapterContext, resource: string, query: Query): Promise<Record<string, unknown>[]> {
@@ -53,7 +67,7 @@ const hunterSeries: Adapter = async (params, ctx) => {
     if (resource !== 'quotes') return randomOf(ctx, resource, filters);
     const res = await ctx.upstream('supernatural').request({ path: '/quotes/random' });
     if (!isRecord(res.body)) throw unexpectedShape();
-    return reply({ data: quoteBlock(res.body), cacheable: false });
+    return reply({ data: quoteBlock(await withEpisode(ctx, res.body)), cacheable: false });
   }
 
   const rows = await page(ctx, resource, { ...filters, page: pageNo, size: PAGE_SIZE });

@@ -2,7 +2,8 @@
 //   quotes:     random (default) → /quote/random; id N → /quote/N; search → the index
 //   episodes:   season S → /season/S; id S/E → /season/S/episode/E; random, search, list → the index
 //   characters: list, random, search, id (= a name) → the index (distinct speakers)
-// The upstream answers HTTP 400 for ids that do not exist ("ID does not exists... yet!"): mapped to 404.
+// The upstream answers HTTP 400 {ok:false, message} for ids that do not exist: those messages map to 404,
+// any other 400 stays a 400.
 import { badInput, missingParam, notFound, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { officeCharacters, officeCorpus, type OfficeRecord } from './_office-corpus.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
@@ -11,11 +12,19 @@ const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
 const random = (data: OfficeRecord) => reply({ data, cacheable: false });
 const has = (text: unknown, term: string) => typeof text === 'string' && text.toLowerCase().includes(term);
 
+/**
+ * The upstream's three not-found messages (src/index.ts), whole: "ID does not exists... yet!" (its typo,
+ * or the word fixed), "No episodes found for this season", "No episode found for this season id and
+ * episode id". A 400 that merely contains one of these words is not a not-found.
+ */
+const NOT_FOUND =
+  /^(?:ID does not exists?(?:\.\.\. yet!?)?|No episodes found for this season|No episode found for this season id and episode id)$/i;
+
 async function lookup(ctx: AdapterContext, path: string, missing: string): Promise<unknown> {
   const res = await ctx.upstream('office-api').request({ path, allowStatus: [400] });
   if (res.status === 400) {
-    const message = isRecord(res.body) ? String(res.body.message ?? '') : '';
-    if (/does not exist|no episodes? found/i.test(message)) throw notFound(missing);
+    const message = isRecord(res.body) && typeof res.body.message === 'string' ? res.body.message.trim() : '';
+    if (NOT_FOUND.test(message)) throw notFound(missing);
     throw badInput('The upstream service rejected the request');
   }
   return res.body;

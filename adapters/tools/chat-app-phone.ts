@@ -4,7 +4,7 @@
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
 import { load } from 'cheerio';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import { invalidParam, notFound, upstreamFailed, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, notFound, upstreamChanged, type Adapter } from '../../engine/adapter.js';
 
 const NOTE = 'Only public profile data is shown; a phone number appears only when the owner published it in the bio.';
 
@@ -53,7 +53,7 @@ const chatAppPhone: Adapter = async (params, ctx) => {
   if (!title) {
     // Not even Telegram's page frame: the markup changed or something else answered.
     if (!$('.tgme_page').length && !$('meta[property="og:site_name"]').length)
-      throw upstreamFailed('The messaging site answered with a page we do not recognise');
+      throw upstreamChanged('The messaging site answered with a page we do not recognise');
     throw notFound(`No public profile for @${username}`);
   }
 

@@ -4,7 +4,7 @@
 // (`dealspotr.settings`) because the markup drifts. A bot-check page is the provider failing (502),
 // never "no coupons".
 import { load, type CheerioAPI } from 'cheerio';
-import { invalidParam, upstreamFailed, type Adapter, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
+import { invalidParam, upstreamFailed, upstreamChanged, type Adapter, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
@@ -66,7 +66,7 @@ const cpn: Adapter = async (params, ctx) => {
   if (cards.length === 0) {
     const lower = listingHtml.toLowerCase();
     if (s.antiBot.some((m) => lower.includes(m.toLowerCase()))) throw upstreamFailed('The coupon site answered with a bot check');
-    if (!store) throw upstreamFailed('The coupon site answered with a page we do not recognise');
+    if (!store) throw upstreamChanged('The coupon site answered with a page we do not recognise');
     return { domain, store, total: 0, items: [] };
   }
 

@@ -3,7 +3,7 @@
 // secrets, so it is never cached and never logged; the caller reads mail with the token directly at
 // mail.tm (inbox.list / inbox.read).
 import crypto from 'node:crypto';
-import { upstreamFailed, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { upstreamFailed, upstreamChanged, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { activeDomains, bounded } from './_mailtm.js';
 
 const ATTEMPTS = 3;
@@ -24,7 +24,7 @@ async function createMailbox(ctx: AdapterContext) {
     if (created.status === 422) continue; // address taken (or refused): another random one
     const { body } = await api.request({ path: '/token', method: 'POST', json: { address, password } });
     const token = record(body).token;
-    if (typeof token !== 'string' || !token) throw upstreamFailed('The upstream service answered with malformed data');
+    if (typeof token !== 'string' || !token) throw upstreamChanged('The upstream service answered with malformed data');
     return { address, password, token };
   }
   throw upstreamFailed('The mail provider refused every new address');

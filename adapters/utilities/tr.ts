@@ -1,43 +1,42 @@
-// Translation. A LibreTranslate server (self-hosted, or a keyed public one) when the operator configures
-// UPSTREAM_LIBRETRANSLATE_URL; otherwise Google's keyless web endpoint (`gtx`: unofficial and throttled,
-// so it is only the fallback). Either way `from` is the caller's language, or the detected one.
+// Translation through a LibreTranslate server (self-hosted, or a keyed public one) when the operator
+// configures UPSTREAM_LIBRETRANSLATE_URL; otherwise the catalog's fallback, Google's keyless web endpoint
+// (tr-gtx.ts: unofficial and throttled, so only the fallback). `from` is the caller's language, or the detected one.
 import {
   invalidParam,
-  upstreamFailed,
+  upstreamChanged,
   isRecord,
   record,
-  reply,
   type Adapter,
   type AdapterContext,
   type UpstreamClient,
 } from '../../engine/adapter.js';
+import { callerLanguages } from './_tr-params.js';
 
-/** LibreTranslate's language codes per server, asked once an hour: a wrong code is our 400, not its. */
+/** LibreTranslate's language codes, asked once an hour: a wrong code is our 400, not its. */
 const LANGUAGES_TTL_MS = 3600_000;
 /** A server that would not list them is not asked again for a minute. */
 const NO_LIST_TTL_MS = 60_000;
-const languages = new Map<string, { codes: string[] | undefined; at: number }>();
 
-async function libreLanguages(api: UpstreamClient): Promise<string[] | undefined> {
-  const key = api.baseUrl ?? '';
-  const memo = languages.get(key);
-  if (memo && Date.now() - memo.at < (memo.codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS)) return memo.codes;
-  let codes: string[] | undefined;
-  try {
-    const { body } = await api.request({ path: '/languages' });
-    const found = Array.isArray(body)
-      ? body
-          .filter(isRecord)
-          .map((l) => l.code)
-          .filter((c): c is string => typeof c === 'string')
-      : [];
-    codes = found.length ? found : undefined;
-  } catch {
-    // No list (an older server, a hiccup): the server judges the codes itself.
-    codes = undefined;
-  }
-  languages.set(key, { codes, at: Date.now() });
-  return codes;
+function libreLanguages(ctx: AdapterContext, api: UpstreamClient): Promise<string[] | undefined> {
+  return ctx.memo(
+    'libretranslate:languages',
+    (codes) => (codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS),
+    async () => {
+      try {
+        const { body } = await api.request({ path: '/languages' });
+        const found = Array.isArray(body)
+          ? body
+              .filter(isRecord)
+              .map((l) => l.code)
+              .filter((c): c is string => typeof c === 'string')
+          : [];
+        return found.length ? found : undefined;
+      } catch {
+        // No list (an older server, a hiccup): the server judges the codes itself.
+        return undefined;
+      }
+    },
+  );
 }
 
 /** Chinese is zh-Hans / zh-Hant on current LibreTranslate servers (zh / zt on older ones); callers say zh-CN. */
@@ -60,8 +59,10 @@ function pick(name: 'from' | 'to', code: string, codes: string[] | undefined): s
   throw invalidParam(name, `must be a language code this server knows: ${codes.join(', ')}`);
 }
 
-async function viaLibre(api: UpstreamClient, text: string, from: string | undefined, to: string) {
-  const codes = await libreLanguages(api);
+const tr: Adapter = async (params, ctx) => {
+  const { text, from, to } = callerLanguages(params);
+  const api = ctx.upstream('libretranslate');
+  const codes = api.baseUrl ? await libreLanguages(ctx, api) : undefined;
   const source = from ? pick('from', from, codes) : 'auto';
   const target = pick('to', to, codes);
   const { body } = await api.request({
@@ -70,38 +71,10 @@ async function viaLibre(api: UpstreamClient, text: string, from: string | undefi
     json: { q: text, source, target, format: 'text' },
   });
   const r = record(body);
-  if (typeof r.translatedText !== 'string') throw upstreamFailed('The upstream service answered with malformed data');
+  if (typeof r.translatedText !== 'string') throw upstreamChanged();
   const detected =
     isRecord(r.detectedLanguage) && typeof r.detectedLanguage.language === 'string' ? r.detectedLanguage.language : undefined;
   return { text, from: from ?? detected ?? 'auto', to, translation: r.translatedText };
-}
-
-async function viaGtx(text: string, from: string | undefined, to: string, ctx: AdapterContext) {
-  const api = ctx.upstream('gtx');
-  const { body } = await api.request({
-    path: String(api.settings.path ?? '/translate_a/single'),
-    // dj=1 asks for named fields ({sentences:[{trans,orig}], src}) instead of nested arrays.
-    searchParams: { client: String(api.settings.client ?? 'gtx'), sl: from ?? 'auto', tl: to, dt: 't', dj: 1, q: text },
-  });
-  const r = record(body);
-  if (!Array.isArray(r.sentences)) throw upstreamFailed('The upstream service answered with malformed data');
-  // Sentences without `trans` are transliterations.
-  const translation = r.sentences
-    .filter(isRecord)
-    .map((s) => s.trans)
-    .filter((t): t is string => typeof t === 'string')
-    .join('');
-  return { text, from: from ?? (typeof r.src === 'string' ? r.src : 'auto'), to, translation };
-}
-
-const tr: Adapter = async (params, ctx) => {
-  const text = String(params.text);
-  const given = params.from === undefined ? undefined : String(params.from);
-  const from = given && given.toLowerCase() !== 'auto' ? given : undefined;
-  const to = String(params.to);
-  const libre = ctx.upstream('libretranslate');
-  if (libre.baseUrl) return reply({ data: await viaLibre(libre, text, from, to), source: 'libretranslate' });
-  return reply({ data: await viaGtx(text, from, to, ctx), source: 'gtx' });
 };
 
 export default tr;

@@ -1,7 +1,7 @@
 // Current weather from Open-Meteo: the city's first geocoding match, then the forecast API's `current`
 // block, with the WMO weather code put into words. Open-Meteo's older docs call the code `weathercode`;
 // both spellings are read.
-import { notFound, upstreamFailed, isRecord, num, record, type Adapter } from '../../engine/adapter.js';
+import { notFound, upstreamChanged, isRecord, num, record, type Adapter } from '../../engine/adapter.js';
 
 /** WMO weather interpretation codes (WW), as Open-Meteo documents them. */
 const WMO: Record<number, string> = {
@@ -51,7 +51,7 @@ const wth: Adapter = async (params, ctx) => {
   if (!place) throw notFound(`No city named "${city}" was found`);
   const latitude = num(place.latitude);
   const longitude = num(place.longitude);
-  if (latitude === undefined || longitude === undefined) throw upstreamFailed('The upstream service answered with malformed data');
+  if (latitude === undefined || longitude === undefined) throw upstreamChanged('The upstream service answered with malformed data');
 
   const forecast = await ctx.upstream('open-meteo').request({
     path: '/v1/forecast',
@@ -64,10 +64,10 @@ const wth: Adapter = async (params, ctx) => {
     },
   });
   const current = record(forecast.body).current;
-  if (!isRecord(current)) throw upstreamFailed('The upstream service answered with malformed data');
+  if (!isRecord(current)) throw upstreamChanged('The upstream service answered with malformed data');
   const temperature = num(current.temperature_2m);
   const code = num(current.weather_code) ?? num(current.weathercode);
-  if (temperature === undefined || code === undefined) throw upstreamFailed('The upstream service answered with malformed data');
+  if (temperature === undefined || code === undefined) throw upstreamChanged('The upstream service answered with malformed data');
 
   return {
     location: {

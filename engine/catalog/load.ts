@@ -5,6 +5,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import { categorySchema, plansSchema, upstreamsSchema } from './schema.js';
+import type { PolicySpec } from '../upstream/policy.js';
 
 export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'file';
 
@@ -60,8 +61,8 @@ export interface EndpointSpec {
   summary: string;
   adapter: string;
   upstream: string;
-  /** Upstreams the adapter turns to when `upstream` is not configured or fails. */
-  fallback?: string[];
+  /** Providers the engine asks in order when the endpoint's own is not configured, fails or is unavailable. */
+  fallback?: Array<{ upstream: string; adapter: string }>;
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;
@@ -85,6 +86,7 @@ export interface UpstreamSpec {
   docs: string;
   timeout?: string;
   retries?: number;
+  policy?: PolicySpec;
   auth?: { in: 'bearer' | 'header' | 'query' | 'json' | 'form'; name?: string; required?: boolean };
   selfHost?: string;
   settings?: Record<string, unknown>;
@@ -165,9 +167,9 @@ export function loadCatalog(dir: string): Catalog {
       if (ep.upstream !== 'embedded' && !upstreamsDoc.upstreams[ep.upstream]) {
         throw new CatalogError(`${where}, field upstream: unknown upstream "${ep.upstream}" (not in upstreams.yaml)`);
       }
-      for (const id of ep.fallback ?? []) {
-        if (!upstreamsDoc.upstreams[id])
-          throw new CatalogError(`${where}, field fallback: unknown upstream "${id}" (not in upstreams.yaml)`);
+      for (const { upstream } of ep.fallback ?? []) {
+        if (!upstreamsDoc.upstreams[upstream])
+          throw new CatalogError(`${where}, field fallback: unknown upstream "${upstream}" (not in upstreams.yaml)`);
       }
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {

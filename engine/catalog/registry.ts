@@ -9,7 +9,7 @@ import type { EndpointSpec } from './load.js';
 export async function loadAdapters(dir: string, endpoints: EndpointSpec[]): Promise<Map<string, Adapter>> {
   const adapters = new Map<string, Adapter>();
   if (!fs.existsSync(dir)) return adapters;
-  const wanted = new Set(endpoints.map((e) => e.adapter));
+  const wanted = new Set(endpoints.flatMap((e) => [e.adapter, ...(e.fallback ?? []).map((p) => p.adapter)]));
   for (const category of fs.readdirSync(dir).sort()) {
     const catDir = path.join(dir, category);
     if (!fs.statSync(catDir).isDirectory()) continue;

@@ -113,8 +113,17 @@ const endpoint = {
     adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' },
     /** An id of catalog/upstreams.yaml, or `embedded`. */
     upstream: { type: 'string' },
-    /** Ids of catalog/upstreams.yaml the adapter turns to when `upstream` is not configured or fails. */
-    fallback: { type: 'array', minItems: 1, items: { type: 'string' } },
+    /** Providers asked in order when `upstream` is not configured, fails or is unavailable: an upstream and its adapter. */
+    fallback: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream', 'adapter'],
+        properties: { upstream: { type: 'string' }, adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' } },
+      },
+    },
     /** Response cache TTL such as 30s, 10m, 6h, 30d. */
     cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Time budget of one call, such as 30s (default 30s). */
@@ -163,6 +172,55 @@ export const plansSchema = {
   },
 } as const;
 
+const duration = { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' } as const;
+
+const policy = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    concurrency: { type: 'integer', minimum: 1 },
+    queue: { type: 'integer', minimum: 0 },
+    rate: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['limit', 'per'],
+      properties: { limit: { type: 'integer', minimum: 1 }, per: duration },
+    },
+    minInterval: duration,
+    breaker: {
+      oneOf: [
+        { const: false },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            failures: { type: 'integer', minimum: 1 },
+            ratio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+            window: duration,
+            minCalls: { type: 'integer', minimum: 1 },
+            cooldown: duration,
+          },
+        },
+      ],
+    },
+    pauseOn: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['status', 'for'],
+        properties: {
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          for: duration,
+          count: { type: 'integer', minimum: 1 },
+          within: duration,
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
 export const upstreamsSchema = {
   type: 'object',
   additionalProperties: false,
@@ -181,6 +239,8 @@ export const upstreamsSchema = {
           docs: { type: 'string' },
           timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
           retries: { type: 'integer', minimum: 0, maximum: 5 },
+          /** How calls to it are guarded (engine/upstream/policy.ts): breaker, concurrency, rate, pauses. */
+          policy,
           /** How a pooled server key is sent. */
           auth: {
             type: 'object',

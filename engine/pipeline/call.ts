@@ -60,6 +60,8 @@ export class Call {
   params: Params | undefined;
   /** The answer's content (engine/pipeline/steps/cache.ts, invoke.ts), written by engine/pipeline/steps/envelope.ts. */
   outcome: Outcome | undefined;
+  /** The error code of a failed answer (engine/pipeline/respond.ts), for the endpoint's health. */
+  errorCode: string | undefined;
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
   /** The answer's headers as name, value, name, value: written in one go with the answer (engine/pipeline/respond.ts). */

@@ -12,6 +12,7 @@ import type { BlobStore } from '../hosting/types.js';
 import type { AdapterContext, FetchedUrl, FetchUrlOptions, UpstreamClient, UploadedFile } from '../types.js';
 import { watchClient, type Cancellable, type CancelScope, type ClientWatcher } from '../upstream/cancel.js';
 import type { ScopedUpstream } from '../upstream/client.js';
+import type { Memo } from '../upstream/memo.js';
 
 export interface ContextDeps {
   log: Logger;
@@ -20,6 +21,7 @@ export interface ContextDeps {
   allowPrivateFetch: boolean;
   upstream(id: string): ScopedUpstream;
   blobs: BlobStore;
+  memo: Memo;
 }
 
 export class RequestContext implements AdapterContext, CancelScope, ClientWatcher {
@@ -28,6 +30,8 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
   readonly publicUrl: string;
   readonly blobs: BlobStore;
   cancelled: Error | undefined;
+  /** Set by the invoke step: performance.now() ms when the endpoint's time is up. */
+  deadline: number | undefined;
   private exchanges: Cancellable[] | undefined;
   private unwatchClient: (() => void) | undefined;
   private controller: AbortController | undefined;
@@ -56,6 +60,10 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
       settings: client.settings,
       request: (req) => client.request(req, this),
     };
+  }
+
+  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: () => Promise<T>): Promise<T> {
+    return this.deps.memo(key, ttlMs, load);
   }
 
   watch(c: Cancellable): void {

@@ -134,6 +134,7 @@ export function failCall(log: Logger): Fail {
         .then(call.refund)
         .catch(() => {});
     for (const [name, value] of Object.entries(e.headers)) call.header(name, value);
+    call.errorCode = e.code;
     answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
   };
 }

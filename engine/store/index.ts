@@ -12,7 +12,18 @@ import type { Store } from './types.js';
 export type { Store } from './types.js';
 
 /** Collections copied by a migration: everything that is not short-lived or rebuilt by use. */
-const DURABLE = ['keys', 'accounts', 'account-emails', 'invites', 'key-last-used', 'webhooks'];
+const DURABLE = [
+  'keys',
+  'accounts',
+  'account-emails',
+  'invites',
+  'key-last-used',
+  'webhooks',
+  'plan-changes',
+  'billing',
+  'billing-customers',
+  'billing-events',
+];
 const MIGRATED = 'migrated-from';
 
 export const sqlitePath = (dataDir: string) => path.join(dataDir, 'uua.sqlite');

@@ -14,6 +14,8 @@ export interface Cancellable {
 export interface CancelScope {
   /** Why the request was cancelled, once it is. */
   readonly cancelled: Error | undefined;
+  /** When the request's time is up (performance.now() ms): retries and waits in line stop short of it. */
+  readonly deadline?: number;
   watch(c: Cancellable): void;
   unwatch(c: Cancellable): void;
 }

@@ -7,10 +7,12 @@
 // every key scrubbed.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
+import { ExponentialBackoff, type IBackoff } from 'cockatiel';
 import type { Logger } from 'pino';
-import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamFailed, upstreamTimeout } from '../errors.js';
+import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamChanged, upstreamFailed, upstreamTimeout } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { pause } from './pause.js';
+import { Stopped, UpstreamPolicy } from './policy.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
 import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from './whole-answer.js';
@@ -24,11 +26,16 @@ export interface ScopedUpstream extends UpstreamClient {
   request<T = unknown>(req: UpstreamRequest, scope?: CancelScope): Promise<UpstreamResponse<T>>;
 }
 
-/** What stops an exchange early: the adapter's own signal, and the request's scope. */
+/** What stops an exchange early: the adapter's own signal, and the request's scope (with its deadline). */
 interface Stop {
   signal: AbortSignal | undefined;
   scope: CancelScope | undefined;
 }
+
+/** A retry is not started with less than this left before the endpoint's deadline. */
+const MIN_ATTEMPT_MS = 250;
+/** Jittered exponential backoff between tries (cockatiel's decorrelated jitter): about 100 ms, at most 1 s. */
+const RETRY_BACKOFF = new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 });
 
 /** One entry of catalog/upstreams.yaml (see upstreamsSchema in engine/catalog/schema.ts). */
 export type UpstreamConfig = UpstreamSpec;
@@ -119,7 +126,9 @@ function nonEmpty(v: string | undefined): string | undefined {
 
 function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, opts: UpstreamsOptions): ScopedUpstream {
   const ENV = envId(id);
-  const baseUrl = nonEmpty(env[`UPSTREAM_${ENV}_URL`]) ?? nonEmpty(cfg.url);
+  // `off` turns off an upstream that has a public default (an unofficial one such as gtx), so a fallback skips it.
+  const given = nonEmpty(env[`UPSTREAM_${ENV}_URL`]);
+  const baseUrl = given?.toLowerCase() === 'off' ? undefined : (given ?? nonEmpty(cfg.url));
   let base: URL | undefined;
   if (baseUrl) {
     try {
@@ -147,6 +156,10 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   const timeout = env[`UPSTREAM_${ENV}_TIMEOUT`] || cfg.timeout;
   const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_TIMEOUT_MS;
   const retries = cfg.retries ?? DEFAULT_RETRIES;
+  // UPSTREAM_POLICIES=off: every call goes through unguarded (upstreams that are all your own; the tests
+  // that replay failure after failure on one app).
+  const guarded = env.UPSTREAM_POLICIES?.trim().toLowerCase() !== 'off';
+  const policy = new UpstreamPolicy(id, guarded ? cfg.policy : false, opts.events, log);
   const keyHeader = auth?.in === 'header' ? auth.name!.toLowerCase() : auth?.in === 'bearer' ? 'authorization' : undefined;
   const debug = log.isLevelEnabled('debug');
 
@@ -216,34 +229,64 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     }
   }
 
-  /** One call, retried on network errors and 5xx when it is idempotent. */
-  async function send(url: URL, call: Call, followRedirect: boolean, ms: number, stop: Stop, callerKey?: string): Promise<Answer> {
+  /**
+   * One call under the upstream's policy, retried on network errors and 5xx when it is idempotent, with
+   * jittered backoff, never past the endpoint's deadline.
+   */
+  async function send(
+    url: URL,
+    call: Call,
+    followRedirect: boolean,
+    ms: number,
+    stop: Stop,
+    allow: readonly number[] | undefined,
+    callerKey?: string,
+  ): Promise<Answer> {
     // Scrubbed only for a log line: most calls write none.
     const path = () => scrub(url.pathname, callerKey);
     const idempotent = call.method === 'GET';
+    const deadline = stop.scope?.deadline;
+    const failed = (a: Answer) => a.status >= 500 && !allow?.includes(a.status);
+    let delay: IBackoff<unknown> | undefined;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const res = await chase(url, call, followRedirect, ms, stop);
+        const left = deadline === undefined ? ms : Math.min(ms, deadline - started);
+        if (left <= 0) throw upstreamTimeout();
+        const res = await policy.run(() => tried(url, call, followRedirect, left, stop), failed, deadline);
         const status = res.status;
+        policy.observe(status);
         if (status >= 500) log.warn({ path: path(), status, ms: elapsed(), attempt }, 'upstream answered 5xx');
         else if (debug) log.debug({ path: path(), status, ms: elapsed() }, 'upstream call');
-        if (status >= 500 && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), stop);
+        if (failed(res) && idempotent && attempt < retries && (delay = retryDelay(delay, deadline))) {
+          await waitBeforeRetry(delay.duration, stop);
           continue;
         }
         return res;
-      } catch (err) {
+      } catch (caught) {
+        const err = caught instanceof Stopped ? caught.inner : caught;
+        // The policy's own refusals (breaker open, paused, over the rate) are not calls that failed.
+        if (err instanceof ApiError && (err.code === 'upstream_unavailable' || err.code === 'upstream_busy')) throw err;
         const code = (err as { code?: string }).code;
         const name = err instanceof ApiError ? err.code : (err as Error).name;
         log.warn({ path: path(), err: code ?? name, ms: elapsed(), attempt }, 'upstream call failed');
-        if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries) {
-          await waitBeforeRetry(backoff(attempt), stop);
+        if (code && NETWORK_CODES.has(code) && idempotent && attempt < retries && (delay = retryDelay(delay, deadline))) {
+          await waitBeforeRetry(delay.duration, stop);
           continue;
         }
         throw mapError(err);
       }
+    }
+  }
+
+  /** One try; an exchange our side stopped (caller gone, deadline) is marked, so the breaker does not count it. */
+  async function tried(url: URL, call: Call, followRedirect: boolean, ms: number, stop: Stop): Promise<Answer> {
+    try {
+      return await chase(url, call, followRedirect, ms, stop);
+    } catch (err) {
+      if (stop.scope?.cancelled !== undefined || stop.signal?.aborted) throw new Stopped(err);
+      throw err;
     }
   }
 
@@ -255,7 +298,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch {
       if (/^\s*$/.test(text)) return null;
-      if (strict) throw upstreamFailed('The upstream service answered with malformed data');
+      // A 2xx that is not the JSON it was: the API moved (a parked domain's page) or changed.
+      if (strict) throw upstreamChanged('The upstream service answered with malformed data');
       return text;
     }
   }
@@ -336,6 +380,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         follow,
         req.timeoutMs ?? timeoutMs,
         { signal: req.signal, scope },
+        req.allowStatus,
         req.callerKey,
       );
       const status = res.status;
@@ -346,6 +391,8 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         log.warn({ path: scrub(url.pathname, req.callerKey), status, coolDownS: Math.round(coolMs / 1000) }, 'upstream key cooling down');
         continue;
       }
+      // Throttled without a pooled key: the whole upstream waits, rather than every caller asking again.
+      if (source === 'none' && status === 429) policy.hold((retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000);
       if (source === 'caller' && KEY_REFUSED.has(status)) {
         throw badInput('Invalid value for upstream_key: rejected by the upstream provider');
       }
@@ -428,8 +475,11 @@ function retryAfter(res: Answer): number | undefined {
   return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(secs)));
 }
 
-function backoff(attempt: number): number {
-  return Math.min(1000, 100 * 2 ** attempt);
+/** The next backoff, or undefined when it would leave too little of the endpoint's time for another try. */
+function retryDelay(previous: IBackoff<unknown> | undefined, deadline: number | undefined): IBackoff<unknown> | undefined {
+  const next = previous ? previous.next(undefined) : RETRY_BACKOFF.next();
+  if (deadline !== undefined && performance.now() + next.duration + MIN_ATTEMPT_MS > deadline) return undefined;
+  return next;
 }
 
 /** The pause before a retry; a request stopped meanwhile is not retried. */

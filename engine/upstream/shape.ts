@@ -1,12 +1,13 @@
-// Checks of upstream bodies before they are reshaped: a body of the wrong shape is the provider's
-// failure (502 upstream_failed), never a TypeError of ours (500).
-import { upstreamFailed, type ApiError } from '../errors.js';
+// Checks of upstream bodies before they are reshaped. A body of the wrong shape means the provider's API
+// changed under us (502 upstream_changed: its own code, metric and status, so an operator can tell a moved
+// API from a down one), never a TypeError of ours (500).
+import { upstreamChanged, type ApiError } from '../errors.js';
 
 export type Rec = Record<string, unknown>;
 
 export const isRecord = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-export const malformed = (): ApiError => upstreamFailed('The upstream service answered with malformed data');
+export const malformed = (): ApiError => upstreamChanged('The upstream service answered with malformed data');
 
 /** The body as an object, or a 502. */
 export function record(x: unknown): Rec {

@@ -16,6 +16,8 @@ import { mailEmailChange } from '../mail/links.js';
 import { PageError, posted, queried, wrap } from '../pages.js';
 import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from '../views/account.js';
 import { tooMany } from './auth.js';
+import { billingFor } from '../billing/routes.js';
+import { planHistory } from '../billing/views.js';
 import { linkedAccount, linkRefused, tooManyLinks } from './confirm.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
@@ -32,10 +34,20 @@ export function accountRoutes(ctx: PortalContext): Router {
   ) => {
     const viewer = res.locals.viewer!;
     const done = typeof req.query.done === 'string' ? req.query.done : undefined;
-    const upgrade = { request: await upgrades.of(viewer.id), higher: higherPlans(res.locals.account!.plan), plans: deps.plans };
+    const account = res.locals.account!;
+    // With billing on, plans sold through Stripe are bought, not requested: the request form keeps the others.
+    const sold: string[] = ctx.billing?.sold ?? [];
+    const higher = higherPlans(account.plan).filter((p) => !sold.includes(p));
+    const upgrade = { request: await upgrades.of(viewer.id), higher, plans: deps.plans };
     const mail = Boolean(ctx.mail);
-    const alerts = res.locals.account!.quotaAlerts !== false;
-    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade, mail, alerts }), { status: o.status });
+    const alerts = account.quotaAlerts !== false;
+    const billing = ctx.billing && {
+      section: await billingFor(ctx.billing, ctx, account, res.locals.csrf),
+      history: planHistory(await ctx.planChanges.of(account.id)),
+    };
+    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade, mail, alerts, billing }), {
+      status: o.status,
+    });
   };
 
   /**
@@ -95,7 +107,7 @@ export function accountRoutes(ctx: PortalContext): Router {
       const account = res.locals.account!;
       const plan = posted(req, 'plan', 20);
       const message = posted(req, 'message', 2000);
-      if (!isPlan(plan) || !higherPlans(account.plan).includes(plan))
+      if (!isPlan(plan) || !higherPlans(account.plan).includes(plan) || ctx.billing?.sold.includes(plan as 'premium'))
         return accountPage(req, res, { upgradeProblems: ['Choose a plan above the one you have.'], status: 422 });
       const problem = textProblem(message, MESSAGE_MAX, 'message');
       if (problem) return accountPage(req, res, { upgradeProblems: [problem], status: 422 });
@@ -124,6 +136,17 @@ export function accountRoutes(ctx: PortalContext): Router {
           'You are the last admin',
           'The service needs an admin: make another account one first (npm run keys -- admin <email>, or ADMIN_EMAIL at boot).',
         );
+      // A subscription is cancelled first: an account that cannot be told to Stripe is not deleted yet.
+      if (ctx.billing)
+        await ctx.billing.forget(account.id).catch((err: Error) => {
+          log.warn({ err: err.message, accountId: account.id }, 'billing: cannot cancel the subscription of an account being deleted');
+          throw new PageError(
+            502,
+            'Your subscription could not be cancelled',
+            'Stripe did not answer, so your account is kept for now. Try again in a moment.',
+          );
+        });
+      await ctx.planChanges.forget(account.id);
       await devices.forget(req, res, account.email);
       await deleteAccount({ ...deps, accounts, upgrades }, account);
       await sessions.signOut(req, res);

@@ -13,6 +13,9 @@ import { erasedUsage } from '../accounts/deletion.js';
 import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
 import type { Account } from '../accounts/accounts.js';
 import { resetLink } from '../mail/links.js';
+import { changePlan } from '../accounts/plan-changes.js';
+import { isEntitled } from '../billing/records.js';
+import { adminSubscription, confirmPlanBody, planHistory } from '../billing/views.js';
 import { PageError, posted, wrap } from '../pages.js';
 import {
   accountDetailBody,
@@ -82,7 +85,9 @@ export function adminRoutes(ctx: PortalContext): Router {
         return account ? [{ request, account }] : [];
       });
       const erased = await erasedUsage(ctx.deps.store, ctx.deps.usage);
+      const billing = ctx.billing && (await ctx.billing.records());
       const body = accountsBody({
+        billing,
         done: doneOf(req),
         csrf: res.locals.csrf,
         queue,
@@ -103,8 +108,28 @@ export function adminRoutes(ctx: PortalContext): Router {
     const used = await keys.lastUsed(held.map((k) => k.id));
     const self = account.id === res.locals.viewer!.id;
     const usage = await usageOf(ctx, held);
-    const body = accountDetailBody({ account, self, csrf: res.locals.csrf, done: doneOf(req), held, used, usage, reset });
+    const history = planHistory(await ctx.planChanges.of(account.id), true);
+    const subscription = ctx.billing && (await billingOf(account.id)).body;
+    const body = accountDetailBody({
+      account,
+      self,
+      csrf: res.locals.csrf,
+      done: doneOf(req),
+      held,
+      used,
+      usage,
+      reset,
+      history,
+      subscription,
+    });
     pages.send(res, `${account.name} · Admin`, body, { wide: true });
+  };
+
+  /** The account's billing record, the price it pays and the admin page's part for it (billing on). */
+  const billingOf = async (accountId: string) => {
+    const record = await ctx.billing!.record(accountId);
+    const price = record?.plan ? (await ctx.billing!.prices())[record.plan as 'premium'] : undefined;
+    return { record, price, body: adminSubscription(record, price) };
   };
 
   r.get(
@@ -129,7 +154,21 @@ export function adminRoutes(ctx: PortalContext): Router {
       const a = await accountOr404(req);
       const plan = posted(req, 'plan');
       if (!isPlan(plan)) throw new PageError(400, 'No such plan', `Choose one of ${PLANS.join(', ')}.`);
-      await accounts.update(a.id, { plan });
+      // An account that pays through Stripe: the admin confirms, told what Stripe keeps billing.
+      if (ctx.billing && plan !== a.plan && posted(req, 'confirm') !== 'yes') {
+        const { record, price } = await billingOf(a.id);
+        if (record?.subscriptionId && isEntitled(record.status))
+          return pages.send(
+            res,
+            `Change plan · ${a.name} · Admin`,
+            confirmPlanBody({ account: a, to: plan, record, price, csrf: res.locals.csrf }),
+            {
+              status: 409,
+              wide: true,
+            },
+          );
+      }
+      await changePlan(ctx, a.id, plan, { by: 'admin', actor: res.locals.viewer!.email });
       log.info({ by: res.locals.viewer!.id, accountId: a.id, plan }, 'portal: admin changed plan');
       res.redirect(303, `/admin/accounts/${a.id}?done=plan`);
     }),
@@ -174,9 +213,18 @@ export function adminRoutes(ctx: PortalContext): Router {
       const problem = textProblem(reason, REASON_MAX, 'reason');
       if (problem) throw new PageError(400, 'The reason is too long', problem);
       const by = res.locals.viewer!.id;
+      const before = await accounts.get(String(req.params.id));
       const decided = await upgrades.decide(String(req.params.id), { approve: decision === 'approve', by, reason });
       if (!decided) return res.redirect(303, '/admin?done=already-decided');
-      const { request } = decided;
+      const { request, account } = decided;
+      if (before && account.plan !== before.plan)
+        await ctx.planChanges.record(account.id, {
+          at: request.decidedAt!,
+          from: before.plan,
+          to: account.plan,
+          by: 'upgrade',
+          actor: res.locals.viewer!.email,
+        });
       log.info({ by, accountId: request.accountId, to: request.to, status: request.status }, 'portal: admin decided an upgrade request');
       res.redirect(303, `/admin?done=${request.status}`);
     }),

@@ -25,6 +25,7 @@ import { higherPlans } from '../accounts/upgrades.js';
 import type { HeldKey } from '../accounts/fresh-keys.js';
 import { PageError, posted, wrap } from '../pages.js';
 import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from '../views/keys.js';
+import { billingFor } from '../billing/routes.js';
 
 const ID_SHAPE = /^[0-9a-f]{12}$/;
 
@@ -66,8 +67,10 @@ export function keyRoutes(ctx: PortalContext): Router {
       plan: personal ? { id: viewer.plan, limit: plan.limit, window: plan.window } : undefined,
       maxKeys: maxKeysOf(viewer),
       keys: own.map((record, i) => ({ record, lastUse: lastUse(record.id), allowance: allowances[i] })),
+      billing: ctx.billing && (await billingFor(ctx.billing, ctx, res.locals.account!, res.locals.csrf)),
       upgrade: {
-        possible: higherPlans(res.locals.account!.plan).length > 0,
+        // Plans sold through Stripe are in the billing section; the line points at the request form for the others.
+        possible: higherPlans(res.locals.account!.plan).some((p) => !ctx.billing?.sold.includes(p as 'premium')),
         pending: request?.status === 'pending' ? request.to : undefined,
       },
       free: personal

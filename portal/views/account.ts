@@ -44,6 +44,8 @@ export interface AccountPage {
   /** The new address as typed, when the change form is shown again. */
   newEmail?: string;
   emailProblems?: string[];
+  /** With billing on (portal/billing/): the plan table and subscription, and the plan changes recorded. */
+  billing?: { section: Safe; history: Safe };
 }
 
 const allowance = (p: PlanSpec | undefined) => (p ? `${count(p.limit)} requests per ${windowText(p.window)}` : '');
@@ -67,11 +69,14 @@ function planSection(o: AccountPage): Safe {
   return html`<h2 id="plan">Plan</h2>
 <div class="card" aria-labelledby="plan">
   <p>Your plan: <strong>${planName(v.plan)}</strong> (${allowance(plans[v.plan])}).</p>
+  ${o.billing?.section ?? ''}
   ${requestState(request)}
   ${errors(o.upgradeProblems ?? [])}
   ${
     !higher.length
-      ? html`<p class="muted small">This is the highest plan.</p>`
+      ? o.billing
+        ? ''
+        : html`<p class="muted small">This is the highest plan.</p>`
       : pending
         ? ''
         : html`<form method="post" action="/account/upgrade" class="stack">
@@ -83,7 +88,8 @@ function planSection(o: AccountPage): Safe {
     <p class="small muted">No payment: an administrator approves or declines the request, and this page shows the answer.</p>
   </form>`
   }
-</div>`;
+</div>
+${o.billing ? html`<h2 id="plan-history">Plan history</h2>${o.billing.history}` : ''}`;
 }
 
 export function accountBody(o: AccountPage) {

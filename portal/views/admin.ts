@@ -8,6 +8,8 @@ import { INVITE_DAYS, type Invite } from '../accounts/invites.js';
 import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from './forms.js';
 import { planName } from './format.js';
+import type { BillingRecord } from '../billing/records.js';
+import { adminStatusCell } from '../billing/views.js';
 
 const DONE: Record<string, string> = {
   plan: "The plan was changed; the account's keys carry it from their next request.",
@@ -48,7 +50,7 @@ const usageCell = (a: Account, u: AccountUsage) =>
     : html`${u.day} <span class="muted small">/ ${u.month} in 30 d</span>`;
 
 const nav = (here: string) =>
-  html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a></nav>`;
+  html`<nav class="actions" aria-label="Admin"><a href="/admin"${here === 'accounts' ? html` aria-current="page"` : ''}>Accounts</a><a href="/admin/invites"${here === 'invites' ? html` aria-current="page"` : ''}>Invite links</a><a href="/admin/status">Probes</a></nav>`;
 
 /** A pending upgrade request with the account that made it. */
 export interface QueuedRequest {
@@ -102,6 +104,8 @@ interface AccountsPage {
   pending: number;
   /** The accounts the search shows, with their key count and usage. */
   rows: { account: Account; keys: number; usage: AccountUsage }[];
+  /** With billing on: each account's Stripe record (a Billing column). */
+  billing?: Map<string, BillingRecord>;
 }
 
 export function accountsBody(o: AccountsPage) {
@@ -109,7 +113,7 @@ export function accountsBody(o: AccountsPage) {
     ({ account: a, keys, usage }) => html`<tr>
   <td><a href="/admin/accounts/${a.id}">${a.email}</a></td><td>${a.name}</td><td>${a.plan}</td><td>${statusBadge(a.status)}</td>
   <td>${a.role}</td><td>${keys}</td><td>${day(a.createdAt)}</td><td>${day(a.lastSignInAt)}</td>
-  <td>${usageCell(a, usage)}</td></tr>`,
+  <td>${usageCell(a, usage)}</td>${o.billing ? html`<td>${adminStatusCell(o.billing.get(a.id))}</td>` : ''}</tr>`,
   );
   const pending = o.pending;
   return html`<h1>Accounts</h1>
@@ -126,8 +130,8 @@ ${upgradeQueue(o.queue, o.csrf)}
 </form>
 <p class="muted small">${o.rows.length} of ${o.total} accounts</p>
 <div class="table-wrap"><table>
-<thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Role</th><th scope="col">Keys</th><th scope="col">Created (UTC)</th><th scope="col">Last sign-in</th><th scope="col">Requests 24 h</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="9" class="muted">No accounts match.</td></tr>`}</tbody>
+<thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Role</th><th scope="col">Keys</th><th scope="col">Created (UTC)</th><th scope="col">Last sign-in</th><th scope="col">Requests 24 h</th>${o.billing ? html`<th scope="col">Subscription</th>` : ''}</tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="${o.billing ? 10 : 9}" class="muted">No accounts match.</td></tr>`}</tbody>
 </table></div>
 ${
   o.erased.accounts
@@ -147,6 +151,10 @@ export interface AccountDetailPage {
   usage: AccountUsage;
   /** A password reset link just made, shown once. */
   reset?: { url: string; expiresAt: string };
+  /** The account's plan changes, recorded (accounts/plan-changes.ts). */
+  history?: Safe;
+  /** With billing on: the account's subscription (portal/billing/views.ts). */
+  subscription?: Safe;
 }
 
 export function accountDetailBody(o: AccountDetailPage) {
@@ -166,6 +174,8 @@ ${doneNotice(o.done)}
   <button type="submit">Change plan</button>
 </form>
 <p class="muted small">Free accounts use the shared free key; their personal keys are kept but refused until a paid plan.</p>
+${o.subscription ? html`<h3 id="subscription-title">Subscription</h3>${o.subscription}` : ''}
+${o.history ? html`<h3 id="plan-history">Plan changes</h3>${o.history}` : ''}
 <h2>Status</h2>
 <div class="actions">${
     o.self

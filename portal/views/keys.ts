@@ -53,6 +53,8 @@ export interface KeysPage {
   free?: FreeKeyCard;
   /** A higher plan can be asked for (on /account), or one was asked for and waits. */
   upgrade: { possible: boolean; pending?: string };
+  /** With billing on: the plan table and the subscription (portal/billing/views.ts). */
+  billing?: Safe;
   publicUrl: string;
 }
 
@@ -78,6 +80,7 @@ ${o.shownAlready ? notice('info', 'That new key was shown once already: the serv
 ${errors(o.problems ?? [])}
 ${o.fresh ? freshCard(o.fresh) : ''}
 ${personal || !o.free ? html`` : freeCard(o.free, o.upgrade)}
+${o.billing ? html`<section class="card" aria-labelledby="plans-title"><h2 id="plans-title">Your plan: ${planName(o.plan?.id ?? 'free')}</h2>${o.billing}</section>` : ''}
 ${
   personal
     ? html`<section class="card" aria-labelledby="create-title">

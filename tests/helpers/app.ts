@@ -1,6 +1,7 @@
 // Builds a real app for a test: its own DATA_DIR, a premium and an enterprise key, no Redis unless asked,
 // silent logs, guarded fetches allowed to reach loopback fakes, and sign-ups not throttled (tests make many
-// accounts from one address; the throttle's own test sets SIGNUP_LIMIT back).
+// accounts from one address; the throttle's own test sets SIGNUP_LIMIT back), and upstream policies off
+// (UPSTREAM_POLICIES; tests of breakers and guards turn them on).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,9 @@ export async function testApp(
       ALLOW_PRIVATE_FETCH: 'true',
       PUBLIC_URL: 'http://127.0.0.1:3999',
       SIGNUP_LIMIT: '100000',
+      // Tests replay one failure after another on one app: breakers and holds would answer for the upstream.
+      // The policies' own tests (and adapters' guard tests) set it back to on.
+      UPSTREAM_POLICIES: 'off',
       ...env,
     },
     { adaptersDir: opts.adaptersDir, log: opts.log },

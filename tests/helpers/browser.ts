@@ -44,17 +44,26 @@ export interface WatchedPage {
   errors: string[];
 }
 
-/** A new page (own context: no cookies or storage shared) watching requests and CSP for `origin`. */
-export async function watchedPage(browser: Browser, origin: string, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+/**
+ * A new page (own context: no cookies or storage shared) watching requests and CSP for `origin`; `allowed`:
+ * other origins the journey visits on purpose (a payment provider's test double), not counted as foreign.
+ */
+export async function watchedPage(
+  browser: Browser,
+  origin: string,
+  viewport = { width: 1280, height: 900 },
+  allowed: string[] = [],
+): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const w: WatchedPage = { page, requests: [], foreign: [], violations: [], errors: [] };
   const own = new URL(origin).origin;
+  const also = new Set(allowed.map((a) => new URL(a).origin));
   // A request still in flight when its page closes makes continue/abort reject: nothing to report then.
   await context.route('**/*', (route) => {
     const url = route.request().url();
     w.requests.push(url);
-    if (new URL(url).origin === own) return route.continue().catch(() => {});
+    if (new URL(url).origin === own || also.has(new URL(url).origin)) return route.continue().catch(() => {});
     w.foreign.push(url);
     return route.abort('blockedbyclient').catch(() => {});
   });
@@ -94,7 +103,7 @@ export async function screenshot(page: Page, name: string, opts: { fullPage?: bo
  * after this is called); `opened` keeps every page for the file's last check (no request to another origin,
  * no CSP violation, no error).
  */
-export function browserForTests(base: () => string) {
+export function browserForTests(base: () => string, allowed: () => string[] = () => []) {
   let browser: Browser | undefined;
   const opened: WatchedPage[] = [];
   beforeAll(async () => {
@@ -104,7 +113,7 @@ export function browserForTests(base: () => string) {
     await browser?.close();
   });
   const open = async (): Promise<WatchedPage> => {
-    const w = await watchedPage(browser!, base());
+    const w = await watchedPage(browser!, base(), undefined, allowed());
     opened.push(w);
     return w;
   };

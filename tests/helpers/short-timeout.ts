@@ -8,6 +8,7 @@ import { loadCatalog } from '../../engine/catalog/load.js';
 import { loadConfig } from '../../server/config.js';
 import { createUpstreams, envId } from '../../engine/upstream/client.js';
 import type { AdapterContext } from '../../engine/types.js';
+import { createMemo } from '../../engine/upstream/memo.js';
 
 const upstreams = loadCatalog(loadConfig({}).catalogDir).upstreams;
 
@@ -31,6 +32,7 @@ export function shortTimeoutCtx(upstreamId: string, url: string, timeout = '300m
     upstream,
     fetchUrl: () => Promise.reject(new Error('fetchUrl is not available in a short-timeout context')),
     blobs: undefined as unknown as AdapterContext['blobs'],
+    memo: createMemo(),
     ...extra,
   };
 }

@@ -1,5 +1,5 @@
 // The ways an upstream fails that every upstream adapter's tests replay, with what our caller must see:
-// the engine's mapping (404 → 404, 429 → 503 + Retry-After, 5xx → 502, an unreadable 200 → 502).
+// the engine's mapping (404 → 404, 429 → 503 + Retry-After, 5xx → 502, an unreadable 200 → 502 upstream_changed).
 // Upstream-specific quirks (errors inside a 200, 500 meaning "not found"…) are tested beside the adapter.
 import type request from 'supertest';
 import type { FakeResponse } from './fake-upstream.js';
@@ -24,7 +24,7 @@ export const UPSTREAM_FAILURES: Failure[] = [
     name: 'malformed 200 body',
     answer: { status: 200, headers: { 'content-type': 'application/json' }, text: '<html>Bad gateway</html>' },
     status: 502,
-    code: 'upstream_failed',
+    code: 'upstream_changed',
   },
 ];
 

@@ -220,6 +220,7 @@ describe('in Chromium', () => {
       await check('signup', go('/signup'));
       await check('login', go('/login'));
       await check('not-found', go('/no-such-page'), 404);
+      await check('status', go('/status'));
       await check('paste', go(pasteUrl));
       await check('dashboard', signedIn(ADMIN, '/dashboard'));
       await check('usage', signedIn(ADMIN, '/dashboard/usage'));

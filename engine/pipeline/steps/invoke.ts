@@ -1,5 +1,6 @@
-// The invoke step: runs the endpoint's adapter with its context, under the endpoint's deadline, and turns
-// what it returned into an Outcome. An endpoint without an adapter answers 501.
+// The invoke step: runs the endpoint's providers (its adapter, then the catalog's `fallback:` ones in order)
+// with one context, under the endpoint's deadline, and turns the first answer into an Outcome whose
+// `source` names who answered. An endpoint without an adapter answers 501.
 import type { EndpointSpec } from '../../catalog/load.js';
 import type { Call, Outcome } from '../call.js';
 import { RequestContext, type ContextDeps } from '../context.js';
@@ -9,13 +10,19 @@ import { isReply, type Adapter, type AdapterData, type Reply } from '../../types
 
 export type Invoke = (call: Call) => Promise<Outcome>;
 
-export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: ContextDeps): Invoke {
+/** One way of answering an endpoint: an adapter and the upstream it asks. */
+export interface Provider {
+  adapter: Adapter;
+  upstream: string;
+}
+
+export function invoker(spec: EndpointSpec, providers: Provider[], deps: ContextDeps): Invoke {
   const timeoutMs = parseDuration(spec.timeout ?? '30s');
-  const source = spec.upstream;
   return (call) => {
-    if (!adapter) return Promise.reject(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
+    if (providers.length === 0) return Promise.reject(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
     const ctx = new RequestContext(spec, call, call.input!.files, deps);
-    // One promise, settled by the adapter or by the deadline, whichever comes first: no async layer and no
+    ctx.deadline = performance.now() + timeoutMs;
+    // One promise, settled by the providers or by the deadline, whichever comes first: no async layer and no
     // Promise.race on a path every call takes (docs/decisions.md).
     return new Promise<Outcome>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -27,16 +34,11 @@ export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: 
         clearTimeout(timer);
         ctx.release();
       };
-      let work: Promise<AdapterData | Reply>;
-      try {
-        work = adapter(call.params!, ctx);
-      } catch (err) {
-        work = Promise.reject(err);
-      }
+      const work = providers.length === 1 ? run(providers[0], call, ctx) : inTurn(providers, call, ctx);
       work.then(
         (out) => {
           settled();
-          resolve(outcomeOf(out, source));
+          resolve(out);
         },
         (err: unknown) => {
           settled();
@@ -45,6 +47,40 @@ export function invoker(spec: EndpointSpec, adapter: Adapter | undefined, deps: 
       );
     });
   };
+}
+
+function run(provider: Provider, call: Call, ctx: RequestContext): Promise<Outcome> {
+  let work: Promise<AdapterData | Reply>;
+  try {
+    work = provider.adapter(call.params!, ctx);
+  } catch (err) {
+    work = Promise.reject(err);
+  }
+  return work.then((out) => outcomeOf(out, provider.upstream));
+}
+
+/**
+ * The providers in order until one answers. When all fail, the caller hears the most telling failure: a
+ * caller's error (4xx: a bad link, a missing post) before an outage, the earlier provider's first; of
+ * outages, the last provider's that was configured; when none was, what the first one lacks.
+ */
+async function inTurn(providers: Provider[], call: Call, ctx: RequestContext): Promise<Outcome> {
+  let callers: ApiError | undefined;
+  let outage: ApiError | undefined;
+  let unconfigured: ApiError | undefined;
+  for (const provider of providers) {
+    try {
+      return await run(provider, call, ctx);
+    } catch (err) {
+      // A bug, the caller gone or the endpoint's time up: no point in asking another.
+      if (ctx.cancelled || !(err instanceof ApiError)) throw err;
+      if (err.status < 500) callers ??= err;
+      else if (err.code !== 'not_configured') outage = err;
+      else unconfigured ??= err;
+      ctx.log.warn({ upstream: provider.upstream, code: err.code }, 'provider failed; asking the next');
+    }
+  }
+  throw (callers ?? outage ?? unconfigured)!;
 }
 
 function outcomeOf(out: AdapterData | Reply, source: string): Outcome {

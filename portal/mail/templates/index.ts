@@ -10,6 +10,8 @@ import { quotaWarning } from './quota-warning.js';
 import { quotaExhausted } from './quota-exhausted.js';
 import { signupExisting, type SignupExistingData } from './signup-existing.js';
 import { upgradeDecided, type UpgradeDecidedData } from './upgrade-decided.js';
+import { upstreamAlert, type UpstreamAlertData } from './upstream-alert.js';
+import { paymentFailed, type PaymentFailedData } from './payment-failed.js';
 
 export interface MailData {
   'verify-email': VerifyEmailData;
@@ -21,6 +23,8 @@ export interface MailData {
   'quota-exhausted': QuotaData;
   'signup-existing': SignupExistingData;
   'upgrade-decided': UpgradeDecidedData;
+  'upstream-alert': UpstreamAlertData;
+  'payment-failed': PaymentFailedData;
 }
 
 export type MailKind = keyof MailData;
@@ -35,4 +39,6 @@ export const TEMPLATES: { [K in MailKind]: Template<MailData[K]> } = {
   'quota-exhausted': quotaExhausted,
   'signup-existing': signupExisting,
   'upgrade-decided': upgradeDecided,
+  'upstream-alert': upstreamAlert,
+  'payment-failed': paymentFailed,
 };

@@ -99,7 +99,7 @@ describe('upstream failures', () => {
 
   test('a list without its collection key is malformed → 502', async () => {
     s.failWith = { json: { message: 'ok', currentPage: 1 } };
-    expectFailure(await get({ resource: 'villages', page: 4 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'villages', page: 4 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

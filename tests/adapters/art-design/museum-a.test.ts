@@ -93,7 +93,7 @@ describe('upstream failures', () => {
 
   test('an answer without a data list → 502', async () => {
     s.failWith = { json: { pagination: {}, data: null } };
-    expectFailure(await get({ q: 'monet' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ q: 'monet' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

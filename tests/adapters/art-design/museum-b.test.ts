@@ -150,7 +150,7 @@ describe('upstream failures', () => {
 
   test('an object without objectID → 502', async () => {
     s.failWith = { json: { message: 'hello' } };
-    expectFailure(await get({ id: 45734 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ id: 45734 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

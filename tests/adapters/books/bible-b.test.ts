@@ -1,10 +1,8 @@
 // books/bible-b against a loopback bible-api.com. The reference is read locally: bad ones are 400s that
 // never reach the upstream (its 404s get this server banned); good ones are sent in canonical form.
-// The translation is checked against /data; the guard's limiter (15 calls / 30 s) and breaker (3 404s in
-// 30 s → pause; a 403 → an hour) answer 503 + Retry-After instead of calling. Each test gets its own
-// fake upstream (the suite's perTest), and so its own guard: the guard and the /data list are kept per
-// base URL for the whole file, so every fake keeps listening until the end of the file, and no later fake
-// can be given the port (the base URL) of an earlier one, with its banned guard or its already-read /data.
+// The translation is checked against /data; the upstream's policy in catalog/upstreams.yaml (15 calls /
+// 30 s; 3 404s in 30 s → a pause; a 403 → an hour) answers 503 + Retry-After instead of calling. Each test
+// gets its own app (the suite's perTest), and so its own policy state and /data memo.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
@@ -21,6 +19,7 @@ let dataAnswer: FakeResponse | undefined;
 const s = upstreamSuite({
   endpoint: 'books/bible-b',
   perTest: true,
+  env: { UPSTREAM_POLICIES: 'on' },
   upstreams: {
     'bible-api': {
       routes: {
@@ -174,7 +173,7 @@ describe('upstream failures', () => {
 
   test('a body without verses → 502', async () => {
     failWith = { json: { reference: 'Luke 2:1' } };
-    expectFailure(await get({ ref: 'Luke 2:1' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ ref: 'Luke 2:1' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -128,7 +128,7 @@ describe('upstream failures', () => {
 
   test('a body without docs → 502', async () => {
     s.failWith = { json: { numFound: 3 } };
-    expectFailure(await get({ q: 'tolkien' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ q: 'tolkien' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -69,7 +69,7 @@ describe('upstream failures', () => {
 
   test('status other than ok, or no items → 502', async () => {
     s.failWith = { json: { status: 'error', message: {} } };
-    expectFailure(await get({ q: 'transformers' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ q: 'transformers' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

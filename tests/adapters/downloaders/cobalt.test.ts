@@ -1,5 +1,6 @@
 // downloaders/dl-a (YouTube), dl-b (Facebook) and dl-c (Instagram) against a loopback cobalt: the POST /
-// body, tunnel/redirect/picker mapped to the one shape, error codes mapped (link → 400, content → 404,
+// body, tunnel/redirect/picker and cobalt 11's local-processing (one media per source stream) mapped to
+// the one shape, made-up file names never shown as titles, error codes mapped (link → 400, content → 404,
 // rate → 503, else 502), the exact host lists and Instagram's post paths, nothing cached, a 503 naming
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
@@ -30,7 +31,7 @@ beforeEach(() => {
 const get = (endpoint: string, url: string, app: Caller = s) => app.get({ url }, `downloaders/${endpoint}`);
 
 describe('dl-a (YouTube)', () => {
-  test('POST / with the configured body; a tunnel becomes one video with its quality, title from the file name', async () => {
+  test('POST / with the configured body; a tunnel becomes one video with its quality; a classic file name is no title', async () => {
     const res = await get('dl-a', YT);
     expectAnswer(res, 'cobalt');
     const call = fake.calls[0];
@@ -40,7 +41,7 @@ describe('dl-a (YouTube)', () => {
     expect(call.headers['content-type']).toMatch(/application\/json/);
     expect(call.json()).toEqual({ url: YT, videoQuality: '1080', downloadMode: 'auto', filenameStyle: 'classic' });
     expect(res.body.data).toEqual({
-      title: 'youtube_dQw4w9WgXcQ_1920x1080_h264',
+      title: null,
       author: null,
       thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg',
       medias: [{ url: fixture('tunnel-youtube.json').url, type: 'video', quality: '1080p', extension: 'mp4' }],
@@ -89,6 +90,31 @@ describe('dl-a (YouTube)', () => {
       medias: [{ quality: '1080p', extension: 'mp4' }],
     });
     expect((fake.calls[0].json() as CobaltBody).filenameStyle).toBe('pretty');
+  });
+
+  test('a classic name (service, id, size, codec) is never shown as a title', async () => {
+    answer = () => ({ json: { status: 'tunnel', url: 'http://cobalt.internal/t', filename: 'youtube_tPEE9ZwTmy0_854x470_h264.mp4' } });
+    const res = await get('dl-a', 'https://www.youtube.com/watch?v=tPEE9ZwTmy0');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: null, author: null, medias: [{ quality: '470p', extension: 'mp4' }] });
+  });
+
+  test('with a titled file name style, the title and author come from the name; a name the service made up is still no title', async () => {
+    await s.withApp({ env: { UPSTREAM_COBALT_FILENAME_STYLE: 'basic' } }, async (basic) => {
+      answer = () => ({
+        json: { status: 'tunnel', url: 'http://cobalt.internal/t', filename: 'Never Gonna Give You Up - Rick Astley (1080p, h264).mp4' },
+      });
+      const titled = await get('dl-a', YT, basic);
+      expect((fake.calls[0].json() as CobaltBody).filenameStyle).toBe('basic');
+      expect(titled.body.data).toMatchObject({ title: 'Never Gonna Give You Up', author: 'Rick Astley', medias: [{ quality: '1080p' }] });
+      answer = () => ({ json: { status: 'tunnel', url: 'http://cobalt.internal/t', filename: 'Untitled clip (720p, h264).mp4' } });
+      expect((await get('dl-a', YT, basic)).body.data).toMatchObject({ title: 'Untitled clip', author: null });
+      // Facebook, Instagram, TikTok and X have fixed names in every style.
+      answer = () => ({ json: fixture('redirect-facebook.json') });
+      const fixed = await get('dl-b', FB, basic);
+      expect(fixed.status).toBe(200);
+      expect(fixed.body.data).toMatchObject({ title: null, author: null });
+    });
   });
 
   test('not cached: every call asks cobalt (its links expire)', async () => {
@@ -145,7 +171,7 @@ describe('dl-b (Facebook)', () => {
     expect(res.status).toBe(200);
     expect(fake.calls.map((c) => (c.json() as CobaltBody).videoQuality).sort()).toEqual(['1080', '360', '720']);
     expect(res.body.data).toEqual({
-      title: 'facebook_1234567890123456',
+      title: null,
       author: null,
       thumbnail: null,
       medias: [{ url: fixture('redirect-facebook.json').url, type: 'video', quality: null, extension: 'mp4' }],
@@ -175,6 +201,54 @@ describe('dl-b (Facebook)', () => {
         ? { status: 400, json: fixture('error-content-unavailable.json') }
         : { json: fixture('redirect-facebook.json') };
     expectFailure(await get('dl-b', FB), { status: 404, code: 'not_found' });
+  });
+});
+
+describe('local-processing (cobalt 11 run with FORCE_LOCAL_PROCESSING)', () => {
+  test('a merge: the video stream (no sound; the quality and container of the output file) and the sound stream; title and artist from the tags', async () => {
+    const lp = fixture('local-processing-youtube-merge.json');
+    answer = () => ({ json: lp });
+    const res = await get('dl-a', YT);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data).toEqual({
+      title: 'Rick Astley - Never Gonna Give You Up (Official Music Video)',
+      author: 'Rick Astley',
+      thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg',
+      medias: [
+        { url: lp.tunnel[0], type: 'video', quality: '1080p', extension: 'mp4' },
+        { url: lp.tunnel[1], type: 'audio', quality: null, extension: null },
+      ],
+    });
+    expectMatchesSchema('downloaders/dl-a', res.body.data);
+  });
+
+  test('audio to transcode: the source sound (its format unknown, not the mp3 to make); the cover-art tunnel is no media', async () => {
+    const lp = fixture('local-processing-youtube-audio.json');
+    answer = () => ({ json: lp });
+    const res = await get('dl-a', YT);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'Never Gonna Give You Up', author: 'Rick Astley' });
+    expect(res.body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'audio', quality: null, extension: null }]);
+    expectMatchesSchema('downloaders/dl-a', res.body.data);
+    answer = () => ({ json: { ...lp, audio: { ...lp.audio, copy: true } } });
+    expect((await get('dl-a', YT)).body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'audio', quality: null, extension: 'mp3' }]);
+  });
+
+  test('without tags, the classic output name is still no title', async () => {
+    const lp = fixture('local-processing-youtube-merge.json');
+    answer = () => ({ json: { ...lp, output: { type: 'video/mp4', filename: lp.output.filename } } });
+    const res = await get('dl-a', YT);
+    expect(res.body.data).toMatchObject({ title: null, author: null, medias: [{ quality: '1080p' }, { type: 'audio' }] });
+  });
+
+  test.each([
+    ['no tunnels', { tunnel: [] }],
+    ['a merge with one stream', { tunnel: ['http://cobalt.internal/tunnel?id=a'] }],
+    ['no output', { output: undefined }],
+    ['an output without a file name', { output: { type: 'video/mp4' } }],
+  ])('%s → 502', async (_n, change) => {
+    answer = () => ({ json: { ...fixture('local-processing-youtube-merge.json'), ...change } });
+    expectFailure(await get('dl-a', YT), { status: 502, code: 'upstream_changed' });
   });
 });
 
@@ -243,9 +317,9 @@ describe('cobalt errors', () => {
 
   test.each([
     ['an error status inside HTTP 200', { json: fixture('error-content-unavailable.json') }, 404, 'not_found'],
-    ['local-processing (not asked for)', { json: { status: 'local-processing', type: 'merge', tunnel: [] } }, 502, 'upstream_failed'],
+    ['local-processing (not asked for)', { json: { status: 'local-processing', type: 'merge', tunnel: [] } }, 502, 'upstream_changed'],
     ['an empty picker', { json: { status: 'picker', picker: [] } }, 404, 'not_found'],
-    ['malformed JSON', { headers: { 'content-type': 'application/json' }, text: '<html>502</html>' }, 502, 'upstream_failed'],
+    ['malformed JSON', { headers: { 'content-type': 'application/json' }, text: '<html>502</html>' }, 502, 'upstream_changed'],
     ['HTTP 500', { status: 500, text: 'boom' }, 502, 'upstream_failed'],
     ['HTTP 404 (wrong base URL)', { status: 404, text: 'Cannot POST /' }, 502, 'upstream_failed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { createUpstreams } from '../../../engine/upstream/client.js';
-import dlD from '../../../adapters/downloaders/dl-d.js';
+import dlDTikwm from '../../../adapters/downloaders/dl-d-tikwm.js';
 
 const TT = 'https://www.tiktok.com/@scout2015/video/6718335390845095173';
 
@@ -41,7 +41,7 @@ describe('cobalt first', () => {
     const res = await get(withCobalt);
     expectAnswer(res, 'cobalt');
     expect(res.body.data).toEqual({
-      title: 'tiktok_6718335390845095173',
+      title: null,
       author: null,
       thumbnail: null,
       medias: [{ url: cobaltFixture('tunnel-tiktok.json').url, type: 'video', quality: null, extension: 'mp4' }],
@@ -60,6 +60,21 @@ describe('cobalt first', () => {
       'audio:mp3',
     ]);
     expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('cobalt asking for local processing (a remux with subtitles): the one video; the subtitle tunnel is no media', async () => {
+    const lp = cobaltFixture('local-processing-tiktok-remux.json');
+    cobaltAnswer = () => ({ json: lp });
+    const res = await get(withCobalt);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data).toEqual({
+      title: null,
+      author: null,
+      thumbnail: null,
+      medias: [{ url: lp.tunnel[0], type: 'video', quality: null, extension: 'mp4' }],
+    });
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+    expect(tikwm.calls).toHaveLength(0);
   });
 
   test.each([
@@ -107,6 +122,31 @@ describe('tikwm (cobalt not configured)', () => {
     expectMatchesSchema('downloaders/dl-d', res.body.data);
   });
 
+  test('no HD rendition: "hdplay" is the "play" file again (same byte size, another link), so one video, not two qualities', async () => {
+    tikwmAnswer = () => ({ json: tikwmFixture('video-no-hd.json') });
+    const res = await get(tikwmOnly);
+    expectAnswer(res, 'tikwm');
+    const d = tikwmFixture('video-no-hd.json').data;
+    expect(d.hd_size).toBe(d.size);
+    expect(res.body.data.medias).toEqual([
+      { url: d.play, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
+    expectMatchesSchema('downloaders/dl-d', res.body.data);
+  });
+
+  test('"hdplay" and "play" the same link (relative and absolute): one video', async () => {
+    const d = tikwmFixture('video.json').data;
+    tikwmAnswer = () => ({
+      json: { ...tikwmFixture('video.json'), data: { ...d, play: `${tikwm.url}${d.hdplay}`, hd_size: 0 } },
+    });
+    const res = await get(tikwmOnly);
+    expect(res.body.data.medias).toEqual([
+      { url: `${tikwm.url}${d.hdplay}`, type: 'video', quality: null, extension: 'mp4' },
+      { url: d.music, type: 'audio', quality: null, extension: 'mp3' },
+    ]);
+  });
+
   test('a slideshow: its "play" is the sound (typed by its file), photos follow, repeats dropped', async () => {
     tikwmAnswer = () => ({ json: tikwmFixture('slideshow.json') });
     const res = await get(tikwmOnly);
@@ -124,8 +164,8 @@ describe('tikwm (cobalt not configured)', () => {
     ['code -1 (url parsing failed)', { json: tikwmFixture('error-url.json') }, 404, 'not_found'],
     ['free API limit', { json: tikwmFixture('error-limit.json') }, 503, 'upstream_busy'],
     ['no media at all', { json: { code: 0, msg: 'success', data: { title: 'x', images: [] } } }, 404, 'not_found'],
-    ['no data', { json: { code: 0, msg: 'success' } }, 502, 'upstream_failed'],
-    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_failed'],
+    ['no data', { json: { code: 0, msg: 'success' } }, 502, 'upstream_changed'],
+    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_changed'],
     ['HTTP 429', { status: 429, headers: { 'retry-after': '3' }, json: {} }, 503, 'upstream_busy'],
     ['HTTP 500', { status: 500, text: 'down' }, 502, 'upstream_failed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {
@@ -153,7 +193,7 @@ describe('tikwm (cobalt not configured)', () => {
       { UPSTREAM_TIKWM_URL: tikwm.url },
       { userAgent: 'test', log: pino({ level: 'silent' }) },
     );
-    await expect(dlD({ url: TT }, shortTimeoutCtx('tikwm', tikwm.url, '200ms', { upstream }))).rejects.toMatchObject({
+    await expect(dlDTikwm({ url: TT }, shortTimeoutCtx('tikwm', tikwm.url, '200ms', { upstream }))).rejects.toMatchObject({
       status: 504,
       code: 'upstream_timeout',
     });

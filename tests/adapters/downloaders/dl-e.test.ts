@@ -9,7 +9,7 @@ import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
-import dlE from '../../../adapters/downloaders/dl-e.js';
+import dlEFxtwitter from '../../../adapters/downloaders/dl-e-fxtwitter.js';
 
 const POST = 'https://x.com/NASA/status/1790458410243506437';
 
@@ -92,6 +92,17 @@ describe('cobalt first', () => {
     });
   });
 
+  test('cobalt asking for local processing of a GIF: the MP4 clip it would convert, as a gif media', async () => {
+    const lp = cobaltFixture('local-processing-twitter-gif.json');
+    cobaltAnswer = () => ({ json: lp });
+    const res = await get(withCobalt);
+    expectAnswer(res, 'cobalt');
+    expect(res.body.data.medias).toEqual([{ url: lp.tunnel[0], type: 'gif', quality: null, extension: 'mp4' }]);
+    expect(res.body.data.title).toBeNull();
+    expectMatchesSchema('downloaders/dl-e', res.body.data);
+    expect(fxtwitter.calls).toHaveLength(0);
+  });
+
   test('cobalt failing → FxTwitter answers', async () => {
     cobaltAnswer = () => ({ status: 400, json: cobaltFixture('error-fetch.json') });
     const res = await get(withCobalt);
@@ -147,8 +158,8 @@ describe('FxTwitter (cobalt not configured)', () => {
     ['code 404 inside HTTP 200', { json: fx('not-found.json') }, 404, 'not_found'],
     ['a post without media', { json: fx('text-only.json') }, 404, 'not_found'],
     ['HTTP 500', { status: 500, json: { code: 500, message: 'API_FAIL' } }, 502, 'upstream_failed'],
-    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_failed'],
-    ['a 200 of another shape', { json: { ok: true } }, 502, 'upstream_failed'],
+    ['malformed', { headers: { 'content-type': 'application/json' }, text: '<html>' }, 502, 'upstream_changed'],
+    ['a 200 of another shape', { json: { ok: true } }, 502, 'upstream_changed'],
   ] as Array<[string, FakeResponse, number, string]>)('%s → %s', async (_n, a, status, code) => {
     fxAnswer = () => a;
     expectFailure(await get(fxOnly), { status, code });
@@ -162,7 +173,7 @@ describe('FxTwitter (cobalt not configured)', () => {
       { UPSTREAM_FXTWITTER_URL: fxtwitter.url },
       { userAgent: 'test', log: pino({ level: 'silent' }) },
     );
-    await expect(dlE({ url: POST }, shortTimeoutCtx('fxtwitter', fxtwitter.url, '200ms', { upstream }))).rejects.toMatchObject({
+    await expect(dlEFxtwitter({ url: POST }, shortTimeoutCtx('fxtwitter', fxtwitter.url, '200ms', { upstream }))).rejects.toMatchObject({
       status: 504,
       code: 'upstream_timeout',
     });

@@ -150,7 +150,7 @@ describe('upstream failures', () => {
 
   test('data that is not a list → 502', async () => {
     s.failWith = { json: { code: '000000', data: { ads: [] } } };
-    expectFailure(await get({ fiat: 'PLN' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ fiat: 'PLN' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -10,13 +10,18 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import hunterSeries from '../../../adapters/quotes/hunter-series.js';
 
 const PATH = '/api/v1/quotes/hunter-series';
+/** What a test changes in the random quote the fake answers. */
+let randomQuoteChange: Record<string, unknown> = {};
+beforeEach(() => {
+  randomQuoteChange = {};
+});
 
 const s = upstreamSuite({
   endpoint: 'quotes/hunter-series',
   upstreams: {
     supernatural: {
       routes: {
-        'GET /quotes/random': () => ({ json: s.fixture('quote-random.json') }),
+        'GET /quotes/random': () => ({ json: { ...s.fixture('quote-random.json'), ...randomQuoteChange } }),
         'GET /quotes': (r) => {
           if (r.query.get('page') === '9')
             return {
@@ -25,6 +30,7 @@ const s = upstreamSuite({
           return { json: s.fixture('quotes-page.json'), delayMs: r.query.get('page') === '7' ? 150 : 0 };
         },
         'GET /characters': () => ({ json: s.fixture('characters-page.json') }),
+        'GET /episodes/:id': (_r, p) => (p.id === EPISODE.id ? { json: EPISODE } : { status: 404 }),
         'GET /episodes': (r) => {
           const page = s.fixture('episodes-page.json');
           return { json: r.query.get('size') === '1' ? { ...page, count: 3 } : page };
@@ -34,6 +40,7 @@ const s = upstreamSuite({
   },
 });
 const { get } = s;
+const EPISODE = s.fixture('episode-by-id.json');
 
 describe('lists', () => {
   test('quotes by default: blocks become lines[], with the episode; a short page has no next page', async () => {
@@ -84,19 +91,36 @@ describe('lists', () => {
 });
 
 describe('random', () => {
-  test('a random quote block, lines in order (never cached)', async () => {
+  test('a random quote block, lines in order, with its episode read by its episodeId (never cached)', async () => {
     const res = await get({ action: 'random' });
     expect(res.status).toBe(200);
+    const q = s.fixture('quote-random.json');
+    expect(q.episode).toBeUndefined();
     expect(res.body.data).toEqual({
-      episodeId: 'e4',
-      episode: null,
+      episodeId: '5441xkfs0li0rdo01',
+      episode: { id: '5441xkfs0li0rdo01', title: 'Pilot', season: '1', episode: '01' },
       lines: [
-        { character: 'Dean Winchester', quote: 'Who are you?' },
-        { character: 'Castiel', quote: "I'm the one who gripped you tight and raised you from perdition." },
+        { character: 'Dean Winchester', quote: q.line_0.quote },
+        { character: 'Sam Winchester', quote: 'Who is that?' },
+        { character: 'Dean Winchester', quote: 'One of us.' },
       ],
     });
     expectMatchesSchema('quotes/hunter-series', res.body.data);
-    await expectNeverCached({ t: s.t, path: PATH, query: { action: 'random' }, upstreamCalls: () => s.fake.calls.length });
+    expect(s.fake.calls.map((c) => c.path)).toEqual(['/quotes/random', '/episodes/5441xkfs0li0rdo01']);
+    await expectNeverCached({
+      t: s.t,
+      path: PATH,
+      query: { action: 'random' },
+      upstreamCalls: () => s.fake.calls.filter((c) => c.path === '/quotes/random').length,
+    });
+  });
+
+  test('an episodeId the upstream does not know (404, empty body): the quote with a null episode', async () => {
+    randomQuoteChange = { episodeId: 'gone' };
+    const res = await get({ action: 'random' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ episodeId: 'gone', episode: null });
+    expect(s.fake.calls[1].path).toBe('/episodes/gone');
   });
 
   test('a random episode: the count from a page of one, then a random page of one', async () => {
@@ -138,7 +162,7 @@ describe('upstream failures', () => {
 
   test('a list without data → 502', async () => {
     s.failWith = { json: { next: null } };
-    expectFailure(await get({ page: 4 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ page: 4 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

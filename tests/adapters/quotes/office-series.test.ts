@@ -180,6 +180,27 @@ describe('upstream failures', () => {
     expectFailure(await get({ action: 'id', value: '1' }), { status: 400, code: 'bad_input' });
   });
 
+  test.each([
+    'ID does not exists... yet!',
+    'ID does not exist... yet!',
+    '  id does not exists  ',
+    'No episodes found for this season',
+    'No episode found for this season id and episode id',
+  ])('the upstream not-found message %j, whole → 404', async (message) => {
+    s.failWith = { status: 400, json: { ok: false, message } };
+    expectFailure(await get({ action: 'id', value: '1' }), { status: 404, code: 'not_found' });
+  });
+
+  test.each([
+    'Quote ID does not exists in this format',
+    'ID does not existing',
+    'Request rejected: no episodes found for this season were expected',
+    'does not exist',
+  ])('a 400 that only contains the words of a not-found (%j) stays a 400', async (message) => {
+    s.failWith = { status: 400, json: { ok: false, message } };
+    expectFailure(await get({ action: 'id', value: '1' }), { status: 400, code: 'bad_input' });
+  });
+
   test('slower than the upstream timeout → 504', async () => {
     s.failWith = { json: QUOTES[0], delayMs: 2000 };
     await expect(

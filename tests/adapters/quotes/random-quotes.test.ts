@@ -1,6 +1,6 @@
 // quotes/devil-series, quotes/cartoon-series and quotes/teen-scifi-series: three upstreams answering
 // arrays of random quotes. Random draws are never cached; cartoon-series searches are (lower-cased
-// term, every match returned). Each upstream has its own loopback fake.
+// term, every match returned as the collection writes it). Each upstream has its own loopback fake.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced, expectNeverCached } from '../../helpers/cache-checks.js';
@@ -9,6 +9,12 @@ import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import devilSeries from '../../../adapters/quotes/devil-series.js';
 import cartoonSeries from '../../../adapters/quotes/cartoon-series.js';
 import teenScifiSeries from '../../../adapters/quotes/teen-scifi-series.js';
+
+/** One more match the fake search answers, that the collection does not hold. */
+let southparkExtraMatch: { quote: string; character: string } | undefined;
+beforeEach(() => {
+  southparkExtraMatch = undefined;
+});
 
 const s = upstreamSuite({
   upstreams: {
@@ -21,16 +27,22 @@ const s = upstreamSuite({
     'southpark-quotes': {
       routes: {
         'GET /quotes/search/:term': (_r, p) => ({
-          json: p.term === 'cartman' ? s.fixture('southpark-quotes', 'search-cartman.json') : [],
+          json:
+            p.term === 'cartman'
+              ? [...s.fixture('southpark-quotes', 'search-cartman.json'), ...(southparkExtraMatch ? [southparkExtraMatch] : [])]
+              : [],
           delayMs: 150,
         }),
-        'GET /quotes/:n': () => ({ json: s.fixture('southpark-quotes', 'quotes.json') }),
+        // As the upstream: n quotes as written (it answers all it holds when asked for more).
+        'GET /quotes/:n': (_r, p) => ({ json: SOUTHPARK_ALL.slice(0, Number(p.n)) }),
       },
     },
     'strangerthings-quotes': { routes: { 'GET /quotes/:n': () => ({ json: s.fixture('strangerthings-quotes', 'quotes.json') }) } },
   },
 });
 const { 'lucifer-quotes': lucifer, 'southpark-quotes': southpark, 'strangerthings-quotes': stranger } = s.fakes;
+const SOUTHPARK_ALL: Array<{ quote: string; character: string }> = s.fixture('southpark-quotes', 'all.json');
+const southparkSearches = () => southpark.calls.filter((c) => c.path.startsWith('/quotes/search/')).length;
 
 const get = (endpoint: string, query: Record<string, string | number> = {}) => s.get(query, `quotes/${endpoint}`);
 
@@ -83,34 +95,48 @@ describe('devil-series', () => {
 });
 
 describe('cartoon-series', () => {
-  test('random quotes: the character becomes the author', async () => {
+  test('random quotes, as written: the character becomes the author', async () => {
     const res = await get('cartoon-series', { count: 2 });
     expectAnswer(res, 'southpark-quotes');
     expect(res.body.data).toEqual({
-      items: [
-        { quote: "i'm not fat, i'm festively plump.", author: 'cartman' },
-        { quote: 'you bastards!', author: 'kyle' },
-      ],
+      items: SOUTHPARK_ALL.slice(0, 2).map((q) => ({ quote: q.quote, author: q.character })),
       count: 2,
     });
     expectMatchesSchema('quotes/cartoon-series', res.body.data);
     expect(southpark.calls[0].path).toBe('/quotes/2');
   });
 
-  test('search: the term is lower-cased (the upstream stores lower case) and every match is returned', async () => {
+  test('search: the term lower-cased for the upstream, every match given back as written (not its lower-cased copies)', async () => {
     const res = await get('cartoon-series', { search: 'Cartman' });
     expect(res.status).toBe(200);
-    expect(res.body.data.count).toBe(3);
+    const answered: Array<{ quote: string; character: string }> = s.fixture('southpark-quotes', 'search-cartman.json');
+    expect(answered[0]).toEqual({ quote: "i'm not fat, i'm big-boned!", character: 'cartman' });
+    expect(res.body.data.count).toBe(answered.length);
     expect(res.body.data.search).toBe('cartman');
+    expect(res.body.data.items[0]).toEqual({ quote: "I'm not fat, I'm big-boned!", author: 'Cartman' });
+    expect(res.body.data.items).toContainEqual({ quote: "No, Kitty! That's a bad kitty!", author: 'Cartman' });
+    expect(res.body.data.items).toContainEqual({ quote: "I'm not fat, I'm festively plump.", author: 'Cartman' });
+    // in the upstream's order, each one as the collection writes it
+    const written = (a: { quote: string; character: string }) =>
+      SOUTHPARK_ALL.find((q) => q.quote.toLowerCase() === a.quote && q.character.toLowerCase() === a.character)!;
+    expect(res.body.data.items).toEqual(answered.map(written).map((q) => ({ quote: q.quote, author: q.character })));
     expectMatchesSchema('quotes/cartoon-series', res.body.data);
-    expect(southpark.calls[0].path).toBe('/quotes/search/cartman');
+    expect(southpark.calls.map((c) => c.path).sort()).toEqual(['/quotes/1000', '/quotes/search/cartman']);
+  });
+
+  test('a match the collection does not hold stays as the search answered it', async () => {
+    southparkExtraMatch = { quote: 'a brand new quote.', character: 'towelie' };
+    const res = await get('cartoon-series', { search: 'cartman' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.items.at(-1)).toEqual({ quote: 'a brand new quote.', author: 'towelie' });
+    expect(res.body.data.items[0]).toEqual({ quote: "I'm not fat, I'm big-boned!", author: 'Cartman' });
   });
 
   test('a search without matches is an empty list, not an error', async () => {
     const res = await get('cartoon-series', { search: 'nobody here' });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ items: [], count: 0, search: 'nobody here' });
-    expect(southpark.calls[0].path).toBe('/quotes/search/nobody%20here');
+    expect(southpark.calls.map((c) => c.path)).toContain('/quotes/search/nobody%20here');
   });
 
   test('search is too long → 400', async () => {
@@ -119,7 +145,7 @@ describe('cartoon-series', () => {
     expect(res.body.error).toBe('Invalid value for search: must be at most 100 characters');
   });
 
-  test('random quotes are never cached; searches are, and concurrent ones share a call', async () => {
+  test('random quotes are never cached; searches are, and concurrent ones share a search', async () => {
     await expectNeverCached({
       t: s.t,
       path: '/api/v1/quotes/cartoon-series',
@@ -130,13 +156,13 @@ describe('cartoon-series', () => {
       t: s.t,
       path: '/api/v1/quotes/cartoon-series',
       query: { search: 'kyle' },
-      upstreamCalls: () => southpark.calls.length,
+      upstreamCalls: southparkSearches,
     });
     await expectCoalesced({
       t: s.t,
       path: '/api/v1/quotes/cartoon-series',
       query: { search: 'stan' },
-      upstreamCalls: () => southpark.calls.length,
+      upstreamCalls: southparkSearches,
     });
   });
 
@@ -178,7 +204,7 @@ describe('teen-scifi-series', () => {
 
   test('an error object instead of a list → 502', async () => {
     s.failWith = { json: { error: 'nope' } };
-    expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get('teen-scifi-series'), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

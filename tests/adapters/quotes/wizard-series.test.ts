@@ -97,7 +97,7 @@ describe('upstream failures', () => {
 
   test('an object where a list belongs is malformed → 502', async () => {
     s.failWith = { json: { message: 'oops' } };
-    expectFailure(await get({ resource: 'staff' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'staff' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

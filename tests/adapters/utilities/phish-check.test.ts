@@ -7,6 +7,7 @@ import { readFixture, upstreamSuite, withUpstreams } from '../../helpers/upstrea
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import phishCheck from '../../../adapters/utilities/phish-check.js';
 import type { AdapterContext, Reply } from '../../../engine/types.js';
+import { createMemo } from '../../../engine/upstream/memo.js';
 
 const ENDPOINT = 'utilities/phish-check';
 const ids = (data: { signals: Array<{ id: string }> }) => data.signals.map((s) => s.id).sort();
@@ -154,6 +155,7 @@ describe('the weights table and blocklist from the catalog options', () => {
     files: {},
     clientIp: '127.0.0.1',
     publicUrl: 'http://x',
+    memo: createMemo(),
     signal: new AbortController().signal,
     log: pino({ level: 'silent' }),
     upstream: () => ({

@@ -154,7 +154,7 @@ describe('failures', () => {
     await withApp(async (t) => {
       expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
       tokenAnswer = () => ({ json: { code: 401, message: 'Invalid credentials.' } });
-      expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
+      expectFailure(await get(t), { status: 502, code: 'upstream_changed' });
     });
   });
 
@@ -162,9 +162,9 @@ describe('failures', () => {
     domainsAnswer = () => ({ json: { 'hydra:member': [{ domain: 'old.example', isActive: false }] } });
     // The list is memoised per base URL: another fake stands for a fresh mail.tm.
     await withUpstreams(freshMailtm({ fallback: () => domainsAnswer() }), async (t) => {
-      expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
+      expectFailure(await get(t), { status: 502, code: 'upstream_changed' });
       domainsAnswer = () => ({ text: '<html>maintenance</html>', headers: { 'content-type': 'application/json' } });
-      expectFailure(await get(t), { status: 502, code: 'upstream_failed' });
+      expectFailure(await get(t), { status: 502, code: 'upstream_changed' });
     });
   });
 

@@ -7,7 +7,7 @@ import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
 import { expectCacheHit, expectCoalesced } from '../../helpers/cache-checks.js';
 import { UPSTREAM_FAILURES, expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
-import tr from '../../../adapters/utilities/tr.js';
+import trGtx from '../../../adapters/utilities/tr-gtx.js';
 
 const PATH = '/api/v1/utilities/tr';
 
@@ -37,6 +37,8 @@ const { fixture } = s;
 const { libretranslate: libre, gtx } = s.fakes;
 const tLibre = s;
 const tGtx = s.app({ without: ['libretranslate'] });
+// gtx has a public default address: `off` turns it off, as an operator would.
+const libreOnly = s.app({ without: ['gtx'], env: { UPSTREAM_GTX_URL: 'off' } });
 
 const get = (t: Caller, query: Record<string, string>) => t.get(query);
 const translateCalls = () => libre.calls.filter((c) => c.path === '/translate');
@@ -72,7 +74,8 @@ describe('LibreTranslate (configured)', () => {
   });
 
   test('a language the server does not know → 400 naming its codes, nothing translated', async () => {
-    const res = await get(tLibre, { text: 'Hello', to: 'xx' });
+    // Alone: with gtx configured, gtx would be asked next (a provider's limit is not the caller's error).
+    const res = await get(libreOnly, { text: 'Hello', to: 'xx' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Invalid value for to: must be a language code this server knows: en, fr, de, zh-Hans');
     expect(translateCalls()).toHaveLength(0);
@@ -95,12 +98,13 @@ describe('LibreTranslate (configured)', () => {
 
   test('an answer without translatedText → 502', async () => {
     s.failWith = { json: { error: 'weird' } };
-    expectFailure(await get(tLibre, { text: 'odd answer', from: 'fr', to: 'en' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get(tLibre, { text: 'odd answer', from: 'fr', to: 'en' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('a server that wants a key (403) → 503 not configured', async () => {
     s.failWith = { status: 403, json: { error: 'Visit https://portal.libretranslate.com to get an API key' } };
-    const res = await get(tLibre, { text: 'needs key', from: 'fr', to: 'en' });
+    // Alone: with gtx configured, the caller would get gtx's answer instead (the catalog's fallback).
+    const res = await get(libreOnly, { text: 'needs key', from: 'fr', to: 'en' });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, code: 'not_configured' });
     expect(res.body.error).toMatch(/UPSTREAM_LIBRETRANSLATE_KEYS/);
@@ -139,18 +143,12 @@ describe('gtx (no LibreTranslate configured)', () => {
 
   test('an answer without sentences (the nested-array form) → 502', async () => {
     s.failWith = { json: [[['Hello', 'Bonjour', null, null, 10]], null, 'fr'] };
-    expectFailure(await get(tGtx, { text: 'array form', to: 'en' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get(tGtx, { text: 'array form', to: 'en' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {
     const ctx = shortTimeoutCtx('gtx', gtx.url, '50ms');
-    const only = ctx.upstream.bind(ctx);
-    // No LibreTranslate in this context: the adapter must take the gtx path.
-    ctx.upstream = (id) =>
-      id === 'libretranslate'
-        ? { id, baseUrl: undefined, hasKeys: false, settings: {}, request: () => Promise.reject(new Error('not configured')) }
-        : only(id);
-    await expect(tr({ text: 'slow', to: 'en' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await expect(trGtx({ text: 'slow', to: 'en' }, ctx)).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 });
 

@@ -126,14 +126,14 @@ describe('upstream failures', () => {
 
   test('its 500 for a list → 502', async () => {
     s.failWith = { status: 500, json: { error: 'Error while retreiving data in route episodes.' } };
-    expectFailure(await get({ resource: 'episodes', skip: 6 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'episodes', skip: 6 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('a list that is not an array → 502; one id that is not an object → 502', async () => {
     s.failWith = { json: { characters: [] } };
-    expectFailure(await get({ resource: 'characters', skip: 7 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'characters', skip: 7 }), { status: 502, code: 'upstream_changed' });
     s.failWith = { json: [1, 2] };
-    expectFailure(await get({ resource: 'characters', id: '3' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'characters', id: '3' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

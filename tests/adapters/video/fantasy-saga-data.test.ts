@@ -127,12 +127,12 @@ describe('upstream failures', () => {
 
   test('its 500 body (a JSON string) → 502', async () => {
     s.failWith = { status: 500, json: 'Something went terribly wrong! Please try again later.' };
-    expectFailure(await get({ resource: 'houses', page: 4 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'houses', page: 4 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('a list that is not an array → 502', async () => {
     s.failWith = { json: { characters: [] } };
-    expectFailure(await get({ resource: 'characters', page: 5 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'characters', page: 5 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('the daily-limit 403 → 503 with Retry-After, and no more calls for a while', async () => {

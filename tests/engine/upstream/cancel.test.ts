@@ -10,6 +10,7 @@ import { watchClient } from '../../../engine/upstream/cancel.js';
 import type { ApiError } from '../../../engine/errors.js';
 import { createLogger } from '../../../engine/infra/logger.js';
 import { invoker } from '../../../engine/pipeline/steps/invoke.js';
+import { createMemo } from '../../../engine/upstream/memo.js';
 import { createUpstreams, type UpstreamConfig } from '../../../engine/upstream/client.js';
 import { wholeAnswer } from '../../../engine/upstream/whole-answer.js';
 import type { Adapter } from '../../../engine/types.js';
@@ -28,8 +29,9 @@ afterEach(async () => {
 async function endpointServer(adapter: Adapter, timeout: string) {
   const upstream = createUpstreams({ hung: { url: hung.url } as UpstreamConfig }, {}, { userAgent: 'test', log });
   const spec = { id: 'test/cancel', method: 'GET', params: {}, upstream: 'hung', timeout } as unknown as EndpointSpec;
-  const invoke = invoker(spec, adapter, {
+  const invoke = invoker(spec, [{ adapter, upstream: 'hung' }], {
     log,
+    memo: createMemo(),
     publicUrl: 'http://localhost',
     userAgent: 'test',
     allowPrivateFetch: true,

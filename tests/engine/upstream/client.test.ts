@@ -69,6 +69,14 @@ describe('configuration', () => {
     expect(e.message).toBe('Upstream self-hosted is not configured: set UPSTREAM_SELF_HOSTED_URL');
   });
 
+  test('UPSTREAM_<ID>_URL=off turns off an upstream that has a public default', async () => {
+    const f = await fake(() => ({ json: {} }));
+    const c = upstreams({ gtx: { url: f.url } }, { UPSTREAM_GTX_URL: 'OFF' })('gtx');
+    expect(c.baseUrl).toBeUndefined();
+    expect(await apiError(c.request({ path: '/x' }))).toMatchObject({ status: 503, code: 'not_configured' });
+    expect(f.calls).toHaveLength(0);
+  });
+
   test('UPSTREAM_<ID>_URL overrides the config url; settings exposed', async () => {
     const f = await fake(routes({ 'GET /v2/pokemon/:id': (_req, p) => ({ json: { id: p.id } }) }));
     const port = await closedPort();
@@ -250,6 +258,9 @@ describe('status mapping', () => {
     get = upstreams({
       s: { url: f.url, timeout: '300ms', retries: 0 },
       r: { url: f.url, retries: 2 },
+      // A 429 without keys holds its whole upstream, and failures open its breaker: these get their own.
+      t: { url: f.url, retries: 2 },
+      n: { url: f.url, retries: 2 },
     });
   });
 
@@ -273,9 +284,15 @@ describe('status mapping', () => {
   });
 
   test('429 without keys → 503 with the Retry-After of the provider', async () => {
-    const e = await apiError(get('s').request({ path: '/throttled' }));
+    const before = f.calls.length;
+    const e = await apiError(get('t').request({ path: '/throttled' }));
     expect(e).toMatchObject({ status: 503, code: 'upstream_busy' });
     expect(e.headers['Retry-After']).toBe('7');
+    // The upstream is not asked again until its Retry-After has passed.
+    const again = await apiError(get('t').request({ path: '/ok' }));
+    expect(again).toMatchObject({ status: 503, code: 'upstream_busy' });
+    expect(Number(again.headers['Retry-After'])).toBeGreaterThanOrEqual(6);
+    expect(f.calls.length - before).toBe(1);
   });
 
   test('500 → 502', async () => {
@@ -316,11 +333,8 @@ describe('status mapping', () => {
     expect(count('/flaky', 'GET')).toBe(3);
     await apiError(get('r').request({ path: '/flaky', method: 'POST', json: {} }));
     expect(count('/flaky', 'POST')).toBe(1);
-    const before429 = count('/throttled');
-    await apiError(get('r').request({ path: '/throttled' }));
-    expect(count('/throttled') - before429).toBe(1);
     const before404 = count('/missing');
-    await apiError(get('r').request({ path: '/missing' }));
+    await apiError(get('n').request({ path: '/missing' }));
     expect(count('/missing') - before404).toBe(1);
   });
 });

@@ -45,6 +45,7 @@ export const BOOKS_QUOTES_VIDEO: Record<string, Answers> = {
     'GET /quotes': json('supernatural', 'quotes-page.json'),
     'GET /characters': json('supernatural', 'characters-page.json'),
     'GET /episodes': json('supernatural', 'episodes-page.json'),
+    'GET /episodes/:id': json('supernatural', 'episode-by-id.json'),
   },
   iceandfire: {
     'GET /books': () => ({

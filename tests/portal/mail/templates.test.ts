@@ -18,6 +18,8 @@ const samples: { [K in MailKind]: MailData[K] } = {
   'quota-exhausted': { name: hostile, plan: 'premium', limit: 5000, used: 5000, resetAt: '2026-11-27T00:00:00.000Z' },
   'signup-existing': { name: hostile },
   'upgrade-decided': { name: hostile, plan: 'Premium', approved: false, reason: hostile },
+  'upstream-alert': { name: hostile, title: 'Upstream pokeapi is failing: its circuit breaker opened', detail: hostile },
+  'payment-failed': { name: hostile, plan: 'Premium', nextRetryAt: '2026-11-29T10:00:00.000Z', invoiceUrl: link },
 };
 
 describe.each(Object.keys(TEMPLATES) as MailKind[])('%s', (kind) => {

@@ -1,0 +1,243 @@
+// The policy of one upstream, declared under `policy:` in catalog/upstreams.yaml and applied to every
+// exchange its client makes: a circuit breaker, a bound on exchanges at once, a rate or a minimum interval,
+// and pauses on the answers an upstream bans with. Breaker and bulkhead are cockatiel's
+// (docs/decisions.md says why cockatiel); the rate window, the pacing and the pauses are a few lines each,
+// which no such library has in the form needed here (refuse beyond the rate at once, with Retry-After).
+//
+// Everything is per process and per client, so an app made in a test has its own (no module state).
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  CircuitState,
+  ConsecutiveBreaker,
+  SamplingBreaker,
+  bulkhead,
+  circuitBreaker,
+  handleWhen,
+  type BulkheadPolicy,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
+import { parseDuration } from '../duration.js';
+import { ApiError, upstreamBusy, upstreamUnavailable } from '../errors.js';
+import { pause } from './pause.js';
+import type { Logger } from 'pino';
+import type { UpstreamEvents } from './upstream-events.js';
+
+/** `policy:` of an upstream (engine/catalog/schema.ts checks it). */
+export interface PolicySpec {
+  /** Exchanges in flight at once; more wait in line (`queue` of them, then 503). */
+  concurrency?: number;
+  queue?: number;
+  /** At most `limit` exchanges per `per`; beyond it, 503 upstream_busy with Retry-After, without asking. */
+  rate?: { limit: number; per: string };
+  /** Exchanges spaced at least this much apart, waiting in line (a WAF that bans bursts). */
+  minInterval?: string;
+  /** Opens after `failures` consecutive failures, or a failure `ratio` over `window` (at least `minCalls`). */
+  breaker?: false | { failures?: number; ratio?: number; window?: string; minCalls?: number; cooldown?: string };
+  /** Answers that pause the upstream: at once, or after `count` of them `within` a window. */
+  pauseOn?: Array<{ status: number; for: string; count?: number; within?: string; message?: string }>;
+}
+
+const DEFAULT_FAILURES = 5;
+const DEFAULT_COOLDOWN = '30s';
+const DEFAULT_QUEUE = 20;
+
+/** An attempt stopped by our side (the caller gone, the deadline): neither a failure nor a success. */
+export class Stopped extends Error {
+  constructor(readonly inner: unknown) {
+    super('stopped');
+  }
+}
+
+interface Pause {
+  status: number;
+  ms: number;
+  count: number;
+  withinMs: number;
+  message: string;
+  seen: number[];
+}
+
+export class UpstreamPolicy {
+  private readonly breaker: CircuitBreakerPolicy | undefined;
+  private readonly cooldownMs: number;
+  private readonly bulkhead: BulkheadPolicy | undefined;
+  private readonly rateLimit: number;
+  private readonly rateMs: number;
+  private readonly recent: number[] = [];
+  private readonly intervalMs: number;
+  private nextSlot = 0;
+  private readonly pauses: Pause[];
+  private pausedUntil = 0;
+  private pauseMessage = '';
+  private retryAt = 0;
+  private readonly off: boolean;
+  /** A caller was let through as the half-open trial and has not settled yet. */
+  private trialOut = false;
+
+  constructor(
+    private readonly id: string,
+    given: PolicySpec | false = {},
+    private readonly events?: UpstreamEvents,
+    private readonly log?: Logger,
+  ) {
+    // false: no guard at all (UPSTREAM_POLICIES=off), not even the default breaker or the 429 hold.
+    this.off = given === false;
+    const spec: PolicySpec = given === false ? { breaker: false } : given;
+    const b = spec.breaker === false ? undefined : (spec.breaker ?? {});
+    this.cooldownMs = parseDuration(b?.cooldown ?? DEFAULT_COOLDOWN);
+    if (b) {
+      const breaker =
+        b.ratio !== undefined
+          ? new SamplingBreaker({
+              threshold: b.ratio,
+              duration: parseDuration(b.window ?? '60s'),
+              minimumRps: (b.minCalls ?? 10) / (parseDuration(b.window ?? '60s') / 1000),
+            })
+          : new ConsecutiveBreaker(b.failures ?? DEFAULT_FAILURES);
+      // Every failure counts but our own stop: a 5xx answer is turned into a failure by the client.
+      this.breaker = circuitBreaker(
+        handleWhen((e) => !(e instanceof Stopped)),
+        { halfOpenAfter: this.cooldownMs, breaker },
+      );
+      this.breaker.onBreak((reason) => {
+        const at = Date.now();
+        this.retryAt = at + this.cooldownMs;
+        const cause = 'error' in reason && reason.error instanceof ApiError ? reason.error.code : 'upstream_failed';
+        this.events?.breaker({ upstream: id, state: 'open', at, retryAt: this.retryAt, cause });
+        this.log?.warn({ cause, cooldownS: this.cooldownMs / 1000 }, 'upstream breaker opened');
+      });
+      this.breaker.onHalfOpen(() => {
+        this.events?.breaker({ upstream: id, state: 'half-open', at: Date.now() });
+      });
+      this.breaker.onReset(() => {
+        this.events?.breaker({ upstream: id, state: 'closed', at: Date.now() });
+        this.log?.info('upstream breaker closed');
+      });
+    }
+    this.bulkhead = spec.concurrency ? bulkhead(spec.concurrency, spec.queue ?? DEFAULT_QUEUE) : undefined;
+    this.rateLimit = spec.rate?.limit ?? 0;
+    this.rateMs = spec.rate ? parseDuration(spec.rate.per) : 0;
+    this.intervalMs = spec.minInterval ? parseDuration(spec.minInterval) : 0;
+    this.pauses = (spec.pauseOn ?? []).map((p) => ({
+      status: p.status,
+      ms: parseDuration(p.for),
+      count: p.count ?? 1,
+      withinMs: p.within ? parseDuration(p.within) : 0,
+      message: p.message ?? `Upstream ${id} has paused this server; try again later`,
+      seen: [],
+    }));
+  }
+
+  /** The breaker's state now ('closed' when the upstream has none). */
+  get state(): 'closed' | 'open' | 'half-open' {
+    const s = this.breaker?.state;
+    return s === CircuitState.Open || s === CircuitState.Isolated ? 'open' : s === CircuitState.HalfOpen ? 'half-open' : 'closed';
+  }
+
+  /**
+   * One exchange under the policy. `failed` tells which answers count as failures (5xx); `deadline`
+   * (performance.now() ms) bounds waiting in line. Refusals are immediate 503s with Retry-After.
+   */
+  async run<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean, deadline: number | undefined): Promise<T> {
+    const trial = this.admit();
+    const exchange = async (): Promise<T> => {
+      await this.pace(deadline);
+      return this.breaker ? this.guarded(attempt, failed) : attempt();
+    };
+    try {
+      return this.bulkhead ? await this.bulkhead.execute(exchange) : await exchange();
+    } catch (err) {
+      if (err instanceof BulkheadRejectedError) throw upstreamBusy(`Upstream ${this.id} is busy; try again shortly`, 2);
+      throw err;
+    } finally {
+      if (trial) this.trialOut = false;
+    }
+  }
+
+  /** An answer's status, for the pauses an upstream bans with (403 for an hour, 404 storms). */
+  observe(status: number): void {
+    if (this.pauses.length === 0) return;
+    const now = Date.now();
+    for (const p of this.pauses) {
+      if (p.status !== status) continue;
+      if (p.count > 1) {
+        p.seen = p.seen.filter((t) => now - t < p.withinMs);
+        p.seen.push(now);
+        if (p.seen.length < p.count) continue;
+        p.seen = [];
+      }
+      this.hold(p.ms, p.message);
+    }
+  }
+
+  /** No exchange until `ms` from now: an upstream-wide 429's Retry-After, or a pause. */
+  hold(ms: number, message = `Upstream ${this.id} is rate limited; try again later`): void {
+    if (this.off) return;
+    const until = Date.now() + ms;
+    if (until > this.pausedUntil) {
+      this.pausedUntil = until;
+      this.pauseMessage = message;
+    }
+  }
+
+  /**
+   * Refuses at once: paused, over the rate, breaker open (or its one trial call out). True when this
+   * caller is the trial: the first one after the cool-down, chosen here, before any wait, so that callers
+   * arriving meanwhile do not queue behind it.
+   */
+  private admit(): boolean {
+    const now = Date.now();
+    if (now < this.pausedUntil) throw upstreamBusy(this.pauseMessage, seconds(this.pausedUntil - now));
+    const s = this.breaker?.state;
+    let trial = false;
+    if (s === CircuitState.HalfOpen || (s === CircuitState.Open && this.trialOut)) throw upstreamUnavailable(1);
+    if (s === CircuitState.Open) {
+      if (now < this.retryAt) throw upstreamUnavailable(seconds(this.retryAt - now));
+      trial = true;
+    }
+    if (this.rateLimit > 0) {
+      const recent = this.recent;
+      while (recent.length > 0 && now - recent[0] >= this.rateMs) recent.shift();
+      if (recent.length >= this.rateLimit) {
+        throw upstreamBusy(`Upstream ${this.id} allowance is used up; try again shortly`, seconds(recent[0] + this.rateMs - now));
+      }
+      recent.push(now);
+    }
+    if (trial) this.trialOut = true;
+    return trial;
+  }
+
+  /** Waits for this exchange's slot when exchanges are spaced; a slot past the deadline is a 503 now. */
+  private async pace(deadline: number | undefined): Promise<void> {
+    if (this.intervalMs === 0) return;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlot);
+    const wait = slot - now;
+    if (deadline !== undefined && performance.now() + wait >= deadline) {
+      throw upstreamBusy(`Upstream ${this.id} is busy; try again shortly`, seconds(wait));
+    }
+    this.nextSlot = slot + this.intervalMs;
+    if (wait > 0) await pause(wait);
+  }
+
+  private async guarded<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean): Promise<T> {
+    let answer: T | undefined;
+    try {
+      await this.breaker!.execute(async () => {
+        answer = await attempt();
+        // A failing answer is a failure to the breaker, but still the caller's answer (it maps the status).
+        if (failed(answer)) throw new FailedAnswer();
+      });
+    } catch (err) {
+      if (err instanceof FailedAnswer) return answer!;
+      if (err instanceof BrokenCircuitError) throw upstreamUnavailable(seconds(Math.max(1000, this.retryAt - Date.now())));
+      throw err;
+    }
+    return answer!;
+  }
+}
+
+class FailedAnswer extends Error {}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

@@ -1,0 +1,90 @@
+// The probes' door into the engine: each endpoint's route as the API wires it (server/api-routes.ts) but
+// with no key, meter or cache (parse → validate → invoke → envelope), served to requests injected in process
+// with light-my-request. A probe therefore runs the same adapter, upstream client, deadline and error
+// mapping a caller meets, and is never metered, counted in usage or metrics, or answered from the cache.
+import inject from 'light-my-request';
+import type { EndpointSpec } from '../engine/catalog/load.js';
+import type { Adapter } from '../engine/types.js';
+import type { ContextDeps } from '../engine/pipeline/context.js';
+import { chain, type Fail, type Next } from '../engine/pipeline/chain.js';
+import { apiServer, type Route } from '../engine/pipeline/api.js';
+import type { Call } from '../engine/pipeline/call.js';
+import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
+import { validate } from '../engine/pipeline/steps/validate.js';
+import { invoker } from '../engine/pipeline/steps/invoke.js';
+import { endpointProviders } from './api-routes.js';
+import { envelope } from '../engine/pipeline/steps/envelope.js';
+import type { ProbeRun } from '../engine/health/probes.js';
+
+export interface ProbeRoutesDeps {
+  endpoints: EndpointSpec[];
+  adapters: Map<string, Adapter>;
+  serviceName: string;
+  limits: ParseLimits;
+  context: ContextDeps;
+  fail: Fail;
+}
+
+/** The probes' door, built at the first probe (boot need not pay for a second set of routes nothing may use). */
+function probeDoor(deps: ProbeRoutesDeps) {
+  const routes = new Map<string, Route>();
+  const answer = envelope(deps.serviceName);
+  for (const spec of deps.endpoints) {
+    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
+    routes.set(`/api/v1/${spec.id}`, {
+      endpoint: spec.id,
+      method: spec.method,
+      run: chain(
+        [
+          parse(spec, deps.limits),
+          validate(spec),
+          (call: Call, next: Next) =>
+            void invoke(call).then((outcome) => {
+              call.outcome = outcome;
+              next();
+            }, next),
+          answer,
+        ],
+        deps.fail,
+      ),
+    });
+  }
+  const unmatched: Route = { endpoint: 'unmatched', method: '', run: chain([], deps.fail) };
+  const door = apiServer(routes, unmatched, { observe: () => {}, trust: () => false });
+  const dispatch: Parameters<typeof inject>[0] = (req, res) => {
+    if (door(req, res)) return;
+    res.statusCode = 404;
+    res.end();
+  };
+  return dispatch;
+}
+
+export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
+  let dispatch: ReturnType<typeof probeDoor> | undefined;
+
+  return async (spec, params) => {
+    dispatch ??= probeDoor(deps);
+    const started = performance.now();
+    const url = `/api/v1/${spec.id}`;
+    const query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const got = await inject(dispatch, {
+      method: spec.method,
+      url,
+      headers: { accept: 'application/json', 'user-agent': 'uua-probe', 'x-request-id': `probe-${Date.now().toString(36)}` },
+      ...(spec.method === 'GET' ? { query } : { payload: params }),
+    });
+    const ms = performance.now() - started;
+    let body: { source?: unknown; code?: unknown } = {};
+    try {
+      body = got.json();
+    } catch {
+      // Media or an empty answer: the status says enough.
+    }
+    return {
+      status: got.statusCode,
+      ms,
+      ...(typeof body.code === 'string' ? { code: body.code } : {}),
+      ...(typeof body.source === 'string' ? { source: body.source } : {}),
+    };
+  };
+}
