@@ -219,12 +219,21 @@ describe('in Chromium', () => {
     expectClean(w);
   });
 
-  inBrowser('the reference reads well at 390 px', async () => {
-    const w = await open('/docs/gen-models', 390);
+  inBrowser('the reference reads well at 390 px, and its pages log nothing to the console', async () => {
+    const w = await watchedPage(browser, server.url, { width: 390, height: 900 });
+    pages.push(w);
     const { page } = w;
+    const logged: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') logged.push(`${m.type()}: ${m.text()}`);
+    });
+    for (const path of ['/docs', '/docs/tools']) await page.goto(server.url + path);
+    await page.goto(`${server.url}/docs/gen-models`);
+    await page.waitForLoadState('load');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'docs-reference-390');
+    expect(logged).toEqual([]); // CSP refusals show there too: none
     expectClean(w);
   });
 });
