@@ -24,9 +24,9 @@ ${page.noindex && NOINDEX}<title>${page.title}</title>
 pre{background:#f6f8fa;border:1px solid #ddd;padding:1rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
 .meta{color:#666;font-size:13px}img{max-width:100%;height:auto;border:1px solid #ddd}a.button,button{display:inline-block;padding:.5rem 1rem;background:#0366d6;color:#fff;border:0;border-radius:4px;text-decoration:none;font-size:15px;cursor:pointer}
 :root{color-scheme:light dark}@media (prefers-color-scheme:dark){body{background:#0f1318;color:#e3e7ed}pre{background:#171c23;border-color:#2f3742}.meta{color:#a4adba}a{color:#8ea8ff}img{border-color:#2f3742}}</style>
-</head><body>
+</head><body><main>
 ${page.body}
-</body></html>`.value;
+</main></body></html>`.value;
 }
 
 function humanSize(n: number): string {
