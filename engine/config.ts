@@ -27,6 +27,8 @@ export interface Config {
   drainDelayMs: number;
   /** On SIGTERM: the longest wait for in-flight requests before exiting anyway. */
   shutdownTimeoutMs: number;
+  /** How long a request's body may stop arriving before the 408 (BODY_IDLE_TIMEOUT, at most 30 s). */
+  bodyIdleTimeoutMs: number;
   /** Hosted content in an S3-compatible store instead of DATA_DIR/blobs: set when S3_BUCKET is. */
   s3: S3Config | undefined;
   /** Only tests set this: lets guarded fetches reach loopback fakes. */

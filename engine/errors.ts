@@ -9,7 +9,10 @@ export type ErrorCode =
   | 'quota'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'payload_too_large'
+  | 'uri_too_long'
+  | 'headers_too_large'
   | 'not_implemented'
   | 'upstream_failed'
   | 'upstream_timeout'
@@ -21,7 +24,10 @@ export type ErrorCode =
   | 'range_not_satisfiable'
   | 'internal';
 
-/** The HTTP status of each error code (also listed in the OpenAPI document). */
+/**
+ * The HTTP status of each error code: every code any answer carries, the framing errors Node's parser
+ * refuses (engine/pipeline/client-error.ts) included, so the OpenAPI document's one `code` enum holds them all.
+ */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   missing_key: 401,
@@ -30,7 +36,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   quota: 429,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
   not_implemented: 501,
   upstream_failed: 502,
   upstream_timeout: 504,

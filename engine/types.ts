@@ -31,9 +31,10 @@ export interface AdapterContext {
   log: Logger;
   /**
    * A value this server's requests share for `ttlMs` (an upstream's language list), loaded once by `load`
-   * and kept in one bounded LRU (engine/upstream/memo.ts); a failed load is not kept.
+   * and kept in one bounded LRU (engine/upstream/memo.ts); a failed load is not kept. `load` gets upstream
+   * clients of its own: the requests waiting on it share it, so one caller hanging up does not stop it.
    */
-  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: () => Promise<T>): Promise<T>;
+  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: (upstream: (id: string) => UpstreamClient) => Promise<T>): Promise<T>;
   /** The client of an upstream of catalog/upstreams.yaml (engine/upstream/client.ts), its calls stopped with the request. */
   upstream(id: string): UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */

@@ -18,6 +18,8 @@ export interface McpDeps {
   api: ApiServer;
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream. */
+  pooled: (upstream: string) => boolean;
   config: Config;
   version: string;
 }
@@ -26,6 +28,7 @@ export function createMcpRouter(deps: McpDeps): Router {
   const { env, mcp } = deps.config;
   const tools = buildTools(deps.endpoints, {
     upstreams: deps.upstreams,
+    pooled: deps.pooled,
     env,
     hideUnconfigured: mcp.hideUnconfigured,
     pageSize: mcp.pageSize,
@@ -38,7 +41,16 @@ export function createMcpRouter(deps: McpDeps): Router {
   const router = express.Router();
   // A browser page may only talk to /mcp from an origin the operator trusts (MCP: servers MUST validate
   // Origin, against DNS rebinding). Agents and SDK clients send no Origin.
-  const origins = new Set([new URL(publicUrl).origin, ...mcp.allowedOrigins]);
+  // The server's own port on this machine by either name, whatever PUBLIC_URL says: a browser at
+  // http://127.0.0.1:PORT reaches the same server as one at the default http://localhost:PORT.
+  const port = deps.config.port;
+  const origins = new Set([
+    new URL(publicUrl).origin,
+    `http://localhost:${port}`,
+    `http://127.0.0.1:${port}`,
+    `http://[::1]:${port}`,
+    ...mcp.allowedOrigins,
+  ]);
   router.use((req: Request, _res: Response, next: NextFunction) => {
     const origin = req.headers.origin;
     if (origin === undefined || origins.has(origin) || origins.has('*')) return next();

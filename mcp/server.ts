@@ -4,11 +4,21 @@
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Injector } from './inject.js';
 import { cursorOf, pageOf, type Tools } from './tools.js';
 import { restRequest, type Caller } from './rest-request.js';
 import { toolResult } from './result.js';
+import { completionOf, promptMessage, promptOf } from './prompts.js';
+import { reportProgress } from './progress.js';
 
 export interface Exchange {
   tools: Tools;
@@ -19,9 +29,16 @@ export interface Exchange {
   instructions: string;
 }
 
+/** Whether a message (or a batch) asks for progress: its answer then comes as an event stream that carries it. */
+function wantsProgress(body: unknown): boolean {
+  const asks = (m: unknown) =>
+    (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined;
+  return Array.isArray(body) ? body.some(asks) : asks(body);
+}
+
 export async function answer(req: Request, res: Response, x: Exchange): Promise<void> {
   const server = mcpServer(x);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
   res.on('close', () => {
     void transport.close();
     void server.close();
@@ -31,18 +48,47 @@ export async function answer(req: Request, res: Response, x: Exchange): Promise<
 }
 
 function mcpServer({ tools, caller, inject, publicUrl, info, instructions }: Exchange): Server {
-  const server = new Server(info, { capabilities: { tools: { listChanged: false } }, instructions });
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const index = pageOf(request.params?.cursor, Math.max(tools.pages.length, 1));
-    if (index === undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
-    const next = index + 1 < tools.pages.length ? { nextCursor: cursorOf(index + 1) } : {};
-    return { tools: tools.pages[index] ?? [], ...next };
+  const server = new Server(info, {
+    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+    instructions,
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  /** The page a cursor names, of tools or of their prompts (the same pages). */
+  const page = (cursor: string | undefined) => {
+    const index = pageOf(cursor, Math.max(tools.pages.length, 1));
+    if (index === undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+    return { listed: tools.pages[index] ?? [], next: index + 1 < tools.pages.length ? { nextCursor: cursorOf(index + 1) } : {} };
+  };
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const { listed, next } = page(request.params?.cursor);
+    return { tools: listed, ...next };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = tools.byName.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const answer = await inject(await restRequest(entry.spec, request.params.arguments ?? {}, caller));
-    return toolResult(answer, publicUrl, inject);
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? undefined : reportProgress(token, entry.spec, extra.sendNotification);
+    try {
+      const answer = await inject(await restRequest(entry.spec, request.params.arguments ?? {}, caller));
+      return await toolResult(answer, publicUrl, inject);
+    } finally {
+      progress?.done();
+    }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+    const { listed, next } = page(request.params?.cursor);
+    return { prompts: listed.map((tool) => promptOf(tools.byName.get(tool.name)!)), ...next };
+  });
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const entry = tools.byName.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    return promptMessage(entry, request.params.arguments ?? {});
+  });
+  // An argument of a prompt this server does not have has no suggestions: an empty list, not an error
+  // (completion only ever advises).
+  server.setRequestHandler(CompleteRequestSchema, (request) => {
+    const { ref, argument } = request.params;
+    const spec = ref.type === 'ref/prompt' ? tools.byName.get(ref.name)?.spec : undefined;
+    return completionOf(spec, argument.name, argument.value);
   });
   return server;
 }

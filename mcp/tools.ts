@@ -5,6 +5,7 @@
 // is listed with a note saying what the operator must set, or left out under MCP_HIDE_UNCONFIGURED=true.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
+import { asConfigured } from '../engine/catalog/as-configured.js';
 import { inputSchemaOf } from './input-schema.js';
 import { unconfiguredNote } from '../engine/upstream/configured.js';
 
@@ -22,6 +23,8 @@ export interface Tools {
 
 export interface ToolsOptions {
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream (else upstream_key is required). */
+  pooled: (upstream: string) => boolean;
   env: NodeJS.ProcessEnv;
   hideUnconfigured: boolean;
   pageSize: number;
@@ -37,7 +40,8 @@ function toolName(spec: EndpointSpec): string {
 export function buildTools(endpoints: EndpointSpec[], opts: ToolsOptions): Tools {
   const byName = new Map<string, ToolEntry>();
   const listed = new Map<string, Tool[]>();
-  for (const spec of endpoints) {
+  for (const catalogSpec of endpoints) {
+    const spec = asConfigured(catalogSpec, opts.pooled);
     const name = toolName(spec);
     if (!TOOL_NAME.test(name)) throw new Error(`MCP: endpoint ${spec.id} gives the tool name "${name}", which MCP does not allow`);
     if (byName.has(name)) throw new Error(`MCP: endpoints ${byName.get(name)!.spec.id} and ${spec.id} give the same tool name "${name}"`);

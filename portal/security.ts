@@ -20,8 +20,15 @@ const directives = {
 // HSTS is ignored over plain http; over https it must not bind an operator's other subdomains.
 const common = { strictTransportSecurity: { maxAge: 15552000, includeSubDomains: false } };
 
+/** Browser features no page uses, refused to them and to anything they might embed (helmet sets no Permissions-Policy). */
+const PERMISSIONS = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
+
 /** Headers for every portal page: use it on each page route. */
-export const pageHeaders: RequestHandler = helmet({ ...common, contentSecurityPolicy: { useDefaults: false, directives } });
+const helmetPage = helmet({ ...common, contentSecurityPolicy: { useDefaults: false, directives } });
+export const pageHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('Permissions-Policy', PERMISSIONS);
+  helmetPage(req, res, next);
+};
 
 /** For static files: no MIME sniffing (a file is only ever what its extension says). */
 export function assetHeaders(res: ServerResponse) {

@@ -8,6 +8,8 @@ import { loadConfig } from '../server/config.js';
 import { loadCatalog } from '../engine/catalog/load.js';
 import { openApiDocument } from '../engine/openapi/document.js';
 import { VERSION } from '../server/app.js';
+import { createUpstreams } from '../engine/upstream/client.js';
+import { createLogger } from '../engine/infra/logger.js';
 
 const out = process.argv[2];
 if (!out) {
@@ -17,12 +19,15 @@ if (!out) {
 const config = loadConfig({});
 const catalog = loadCatalog(config.catalogDir);
 // The adapters a server would load (engine/catalog/registry.ts), found by their files rather than imported.
+// This shell's UPSTREAM_<ID>_KEYS, read as the server reads them: the document says what this configuration takes.
+const upstream = createUpstreams(catalog.upstreams, process.env, { userAgent: 'openapi-doc', log: createLogger('silent') });
 const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
 const doc = openApiDocument(catalog.endpoints, {
   title: config.serviceName,
   version: VERSION,
   url: config.publicUrl,
   upstreams: catalog.upstreams,
+  pooled: (id) => upstream(id).hasKeys,
   implemented: (e) => implemented(e.adapter),
 });
 fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);

@@ -150,6 +150,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.set('etag', false);
+  // No answer is ever to be read as another type than it says (the API's own answers set it in engine/pipeline/call.ts).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const observe: CallObserver = (call, status) => {
@@ -188,14 +193,19 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
   const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
   // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
-  app.use('/mcp', createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, config, version: VERSION }));
+  const pooled = (id: string) => upstream(id).hasKeys;
+  app.use(
+    '/mcp',
+    createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version: VERSION }),
+  );
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  // The reference at /docs is rendered from the same document as /openapi.json (server/service-routes.ts).
+  // One OpenAPI document from this server's configuration: /openapi.json serves it, /docs renders it.
   const openapi = openApiDocument(catalog.endpoints, {
     title: config.serviceName,
     version: VERSION,
     url: config.publicUrl,
     upstreams: catalog.upstreams,
+    pooled,
     implemented: (e) => adapters.has(e.adapter),
   });
   const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps, health });
@@ -205,7 +215,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       config,
       version: VERSION,
       endpoints: catalog.endpoints,
-      upstreams: catalog.upstreams,
+      openapi,
       adapters,
       redis,
       blobs,

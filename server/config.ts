@@ -30,6 +30,13 @@ function duration(value: string | undefined, fallback: string, name: string): nu
   }
 }
 
+/** A stalled body holds a connection and a socket: 30 s is the most an operator may grant it. */
+function bodyIdle(value: string | undefined): number {
+  const ms = duration(value, '30s', 'BODY_IDLE_TIMEOUT');
+  if (ms < 1000 || ms > 30_000) throw new Error(`BODY_IDLE_TIMEOUT must be between 1s and 30s, got "${value}"`);
+  return ms;
+}
+
 /** A comma-separated list of durations ('5s,30s,2m'); 'none' for an empty one. */
 function durations(value: string | undefined, fallback: string, name: string): number[] {
   const text = (value || fallback).trim();
@@ -223,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
     shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),
+    bodyIdleTimeoutMs: bodyIdle(env.BODY_IDLE_TIMEOUT),
     s3: s3Config(env),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     redisPrefix: env.REDIS_PREFIX ?? 'uua:',
@@ -242,4 +250,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     billing: billingConfig(env),
     env,
   };
+}
+
+/** True when /metrics answers anyone who can reach a non-loopback address (no METRICS_TOKEN). */
+export function metricsExposed(config: Pick<Config, 'metricsToken' | 'host'>): boolean {
+  if (config.metricsToken) return false;
+  const host = config.host.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
 }

@@ -4,7 +4,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from './app.js';
 import { flushLogs } from '../engine/infra/logger.js';
-import { answerClientErrors } from '../engine/pipeline/client-error.js';
+import { guardEdges } from '../engine/pipeline/client-error.js';
+import { metricsExposed } from './config.js';
 
 const started = await createApp().catch((err: Error) => {
   console.error(`Cannot start: ${err.message}`);
@@ -16,10 +17,10 @@ const server = http.createServer(app).listen(config.port, config.host, () => {
     { url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' },
     `${config.serviceName} listening`,
   );
+  if (metricsExposed(config)) log.warn({ host: config.host }, 'GET /metrics is public on a non-loopback address: set METRICS_TOKEN');
 });
-answerClientErrors(server);
-server.requestTimeout = 10 * 60_000; // generation endpoints may take minutes
-server.headersTimeout = 60_000;
+// The time to send a request, not to answer it: a generation may take minutes once its request is in.
+guardEdges(server, { bodyIdleMs: config.bodyIdleTimeoutMs, requestMs: 5 * 60_000 });
 
 // Draining (SIGTERM from an orchestrator, SIGINT from a terminal): /health answers 503 at once so the
 // balancer takes the instance out; after DRAIN_DELAY the server stops accepting; every request in flight

@@ -4,6 +4,7 @@
 import {
   reply,
   type Adapter,
+  type AdapterContext,
   type UpstreamClient,
   invalidParam,
   upstreamBusy,
@@ -13,8 +14,8 @@ import {
 } from '../../engine/adapter.js';
 import { nekosCategories } from './_nekos-categories.js';
 
-async function checkedCategory(api: UpstreamClient, category: string): Promise<string> {
-  const known = await nekosCategories(api);
+async function checkedCategory(ctx: AdapterContext, category: string): Promise<string> {
+  const known = await nekosCategories(ctx, 'nekos-best');
   if (!known.has(category)) throw invalidParam('category', `must be one of ${[...known.keys()].sort().join(', ')}`);
   return category;
 }
@@ -36,11 +37,11 @@ const animeImagesA: Adapter = async (params, ctx) => {
   const api = ctx.upstream('nekos-best');
   const action = params.action as string | undefined;
   if (action === 'endpoints') {
-    const known = await nekosCategories(api);
+    const known = await nekosCategories(ctx, 'nekos-best');
     return { categories: [...known].sort(([a], [b]) => a.localeCompare(b)).map(([name, format]) => ({ name, format })) };
   }
   if (action === 'search') {
-    const category = params.category === undefined ? undefined : await checkedCategory(api, String(params.category));
+    const category = params.category === undefined ? undefined : await checkedCategory(ctx, String(params.category));
     // `type` is required upstream: 1 = images, 2 = GIFs.
     return images(
       api,
@@ -49,7 +50,7 @@ const animeImagesA: Adapter = async (params, ctx) => {
       ctx.signal,
     );
   }
-  const category = await checkedCategory(api, String(params.category));
+  const category = await checkedCategory(ctx, String(params.category));
   return images(api, `/${category}`, { amount: params.amount as number }, ctx.signal);
 };
 

@@ -2,9 +2,9 @@
 // - The caller's image URL is handed to trace.moe as `url=` (trace.moe fetches it), after a check that it
 //   names a public host.
 // - cutBorders and anilistInfo are presence flags upstream: sent only when true.
-// - The free tier allows one search in flight, so searches queue one at a time in this process; a full
-//   queue or a long wait is a 503 with Retry-After. 402 (quota spent or concurrency exceeded) and 503
-//   (its queue is full) become our 503 too.
+// - The free tier allows one search in flight, so searches queue one at a time in this process (the
+//   tracemoe upstream's policy in catalog/upstreams.yaml); a full queue or a long wait is a 503 with
+//   Retry-After. 402 (quota spent or concurrency exceeded) and 503 (its queue is full) become our 503 too.
 // - Preview URLs expire 300 s after the search: we say when.
 import {
   reply,
@@ -21,12 +21,10 @@ import {
   records,
   type Rec,
 } from '../../engine/adapter.js';
-import { oneAtATime } from './_one-at-a-time.js';
 import { assertPublicUrl } from './_public-url.js';
 
 const PREVIEW_TTL_MS = 300_000;
 const BUSY = 'The scene search service is busy; try again shortly';
-let lock: ReturnType<typeof oneAtATime> | undefined;
 
 async function quota(api: UpstreamClient, signal: AbortSignal) {
   const me = record((await api.request({ path: '/me', signal })).body);
@@ -53,44 +51,34 @@ const sceneFinder: Adapter = async (params, ctx) => {
   if (params.action === 'me') return reply({ data: await quota(api, ctx.signal), cacheable: false });
 
   const url = assertPublicUrl('url', String(params.url)).toString();
-  lock ??= oneAtATime({
-    maxQueue: Number(ctx.options.queueMax ?? 8),
-    maxWaitMs: Number(ctx.options.queueWaitMs ?? 20_000),
-    busyMessage: BUSY,
+  const res = await api.request({
+    path: '/search',
+    searchParams: {
+      url,
+      cutBorders: params.cutBorders === true ? '' : undefined,
+      anilistID: params.animedbID as number | undefined,
+      anilistInfo: params.animedbInfo === true ? '' : undefined,
+    },
+    allowStatus: [400, 402, 503, 504],
   });
-  const release = await lock.acquire(ctx.signal);
-  try {
-    const res = await api.request({
-      path: '/search',
-      searchParams: {
-        url,
-        cutBorders: params.cutBorders === true ? '' : undefined,
-        anilistID: params.animedbID as number | undefined,
-        anilistInfo: params.animedbInfo === true ? '' : undefined,
-      },
-      allowStatus: [400, 402, 503, 504],
-    });
-    if (res.status === 400) throw badInput('Invalid value for url: the image could not be fetched or read by the search service');
-    if (res.status === 402) {
-      const why = isRecord(res.body) ? String(res.body.error ?? '') : '';
-      // Spent quota lasts until the daily reset; a concurrency refusal clears in seconds.
-      throw upstreamBusy('The scene search quota or concurrency limit is reached; try again later', /quota/i.test(why) ? 3600 : 10);
-    }
-    if (res.status === 503) throw upstreamBusy(BUSY, 10);
-    if (res.status === 504) throw upstreamTimeout();
-    const body = record(res.body);
-    if (typeof body.error === 'string' && body.error !== '') throw upstreamFailed();
-    return reply({
-      data: {
-        frameCount: num(body.frameCount) ?? null,
-        items: records(body.result).map(scene),
-        previewsExpireAt: new Date(Date.now() + PREVIEW_TTL_MS).toISOString(),
-      },
-      cacheable: false,
-    });
-  } finally {
-    release();
+  if (res.status === 400) throw badInput('Invalid value for url: the image could not be fetched or read by the search service');
+  if (res.status === 402) {
+    const why = isRecord(res.body) ? String(res.body.error ?? '') : '';
+    // Spent quota lasts until the daily reset; a concurrency refusal clears in seconds.
+    throw upstreamBusy('The scene search quota or concurrency limit is reached; try again later', /quota/i.test(why) ? 3600 : 10);
   }
+  if (res.status === 503) throw upstreamBusy(BUSY, 10);
+  if (res.status === 504) throw upstreamTimeout();
+  const body = record(res.body);
+  if (typeof body.error === 'string' && body.error !== '') throw upstreamFailed();
+  return reply({
+    data: {
+      frameCount: num(body.frameCount) ?? null,
+      items: records(body.result).map(scene),
+      previewsExpireAt: new Date(Date.now() + PREVIEW_TTL_MS).toISOString(),
+    },
+    cacheable: false,
+  });
 };
 
 export default sceneFinder;

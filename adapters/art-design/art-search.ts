@@ -1,15 +1,12 @@
 // Colour palettes by keyword. ColorMagic (`colormagic`) is asked first, with a short 3 s budget; on any
 // failure (unreachable, timeout, error status, a body that is not a list of palettes) or an empty answer,
-// the embedded generator answers instead, and `source` says which one did. A failed upstream is skipped
-// for a minute so an offline deployment does not pay the wait on every search; embedded answers are not
-// cached, so the upstream is asked again once it is back.
+// the embedded generator answers instead, and `source` says which one did. A failure opens colormagic's
+// circuit breaker for a minute (its policy in catalog/upstreams.yaml), so an offline deployment does not
+// pay the wait on every search; embedded answers are not cached, so the upstream is asked again once it is back.
 import { missingParam, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { embeddedPalettes, type Palette } from './_palettes.js';
 
 const UPSTREAM_TIMEOUT_MS = 3000;
-const SKIP_AFTER_FAILURE_MS = 60_000;
-/** Base URL → time until which it is skipped. */
-const skipUntil = new Map<string, number>();
 
 const HEX = /^#?[0-9a-f]{3}([0-9a-f]{3})?$/i;
 
@@ -34,16 +31,13 @@ function normalise(body: unknown): Palette[] | undefined {
 
 async function fromUpstream(q: string, ctx: AdapterContext): Promise<Palette[] | undefined> {
   const client = ctx.upstream('colormagic');
-  const base = client.baseUrl;
-  if (!base || (skipUntil.get(base) ?? 0) > Date.now()) return undefined;
+  if (!client.baseUrl) return undefined;
   try {
     const res = await client.request({ path: '/palette/search', searchParams: { q }, timeoutMs: UPSTREAM_TIMEOUT_MS });
     const items = normalise(res.body);
     if (!items) ctx.log.warn('colormagic answered an unexpected shape; using embedded palettes');
     return items;
   } catch (err) {
-    // Our caller leaving is not the upstream's fault.
-    if (!ctx.signal.aborted) skipUntil.set(base, Date.now() + SKIP_AFTER_FAILURE_MS);
     ctx.log.warn({ err: (err as Error).message }, 'colormagic failed; using embedded palettes');
     return undefined;
   }

@@ -1,6 +1,6 @@
 // Objects of the Metropolitan Museum: a search (q), one object (id), or the departments (embedded).
 // Quirks absorbed here: search answers ids only (or `objectIDs: null`), so the first few objects are
-// fetched one by one at a gentle pace (see _museum-b-pace.ts); `q` goes last in the query string
+// fetched one by one, spaced by the met upstream's policy (catalog/upstreams.yaml); `q` goes last in the query string
 // because parameter order changes the results; a 410 on /v1/search means the API moved search to
 // /v1.1 (offset/limit paging): remembered, and followed. Empty text fields become null.
 import {
@@ -15,7 +15,6 @@ import {
   type Rec,
 } from '../../engine/adapter.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
-import { paced } from './_museum-b-pace.js';
 
 type Obj = Rec;
 const isObj = isRecord;
@@ -39,8 +38,8 @@ const TEXT_FIELDS = [
   'primaryImageSmall',
   'objectURL',
 ] as const;
-/** Base URLs whose /v1/search answered 410 Gone. */
-const movedToV11 = new Set<string>();
+/** Whether this server's Met answered 410 Gone to /v1/search (kept a day, then asked again). */
+const searchMoved = (ctx: AdapterContext) => ctx.memo('met:search-moved', 24 * 3600_000, async () => ({ toV11: false }));
 
 function metObject(o: Obj) {
   const out: Obj = { objectID: o.objectID };
@@ -53,9 +52,8 @@ function metObject(o: Obj) {
 
 async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string, max: number): Promise<Obj> {
   const base = client.baseUrl ?? '';
-  const pace = () => paced(base, Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
-  if (!movedToV11.has(base)) {
-    await pace();
+  const moved = await searchMoved(ctx);
+  if (!moved.toV11) {
     const params = new URLSearchParams({ hasImages: 'true' });
     params.append('q', q); // last, on purpose
     const res = await client.request({ path: String(client.settings.searchPath ?? '/search'), searchParams: params, allowStatus: [410] });
@@ -64,11 +62,10 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
       return res.body;
     }
     ctx.log.warn('met: /v1/search answered 410; using /v1.1/search from now on');
-    movedToV11.add(base);
+    moved.toV11 = true;
   }
   const v11 = base.replace(/\/v1\/?$/, '/v1.1');
   if (v11 === base) throw upstreamChanged('The upstream moved its search API to a version this base URL cannot reach');
-  await pace();
   const params = new URLSearchParams({ hasImages: 'true', offset: '0', limit: String(max) });
   params.append('q', q);
   const res = await client.request({ path: `${v11}/search`, searchParams: params });
@@ -84,7 +81,6 @@ const museumB: Adapter = async (params, ctx) => {
 
   const client = ctx.upstream('met');
   const getObject = async (id: number, allowMissing: boolean) => {
-    await paced(client.baseUrl ?? '', Number(ctx.options.minIntervalMs ?? 500), ctx.signal);
     const res = await client.request({
       path: `/objects/${id}`,
       allowStatus: allowMissing ? [404] : [],

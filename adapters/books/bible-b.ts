@@ -42,13 +42,13 @@ const KNOWN_SET = new Set(KNOWN);
 const KNOWN_TTL_MS = 60_000;
 
 /** The upstream's translations (/data, kept a day), or the long-served ones when it cannot be read. */
-function translations(client: UpstreamClient, ctx: AdapterContext): Promise<Set<string>> {
+function translations(ctx: AdapterContext): Promise<Set<string>> {
   return ctx.memo(
     'bible-api:translations',
     (ids) => (ids === KNOWN_SET ? KNOWN_TTL_MS : LIST_TTL_MS),
-    async () => {
+    async (upstream) => {
       try {
-        const res = await client.request({ path: '/data' });
+        const res = await upstream('bible-api').request({ path: '/data' });
         const list = isRecord(res.body) && Array.isArray(res.body.translations) ? res.body.translations : undefined;
         const ids = new Set((list ?? []).map((t) => (isRecord(t) ? text(t.identifier) : null)).filter((x): x is string => !!x));
         if (!ids.size) throw malformed();
@@ -67,7 +67,7 @@ const bibleB: Adapter = async (params, ctx) => {
   const parsed = parseReference(String(params.ref));
   const client = ctx.upstream('bible-api');
   const translation = String(params.translation ?? parsed.translation ?? client.settings.defaultTranslation ?? 'web').toLowerCase();
-  const known = await translations(client, ctx);
+  const known = await translations(ctx);
   if (!known.has(translation))
     throw invalidParam('translation', `unknown translation ${translation}; known: ${[...known].sort().join(', ')}`);
 

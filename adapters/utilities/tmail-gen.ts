@@ -4,7 +4,7 @@
 // mail.tm (inbox.list / inbox.read).
 import crypto from 'node:crypto';
 import { upstreamFailed, upstreamChanged, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
-import { activeDomains, bounded } from './_mailtm.js';
+import { activeDomains } from './_mailtm.js';
 
 const ATTEMPTS = 3;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -31,7 +31,7 @@ async function createMailbox(ctx: AdapterContext) {
 }
 
 const tmailGen: Adapter = async (_params, ctx) => {
-  const { address, password, token } = await bounded(() => createMailbox(ctx));
+  const { address, password, token } = await createMailbox(ctx);
   const base = (ctx.upstream('mailtm').baseUrl ?? 'https://api.mail.tm').replace(/\/+$/, '');
   return reply({
     data: {

@@ -17,13 +17,13 @@ const LANGUAGES_TTL_MS = 3600_000;
 /** A server that would not list them is not asked again for a minute. */
 const NO_LIST_TTL_MS = 60_000;
 
-function libreLanguages(ctx: AdapterContext, api: UpstreamClient): Promise<string[] | undefined> {
+function libreLanguages(ctx: AdapterContext): Promise<string[] | undefined> {
   return ctx.memo(
     'libretranslate:languages',
     (codes) => (codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS),
-    async () => {
+    async (upstream) => {
       try {
-        const { body } = await api.request({ path: '/languages' });
+        const { body } = await upstream('libretranslate').request({ path: '/languages' });
         const found = Array.isArray(body)
           ? body
               .filter(isRecord)
@@ -62,7 +62,7 @@ function pick(name: 'from' | 'to', code: string, codes: string[] | undefined): s
 const tr: Adapter = async (params, ctx) => {
   const { text, from, to } = callerLanguages(params);
   const api = ctx.upstream('libretranslate');
-  const codes = api.baseUrl ? await libreLanguages(ctx, api) : undefined;
+  const codes = api.baseUrl ? await libreLanguages(ctx) : undefined;
   const source = from ? pick('from', from, codes) : 'auto';
   const target = pick('to', to, codes);
   const { body } = await api.request({

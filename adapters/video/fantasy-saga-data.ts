@@ -2,14 +2,12 @@
 // - a list body is a bare array; paging lives only in the Link header (rel="next"|"prev"|"first"|"last");
 // - pageSize above 50 is silently clamped upstream (the catalog caps it at 50);
 // - empty values come as "" or [""]: we give null and [];
-// - past 20,000 calls a day per IP everything answers 403 for 24 h: we answer 503 and stop calling for a
-//   while (re-probing hourly) instead of burning more of the day.
+// - past 20,000 calls a day per IP everything answers 403 for 24 h: we answer 503, and the upstream's
+//   policy (catalog/upstreams.yaml) stops calling for an hour at a time instead of burning more of the day.
 import { type Adapter, upstreamBusy, record, records, type Rec } from '../../engine/adapter.js';
 
 const BLOCK_MS = 3600_000;
 const BUSY = 'The saga data service has blocked this server for today; try again later';
-/** Per upstream base URL: when calling is allowed again after a 403. */
-const blockedUntil = new Map<string, number>();
 
 function clean(x: Rec): Rec {
   const out: Rec = {};
@@ -42,9 +40,6 @@ function links(header: unknown): Record<string, number> {
 const fantasySagaData: Adapter = async (params, ctx) => {
   const resource = String(params.resource);
   const api = ctx.upstream('iceandfire');
-  const key = api.baseUrl ?? '';
-  const until = blockedUntil.get(key) ?? 0;
-  if (until > Date.now()) throw upstreamBusy(BUSY, Math.ceil((until - Date.now()) / 1000));
 
   const page = params.page as number;
   const pageSize = params.pageSize as number;
@@ -54,10 +49,8 @@ const fantasySagaData: Adapter = async (params, ctx) => {
     allowStatus: [403],
     notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${String(params.id)}`,
   });
-  if (res.status === 403) {
-    blockedUntil.set(key, Date.now() + BLOCK_MS);
-    throw upstreamBusy(BUSY, BLOCK_MS / 1000);
-  }
+  // The block's pause (an hour) is the upstream policy's; this answer is the first of it.
+  if (res.status === 403) throw upstreamBusy(BUSY, BLOCK_MS / 1000);
   if (params.id !== undefined) return clean(record(res.body));
 
   const rel = links(res.headers.link);

@@ -63,6 +63,10 @@ export interface EndpointSpec {
   upstream: string;
   /** Providers the engine asks in order when the endpoint's own is not configured, fails or is unavailable. */
   fallback?: Array<{ upstream: string; adapter: string }>;
+  /** Upstreams an embedded endpoint's adapter also calls (an edition its data lacks, a provider with a pooled key). */
+  uses?: string[];
+  /** Media types of the raw answer a client gets by asking for one in Accept (else the JSON envelope). */
+  media?: string[];
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;
@@ -170,6 +174,9 @@ export function loadCatalog(dir: string): Catalog {
       for (const { upstream } of ep.fallback ?? []) {
         if (!upstreamsDoc.upstreams[upstream])
           throw new CatalogError(`${where}, field fallback: unknown upstream "${upstream}" (not in upstreams.yaml)`);
+      }
+      for (const id of ep.uses ?? []) {
+        if (!upstreamsDoc.upstreams[id]) throw new CatalogError(`${where}, field uses: unknown upstream "${id}" (not in upstreams.yaml)`);
       }
       for (const [name, p] of Object.entries(ep.params)) {
         for (const other of Object.keys(p.requiredWhen ?? {})) {

@@ -124,6 +124,10 @@ const endpoint = {
         properties: { upstream: { type: 'string' }, adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' } },
       },
     },
+    /** Ids of catalog/upstreams.yaml an embedded endpoint's adapter also calls (so it can answer 502/504 too). */
+    uses: { type: 'array', minItems: 1, items: { type: 'string' } },
+    /** Media types (`image/png`, or a family `image/*`) of the raw answer a matching Accept header gets. */
+    media: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]+/([a-z0-9.+-]+|\\*)$' } },
     /** Response cache TTL such as 30s, 10m, 6h, 30d. */
     cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Time budget of one call, such as 30s (default 30s). */
@@ -180,6 +184,8 @@ const policy = {
   properties: {
     concurrency: { type: 'integer', minimum: 1 },
     queue: { type: 'integer', minimum: 0 },
+    queueWait: duration,
+    concurrencyFor: { type: 'array', minItems: 1, items: { type: 'string' } },
     rate: {
       type: 'object',
       additionalProperties: false,

@@ -76,6 +76,11 @@ export function accountUsageOperation() {
       },
       400: errorResponseRef(400),
       401: errorResponseRef(401),
+      405: errorResponseRef(405),
+      408: errorResponseRef(408),
+      414: errorResponseRef(414),
+      431: errorResponseRef(431),
+      500: errorResponseRef(500),
       503: errorResponseRef(503),
     },
   };

@@ -23,27 +23,49 @@ const headers = {
     description: 'The plan as IETF draft 8 of RateLimit header fields: `"<plan>"; q=<limit>; w=<window seconds>; pk=:<partition>:`.',
     schema: { type: 'string' },
   },
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: an answer is only ever what its Content-Type says.',
+    schema: { const: 'nosniff' },
+  },
   'X-Request-Id': {
     description: 'Your X-Request-Id when it is 1 to 64 of `A-Z a-z 0-9 . _ -`, otherwise a new id; it names the request in the logs.',
     schema: { type: 'string' },
   },
 };
 
+// Written out where an answer carries them (429 and 503; 405), as required headers.
+const retryAfterHeader = { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } };
+const allowHeader = { description: 'The method the endpoint takes.', required: true, schema: { type: 'string' } };
+
 /** The headers of every answer to an API request; `retryAfter` adds Retry-After (429, 503). */
-export function answerHeaders(retryAfter: 'required' | 'optional' | 'none' = 'none'): Record<string, unknown> {
+export function answerHeaders(retryAfter: 'required' | 'none' = 'none'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'])
+  for (const name of [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'RateLimit',
+    'RateLimit-Policy',
+    'X-Request-Id',
+    'X-Content-Type-Options',
+  ])
     out[name] = ref('headers', name);
-  if (retryAfter !== 'none')
-    out['Retry-After'] = retryAfter === 'required' ? { ...headers['Retry-After'], required: true } : ref('headers', 'Retry-After');
+  if (retryAfter === 'required') out['Retry-After'] = retryAfterHeader;
   return out;
 }
 
-function errorResponse(status: number, description: string, retryAfter: 'required' | 'optional' | 'none' = 'none') {
+/** Answers given before the request reaches the API (engine/pipeline/client-error.ts) carry no allowance headers. */
+const edgeHeaders = () => ({ 'X-Content-Type-Options': ref('headers', 'X-Content-Type-Options') });
+
+function errorResponse(
+  status: number,
+  description: string,
+  retryAfter: 'required' | 'none' = 'none',
+  responseHeaders: Record<string, unknown> = answerHeaders(retryAfter),
+) {
   return {
     description,
-    headers: answerHeaders(retryAfter),
+    headers: responseHeaders,
     content: { 'application/json': { schema: { allOf: [ref('schemas', 'Error')], properties: { code: { enum: codesOf(status) } } } } },
   };
 }
@@ -62,25 +84,59 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
     response: errorResponse(401, 'No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).'),
   },
   404: { name: 'NotFound', response: errorResponse(404, 'Nothing matches: the upstream or the embedded data has no such item.') },
+  405: {
+    name: 'MethodNotAllowed',
+    response: errorResponse(405, 'The endpoint takes another method; Allow names it.', 'none', {
+      ...answerHeaders(),
+      Allow: allowHeader,
+    }),
+  },
+  408: {
+    name: 'RequestTimeout',
+    response: errorResponse(
+      408,
+      'The request stopped arriving: nothing of its headers or body came for the idle time (at most 30 s), or the whole took longer than 5 minutes. The connection is closed.',
+      'none',
+      edgeHeaders(),
+    ),
+  },
   413: {
     name: 'PayloadTooLarge',
     response: errorResponse(413, 'The body, an uploaded file or a fetched URL is larger than the service accepts.'),
+  },
+  414: {
+    name: 'UriTooLong',
+    response: errorResponse(414, 'The URL is longer than the server reads: send long values in a POST body.', 'none', edgeHeaders()),
+  },
+  431: {
+    name: 'HeadersTooLarge',
+    response: errorResponse(431, 'The request headers are larger than the server reads.', 'none', edgeHeaders()),
   },
   429: {
     name: 'TooManyRequests',
     response: errorResponse(429, "Your plan's allowance for this window is spent; Retry-After says when it renews.", 'required'),
   },
+  500: {
+    name: 'InternalError',
+    response: errorResponse(
+      500,
+      'Something failed that should not have; the logs name it by X-Request-Id. Not counted against your allowance.',
+    ),
+  },
   501: { name: 'NotImplemented', response: errorResponse(501, 'This server has no adapter for the endpoint.') },
   502: {
     name: 'BadGateway',
-    response: errorResponse(502, 'The upstream failed or answered something unusable. Not counted against your allowance.'),
+    response: errorResponse(
+      502,
+      'The upstream failed, answered something unusable, or answered in a shape this service does not know (its API changed). Not counted against your allowance.',
+    ),
   },
   503: {
     name: 'ServiceUnavailable',
     response: errorResponse(
       503,
-      'Not configured on this server (the message names what to set), the upstream is busy, or the key store cannot answer; Retry-After says when to try again where it is known. Not counted against your allowance.',
-      'optional',
+      'Not configured on this server (the message names what to set), the upstream is busy or resting after repeated failures, or a store cannot answer; Retry-After says when to try again. Not counted against your allowance.',
+      'required',
     ),
   },
   504: {

@@ -10,6 +10,8 @@ export interface DocumentInfo {
   version: string;
   url: string;
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream: the document is built from the configuration. */
+  pooled: (upstream: string) => boolean;
   /** Endpoints this server has an adapter for; the others are documented with their 501. */
   implemented(spec: EndpointSpec): boolean;
 }
@@ -29,7 +31,13 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
   const bodies: Record<string, unknown> = {};
   const paths: Record<string, unknown> = {};
   for (const e of endpoints) {
-    const op = operationOf(e, { upstreams: info.upstreams, implemented: info.implemented(e), bodies, creator: info.title });
+    const op = operationOf(e, {
+      upstreams: info.upstreams,
+      pooled: info.pooled,
+      implemented: info.implemented(e),
+      bodies,
+      creator: info.title,
+    });
     paths[`/api/v1/${e.id}`] = { [e.method.toLowerCase()]: op };
   }
   paths['/api/v1/account/usage'] = { get: accountUsageOperation() };

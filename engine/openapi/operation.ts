@@ -3,6 +3,7 @@
 import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import { answerHeaders, errorResponseRef, successSchema } from './components.js';
 import { rulesOf } from '../catalog/request-schema.js';
+import { asConfigured } from '../catalog/as-configured.js';
 import { bodySchema, crossRules, exampleRequest, formatWords, propertySchema, rulesNaming, ruleWords, sentences } from './params.js';
 
 const operationIdOf = (id: string) => id.replace(/[/-](.)/g, (_, c: string) => c.toUpperCase());
@@ -10,6 +11,8 @@ const pascal = (id: string) => operationIdOf(id).replace(/^./, (c) => c.toUpperC
 
 export interface OperationContext {
   upstreams: Record<string, UpstreamSpec>;
+  /** True when this server holds a pooled key for the upstream (UPSTREAM_<ID>_KEYS). */
+  pooled: (upstream: string) => boolean;
   /** False when this server has no adapter for the endpoint (it answers 501). */
   implemented: boolean;
   /** Request body schemas, added to components.schemas by name. */
@@ -26,18 +29,34 @@ function exampleAnswer(spec: EndpointSpec, creator: string) {
   return { example: { success: true, creator, source: spec.upstream, data: examples[0], metadata } };
 }
 
+/** True when the endpoint's adapter calls an upstream or fetches a caller's URL (so 502 is possible). */
+function reachesOut(spec: EndpointSpec): boolean {
+  const fetches = Object.values(spec.params).some((p) => p.format === 'url' || p.orText);
+  return spec.upstream !== 'embedded' || Boolean(spec.fallback?.length || spec.uses?.length) || fetches;
+}
+
 /** Statuses other than 200 that the engine can give for this endpoint. */
 function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
-  const params = Object.values(spec.params);
-  const fetches = params.some((p) => p.format === 'url' || p.orText);
+  const fetches = Object.values(spec.params).some((p) => p.format === 'url' || p.orText);
   // 404 on all: an upstream's "no such item" and an embedded look-up's (an emoji, a BIN, a verse) alike.
-  const out = [400, 401, 404];
+  // 405 (another method), 408 (a request that stops arriving), 414 and 431 (a request too large to read)
+  // and 500 can meet any request.
+  const out = [400, 401, 404, 405, 408];
   if (spec.method === 'POST' || fetches) out.push(413);
-  out.push(429);
+  out.push(414, 429, 431, 500);
   if (!implemented) out.push(501);
-  if (spec.upstream !== 'embedded' || fetches) out.push(502);
+  if (reachesOut(spec)) out.push(502);
   out.push(503, 504); // the key store may be down; every endpoint has a deadline
   return out;
+}
+
+/** The JSON envelope, and the raw bytes for a client whose Accept names the endpoint's media type. */
+function successContent(spec: EndpointSpec, creator: string) {
+  const content: Record<string, unknown> = {
+    'application/json': { schema: successSchema(spec.response), ...exampleAnswer(spec, creator) },
+  };
+  for (const type of spec.media ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
+  return content;
 }
 
 function description(spec: EndpointSpec, ctx: OperationContext): string {
@@ -51,9 +70,13 @@ function description(spec: EndpointSpec, ctx: OperationContext): string {
   lines.push(...rulesOf(spec).map(ruleWords));
   if (spec.params.upstream_key) {
     lines.push(
-      `Without a pooled server key for the provider on this server, \`upstream_key\` is required: a request with neither is answered 400 \`Missing required parameter: upstream_key\`, and a key the provider refuses 400 \`Invalid value for upstream_key: rejected by the upstream provider\`.`,
+      ctx.pooled(spec.upstream)
+        ? 'This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.'
+        : 'This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.',
     );
   }
+  if (spec.media?.length)
+    lines.push(`Send \`Accept: ${spec.media[0]}\` to get the raw bytes (${spec.media.join(', ')}) instead of the JSON envelope.`);
   if (spec.cache) lines.push(`Answers are cached for ${spec.cache}.`);
   return sentences(lines);
 }
@@ -92,7 +115,8 @@ function requestBody(spec: EndpointSpec, example: Record<string, unknown>, ctx: 
   return { required: Object.keys(example).length > 0, content };
 }
 
-export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<string, unknown> {
+export function operationOf(catalogSpec: EndpointSpec, ctx: OperationContext): Record<string, unknown> {
+  const spec = asConfigured(catalogSpec, ctx.pooled);
   const example = exampleRequest(spec);
   const rules = crossRules(spec);
   const op: Record<string, unknown> = {
@@ -112,9 +136,7 @@ export function operationOf(spec: EndpointSpec, ctx: OperationContext): Record<s
     200: {
       description: "The success envelope, with the endpoint's answer in `data`.",
       headers: answerHeaders(),
-      content: {
-        'application/json': { schema: successSchema(spec.response), ...exampleAnswer(spec, ctx.creator ?? 'Unified Utility API') },
-      },
+      content: successContent(spec, ctx.creator ?? 'Unified Utility API'),
     },
     ...Object.fromEntries(errorStatuses(spec, ctx.implemented).map((s) => [s, errorResponseRef(s)])),
   };

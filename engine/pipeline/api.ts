@@ -33,7 +33,9 @@ export function apiServer(routes: Map<string, Route>, unmatched: Route, site: Ca
     }
     const path = url?.pathname;
     if (typeof path !== 'string' || !path.startsWith('/api/')) return false;
-    const found = routes.get(path);
+    // A trailing slash names the same endpoint (`/api/v1/tools/ccgen/`): served as it, not redirected, so a
+    // POST keeps its body.
+    const found = routes.get(path) ?? (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : undefined);
     const route =
       found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
     route.run(new Call(route.endpoint, path, url!.query as string | null, req, res, site));

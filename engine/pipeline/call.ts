@@ -82,7 +82,7 @@ export class Call {
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';
     this.query = querystring.parse(search ?? '');
-    this.headers = ['X-Request-Id', this.id];
+    this.headers = ['X-Request-Id', this.id, 'X-Content-Type-Options', 'nosniff'];
   }
 
   header(name: string, value: string): void {

@@ -62,8 +62,9 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
     };
   }
 
-  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: () => Promise<T>): Promise<T> {
-    return this.deps.memo(key, ttlMs, load);
+  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: (upstream: (id: string) => UpstreamClient) => Promise<T>): Promise<T> {
+    // Unscoped clients: bounded by their own timeouts, not by the request that started the load.
+    return this.deps.memo(key, ttlMs, () => load(this.deps.upstream));
   }
 
   watch(c: Cancellable): void {

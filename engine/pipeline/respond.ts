@@ -116,10 +116,15 @@ function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string |
 
 const errorBody = (e: ApiError) => ({ success: false, error: e.message, code: e.code });
 
+/** Every 503 says when to try again (the document lists Retry-After as required): a minute where the error cannot tell. */
+function headersOf(e: ApiError): Record<string, string> {
+  return e.status === 503 && !e.headers['Retry-After'] ? { ...e.headers, 'Retry-After': '60' } : e.headers;
+}
+
 /** The error envelope of `e`, with its headers (Allow, WWW-Authenticate), for a page or a URL no route reads. */
 export function sendError(res: ServerResponse, e: ApiError) {
   if (res.headersSent) return res.end();
-  for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(headersOf(e))) res.setHeader(name, value);
   sendJson(res, e.status, errorBody(e));
 }
 
@@ -133,7 +138,7 @@ export function failCall(log: Logger): Fail {
       Promise.resolve()
         .then(call.refund)
         .catch(() => {});
-    for (const [name, value] of Object.entries(e.headers)) call.header(name, value);
+    for (const [name, value] of Object.entries(headersOf(e))) call.header(name, value);
     call.errorCode = e.code;
     answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
   };

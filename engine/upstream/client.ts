@@ -239,14 +239,14 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     followRedirect: boolean,
     ms: number,
     stop: Stop,
-    allow: readonly number[] | undefined,
+    guard: { allow: readonly number[] | undefined; path: string },
     callerKey?: string,
   ): Promise<Answer> {
     // Scrubbed only for a log line: most calls write none.
     const path = () => scrub(url.pathname, callerKey);
     const idempotent = call.method === 'GET';
     const deadline = stop.scope?.deadline;
-    const failed = (a: Answer) => a.status >= 500 && !allow?.includes(a.status);
+    const failed = (a: Answer) => a.status >= 500 && !guard.allow?.includes(a.status);
     let delay: IBackoff<unknown> | undefined;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
@@ -254,7 +254,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       try {
         const left = deadline === undefined ? ms : Math.min(ms, deadline - started);
         if (left <= 0) throw upstreamTimeout();
-        const res = await policy.run(() => tried(url, call, followRedirect, left, stop), failed, deadline);
+        const res = await policy.run(() => tried(url, call, followRedirect, left, stop), failed, deadline, guard.path);
         const status = res.status;
         policy.observe(status);
         if (status >= 500) log.warn({ path: path(), status, ms: elapsed(), attempt }, 'upstream answered 5xx');
@@ -380,7 +380,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         follow,
         req.timeoutMs ?? timeoutMs,
         { signal: req.signal, scope },
-        req.allowStatus,
+        { allow: req.allowStatus, path: req.path },
         req.callerKey,
       );
       const status = res.status;

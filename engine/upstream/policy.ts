@@ -8,6 +8,7 @@
 import {
   BrokenCircuitError,
   BulkheadRejectedError,
+  TaskCancelledError,
   CircuitState,
   ConsecutiveBreaker,
   SamplingBreaker,
@@ -25,9 +26,12 @@ import type { UpstreamEvents } from './upstream-events.js';
 
 /** `policy:` of an upstream (engine/catalog/schema.ts checks it). */
 export interface PolicySpec {
-  /** Exchanges in flight at once; more wait in line (`queue` of them, then 503). */
+  /** Exchanges in flight at once; more wait in line (`queue` of them, at most `queueWait`, then 503). */
   concurrency?: number;
   queue?: number;
+  queueWait?: string;
+  /** The request paths the concurrency bound applies to (default: every call), e.g. a search but not a quota read. */
+  concurrencyFor?: string[];
   /** At most `limit` exchanges per `per`; beyond it, 503 upstream_busy with Retry-After, without asking. */
   rate?: { limit: number; per: string };
   /** Exchanges spaced at least this much apart, waiting in line (a WAF that bans bursts). */
@@ -62,6 +66,8 @@ export class UpstreamPolicy {
   private readonly breaker: CircuitBreakerPolicy | undefined;
   private readonly cooldownMs: number;
   private readonly bulkhead: BulkheadPolicy | undefined;
+  private readonly queueWaitMs: number;
+  private readonly bulkheadPaths: ReadonlySet<string> | undefined;
   private readonly rateLimit: number;
   private readonly rateMs: number;
   private readonly recent: number[] = [];
@@ -116,6 +122,8 @@ export class UpstreamPolicy {
       });
     }
     this.bulkhead = spec.concurrency ? bulkhead(spec.concurrency, spec.queue ?? DEFAULT_QUEUE) : undefined;
+    this.queueWaitMs = spec.queueWait ? parseDuration(spec.queueWait) : 0;
+    this.bulkheadPaths = spec.concurrencyFor ? new Set(spec.concurrencyFor) : undefined;
     this.rateLimit = spec.rate?.limit ?? 0;
     this.rateMs = spec.rate ? parseDuration(spec.rate.per) : 0;
     this.intervalMs = spec.minInterval ? parseDuration(spec.minInterval) : 0;
@@ -136,22 +144,36 @@ export class UpstreamPolicy {
   }
 
   /**
-   * One exchange under the policy. `failed` tells which answers count as failures (5xx); `deadline`
-   * (performance.now() ms) bounds waiting in line. Refusals are immediate 503s with Retry-After.
+   * One exchange (to `path`) under the policy. `failed` tells which answers count as failures (5xx);
+   * `deadline` (performance.now() ms) bounds waiting. Refusals are immediate 503s with Retry-After.
    */
-  async run<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean, deadline: number | undefined): Promise<T> {
+  async run<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean, deadline: number | undefined, path = ''): Promise<T> {
     const trial = this.admit();
     const exchange = async (): Promise<T> => {
       await this.pace(deadline);
       return this.breaker ? this.guarded(attempt, failed) : attempt();
     };
     try {
-      return this.bulkhead ? await this.bulkhead.execute(exchange) : await exchange();
-    } catch (err) {
-      if (err instanceof BulkheadRejectedError) throw upstreamBusy(`Upstream ${this.id} is busy; try again shortly`, 2);
-      throw err;
+      return this.bulkhead && (!this.bulkheadPaths || this.bulkheadPaths.has(path))
+        ? await this.inLine(exchange, deadline)
+        : await exchange();
     } finally {
       if (trial) this.trialOut = false;
+    }
+  }
+
+  /** Through the bulkhead: a full line, or a wait past `queueWait` or the deadline, is a 503 busy. */
+  private async inLine<T>(exchange: () => Promise<T>, deadline: number | undefined): Promise<T> {
+    const left = deadline === undefined ? Infinity : deadline - performance.now();
+    const waitMs = Math.min(left, this.queueWaitMs || Infinity);
+    const busy = () => upstreamBusy(`Upstream ${this.id} is busy; try again shortly`, seconds(this.queueWaitMs || 2000));
+    // A signal only when the wait is bounded; it stops the wait in line, not the exchange once started.
+    const signal = Number.isFinite(waitMs) ? AbortSignal.timeout(Math.max(1, waitMs)) : undefined;
+    try {
+      return await this.bulkhead!.execute(exchange, signal);
+    } catch (err) {
+      if (err instanceof BulkheadRejectedError || err instanceof TaskCancelledError) throw busy();
+      throw err;
     }
   }
 

@@ -10,7 +10,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../server/app.js';
-import { answerClientErrors } from '../../engine/pipeline/client-error.js';
+import { guardEdges } from '../../engine/pipeline/client-error.js';
 
 export const KEYS = {
   premium: 'test-premium-key-0001',
@@ -93,10 +93,13 @@ export function appForTests(env: Record<string, string | undefined> = {}): TestA
   };
 }
 
-/** Listens on a loopback port, for tests that need a real socket (disconnects, restarts, load). */
-export async function listen(app: App['app']): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+/** Serves the app on a loopback port with the edges of server/main.ts; `bodyIdleMs` shortens the idle time for a test. */
+export async function listen(
+  app: App['app'],
+  opts: { bodyIdleMs?: number } = {},
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const server = http.createServer(app).listen(0, '127.0.0.1');
-  answerClientErrors(server);
+  guardEdges(server, { bodyIdleMs: opts.bodyIdleMs ?? 30_000, requestMs: 5 * 60_000 });
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -54,10 +54,11 @@ export async function send(
   r: ClientRequest,
   key: string | undefined,
   fileFields: string[] = [],
+  accept = 'application/json',
 ): Promise<{ status: number; body: unknown; headers: Headers }> {
   const url = new URL(base + op.path);
   for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept };
   if (key) headers['x-api-key'] = key;
   let body: string | FormData | undefined;
   if (r.body) {

@@ -21,6 +21,7 @@ export function shortTimeoutCtx(upstreamId: string, url: string, timeout = '300m
     { [`UPSTREAM_${envId(upstreamId)}_URL`]: url, [`UPSTREAM_${envId(upstreamId)}_TIMEOUT`]: timeout },
     { userAgent: 'UnifiedUtilityAPI-test/0.0.0 (+http://127.0.0.1)', log },
   );
+  const memo = createMemo();
   return {
     endpoint: 'test/short-timeout',
     options: {},
@@ -32,7 +33,8 @@ export function shortTimeoutCtx(upstreamId: string, url: string, timeout = '300m
     upstream,
     fetchUrl: () => Promise.reject(new Error('fetchUrl is not available in a short-timeout context')),
     blobs: undefined as unknown as AdapterContext['blobs'],
-    memo: createMemo(),
+    // As the engine's context does: the memo's loads get the (unscoped) clients.
+    memo: (key, ttl, load) => memo(key, ttl, () => load(extra.upstream ?? upstream)),
     ...extra,
   };
 }

@@ -80,3 +80,10 @@ test('a bad MAIL_FROM stops the boot, naming the value', () => {
   expect(bootError({ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'API <api@example.com' })).toMatch(/^MAIL_FROM must be/);
   expect(bootError({ MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' })).toMatch(/^MAIL_FROM must be/);
 });
+
+test('BODY_IDLE_TIMEOUT: 30 s unless set, between 1 s and 30 s', () => {
+  expect(loadConfig({}).bodyIdleTimeoutMs).toBe(30_000);
+  expect(loadConfig({ BODY_IDLE_TIMEOUT: '10s' }).bodyIdleTimeoutMs).toBe(10_000);
+  expect(() => loadConfig({ BODY_IDLE_TIMEOUT: '2m' })).toThrow('BODY_IDLE_TIMEOUT must be between 1s and 30s, got "2m"');
+  expect(() => loadConfig({ BODY_IDLE_TIMEOUT: 'soon' })).toThrow('BODY_IDLE_TIMEOUT must be a duration');
+});

@@ -22,3 +22,23 @@ test('logs reach stdout promptly on a quiet server, and SIGTERM flushes and exit
   expect(await server.stop('SIGTERM')).toBe(0);
   expect(server.lines().some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true);
 });
+
+test('at boot, a warning when /metrics is public on a non-loopback address, and none on loopback or with a token', async () => {
+  const warned = (lines: Array<Record<string, unknown>>) => lines.some((l) => /metrics is public/.test(String(l.msg)));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-server-'));
+  const open = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '0.0.0.0' });
+  await waitFor(
+    () => warned(open.lines()),
+    3_000,
+    'the warning',
+    () => open.out().slice(0, 800),
+  );
+  expect(open.lines().find((l) => /metrics is public/.test(String(l.msg)))).toMatchObject({ level: 40, host: '0.0.0.0' });
+  expect(await open.stop('SIGTERM')).toBe(0);
+  const quietEnvs: Array<Record<string, string>> = [{ HOST: '127.0.0.1' }, { HOST: '0.0.0.0', METRICS_TOKEN: 'a-metrics-token' }];
+  for (const env of quietEnvs) {
+    const quiet = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env });
+    expect(await quiet.stop('SIGTERM')).toBe(0);
+    expect(warned(quiet.lines())).toBe(false);
+  }
+});

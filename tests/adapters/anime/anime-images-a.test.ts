@@ -166,7 +166,7 @@ describe('upstream failures', () => {
   });
 
   test('slower than the upstream timeout → 504', async () => {
-    // The category list is already memoised for this fake's URL; the image call is the slow one.
+    // The category list answers at once; the image call is the slow one.
     imageFailWith = { json: s.fixture('hug.json'), delayMs: 2000 };
     await expectUpstreamTimeout((ctx) => animeImagesA({ category: 'hug', amount: 1 }, ctx), 'nekos-best', s.fake.url);
   });

@@ -1,6 +1,7 @@
 // anime/scene-finder against a loopback trace.moe: the caller's image URL passed as url= after a public-host
 // check, presence flags sent only when true, the key header, `me` without our address, 402/503 → 503 with
-// Retry-After, one search in flight per process with a bounded queue, and nothing cached.
+// Retry-After, one search in flight per process with a bounded queue (the tracemoe upstream's policy),
+// and nothing cached.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectNeverCached } from '../../helpers/cache-checks.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
@@ -53,6 +54,8 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 const { get } = s;
+// One search at a time is the tracemoe upstream's policy (catalog/upstreams.yaml): on for this app.
+const guarded = s.app({ env: { UPSTREAM_POLICIES: 'on' } });
 
 describe('search', () => {
   test('the image URL goes to the upstream as url=, no flags unless asked; scenes use neutral names', async () => {
@@ -189,7 +192,7 @@ describe('upstream failures', () => {
     s.failWith = { json: { frameCount: 0, error: 'Something broke', result: [] } };
     expectFailure(await get({ url: IMAGE }), { status: 502, code: 'upstream_failed' });
     s.failWith = { json: { frameCount: 0, error: '', result: 'none' } };
-    expectFailure(await get({ url: IMAGE }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ url: IMAGE }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504, and the search lock is released', async () => {
@@ -203,7 +206,7 @@ describe('upstream failures', () => {
 describe('one search at a time', () => {
   test('concurrent searches reach the upstream one after the other; all succeed', async () => {
     searchDelayMs = 150;
-    const answers = await Promise.all([0, 1, 2].map(() => get({ url: IMAGE })));
+    const answers = await Promise.all([0, 1, 2].map(() => guarded.get({ url: IMAGE })));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(s.fake.calls.filter((c) => c.path === '/search')).toHaveLength(3);
     expect(maxInFlight).toBe(1);
@@ -213,11 +216,11 @@ describe('one search at a time', () => {
     // The search holds the lock, at the upstream, until me has answered: no timing involved. (Were me
     // queued behind the search, it would never answer while the gate is shut: the race below says so.)
     closeGate();
-    const search = get({ url: IMAGE }).then((r) => r);
+    const search = guarded.get({ url: IMAGE }).then((r) => r);
     await until(() => inFlight === 1);
     let timer: NodeJS.Timeout | undefined;
     const me = await Promise.race([
-      get({ action: 'me' }).then((r) => r),
+      guarded.get({ action: 'me' }).then((r) => r),
       new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('me waited behind the search')), 10_000))),
     ]).finally(() => clearTimeout(timer));
     expect(me.status).toBe(200);
@@ -232,7 +235,7 @@ describe('one search at a time', () => {
     closeGate();
     const settled: number[] = [];
     const pending = Array.from({ length: 11 }, () =>
-      get({ url: IMAGE }).then((r) => {
+      guarded.get({ url: IMAGE }).then((r) => {
         settled.push(r.status);
         return r;
       }),

@@ -1,6 +1,6 @@
 // art-design/art-search: ColorMagic (a loopback fake speaking GET /palette/search?q=) answers first; every
 // way it fails, or an empty answer, falls back to palettes generated offline, with `source` saying which.
-// A failed upstream is skipped for a minute, so each failure case gets its own fake (its own base URL).
+// A failed upstream is skipped for a minute (its breaker), so each failure case gets its own world.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { readFixture, upstreamSuite, withUpstreams, type Caller, type WorldOptions } from '../../helpers/upstream-suite.js';
 import { expectAnswer } from '../../helpers/schema.js';
@@ -9,6 +9,8 @@ import { embeddedPalettes } from '../../../adapters/art-design/_palettes.js';
 /** A ColorMagic answering each search with `answer(q)`. */
 const colormagic = (answer: (q: string) => FakeResponse): WorldOptions => ({
   endpoint: 'art-design/art-search',
+  // A failed ColorMagic is skipped for a minute by its policy (catalog/upstreams.yaml).
+  env: { UPSTREAM_POLICIES: 'on' },
   upstreams: { colormagic: { routes: { 'GET /palette/search': (req) => answer(req.query.get('q') ?? '') } } },
 });
 const fixture = (name: string) => readFixture('colormagic', name);

@@ -16,6 +16,8 @@ const notFoundObject: FakeResponse = { status: 404, json: { message: 'ObjectID n
 
 const s = upstreamSuite({
   endpoint: 'art-design/museum-b',
+  // The spacing of calls is the met upstream's policy.
+  env: { UPSTREAM_POLICIES: 'on' },
   upstreams: {
     met: {
       basePath: V1,
@@ -45,7 +47,7 @@ describe('search', () => {
     expect([...search.query.keys()]).toEqual(['hasImages', 'q']); // q last: order changes the results
     expect(search.query.get('hasImages')).toBe('true');
     expect(objects.map((c) => c.path)).toEqual([`${V1}/objects/45734`, `${V1}/objects/999999`, `${V1}/objects/436535`]);
-    // Calls depart at least options.minIntervalMs (500) apart, one after the other. Only arrivals are seen
+    // Calls depart at least the policy's minInterval (500 ms) apart, one after the other. Only arrivals are seen
     // here, and a call may take any time to arrive on a busy machine, so only what follows from those two
     // rules whatever the delays is checked: call i departs after call i-1 was answered (so after it
     // arrived), and 500 ms after call i-1 departed; hence call i+1 arrives 500 ms or more after call i-1

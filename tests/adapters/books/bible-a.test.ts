@@ -99,7 +99,7 @@ describe('upstream failures', () => {
 
   test('a chapter without data → 502', async () => {
     s.failWith = { json: { verses: [] } };
-    expectFailure(await get({ book: 'Mark', chapter: 2 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ book: 'Mark', chapter: 2 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -80,7 +80,7 @@ describe('upstream failures', () => {
 
   test('a body without results → 502', async () => {
     s.failWith = { json: { count: 1 } };
-    expectFailure(await get({ q: 'austen' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ q: 'austen' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -93,7 +93,7 @@ describe('upstream failures', () => {
 
   test('an object with neither verse nor translation → 502', async () => {
     s.failWith = { json: { chapter_no: 3 } };
-    expectFailure(await get({ chapter: 3, verse: 5 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ chapter: 3, verse: 5 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

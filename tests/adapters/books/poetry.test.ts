@@ -98,7 +98,7 @@ describe('upstream failures', () => {
 
   test('titles without the titles key → 502', async () => {
     s.failWith = { json: { authors: [] } };
-    expectFailure(await get({}), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({}), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

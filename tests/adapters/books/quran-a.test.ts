@@ -159,7 +159,7 @@ describe('other editions through AlQuran Cloud', () => {
 
   test('an envelope without ayah data → 502', async () => {
     s.failWith = { json: { code: 200, status: 'OK', data: 'Please specify an edition' } };
-    expectFailure(await get({ number: 6, edition: 'en.asad' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ number: 6, edition: 'en.asad' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -120,7 +120,7 @@ describe('other editions through quran-api', () => {
 
   test('a body without the expected list → 502', async () => {
     s.failWith = { json: { verses: [] } };
-    expectFailure(await get({ edition: 'eng-ummmuhammad', chapter: 6 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ edition: 'eng-ummmuhammad', chapter: 6 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -138,7 +138,7 @@ describe('upstream failures', () => {
 
   test('a registry answer that is not an object → 502', async () => {
     registry.failWith = { json: ['not', 'rdap'] };
-    expectFailure(await get({ domain: 'array-answer.com' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ domain: 'array-answer.com' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('rdap.org failing → 502', async () => {

@@ -155,7 +155,13 @@ describe('the weights table and blocklist from the catalog options', () => {
     files: {},
     clientIp: '127.0.0.1',
     publicUrl: 'http://x',
-    memo: createMemo(),
+    // Nothing is memoised by these calls: a memo whose loads see no upstream.
+    memo: (key, ttl, load) =>
+      createMemo()(key, ttl, () =>
+        load(() => {
+          throw new Error('no upstream here');
+        }),
+      ),
     signal: new AbortController().signal,
     log: pino({ level: 'silent' }),
     upstream: () => ({

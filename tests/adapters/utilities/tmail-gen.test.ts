@@ -39,7 +39,7 @@ const s = upstreamSuite({
   },
 });
 const { fake, fixture } = s;
-/** A mail.tm of its own, on a new address (the domain list is memoised in the adapter module, per base URL). */
+/** A mail.tm of its own, on a new address (and an app of its own: the domain list is memoised per app). */
 const freshMailtm = (mailtm: FakeSpec) => ({ endpoint: 'utilities/tmail-gen', upstreams: { mailtm } });
 
 function reset() {
@@ -82,7 +82,7 @@ describe('a new mailbox', () => {
   });
 
   test('a plain-array domain list works too', async () => {
-    // The domain list is memoised per base URL: a second fake stands for a fresh mail.tm.
+    // The domain list is memoised per app: a world of its own stands for a fresh mail.tm.
     const other = {
       routes: {
         'GET /domains': () => ({ json: fixture('domains-array.json') }),
@@ -160,7 +160,7 @@ describe('failures', () => {
 
   test('no active domain, or a domain list of the wrong shape → 502', async () => {
     domainsAnswer = () => ({ json: { 'hydra:member': [{ domain: 'old.example', isActive: false }] } });
-    // The list is memoised per base URL: another fake stands for a fresh mail.tm.
+    // The list is memoised per app: a world of its own stands for a fresh mail.tm.
     await withUpstreams(freshMailtm({ fallback: () => domainsAnswer() }), async (t) => {
       expectFailure(await get(t), { status: 502, code: 'upstream_changed' });
       domainsAnswer = () => ({ text: '<html>maintenance</html>', headers: { 'content-type': 'application/json' } });
@@ -199,7 +199,8 @@ describe('pacing', () => {
       },
     };
     try {
-      await withUpstreams(freshMailtm(watcher), async (t) => {
+      // The bound is the mailtm upstream's policy (catalog/upstreams.yaml), on for this world.
+      await withUpstreams({ ...freshMailtm(watcher), env: { UPSTREAM_POLICIES: 'on' } }, async (t) => {
         const answers = await Promise.all(Array.from({ length: 5 }, () => get(t)));
         for (const a of answers) expect(a.status).toBe(200);
         expect(most).toBe(2);

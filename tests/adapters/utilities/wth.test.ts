@@ -127,14 +127,14 @@ describe('upstream failures', () => {
 
   test('a forecast without `current`, or without a temperature → 502', async () => {
     forecast.failWith = { json: { latitude: 52.5, longitude: 13.4 } };
-    expectFailure(await get({ city: 'No current' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ city: 'No current' }), { status: 502, code: 'upstream_changed' });
     forecast.failWith = { json: { current: { weather_code: 1 } } };
-    expectFailure(await get({ city: 'No temperature' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ city: 'No temperature' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('a geocoding match without coordinates → 502', async () => {
     geo.failWith = { json: { results: [{ name: 'Nowhere' }] } };
-    expectFailure(await get({ city: 'Nowhere' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ city: 'Nowhere' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

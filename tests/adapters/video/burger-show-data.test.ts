@@ -126,7 +126,7 @@ describe('upstream failures', () => {
 
   test('its 500 for a list → 502', async () => {
     s.failWith = { status: 500, json: { error: 'Error while retreiving data in route episodes.' } };
-    expectFailure(await get({ resource: 'episodes', skip: 6 }), { status: 502, code: 'upstream_changed' });
+    expectFailure(await get({ resource: 'episodes', skip: 6 }), { status: 502, code: 'upstream_failed' });
   });
 
   test('a list that is not an array → 502; one id that is not an object → 502', async () => {

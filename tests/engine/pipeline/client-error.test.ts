@@ -54,7 +54,7 @@ test('an over-long header block is a 431 in the error envelope', async () => {
 test('a malformed request is a 400 in the error envelope', async () => {
   const res = await raw('NOT HTTP AT ALL\r\n\r\n');
   expect(res.status).toBe(400);
-  expect(JSON.parse(res.body)).toMatchObject({ success: false, code: 'bad_request' });
+  expect(JSON.parse(res.body)).toMatchObject({ success: false, code: 'bad_input', error: 'Malformed HTTP request' });
 });
 
 test('the server keeps answering after them', async () => {

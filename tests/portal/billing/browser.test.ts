@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { testApp, type TestApp } from '../../helpers/app.js';
 import { browserForTests, chromiumAvailable, clearScreenshots, screenshot, signInPage } from '../../helpers/browser.js';
 import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
-import { answerClientErrors } from '../../../engine/pipeline/client-error.js';
+import { guardEdges } from '../../../engine/pipeline/client-error.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'billing-admin@example.com';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // The port first: PUBLIC_URL (Checkout's success and cancel pages) names it.
   let app: http.RequestListener = (_req, res) => res.end();
   server = http.createServer((req, res) => app(req, res)).listen(0, '127.0.0.1');
-  answerClientErrors(server);
+  guardEdges(server, { bodyIdleMs: 30_000, requestMs: 5 * 60_000 });
   await new Promise((ok) => server.once('listening', ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = await testApp({ ...stripe.env(PRICES), PUBLIC_URL: base, ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
