@@ -1,15 +1,7 @@
 // Translation through a LibreTranslate server (self-hosted, or a keyed public one) when the operator
 // configures UPSTREAM_LIBRETRANSLATE_URL; otherwise the catalog's fallback, Google's keyless web endpoint
 // (tr-gtx.ts: unofficial and throttled, so only the fallback). `from` is the caller's language, or the detected one.
-import {
-  invalidParam,
-  upstreamChanged,
-  isRecord,
-  record,
-  type Adapter,
-  type AdapterContext,
-  type UpstreamClient,
-} from '../../engine/adapter.js';
+import { invalidParam, upstreamChanged, isRecord, record, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { callerLanguages } from './_tr-params.js';
 
 /** LibreTranslate's language codes, asked once an hour: a wrong code is our 400, not its. */
