@@ -55,14 +55,17 @@ export function serviceRoutes(deps: ServiceRoutesDeps): Router {
       adapters: endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
-  const openapi = openApiDocument(endpoints, {
-    title: config.serviceName,
-    version,
-    url: config.publicUrl,
-    upstreams: deps.upstreams,
-    implemented: (e) => adapters.has(e.adapter),
-  });
+  // Built on the first request, not at boot: it takes a few hundred milliseconds (an example request is
+  // worked out per endpoint), and the catalog it is made of was already checked when it was loaded.
+  let openapi: ReturnType<typeof openApiDocument> | undefined;
   router.get('/openapi.json', (_req, res) => {
+    openapi ??= openApiDocument(endpoints, {
+      title: config.serviceName,
+      version,
+      url: config.publicUrl,
+      upstreams: deps.upstreams,
+      implemented: (e) => adapters.has(e.adapter),
+    });
     res.json(openapi);
   });
   router.get('/metrics', async (req, res, next) => {
