@@ -26,7 +26,9 @@ const changed = Math.max(...SOURCES.map((d) => newest(path.join(root, d))), ...C
 if (changed > built) {
   const tsc = path.join(root, 'node_modules/.bin/tsc');
   if (!fs.existsSync(tsc)) {
-    console.error('The sources changed since dist/ was built, and TypeScript is not installed (a production install?): run `npm ci && npm run build`.');
+    console.error(
+      'The sources changed since dist/ was built, and TypeScript is not installed (a production install?): run `npm ci && npm run build`.',
+    );
     process.exit(1);
   }
   const started = Date.now();

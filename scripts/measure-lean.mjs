@@ -145,7 +145,16 @@ const round = (x) => Math.round(x);
 // Malformed requests: hostile values in every parameter, bodies that do not parse, repeated and nested
 // query keys, wrong methods, unknown paths and wrong keys.
 function* hostileRequests(base) {
-  const HOSTILE = ['-1', '99999999999999999999', 'x'.repeat(3000), '<script>alert(1)</script>', '../../../etc/passwd', '\u202e💥\u0007', 'null', '{"a":1}'];
+  const HOSTILE = [
+    '-1',
+    '99999999999999999999',
+    'x'.repeat(3000),
+    '<script>alert(1)</script>',
+    '../../../etc/passwd',
+    '\u202e💥\u0007',
+    'null',
+    '{"a":1}',
+  ];
   for (const spec of catalog) {
     const url = `${base}/api/v1/${spec.id}`;
     for (const name of Object.keys(spec.params ?? {}))
@@ -157,7 +166,10 @@ function* hostileRequests(base) {
     for (const key of ['wrong-key-' + spec.id, '', 'x'.repeat(500)]) yield [`${url}?apikey=${encodeURIComponent(key)}`];
     yield [url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'anonymous' }, body: '{"unterminated' }];
     yield [url, { method: 'PUT', headers: { 'x-api-key': 'anonymous' } }];
-    yield [url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-api-key': 'anonymous' }, body: '--x\r\nbroken' }];
+    yield [
+      url,
+      { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-api-key': 'anonymous' }, body: '--x\r\nbroken' },
+    ];
     for (let i = 0; i < 20; i++) yield [`${url}-${i}/${'a'.repeat(i * 50)}?apikey=anonymous`];
   }
 }
@@ -206,7 +218,9 @@ for (let i = 0; i < runs; i++) {
       const total = Number(option('--requests', '11000'));
       const started = performance.now();
       const sent = await sweep(b.base, total);
-      console.log(`after a hostile sweep of ${sent} requests (${round((performance.now() - started) / 1000)} s): ${round(residentMb(pid))} MB`);
+      console.log(
+        `after a hostile sweep of ${sent} requests (${round((performance.now() - started) / 1000)} s): ${round(residentMb(pid))} MB`,
+      );
     }
     await b.stop();
   }

@@ -3,7 +3,7 @@
 // set costs about half a second and tens of megabytes that an instance asked only for US addresses never needs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
 
 const LANGUAGE_LOCALES: Record<string, string> = {
@@ -52,7 +52,7 @@ const LANGUAGE_LOCALES: Record<string, string> = {
 };
 
 const LOCALES = fs
-  .readdirSync(path.dirname(fileURLToPath(import.meta.resolve('@faker-js/faker/locale/en'))))
+  .readdirSync(path.dirname(createRequire(import.meta.url).resolve('@faker-js/faker/locale/en')))
   .filter((f) => f.endsWith('.js') && f !== 'base.js')
   .map((f) => f.slice(0, -3));
 const loaded = new Map<string, Promise<Faker>>();
