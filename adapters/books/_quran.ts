@@ -1,8 +1,9 @@
-// The embedded Quran shared by quran-a and quran-b: verse texts from quran-json (loaded once, on first
-// use, only for editions the table in _quran-editions.ts clears), and positions from quran-meta (juz,
+// The embedded Quran shared by quran-a and quran-b: verse texts from quran-json's files copied into
+// quran-data/ (loaded once, on first use, only for editions the table in _quran-editions.ts clears), and positions from quran-meta (juz,
 // page, ruku, hizb quarter, manzil, sajda), plus an Arabic search that ignores diacritics.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as meta from 'quran-meta/hafs';
 import { invalidParam } from '../../engine/adapter.js';
 import type { EditionRow } from './_quran-editions.js';
@@ -36,8 +37,12 @@ export interface SurahInfo {
   revelationType: 'Meccan' | 'Medinan';
 }
 
-const require = createRequire(import.meta.url);
-const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(require.resolve(`quran-json/dist/${file}`), 'utf8')) as T;
+// adapters/books/ in the source tree, dist/adapters/books/ once built; the data stays in the source tree
+// (quran-data/README.md says where it comes from).
+const here = path.dirname(fileURLToPath(import.meta.url));
+const built = path.basename(path.dirname(path.dirname(here))) === 'dist';
+const DATA = built ? path.resolve(here, '../../../adapters/books/quran-data') : path.join(here, 'quran-data');
+const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as T;
 
 const texts = new Map<string, Verse[]>();
 
