@@ -6,6 +6,7 @@
 //   node scripts/measure-lean.mjs                     # `node dist/server/main.js`, 3 boots
 //   node scripts/measure-lean.mjs --start             # `npm start` on this installed tree
 //   node scripts/measure-lean.mjs --runs 5 --hostile
+//   node scripts/measure-lean.mjs --runs 1 --each     # resident memory after each embedded call
 //
 // Every boot gets its own empty DATA_DIR and port, and every upstream is pointed at a closed loopback port,
 // so nothing leaves the machine. Timings depend on the machine's load (take the median); memory does not.
@@ -33,7 +34,8 @@ const CHEAPEST = {
   'art-design/noise-image': { hex: '0047AB', tiles: '1' },
   'art-design/color-scheme': { hex: '0047AB', mode: 'id' },
   'books/quran-a': { mode: 'ayah', number: '1' },
-  'books/quran-b': { mode: 'verse', edition: 'eng-ummmuhammad', chapter: '1', verse: '1' },
+  'books/quran-b': { mode: 'verse', edition: 'ara-quranuthmanienc', chapter: '1', verse: '1' },
+  'art-design/favicon': { domain: 'example.com' },
   'cloud-storage/file-host': { file: 'hello' },
   'cloud-storage/image-host': { image: PNG_1PX },
   'cloud-storage/paste-host': { paste: 'hello' },
@@ -206,6 +208,7 @@ for (let i = 0; i < runs; i++) {
       const res = await call(b.base, spec, cheapest(spec));
       await res.arrayBuffer();
       statuses.push(`${spec.id} ${res.status}`);
+      if (flag('--each')) console.log(`  ${spec.id}: ${res.status}, ${round(residentMb(pid))} MB`);
     }
     const afterCalls = residentMb(pid);
     console.log(`command:            ${[path.basename(command[0]), ...command[1]].join(' ')}`);

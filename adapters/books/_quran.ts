@@ -3,9 +3,8 @@
 // page, ruku, hizb quarter, manzil, sajda), plus an Arabic search that ignores diacritics.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as meta from 'quran-meta/hafs';
-import { invalidParam } from '../../engine/adapter.js';
+import { dataDir, invalidParam } from '../../engine/adapter.js';
 import type { EditionRow } from './_quran-editions.js';
 
 export const AYAH_COUNT = 6236;
@@ -37,11 +36,8 @@ export interface SurahInfo {
   revelationType: 'Meccan' | 'Medinan';
 }
 
-// adapters/books/ in the source tree, dist/adapters/books/ once built; the data stays in the source tree
-// (quran-data/README.md says where it comes from).
-const here = path.dirname(fileURLToPath(import.meta.url));
-const built = path.basename(path.dirname(path.dirname(here))) === 'dist';
-const DATA = built ? path.resolve(here, '../../../adapters/books/quran-data') : path.join(here, 'quran-data');
+// quran-data/README.md says where the files come from.
+const DATA = dataDir(import.meta.url, 'quran-data');
 const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as T;
 
 const texts = new Map<string, Verse[]>();
