@@ -26,4 +26,7 @@ for (const file of ['chapters/en/index.json', ...EMBEDDED.map((e) => e.file)])
 const emoji = JSON.parse(fs.readFileSync(path.join(packageDir('emojibase-data'), 'en/data.json'), 'utf8'));
 const kept = emoji.map(({ label, hexcode, emoji: e, group, subgroup }) => ({ label, hexcode, emoji: e, group, subgroup }));
 write(path.join(root, 'adapters/art-design/emoji-data/data.json'), JSON.stringify(kept));
-write(path.join(root, 'adapters/art-design/emoji-data/groups.json'), fs.readFileSync(path.join(packageDir('emojibase-data'), 'meta/groups.json')));
+write(
+  path.join(root, 'adapters/art-design/emoji-data/groups.json'),
+  fs.readFileSync(path.join(packageDir('emojibase-data'), 'meta/groups.json')),
+);

@@ -3,7 +3,7 @@
 // endpoint's cheapest request that touches its data. With --hostile it then sends a sweep of malformed and
 // hostile requests and gives the resident memory after it.
 //
-//   node scripts/measure-lean.mjs                     # `node dist/server/main.js`, 3 boots
+//   node scripts/measure-lean.mjs                     # package.json's start (`node … dist/server/main.js`), 3 boots
 //   node scripts/measure-lean.mjs --start             # `npm start` on this installed tree
 //   node scripts/measure-lean.mjs --runs 5 --hostile
 //   node scripts/measure-lean.mjs --runs 1 --each     # resident memory after each embedded call
@@ -23,7 +23,11 @@ const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const runs = Number(option('--runs', '3'));
-const command = flag('--start') ? ['npm', ['start', '--silent']] : [process.execPath, ['dist/server/main.js']];
+// package.json's start script run directly (`node <its flags> dist/server/main.js`), or `npm start` itself.
+const startScript = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+const command = flag('--start')
+  ? ['npm', ['start', '--silent']]
+  : [process.execPath, process.env.MEASURE_NODE_ARGS?.split(' ') ?? startScript.slice(1)];
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4AWP4DwQACfsD/c8LaHIAAAAASUVORK5CYII=';
 /** The cheapest request of each embedded endpoint that still reaches its data set; the others get their
@@ -224,6 +228,12 @@ for (let i = 0; i < runs; i++) {
       console.log(
         `after a hostile sweep of ${sent} requests (${round((performance.now() - started) / 1000)} s): ${round(residentMb(pid))} MB`,
       );
+      // Diagnosis: a server started with NODE_OPTIONS='--require <a SIGUSR2 handler>' (or --heapsnapshot-signal=SIGUSR2)
+      // is signalled here, and given MEASURE_SIGNAL_WAIT_MS to answer before it is stopped.
+      if (process.env.MEASURE_SIGNAL_WAIT_MS) {
+        process.kill(pid, 'SIGUSR2');
+        await new Promise((r) => setTimeout(r, Number(process.env.MEASURE_SIGNAL_WAIT_MS)));
+      }
     }
     await b.stop();
   }
