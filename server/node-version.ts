@@ -3,6 +3,8 @@
 // is imported first by server/main.ts, so an older `node` stops with this line instead of a stranger error.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  console.error(`Cannot start: Node ${process.versions.node}; the server needs Node 24 (run it with \`npm start\`, which uses the project's own).`);
+  console.error(
+    `Cannot start: Node ${process.versions.node}; the server needs Node 24 (run it with \`npm start\`, which uses the project's own).`,
+  );
   process.exit(1);
 }

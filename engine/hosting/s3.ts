@@ -74,8 +74,16 @@ export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlo
   // The SDK is required here, when an object store is configured, not at boot: it costs about half a
   // second to load, and an instance on disk never needs it.
   const require = createRequire(import.meta.url);
-  const { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } =
-    require('@aws-sdk/client-s3') as typeof S3;
+  const {
+    CreateBucketCommand,
+    DeleteObjectCommand,
+    GetObjectCommand,
+    HeadBucketCommand,
+    HeadObjectCommand,
+    ListObjectsV2Command,
+    PutObjectCommand,
+    S3Client,
+  } = require('@aws-sdk/client-s3') as typeof S3;
   const { Upload } = require('@aws-sdk/lib-storage') as typeof LibStorage;
   const { publicUrl, log } = opts;
   const clock = opts.clock ?? (() => Date.now());

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 
 // Required when a Redis is configured, not at boot: the client costs about half a second to load, and an
 // instance without REDIS_URL never needs it.
-const redisClient = (): typeof CreateClient => (createRequire(import.meta.url)('redis') as { createClient: typeof CreateClient }).createClient;
+const redisClient = (): typeof CreateClient =>
+  (createRequire(import.meta.url)('redis') as { createClient: typeof CreateClient }).createClient;
 
 export interface RedisHealth {
   /** True while the client is connected and ready. */
