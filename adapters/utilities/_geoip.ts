@@ -69,7 +69,12 @@ class Records {
   }
 }
 
-const text = (b: Buffer, from: number, to: number) => b.toString('utf8', from, to).replace(/\u0000.*/, '');
+/** A NUL-padded text field. */
+const text = (b: Buffer, from: number, to: number) => {
+  const s = b.toString('utf8', from, to);
+  const end = s.indexOf('\0');
+  return end < 0 ? s : s.slice(0, end);
+};
 
 function openTables(dir: string): GeoLookup {
   const city = new Records(path.join(dir, 'geoip-city.dat'), 24);
@@ -139,7 +144,7 @@ export function geoip(): Promise<GeoLookup> {
       resolve(openTables(path.join(path.dirname(createRequire(import.meta.url).resolve('geoip-lite/package.json')), 'data')));
     } catch (err) {
       opened = undefined;
-      reject(err as Error);
+      reject(err);
     }
   });
   return opened;
