@@ -94,6 +94,9 @@ async function boot() {
   const ms = performance.now() - started;
   return {
     ms,
+    // CPU time the server process spent to get there: unlike the wall time, it barely moves with the load
+    // other processes put on the machine.
+    cpuMs: cpuMsOf(serverPid(child.pid)),
     base,
     // npm start runs node as a child: the server's pid is the newest process in the group.
     pid: () => serverPid(child.pid),
@@ -119,6 +122,16 @@ function serverPid(leader) {
     })
     .map(Number);
   return Math.max(...inGroup);
+}
+
+function cpuMsOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13)
+    .map(Number);
+  return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
 }
 
 const residentMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
@@ -199,9 +212,11 @@ async function sweep(base, total) {
 }
 
 const boots = [];
+const bootCpu = [];
 for (let i = 0; i < runs; i++) {
   const b = await boot();
   boots.push(b.ms);
+  bootCpu.push(b.cpuMs);
   if (i < runs - 1) await b.stop();
   else {
     const pid = b.pid();
@@ -217,6 +232,7 @@ for (let i = 0; i < runs; i++) {
     const afterCalls = residentMb(pid);
     console.log(`command:            ${[path.basename(command[0]), ...command[1]].join(' ')}`);
     console.log(`boot to /health:    ${boots.map(round).join(', ')} ms (median ${round(median(boots))} ms)`);
+    console.log(`  server CPU by then: ${bootCpu.map(round).join(', ')} ms (median ${round(median(bootCpu))} ms)`);
     console.log(`resident at boot:   ${round(afterBoot)} MB`);
     console.log(`after one call of each of ${embedded.length} embedded endpoints: ${round(afterCalls)} MB`);
     const failed = statuses.filter((s) => !/ 200$/.test(s));
