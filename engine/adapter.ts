@@ -35,3 +35,4 @@ export { oneTurn, readCompletion } from './upstream/chat-completion.js';
 export { isPublicAddress } from './upstream/guarded-fetch.js';
 export { pause } from './upstream/pause.js';
 export { hostOfDomain } from './catalog/domain.js';
+export { dataDir } from './data-dir.js';

@@ -4,11 +4,11 @@
 // the session and viewer, security headers and the CSRF check of every form, the routers, the error page.
 // Its `close` stops what the portal runs in the background (webhook deliveries): server/app.ts calls it
 // before closing the store.
-import express, { type Router } from 'express';
+import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { PortalDeps } from './types.js';
 import { createContext } from './context.js';
 import { requireSignedIn } from './accounts/sessions.js';
-import { csrfProtect } from './csrf.js';
+import { csrfProtect, expiredForm } from './csrf.js';
 import { pageHeaders } from './security.js';
 import { assetRoutes } from './routes/assets.js';
 import { docsRoutes } from './routes/docs.js';
@@ -34,6 +34,8 @@ const OWN_PATHS = ['/signup', '/login', '/logout', '/account', '/admin'];
 /** The portal's routes, and `close`, which stops its background work (server/app.ts calls it on shutdown). */
 export interface Portal {
   router: Router;
+  /** For server/app.ts, before the API's error handler: a browser's error outside the portal as a page. */
+  browserErrorPage: ErrorRequestHandler;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export function createPortal(deps: PortalDeps): Portal {
     express.urlencoded({ extended: false, limit: '16kb' }),
     express.json({ limit: '64kb' }),
     csrfProtect,
+    expiredForm(ctx),
   );
 
   router.use(assetRoutes());
@@ -83,5 +86,5 @@ export function createPortal(deps: PortalDeps): Portal {
   if (ctx.billing) router.use(billingRoutes(ctx, ctx.billing));
 
   router.use(ctx.pages.errorPage);
-  return { router, close: () => ctx.close() };
+  return { router, browserErrorPage: ctx.pages.browserErrorPage, close: () => ctx.close() };
 }

@@ -2,9 +2,8 @@
 // default-src 'self', so it loads, fetches and frames nothing from anywhere else. Only on pages and their
 // assets: API answers and hosted files keep their own headers (helmet's Cross-Origin-Resource-Policy would
 // stop hosted images being embedded by other sites).
-import crypto from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
 const directives = {
@@ -30,31 +29,6 @@ export const pageHeaders: RequestHandler = (req, res, next) => {
   res.setHeader('Permissions-Policy', PERMISSIONS);
   helmetPage(req, res, next);
 };
-
-/**
- * The reference's renderer (Scalar) builds its styles at run time as <style> elements, which default-src
- * 'self' refuses (its response viewer is then blank). The narrowest way in: a fresh nonce per response in
- * style-src, handed to the <style> elements scripts create by portal/static/style-nonce.js. Style markup
- * that arrives any other way, and inline style attributes, stay refused; scripts, fetches, images and
- * fonts stay 'self' only.
- */
-export const docsHeaders: RequestHandler[] = [
-  (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.styleNonce = crypto.randomBytes(16).toString('base64');
-    res.setHeader('Permissions-Policy', PERMISSIONS);
-    next();
-  },
-  helmet({
-    ...common,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        ...directives,
-        'style-src': ["'self'", (_req, res: ServerResponse) => `'nonce-${(res as Response).locals.styleNonce}'`],
-      },
-    },
-  }),
-];
 
 /** For static files: no MIME sniffing (a file is only ever what its extension says). */
 export function assetHeaders(res: ServerResponse) {

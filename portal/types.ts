@@ -9,6 +9,7 @@ import type { Store } from '../engine/store/index.js';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import type { AccountUsageDeps, keyUsage } from '../engine/access/account-usage.js';
 import type { History } from '../engine/access/usage.js';
+import type { openApiDocument } from '../engine/openapi/document.js';
 import type { Health } from '../engine/health/health.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
@@ -20,6 +21,8 @@ export interface PortalDeps {
   plans: Record<string, PlanSpec>;
   /** The catalog's endpoints, as loaded at boot: the landing page counts and lists them. */
   endpoints: EndpointSpec[];
+  /** The OpenAPI document /openapi.json serves: the reference at /docs is rendered from it. */
+  openapi: ReturnType<typeof openApiDocument>;
   log: Logger;
   redis?: RedisHandle;
   /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */

@@ -2,12 +2,14 @@
 // Express 5, Fastify with a JSON schema, a bare Node reverse proxy with undici), our engine, and a loopback
 // fake upstream for data-set endpoints. (nginx, the other proxy baseline, is started by bench.ts itself.)
 // Once listening it says `{ ready: <port> }` over IPC (and prints `READY <port>` when run by hand).
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { Agent } from 'undici';
 import { createApp } from '../server/app.js';
+import { CONSTANT } from './bench-constant.js';
 
 const target = process.argv[2];
 const ready = (port: number) => {
@@ -22,6 +24,30 @@ switch (target) {
       http.createServer((_req, res) => {
         res.setHeader('Content-Type', 'application/json');
         res.end('{"hello":"world"}');
+      }),
+    );
+    break;
+  case 'node-http-envelope':
+    // The engine's success envelope for the bench's constant endpoint, written by bare node:http: what the
+    // engine's own work per request is measured against (bench.ts, "engine overhead").
+    listen(
+      http.createServer((req, res) => {
+        const started = performance.now();
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(
+          JSON.stringify({
+            success: true,
+            creator: 'Unified Utility API',
+            source: 'embedded',
+            data: CONSTANT,
+            metadata: {
+              endpoint: 'bench/constant',
+              requestId: randomUUID(),
+              tookMs: Math.round(performance.now() - started),
+              cached: false,
+            },
+          }),
+        );
       }),
     );
     break;
@@ -90,7 +116,8 @@ switch (target) {
     break;
   }
   case 'engine': {
-    const { app } = await createApp(process.env);
+    // BENCH_ADAPTERS_DIR: the bench's own adapters (with CATALOG_DIR, its own catalog: the constant endpoint).
+    const { app } = await createApp(process.env, { adaptersDir: process.env.BENCH_ADAPTERS_DIR });
     listen(http.createServer(app));
     break;
   }

@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { CONSTANT } from './bench-constant.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -185,6 +186,32 @@ const engineEnv = {
   UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${upstream.port}`,
 };
 const ccgen = `/api/v1/tools/ccgen?apikey=${KEY}&bin=457173`;
+
+// The engine's own cost: an endpoint whose adapter returns a constant, registered by the bench only (its own
+// catalog folder: the plans and upstreams, and bench.yaml with this one endpoint; its own adapters folder),
+// beside bare node:http writing the same envelope. Everything else a request goes through is the product's:
+// key, meter, validation of `bin`, the cache step, the envelope, the access log, metrics and usage history.
+const benchCatalog = path.join(dataDir, 'catalog');
+const benchAdapters = path.join(dataDir, 'adapters');
+fs.mkdirSync(benchCatalog);
+fs.mkdirSync(path.join(benchAdapters, 'bench'), { recursive: true });
+for (const f of ['plans.yaml', 'upstreams.yaml']) fs.copyFileSync(path.join(here, '../../catalog', f), path.join(benchCatalog, f));
+fs.writeFileSync(
+  path.join(benchCatalog, 'bench.yaml'),
+  `category: bench
+endpoints:
+  - name: constant
+    method: GET
+    summary: A constant answer, to measure what the engine costs per request
+    adapter: bench/constant
+    upstream: embedded
+    params:
+      bin: { type: string, required: true, description: 'A BIN, as ccgen takes it', pattern: '^[0-9]{6,8}$', patternHint: 6 to 8 digits }
+    response: { type: object }
+`,
+);
+fs.writeFileSync(path.join(benchAdapters, 'bench/constant.js'), `export default async () => (${JSON.stringify(CONSTANT)});\n`);
+const constantEnv = { ...engineEnv, CATALOG_DIR: benchCatalog, BENCH_ADAPTERS_DIR: benchAdapters };
 type Case = { name: string; target: string; env?: Record<string, string>; path: string; scriptsDir?: string };
 const cases: Case[] = [
   { name: 'bare node:http hello', target: 'node-http', path: '/' },
@@ -196,6 +223,13 @@ const cases: Case[] = [
     target: 'undici-proxy',
     env: { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` },
     path: '/api/v2/pokemon/pikachu/',
+  },
+  { name: 'bare node:http envelope', target: 'node-http-envelope', path: '/?bin=457173' },
+  {
+    name: 'ours: constant adapter, in-process store',
+    target: 'engine',
+    env: constantEnv,
+    path: `/api/v1/bench/constant?apikey=${KEY}&bin=457173`,
   },
   { name: 'ours: tools/ccgen, in-process store', target: 'engine', env: engineEnv, path: ccgen },
   {
@@ -227,10 +261,15 @@ if (process.env.BENCH_COMPARE) {
   cases.push(...ours.map((c) => ({ ...c, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
 }
 
-// BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference.
+// BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference
+// (and bare node:http's envelope with the constant endpoint, its reference).
 if (process.env.BENCH_ONLY) {
   const only = new RegExp(process.env.BENCH_ONLY, 'i');
-  cases.splice(0, cases.length, ...cases.filter((c) => only.test(c.name) || c.name.startsWith('bare Express')));
+  const keep = (c: Case) =>
+    only.test(c.name) ||
+    c.name.startsWith('bare Express') ||
+    (c.name.startsWith('bare node:http envelope') && cases.some((o) => o.name.includes('constant') && only.test(o.name)));
+  cases.splice(0, cases.length, ...cases.filter(keep));
 }
 
 // Every case is measured `runs` times in interleaved rounds (each round runs all cases), and its median run
@@ -285,4 +324,11 @@ for (const r of rows) {
     `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`,
   );
 }
+// The engine's overhead, by req/s and by server CPU per request (the latter barely moves with the machine's load).
+const envelope = rows.find((r) => r.name === 'bare node:http envelope');
+const constant = rows.find((r) => r.name.startsWith('ours: constant adapter'));
+if (envelope && constant)
+  console.log(
+    `\nengine overhead: the constant endpoint through the whole engine runs at ${pct(constant.rps, envelope.rps)} of bare node:http writing the same envelope (req/s); ${pct(envelope.cpuUs, constant.cpuUs)} by server CPU per request`,
+  );
 if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true }); // the servers' logs and data (BENCH_KEEP=1 keeps them)

@@ -23,14 +23,14 @@ await new Promise<void>((ok) => upstream.listen(0, '127.0.0.1', ok));
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-faults-'));
 fs.writeFileSync(path.join(dataDir, 'keys.yaml'), `- { key: ${KEY}, plan: enterprise, name: faults }\n`);
-const { app, close } = await createApp({
+const engine = await createApp({
   ...process.env,
   DATA_DIR: dataDir,
   API_KEYS_FILE: path.join(dataDir, 'keys.yaml'),
   LOG_LEVEL: 'silent',
   UPSTREAM_POKEAPI_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
 });
-const server = http.createServer(app);
+const server = http.createServer(engine.app);
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -57,5 +57,5 @@ console.log(`answer time: median ${ms(at(0.5))}, p95 ${ms(at(0.95))}, max ${ms(s
 
 server.close();
 upstream.close();
-await close();
+await engine.close();
 process.exit(0);

@@ -2,10 +2,9 @@
 // operator's tables stay true: which service each endpoint needs, which variables to set, whether it works
 // offline, and each upstream's default URL, keys and self-hosting note.
 //
-// The upstreams an endpoint uses are read from its adapter's source, its fallback providers' adapters and
-// the `_helpers` they import (any quoted upstream id), since one endpoint may call several (tr: libretranslate
-// or gtx; wth: geocoding and forecast, or wttr; bin-lookup: embedded plus binlist). The catalog's own
-// `upstream:` comes first.
+// The upstreams an endpoint uses are read from its adapter's source and the `_helpers` it imports (any
+// quoted upstream id), since one endpoint may call several (tr: libretranslate or gtx; wth: geocoding and
+// forecast; bin-lookup: embedded plus binlist). The catalog's own `upstream:` comes first.
 //
 //   npm run build && node dist/scripts/upstreams-doc.js            rewrite docs/upstreams.md
 //   npm run build && node dist/scripts/upstreams-doc.js --check    exit 1 if it is out of date
@@ -38,7 +37,7 @@ interface Usage {
 
 function usage(root: string, spec: EndpointSpec, ids: Set<string>): Usage {
   const adaptersDir = path.join(root, 'adapters');
-  // The endpoint's own adapter, then its fallback providers' (catalog order).
+  // The endpoint's own adapter and its fallback providers' (catalog `fallback:`), with what they import.
   const seen = new Set<string>();
   for (const a of [spec.adapter, ...(spec.fallback ?? []).map((p) => p.adapter)])
     sources(adaptersDir, path.join(adaptersDir, `${a}.ts`), seen);
@@ -50,7 +49,7 @@ function usage(root: string, spec: EndpointSpec, ids: Set<string>): Usage {
     for (const m of text.matchAll(/'([a-z0-9-]+)'/g)) if (ids.has(m[1])) found.add(m[1]);
     if (/source:\s*'embedded'/.test(text)) embeddedAnswer = true;
   }
-  const first = spec.upstream === 'embedded' ? [] : [spec.upstream];
+  const first = [...(spec.upstream === 'embedded' ? [] : [spec.upstream]), ...(spec.fallback ?? []).map((p) => p.upstream)];
   return { upstreams: [...new Set([...first, ...found])], embeddedAnswer };
 }
 

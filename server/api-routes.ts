@@ -16,7 +16,7 @@ import { accountUsageHandler, type AccountUsageDeps } from '../engine/access/acc
 import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { authorize } from '../engine/pipeline/steps/authorize.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
-import { invoker, type Provider } from '../engine/pipeline/steps/invoke.js';
+import { invoker, type Invoke, type Provider } from '../engine/pipeline/steps/invoke.js';
 import { cached } from '../engine/pipeline/steps/cache.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
 
@@ -40,27 +40,20 @@ export interface ApiRoutesDeps {
 
 export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; unmatched: Route } {
   const { identify, meter, fail } = deps;
-  const routes = new Map<string, Route>();
   const answer = envelope(deps.serviceName);
-  for (const spec of deps.endpoints) {
-    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
-    routes.set(`/api/v1/${spec.id}`, {
-      endpoint: spec.id,
-      method: spec.method,
-      run: chain(
-        [
-          parse(spec, deps.limits),
-          identify,
-          meter,
-          authorize,
-          validate(spec),
-          cached(spec, deps.cache, invoke, deps.cacheLookedUp),
-          answer,
-        ],
-        fail,
-      ),
-    });
-  }
+  const routes = endpointRoutes(
+    deps,
+    (spec, invoke) => [
+      parse(spec, deps.limits),
+      identify,
+      meter,
+      authorize,
+      validate(spec),
+      cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+      answer,
+    ],
+    fail,
+  );
 
   // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
   routes.set('/api/v1/account/usage', {
@@ -95,11 +88,28 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
 }
 
 /** The endpoint's providers in order: its adapter, then its `fallback:` ones (an adapter not written yet: none). */
-export function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
+function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
   const out: Provider[] = [];
   for (const p of [{ adapter: spec.adapter, upstream: spec.upstream }, ...(spec.fallback ?? [])]) {
     const adapter = adapters.get(p.adapter);
     if (adapter) out.push({ adapter, upstream: p.upstream });
   }
   return out;
+}
+
+/**
+ * One route per catalog endpoint at /api/v1/<id>, its chain the `steps` made for it around its providers'
+ * invoke (the API's door here, the probes' in server/probe-routes.ts).
+ */
+export function endpointRoutes(
+  deps: { endpoints: EndpointSpec[]; adapters: Map<string, Adapter>; context: ContextDeps },
+  steps: (spec: EndpointSpec, invoke: Invoke) => Step[],
+  fail: Fail,
+): Map<string, Route> {
+  const routes = new Map<string, Route>();
+  for (const spec of deps.endpoints) {
+    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
+    routes.set(`/api/v1/${spec.id}`, { endpoint: spec.id, method: spec.method, run: chain(steps(spec, invoke), fail) });
+  }
+  return routes;
 }

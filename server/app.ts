@@ -37,6 +37,7 @@ import { withFreePersonalPlan } from '../portal/accounts/keys.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
+import { openApiDocument } from '../engine/openapi/document.js';
 import { createHealth, type Health } from '../engine/health/health.js';
 import { probeRunner } from './probe-routes.js';
 
@@ -198,15 +199,23 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version: VERSION }),
   );
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, log, redis, usage: usageDeps, health });
+  // One OpenAPI document from this server's configuration: /openapi.json serves it, /docs renders it.
+  const openapi = openApiDocument(catalog.endpoints, {
+    title: config.serviceName,
+    version: VERSION,
+    url: config.publicUrl,
+    upstreams: catalog.upstreams,
+    pooled,
+    implemented: (e) => adapters.has(e.adapter),
+  });
+  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps, health });
   app.use(portal.router);
   app.use(
     serviceRoutes({
       config,
       version: VERSION,
       endpoints: catalog.endpoints,
-      upstreams: catalog.upstreams,
-      pooled,
+      openapi,
       adapters,
       redis,
       blobs,
@@ -216,6 +225,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   );
   app.use(createHostingRouter(blobs));
   app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));
+  app.use(portal.browserErrorPage);
   app.use(errorHandler(log));
 
   return {

@@ -1,4 +1,5 @@
 // Entry point of `npm start`.
+import './node-version.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

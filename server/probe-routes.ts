@@ -11,8 +11,7 @@ import { apiServer, type Route } from '../engine/pipeline/api.js';
 import type { Call } from '../engine/pipeline/call.js';
 import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
-import { invoker } from '../engine/pipeline/steps/invoke.js';
-import { endpointProviders } from './api-routes.js';
+import { endpointRoutes } from './api-routes.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
 import type { ProbeRun } from '../engine/health/probes.js';
 
@@ -27,28 +26,21 @@ export interface ProbeRoutesDeps {
 
 /** The probes' door, built at the first probe (boot need not pay for a second set of routes nothing may use). */
 function probeDoor(deps: ProbeRoutesDeps) {
-  const routes = new Map<string, Route>();
   const answer = envelope(deps.serviceName);
-  for (const spec of deps.endpoints) {
-    const invoke = invoker(spec, endpointProviders(spec, deps.adapters), deps.context);
-    routes.set(`/api/v1/${spec.id}`, {
-      endpoint: spec.id,
-      method: spec.method,
-      run: chain(
-        [
-          parse(spec, deps.limits),
-          validate(spec),
-          (call: Call, next: Next) =>
-            void invoke(call).then((outcome) => {
-              call.outcome = outcome;
-              next();
-            }, next),
-          answer,
-        ],
-        deps.fail,
-      ),
-    });
-  }
+  const routes = endpointRoutes(
+    deps,
+    (spec, invoke) => [
+      parse(spec, deps.limits),
+      validate(spec),
+      (call: Call, next: Next) =>
+        void invoke(call).then((outcome) => {
+          call.outcome = outcome;
+          next();
+        }, next),
+      answer,
+    ],
+    deps.fail,
+  );
   const unmatched: Route = { endpoint: 'unmatched', method: '', run: chain([], deps.fail) };
   const door = apiServer(routes, unmatched, { observe: () => {}, trust: () => false });
   const dispatch: Parameters<typeof inject>[0] = (req, res) => {

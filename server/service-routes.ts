@@ -2,21 +2,20 @@
 // portal's landing page), /health for load balancers, /openapi.json, and /metrics for Prometheus.
 import express, { type Router } from 'express';
 import type { Config } from '../engine/config.js';
-import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
+import type { EndpointSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
 import type { Adapter } from '../engine/types.js';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import { metricsAccess, type createMetrics } from '../engine/infra/metrics.js';
 import type { HostedBlobs } from '../engine/hosting/types.js';
-import { openApiDocument } from '../engine/openapi/document.js';
+import type { openApiDocument } from '../engine/openapi/document.js';
 
 export interface ServiceRoutesDeps {
   config: Config;
   version: string;
   endpoints: EndpointSpec[];
-  upstreams: Record<string, UpstreamSpec>;
-  /** True when this server holds a pooled key for the upstream (the document is built from the configuration). */
-  pooled: (upstream: string) => boolean;
+  /** The OpenAPI document, built once from this server's configuration (server/app.ts; /docs renders it too). */
+  openapi: ReturnType<typeof openApiDocument>;
   adapters: Map<string, Adapter>;
   redis: RedisHandle | undefined;
   blobs: HostedBlobs;
@@ -58,14 +57,7 @@ export function serviceRoutes(deps: ServiceRoutesDeps): Router {
       adapters: endpoints.filter((e) => adapters.has(e.adapter)).length,
     });
   });
-  const openapi = openApiDocument(endpoints, {
-    title: config.serviceName,
-    version,
-    url: config.publicUrl,
-    upstreams: deps.upstreams,
-    pooled: deps.pooled,
-    implemented: (e) => adapters.has(e.adapter),
-  });
+  const { openapi } = deps;
   router.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });

@@ -5,7 +5,9 @@
 // entries carry tone variants for a few old person emojis only, and flattening all of emojibase's ~2,000
 // variants would make most random picks a toned hand. The five tone modifiers themselves are in the group
 // "skin tone", so a client can compose any variant.
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir } from '../../engine/adapter.js';
 
 export interface Emoji {
   name: string;
@@ -105,9 +107,10 @@ function toRecord(e: BaseEmoji, meta: GroupsMeta): Emoji | undefined {
 
 export function emojiData(): { all: Emoji[]; categories: string[]; groups: string[] } {
   if (!cache) {
-    const require = createRequire(import.meta.url);
-    const data = require('emojibase-data/en/data.json') as BaseEmoji[];
-    const meta = require('emojibase-data/meta/groups.json') as GroupsMeta;
+    // emojibase-data's English list and group names, kept in emoji-data/ (scripts/data-files.mjs makes them).
+    const read = <T>(file: string) => JSON.parse(fs.readFileSync(path.join(dataDir(import.meta.url, 'emoji-data'), file), 'utf8')) as T;
+    const data = read<BaseEmoji[]>('data.json');
+    const meta = read<GroupsMeta>('groups.json');
     const all = data.map((e) => toRecord(e, meta)).filter((e): e is Emoji => e !== undefined);
     cache = { all, categories: [...new Set(all.map((e) => e.category))], groups: [...new Set(all.map((e) => e.group))] };
   }

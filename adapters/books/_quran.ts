@@ -1,10 +1,10 @@
-// The embedded Quran shared by quran-a and quran-b: verse texts from quran-json (loaded once, on first
-// use, only for editions the table in _quran-editions.ts clears), and positions from quran-meta (juz,
+// The embedded Quran shared by quran-a and quran-b: verse texts from quran-json's files copied into
+// quran-data/ (loaded once, on first use, only for editions the table in _quran-editions.ts clears), and positions from quran-meta (juz,
 // page, ruku, hizb quarter, manzil, sajda), plus an Arabic search that ignores diacritics.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as meta from 'quran-meta/hafs';
-import { invalidParam } from '../../engine/adapter.js';
+import { dataDir, invalidParam } from '../../engine/adapter.js';
 import type { EditionRow } from './_quran-editions.js';
 
 export const AYAH_COUNT = 6236;
@@ -36,8 +36,9 @@ export interface SurahInfo {
   revelationType: 'Meccan' | 'Medinan';
 }
 
-const require = createRequire(import.meta.url);
-const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(require.resolve(`quran-json/dist/${file}`), 'utf8')) as T;
+// quran-data/README.md says where the files come from.
+const DATA = dataDir(import.meta.url, 'quran-data');
+const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as T;
 
 const texts = new Map<string, Verse[]>();
 

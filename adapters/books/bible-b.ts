@@ -3,16 +3,7 @@
 // checked against the upstream's own list (/data, kept for a day). The upstream bans an IP for an hour
 // after more than 10 404s in 30 s: its policy in catalog/upstreams.yaml (15 calls per 30 s; a pause after
 // 3 404s, an hour after a 403) keeps this server in its good books. Answers are cached for 30 days.
-import {
-  ApiError,
-  badInput,
-  invalidParam,
-  notFound,
-  upstreamBusy,
-  type Adapter,
-  type AdapterContext,
-  type UpstreamClient,
-} from '../../engine/adapter.js';
+import { ApiError, badInput, invalidParam, notFound, upstreamBusy, type Adapter, type AdapterContext } from '../../engine/adapter.js';
 import { parseReference } from './_bible-b-reference.js';
 import { isRecord, malformed, text } from './_shape.js';
 

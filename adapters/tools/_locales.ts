@@ -1,5 +1,10 @@
 // Country → faker locale. Locales named `xx_CC` map themselves; language-only locales are listed here.
-import { allFakers, type Faker } from '@faker-js/faker';
+// Each locale is imported on its first use (`@faker-js/faker/locale/<id>`), not all ~70 at boot: the whole
+// set costs about half a second and tens of megabytes that an instance asked only for US addresses never needs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Faker } from '@faker-js/faker';
 
 const LANGUAGE_LOCALES: Record<string, string> = {
   AR: 'es',
@@ -46,8 +51,19 @@ const LANGUAGE_LOCALES: Record<string, string> = {
   PE: 'es',
 };
 
-export function fakerFor(country: string): Faker {
-  const fakers = allFakers as Record<string, Faker>;
-  const exact = Object.keys(fakers).find((id) => id.endsWith(`_${country}`));
-  return fakers[exact ?? LANGUAGE_LOCALES[country] ?? 'en'] ?? fakers.en;
+const LOCALES = fs
+  .readdirSync(path.dirname(createRequire(import.meta.url).resolve('@faker-js/faker/locale/en')))
+  .filter((f) => f.endsWith('.js') && f !== 'base.js')
+  .map((f) => f.slice(0, -3));
+const loaded = new Map<string, Promise<Faker>>();
+
+export function fakerFor(country: string): Promise<Faker> {
+  const language = LANGUAGE_LOCALES[country];
+  const id = LOCALES.find((l) => l.endsWith(`_${country}`)) ?? (language && LOCALES.includes(language) ? language : 'en');
+  let faker = loaded.get(id);
+  if (!faker) {
+    faker = (import(`@faker-js/faker/locale/${id}`) as Promise<{ faker: Faker }>).then((m) => m.faker);
+    loaded.set(id, faker);
+  }
+  return faker;
 }

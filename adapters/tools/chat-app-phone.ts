@@ -2,7 +2,6 @@
 // one in the public bio. Nothing else is looked up: messaging apps never show a member's number to
 // strangers, and "id → phone" services run on leaked databases (see docs/decisions.md, "chat-app-phone").
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
-import { load } from 'cheerio';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
 import { invalidParam, notFound, upstreamChanged, type Adapter } from '../../engine/adapter.js';
 
@@ -45,6 +44,8 @@ const chatAppPhone: Adapter = async (params, ctx) => {
     headers: { accept: 'text/html' },
     notFoundMessage: `No public profile for @${username}`,
   });
+  // cheerio is imported on the first call: it costs a few hundred milliseconds of boot otherwise.
+  const { load } = await import('cheerio');
   const $ = load(body);
   const meta = (p: string) => clean($(`meta[property="${p}"]`).attr('content'));
 

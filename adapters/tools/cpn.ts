@@ -3,7 +3,7 @@
 // every card with its code in a hidden input. Selectors and paths live in catalog/upstreams.yaml
 // (`dealspotr.settings`) because the markup drifts. A bot-check page is the provider failing (502),
 // never "no coupons".
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import { invalidParam, upstreamFailed, upstreamChanged, type Adapter, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
@@ -60,6 +60,8 @@ const cpn: Adapter = async (params, ctx) => {
     });
 
   const listingHtml = (await get(s.listingPath.replace('{domain}', encodeURIComponent(domain)))).body;
+  // cheerio is imported on the first call: it costs a few hundred milliseconds of boot otherwise.
+  const { load } = await import('cheerio');
   const listing = load(listingHtml);
   const cards = listing(s.selectors.card);
   const store = storeName(listing, s.selectors);

@@ -9,7 +9,7 @@ import { fakerFor } from './_locales.js';
 const currencies = countryToCurrency as Record<string, string>;
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
-function phoneFor(country: string, faker: ReturnType<typeof fakerFor>): string {
+function phoneFor(country: string, faker: Awaited<ReturnType<typeof fakerFor>>): string {
   const candidate = parsePhoneNumberFromString(faker.phone.number({ style: 'international' }), country as CountryCode);
   if (candidate?.isValid() && candidate.country === country) return candidate.formatInternational();
   // The locale's pattern is not valid for this country: vary the tail of the country's example number.
@@ -28,7 +28,7 @@ const fakeAddress: Adapter = async (params) => {
   let country = String(params.country ?? 'US').toUpperCase();
   if (country === 'UK') country = 'GB';
   if (!currencies[country]) throw invalidParam('country', `unknown country code ${country}`);
-  const faker = fakerFor(country);
+  const faker = await fakerFor(country);
   const countryName = regionNames.of(country) ?? country;
   const loc = faker.location;
   const state = (() => {

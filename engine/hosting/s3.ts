@@ -19,17 +19,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { createRequire } from 'node:module';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { Logger } from 'pino';
 import type { S3Config } from '../config.js';
 import { storageUnavailable } from '../errors.js';
@@ -79,6 +71,20 @@ export interface S3BlobOptions {
 }
 
 export function createS3BlobStore(cfg: S3Config, opts: S3BlobOptions): HostedBlobs {
+  // The SDK is required here, when an object store is configured, not at boot: it costs about half a
+  // second to load, and an instance on disk never needs it.
+  const require = createRequire(import.meta.url);
+  const {
+    CreateBucketCommand,
+    DeleteObjectCommand,
+    GetObjectCommand,
+    HeadBucketCommand,
+    HeadObjectCommand,
+    ListObjectsV2Command,
+    PutObjectCommand,
+    S3Client,
+  } = require('@aws-sdk/client-s3') as typeof S3;
+  const { Upload } = require('@aws-sdk/lib-storage') as typeof LibStorage;
   const { publicUrl, log } = opts;
   const clock = opts.clock ?? (() => Date.now());
   const Bucket = cfg.bucket;

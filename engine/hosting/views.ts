@@ -15,17 +15,18 @@ export interface Page {
 const NOINDEX = html`<meta name="robots" content="noindex, nofollow">
 `;
 
-/** The whole document: no script at all, one style block allowed by its nonce, images only from here. */
+/** The whole document: no script at all, one style block allowed by its nonce (dark when the system is), images only from here. */
 export function documentOf(page: Page, nonce: string): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${page.noindex && NOINDEX}<title>${page.title}</title>
 <style nonce="${nonce}">body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 pre{background:#f6f8fa;border:1px solid #ddd;padding:1rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
-.meta{color:#666;font-size:13px}img{max-width:100%;height:auto;border:1px solid #ddd}a.button,button{display:inline-block;padding:.5rem 1rem;background:#0366d6;color:#fff;border:0;border-radius:4px;text-decoration:none;font-size:15px;cursor:pointer}</style>
-</head><body>
+.meta{color:#666;font-size:13px}img{max-width:100%;height:auto;border:1px solid #ddd}a.button,button{display:inline-block;padding:.5rem 1rem;background:#0366d6;color:#fff;border:0;border-radius:4px;text-decoration:none;font-size:15px;cursor:pointer}
+:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body{background:#0f1318;color:#e3e7ed}pre{background:#171c23;border-color:#2f3742}.meta{color:#a4adba}a{color:#8ea8ff}img{border-color:#2f3742}}</style>
+</head><body><main>
 ${page.body}
-</body></html>`.value;
+</main></body></html>`.value;
 }
 
 function humanSize(n: number): string {

@@ -1,7 +1,13 @@
 // The shared Redis client. Commands fail fast while disconnected (no offline queue), so an outage never
 // makes requests hang; the client reconnects by itself and /health reports the state.
-import { createClient, type RedisClientType } from 'redis';
+import { createRequire } from 'node:module';
+import type { RedisClientType, createClient as CreateClient } from 'redis';
 import type { Logger } from 'pino';
+
+// Required when a Redis is configured, not at boot: the client costs about half a second to load, and an
+// instance without REDIS_URL never needs it.
+const redisClient = (): typeof CreateClient =>
+  (createRequire(import.meta.url)('redis') as { createClient: typeof CreateClient }).createClient;
 
 export interface RedisHealth {
   /** True while the client is connected and ready. */
@@ -19,7 +25,7 @@ export interface RedisHandle extends RedisHealth {
 }
 
 export function connectRedis(url: string, log: Logger): RedisHandle {
-  const client = createClient({
+  const client = redisClient()({
     url,
     disableOfflineQueue: true,
     socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },

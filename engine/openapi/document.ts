@@ -31,7 +31,13 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
   const bodies: Record<string, unknown> = {};
   const paths: Record<string, unknown> = {};
   for (const e of endpoints) {
-    const op = operationOf(e, { upstreams: info.upstreams, pooled: info.pooled, implemented: info.implemented(e), bodies });
+    const op = operationOf(e, {
+      upstreams: info.upstreams,
+      pooled: info.pooled,
+      implemented: info.implemented(e),
+      bodies,
+      creator: info.title,
+    });
     paths[`/api/v1/${e.id}`] = { [e.method.toLowerCase()]: op };
   }
   paths['/api/v1/account/usage'] = { get: accountUsageOperation() };

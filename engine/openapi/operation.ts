@@ -17,6 +17,16 @@ export interface OperationContext {
   implemented: boolean;
   /** Request body schemas, added to components.schemas by name. */
   bodies: Record<string, unknown>;
+  /** The service's name, the envelope's `creator` in the example answer. */
+  creator?: string;
+}
+
+/** The example answer: the envelope around the answer recorded in the catalog (`response.examples`). */
+function exampleAnswer(spec: EndpointSpec, creator: string) {
+  const examples = (spec.response as { examples?: unknown[] }).examples;
+  if (!examples?.length) return {};
+  const metadata = { endpoint: spec.id, requestId: '5f0c6d1e-8a4b-4c2e-9d7f-3b1a2c4d5e6f', tookMs: 12.5, cached: false };
+  return { example: { success: true, creator, source: spec.upstream, data: examples[0], metadata } };
 }
 
 /** True when the endpoint's adapter calls an upstream or fetches a caller's URL (so 502 is possible). */
@@ -41,8 +51,10 @@ function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
 }
 
 /** The JSON envelope, and the raw bytes for a client whose Accept names the endpoint's media type. */
-function successContent(spec: EndpointSpec) {
-  const content: Record<string, unknown> = { 'application/json': { schema: successSchema(spec.response) } };
+function successContent(spec: EndpointSpec, creator: string) {
+  const content: Record<string, unknown> = {
+    'application/json': { schema: successSchema(spec.response), ...exampleAnswer(spec, creator) },
+  };
   for (const type of spec.media ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
   return content;
 }
@@ -124,7 +136,7 @@ export function operationOf(catalogSpec: EndpointSpec, ctx: OperationContext): R
     200: {
       description: "The success envelope, with the endpoint's answer in `data`.",
       headers: answerHeaders(),
-      content: successContent(spec),
+      content: successContent(spec, ctx.creator ?? 'Unified Utility API'),
     },
     ...Object.fromEntries(errorStatuses(spec, ctx.implemented).map((s) => [s, errorResponseRef(s)])),
   };

@@ -64,7 +64,7 @@ export class RequestContext implements AdapterContext, CancelScope, ClientWatche
 
   memo<T>(key: string, ttlMs: number | ((value: T) => number), load: (upstream: (id: string) => UpstreamClient) => Promise<T>): Promise<T> {
     // Unscoped clients: bounded by their own timeouts, not by the request that started the load.
-    return this.deps.memo(key, ttlMs, () => load(this.deps.upstream));
+    return this.deps.memo(key, ttlMs, () => load((id) => this.deps.upstream(id)));
   }
 
   watch(c: Cancellable): void {

@@ -1,7 +1,7 @@
 // Reading an OpenAI-style chat completion, as answered by OpenAI, OpenRouter, Ollama, vLLM, llama.cpp,
 // Perplexity and Pollinations alike. Shared by ai/chat-1, ai/chat-2 and gen-models/chat: one place that
 // decides what a usable answer is, so a half-broken upstream is a 502 everywhere, never a 500.
-import { upstreamFailed } from '../errors.js';
+import { upstreamChanged } from '../errors.js';
 
 export interface Completion {
   /** The reply, without a leading reasoning block. */
@@ -29,7 +29,7 @@ export function readCompletion(body: unknown): Completion {
   const message =
     choice && typeof choice.message === 'object' && choice.message !== null ? (choice.message as Record<string, unknown>) : undefined;
   const content = textOf(message?.content);
-  if (content === undefined) throw upstreamFailed('The upstream service answered without a chat reply');
+  if (content === undefined) throw upstreamChanged('The upstream service answered without a chat reply');
   return {
     content: stripThink(content),
     model: typeof b.model === 'string' && b.model.trim() ? b.model : undefined,

@@ -168,7 +168,7 @@ export class UpstreamPolicy {
     const waitMs = Math.min(left, this.queueWaitMs || Infinity);
     const busy = () => upstreamBusy(`Upstream ${this.id} is busy; try again shortly`, seconds(this.queueWaitMs || 2000));
     // A signal only when the wait is bounded; it stops the wait in line, not the exchange once started.
-    const signal = Number.isFinite(waitMs) ? AbortSignal.timeout(Math.max(1, waitMs)) : undefined;
+    const signal = Number.isFinite(waitMs) ? AbortSignal.timeout(Math.max(1, Math.ceil(waitMs))) : undefined;
     try {
       return await this.bulkhead!.execute(exchange, signal);
     } catch (err) {

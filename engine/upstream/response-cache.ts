@@ -45,6 +45,8 @@ export interface ResponseCacheOptions {
   /** Prefix of Redis keys, e.g. `uua:cache:`. */
   prefix: string;
   maxEntries: number;
+  /** Bound on the memory copy's size (keys and stored JSON, in UTF-16 code units ×2); 32 MiB by default. */
+  maxBytes?: number;
   log: Logger;
 }
 
@@ -69,7 +71,13 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   const maxEntries = Math.max(1, opts.maxEntries);
   // Not a Map kept in insertion order: evicting its oldest entry walks past every one deleted since its
   // last rehash, which cost ~4 µs an insert once full (lru-cache: ~0.2 µs; docs/decisions.md).
-  const mem = new LRUCache<string, Entry>({ max: maxEntries });
+  // Bounded in bytes too: 5,000 entries of long parameters and large answers would otherwise hold hundreds
+  // of megabytes (issue 27's hostile sweep); an answer larger than the whole bound is not kept in memory.
+  const mem = new LRUCache<string, Entry>({
+    max: maxEntries,
+    maxSize: opts.maxBytes ?? 32 * 1024 * 1024,
+    sizeCalculation: (e, key) => 2 * (key.length + e.json.length) + 64,
+  });
   const inflight = new Map<string, Promise<Outcome>>();
   let lastWarn = 0;
 

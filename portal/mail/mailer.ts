@@ -4,7 +4,8 @@
 // user can ask for again) is never a 500. Each message opens its own connection (no pool to close), with
 // short timeouts, and callers that answer a page do not wait for it (the time of an SMTP exchange would
 // otherwise tell an existing address from a new one).
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { MailConfig } from '../../engine/config.js';
 import { TEMPLATES, type MailData, type MailKind } from './templates/index.js';
@@ -40,6 +41,8 @@ export class Mailer {
 /** The portal's mailer, or undefined without SMTP_URL (no mail at all). */
 export function createMailer(config: MailConfig | undefined, site: Site, log: Logger): Mailer | undefined {
   if (!config) return undefined;
+  // Required only with SMTP_URL: an instance without mail never pays its load time at boot.
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port,

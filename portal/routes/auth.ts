@@ -36,7 +36,7 @@ function tooManySignUps(until: number, max: number): PageError {
   return new PageError(
     429,
     'Too many sign-ups from your address',
-    `At most ${max} accounts can be created from one address (IP) per minute. Try again after ${at} UTC (in ${seconds} second${seconds === 1 ? '' : 's'}).`,
+    `At most ${max} account${max === 1 ? '' : 's'} can be created from one address (IP) per minute. Try again after ${at} UTC (in ${seconds} second${seconds === 1 ? '' : 's'}).`,
     { 'Retry-After': String(seconds) },
   );
 }
@@ -193,6 +193,8 @@ export function authRoutes(ctx: PortalContext): Router {
     '/logout',
     wrap(async (req, res) => {
       await sessions.signOut(req, res);
+      // Keys remembered for /docs' Try it (localStorage) leave with the session; cookies stay (the theme).
+      res.set('Clear-Site-Data', '"storage"');
       res.redirect(303, '/');
     }),
   );

@@ -1,13 +1,18 @@
 // The front door: GET / for browsers (the landing page; JSON clients fall through to the service
-// document) and GET /docs (the interactive reference, Scalar, rendered from /openapi.json in the browser).
-// Both show the catalog's endpoints as the composition root loaded them.
+// document), GET /docs (the reference's overview) and GET /docs/<category> (its operations), rendered on
+// the server from the OpenAPI document /openapi.json serves (views/docs.ts). A signed-in viewer's Try it
+// offers their own keys; everyone's offers the anonymous key.
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
+import type { Viewer } from '../types.js';
 import { tryItKey } from '../accounts/keys.js';
-import { docsHeaders, pageHeaders } from '../security.js';
+import { PageError, wrap } from '../pages.js';
+import { pageHeaders } from '../security.js';
 import { landingBody } from '../views/landing.js';
-import { docsBody } from '../views/docs.js';
-import { SCALAR_URL } from './assets.js';
+import { categoryTitle } from '../views/categories.js';
+import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from '../views/docs.js';
+
+const SCRIPTS = ['/portal/static/docs.js'];
 
 export function docsRoutes(ctx: PortalContext): Router {
   const { deps, pages } = ctx;
@@ -26,21 +31,46 @@ export function docsRoutes(ctx: PortalContext): Router {
     });
   });
 
-  router.get('/docs', ...docsHeaders, (_req: Request, res: Response) => {
+  /** Try it's keys: the viewer's live personal keys and the shared free key (if theirs), then the anonymous key. */
+  const keysOf = async (viewer: Viewer | undefined): Promise<TryKey[]> => {
+    const anonymous = { label: 'Anonymous key (shared by everyone)', value: deps.config.anonymousKey };
+    if (!viewer) return [anonymous];
+    const own = (await deps.keys.list({ accountId: viewer.id }))
+      .filter((k) => !k.disabled && !k.revokedAt)
+      .map((k) => ({ label: `Your key “${k.name}” (${k.hint ?? k.id})`, id: k.id, hint: k.hint }));
+    const free = tryItKey(deps, viewer);
+    return [...own, ...(free ? [{ label: 'Your shared free key', value: free }] : []), anonymous];
+  };
+
+  const pageOf = async (res: Response): Promise<DocsPage> => {
     const viewer = res.locals.viewer;
-    const anonymousKey = deps.config.anonymousKey;
-    const body = docsBody({
-      anonymousKey,
-      key: tryItKey(deps, viewer) || anonymousKey,
-      signedIn: Boolean(viewer),
+    return {
+      doc: deps.openapi as unknown as ReferenceDoc,
       publicUrl: deps.config.publicUrl,
-      styleNonce: res.locals.styleNonce as string,
-    });
-    pages.send(res, 'API reference', body, {
-      wide: true,
-      scripts: ['/portal/static/style-nonce.js', `${SCALAR_URL}/standalone.js`, '/portal/static/docs.js'],
-    });
-  });
+      anonymousKey: deps.config.anonymousKey,
+      signedIn: Boolean(viewer),
+      keys: await keysOf(viewer),
+    };
+  };
+
+  router.get(
+    '/docs',
+    pageHeaders,
+    wrap(async (_req, res) => {
+      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
+    }),
+  );
+
+  router.get(
+    '/docs/:category',
+    pageHeaders,
+    wrap(async (req, res) => {
+      const category = String(req.params.category);
+      const body = docsCategory(await pageOf(res), category);
+      if (!body) throw new PageError(404, 'No such category', 'See the list on the API reference page: /docs.');
+      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS });
+    }),
+  );
 
   return router;
 }

@@ -5,6 +5,11 @@
   const source = document.getElementById('usage-data');
   if (!source || !window.Chart) return;
   const data = JSON.parse(source.textContent);
+  // Axis text and grid in the page's colours, so the charts read in the dark theme too (drawn once: a
+  // theme changed afterwards shows on the next page).
+  const css = getComputedStyle(document.documentElement);
+  window.Chart.defaults.color = css.getPropertyValue('--muted').trim() || '#5b6472';
+  window.Chart.defaults.borderColor = css.getPropertyValue('--line').trim() || '#dde1e7';
   const colors = { '1xx': '#868e96', '2xx': '#2b8a3e', '3xx': '#1c7ed6', '4xx': '#e67700', '5xx': '#c92a2a' };
   const hourLabel = (iso) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const dayLabel = (iso) => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });

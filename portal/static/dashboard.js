@@ -1,12 +1,14 @@
 // The key and usage pages' small enhancements (the pages work without them): copy buttons, the key just
-// shown handed to /docs' try-it through this tab's sessionStorage, and times in the reader's time zone.
+// shown remembered for /docs' Try it, and times in the reader's time zone.
 // (The usage page's key picker has a Show button: changing page on each arrow key would not be usable.)
 (() => {
-  // The key on this page (the new key shown once, or the shared free key) is the one try-it should use.
-  const shown = document.querySelector('[data-api-key]');
+  // A personal key shown once here is remembered in this browser for /docs' Try it, under its record id
+  // (signing out clears it: the sign-out answer carries Clear-Site-Data).
+  const shown = document.querySelector('[data-api-key][data-key-id]');
   if (shown) {
     try {
-      sessionStorage.setItem('uua:apiKey', shown.textContent.trim());
+      const held = JSON.parse(localStorage.getItem('uua:keys') ?? '{}');
+      localStorage.setItem('uua:keys', JSON.stringify({ ...held, [shown.dataset.keyId]: shown.textContent.trim() }));
     } catch {
       /* storage disabled */
     }

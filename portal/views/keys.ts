@@ -3,6 +3,7 @@
 // shown once (focused, so keyboard and screen-reader users land on it), how to call the API with it, where
 // to ask for a higher plan; the page that confirms a revocation; and the refusals of the key actions, each
 // with a way back.
+import { LANGUAGES, sample, type SampleRequest } from './snippets.js';
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import type { AllowanceFigures } from '../types.js';
@@ -143,7 +144,7 @@ function freshCard(f: FreshKey): Safe {
   return html`<section class="card fresh" aria-labelledby="fresh-title">
   <h2 id="fresh-title">Your new key “${f.record.name}”</h2>
   <p><strong>Copy it now: it is shown this once only.</strong> The service keeps only a hash of it; afterwards this page shows <code>${f.record.hint ?? ''}</code>.</p>
-  <div class="secret"><code id="new-key" data-api-key tabindex="-1" autofocus aria-label="Your new key">${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
+  <div class="secret"><code id="new-key" data-api-key data-key-id="${f.record.id}" tabindex="-1" autofocus aria-label="Your new key">${f.key}</code><button type="button" class="small" data-copy="new-key" hidden>Copy</button></div>
   ${
     f.replaced
       ? html`<p>It replaces <code>${f.replaced.hint}</code>, which ${
@@ -239,13 +240,22 @@ function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {
 function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string | undefined): Safe {
   const base = publicUrl.replace(/\/+$/, '');
   const key = sharedKey ?? fresh;
+  const request: SampleRequest = {
+    method: 'GET',
+    url: `${base}/api/v1/tools/ccgen`,
+    params: { bin: '457173' },
+    key: key ?? '$UUA_API_KEY',
+  };
   return html`<section class="card" aria-labelledby="call-title">
   <h2 id="call-title">Call the API</h2>
-  <p>Send the key in the <code>X-API-Key</code> header (or as the <code>apikey</code> parameter):</p>
-  <pre class="wrap"><code>${key ? '' : '# the key, as shown once when you made it\nexport UUA_API_KEY=uua_…\n'}curl -H "X-API-Key: ${key ?? '$UUA_API_KEY'}" \\
-  "${base}/api/v1/tools/ccgen?bin=457173"</code></pre>
+  <p>Send the key in the <code>X-API-Key</code> header (or as the <code>apikey</code> parameter)${
+    key
+      ? ''
+      : html`; the samples read it from the <code>UUA_API_KEY</code> environment variable (<code>export UUA_API_KEY=uua_…</code>, the key as shown once when you made it)`
+  }. In curl, JavaScript and Python:</p>
+  ${LANGUAGES.map((l) => html`<h3 class="small">${l.label}</h3><pre class="wrap"><code>${sample(l.id, request)}</code></pre>`)}
   <p>Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>, the figures shown here.
-  All endpoints, with samples in JavaScript and Python and a try-it: <a href="/docs">API reference</a>.</p>
+  All endpoints, with these samples and a Try it: <a href="/docs">API reference</a>.</p>
 </section>`;
 }
 

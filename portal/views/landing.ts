@@ -4,23 +4,7 @@ import type { Config } from '../../engine/config.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { html } from '../../engine/html.js';
 import { freeTierText } from './free-tier.js';
-
-// Readable names for the catalog's category ids (an unknown id is shown as it is).
-const TITLES: Record<string, string> = {
-  ai: 'AI chat',
-  anime: 'Anime',
-  'art-design': 'Art & design',
-  books: 'Books & scripture',
-  'cloud-storage': 'File & image hosting',
-  downloaders: 'Media downloaders',
-  finance: 'Finance',
-  'gen-models': 'Generative models',
-  quotes: 'Quotes',
-  tools: 'Developer tools',
-  tts: 'Text to speech',
-  utilities: 'Utilities',
-  video: 'Video',
-};
+import { categoryTitle } from './categories.js';
 
 // The first call shown: embedded (no upstream, works offline) and harmless.
 const EXAMPLE = { id: 'tools/ccgen', query: 'bin=457173' };
@@ -56,7 +40,7 @@ export function landingBody(o: { config: Config; endpoints: EndpointSpec[]; plan
       : ''
   }.</p>
 ${free ? html`<p>${freeTierText({ plan: free, personal: o.config.freePersonalKeys })} <a href="/signup">Sign up</a>.</p>` : ''}
-<pre><code>${curl}</code></pre>
+<pre tabindex="0"><code>${curl}</code></pre>
 ${
   example
     ? html`<p class="small muted">${example.summary}. Every answer is <code>{"success": true, "data": …, "metadata": …}</code>;
@@ -68,7 +52,7 @@ the <code>X-RateLimit-*</code> headers say what is left of your allowance.</p>`
 <ul class="grid categories">
 ${[...byCategory].map(
   ([category, list]) => html`<li class="card">
-  <a href="/docs#tag/${category}"><strong>${TITLES[category] ?? category}</strong></a>
+  <a href="/docs/${category}"><strong>${categoryTitle(category)}</strong></a>
   <span class="badge">${list.length} endpoint${list.length === 1 ? '' : 's'}</span>
   <p class="small muted">${list
     .slice(0, 4)

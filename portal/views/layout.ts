@@ -1,5 +1,6 @@
 // The shell every portal page shares: head (stylesheet, no inline script or style: the pages are served
-// under Content-Security-Policy default-src 'self'), the top bar with the viewer's state, and the footer.
+// under Content-Security-Policy default-src 'self'), the top bar with the viewer's state and the dark mode
+// toggle (theme.js), and the footer.
 import { html, type Safe } from '../../engine/html.js';
 import type { Viewer } from '../types.js';
 
@@ -13,6 +14,8 @@ export interface PageOptions {
   scripts?: string[];
   /** A wider main column (docs, admin tables). */
   wide?: boolean;
+  /** The theme the visitor chose with the toggle (the uua_theme cookie); none: the system's. */
+  theme?: 'light' | 'dark';
   body: Safe;
 }
 
@@ -22,20 +25,21 @@ export function page(o: PageOptions): Safe {
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="${o.csrf ?? ''}"><button type="submit" class="link">Sign out</button></form>`
     : html`<a href="/docs">Docs</a><a href="/login">Sign in</a><a href="/signup" class="button small">Sign up</a>`;
   return html`<!doctype html>
-<html lang="en">
+<html lang="en"${o.theme ? html` data-theme="${o.theme}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · ${o.serviceName}</title>
+<meta name="description" content="${o.title} · ${o.serviceName}: utility endpoints behind one API key, one request pattern and one JSON envelope.">
 <link rel="stylesheet" href="/portal/static/style.css">
 <link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml">
-${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>\n`)}
+${['/portal/static/theme.js', ...(o.scripts ?? [])].map((s) => html`<script src="${s}" defer></script>\n`)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
   <a class="brand" href="/">${o.serviceName}</a>
-  <nav aria-label="Main">${nav}</nav>
+  <nav aria-label="Main">${nav}<button type="button" class="theme" aria-pressed="false" hidden>Dark mode</button></nav>
 </header>
 <main id="main" class="${o.wide ? 'wide' : ''}">
 ${o.body}

@@ -117,7 +117,7 @@ function answerOf(d: AttemptRecord): Safe {
     d.status !== undefined
       ? html`<span class="status s${String(d.status)[0]}xx">${d.status}</span>`
       : html`<span class="status s5xx">no answer</span>`;
-  return html`${status}${d.error ? html` <span class="small">${d.error}</span>` : ''}${d.body ? html`<pre class="wrap answer"><code>${d.body}</code></pre>` : ''}`;
+  return html`${status}${d.error ? html` <span class="small">${d.error}</span>` : ''}${d.body ? html`<pre class="wrap answer" tabindex="0"><code>${d.body}</code></pre>` : ''}`;
 }
 
 function nextOf(d: AttemptRecord): Safe {

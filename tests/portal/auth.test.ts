@@ -135,7 +135,8 @@ test("CSRF: a form post without the session's token gets 403 with a page; the he
   const bare = await request(t.app).post('/login').type('form').send({ email: mail, password: PW });
   expect(bare.status).toBe(403);
   expect(bare.headers['content-type']).toMatch(/text\/html/);
-  expect(bare.text).toContain('This form has expired');
+  expect(bare.text).toContain('Your session ended');
+  expect(bare.text).not.toContain(PW); // what was typed comes back, never the password
   expect(bare.headers['content-security-policy']).toContain("default-src 'self'");
   expect(bare.headers['cache-control']).toBe('no-store');
   await a.get('/signup');

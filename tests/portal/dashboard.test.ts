@@ -299,10 +299,18 @@ test('on Redis: a key made on one instance works on another, its rotation reache
   );
 });
 
-test("/docs fills in the free key for a Free account; a Premium account's key reaches it only through its tab", async () => {
+test("/docs' Try it offers a Free account the free key, a Premium account its own keys, everyone the anonymous key", async () => {
   const free = await member('free');
-  expect((await free.agent.get('/docs')).text).toContain(`data-default-key="${KEYS.free}"`);
+  const freePage = (await free.agent.get('/docs/tools')).text;
+  expect(freePage).toContain(`<option value="${KEYS.free}">`);
+  expect(freePage).toContain(`<option value="${KEYS.anonymous}">`);
   const premium = await member('premium');
-  expect((await premium.agent.get('/docs')).text).toContain(`data-default-key="${KEYS.anonymous}"`);
-  expect((await request(t.app).get('/docs')).text).toContain(`data-default-key="${KEYS.anonymous}"`);
+  const made = (await madeBy(premium.agent, '/dashboard/keys', { name: 'for the docs' })).text;
+  const id = /data-key-id="([^"]+)"/.exec(made)![1];
+  const premiumPage = (await premium.agent.get('/docs/tools')).text;
+  expect(premiumPage).not.toContain(KEYS.free);
+  expect(premiumPage).toMatch(new RegExp(`<option value="" data-key-id="${id}" data-hint="[^"]*">Your key “for the docs”`));
+  const anonymous = (await request(t.app).get('/docs/tools')).text;
+  expect(anonymous).toContain(`<option value="${KEYS.anonymous}">`);
+  expect(anonymous).not.toContain('data-key-id');
 });

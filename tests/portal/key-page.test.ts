@@ -40,7 +40,7 @@ test('POST create answers 303; the GET after it shows the key once, focused; a s
   expect(first.headers['cache-control']).toBe('no-store');
   const key = keyOf(first.text)!;
   expect(key).toMatch(/^uua_[0-9A-Za-z]{36}$/);
-  expect(first.text).toMatch(/<code id="new-key" data-api-key tabindex="-1" autofocus aria-label="Your new key">/);
+  expect(first.text).toMatch(/<code id="new-key" data-api-key data-key-id="[0-9a-f]+" tabindex="-1" autofocus aria-label="Your new key">/);
 
   // A reload of that page: no key shown, none made, a word on why.
   const reload = await agent.get(location);

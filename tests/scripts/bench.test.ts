@@ -51,6 +51,8 @@ test('the bench runs every case and tabulates it', async () => {
     'Fastify route + JSON schema',
     ...(nginx ? ['bare nginx proxy → fake upstream'] : []),
     'bare Node proxy (undici) → fake upstream',
+    'bare node:http envelope',
+    'ours: constant adapter, in-process store',
     'ours: tools/ccgen, in-process store',
     'ours: tools/ccgen, Redis store',
     'ours: creature-data cached (fake upstream)',
@@ -68,5 +70,9 @@ test('the bench runs every case and tabulates it', async () => {
     }).toEqual({ name, rps: true, cpu: true, ratio: true, vsNginx: upstream && nginx, non2xx: '0' });
   }
   expect(rows[1][5]).toBe('100%');
+  // The engine's own cost: the constant endpoint against bare node:http writing the same envelope.
+  expect(out).toMatch(
+    /engine overhead: the constant endpoint through the whole engine runs at \d+% of bare node:http writing the same envelope \(req\/s\); \d+% by server CPU per request/,
+  );
   if (nginx) expect(rows.find((r) => r[0].startsWith('bare nginx'))![6]).toBe('100%');
 }, 120_000);

@@ -16,7 +16,7 @@ test('every endpoint has a row, with the services it calls', () => {
   expect(text).toMatch(
     /\| `utilities\/tr` \| `libretranslate`, `gtx`, `mymemory` \| `UPSTREAM_LIBRETRANSLATE_URL` \(no default\), `UPSTREAM_LIBRETRANSLATE_KEYS`, `UPSTREAM_GTX_URL`, `UPSTREAM_MYMEMORY_URL`, `UPSTREAM_MYMEMORY_KEYS` \|/,
   );
-  expect(text).toMatch(/\| `utilities\/wth` \| `open-meteo`, `open-meteo-geo`, `wttr` \|/);
+  expect(text).toMatch(/\| `utilities\/wth` \| `open-meteo`, `wttr`, `open-meteo-geo` \|/);
   expect(text).toMatch(/\| `tools\/ccgen` \| embedded \| — \| yes \|/);
   expect(text).toMatch(
     /\| `tools\/bin-lookup` \| embedded, `binlist` \| `UPSTREAM_BINLIST_URL` \| yes \(embedded; a configured upstream adds to it\) \|/,

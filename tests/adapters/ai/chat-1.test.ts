@@ -118,7 +118,7 @@ describe('upstream failures', () => {
 
   test('a 200 without choices is a 502', async () => {
     answer = { json: { object: 'chat.completion', choices: [] } };
-    expectFailure(await ask('hello'), { status: 502, code: 'upstream_failed' });
+    expectFailure(await ask('hello'), { status: 502, code: 'upstream_changed' });
   });
 
   test('the pooled key refused: it rests, and with no other key the caller gets a 503', async () => {

@@ -148,7 +148,7 @@ describe('upstream failures', () => {
 
   test('results that are not an array → 502', async () => {
     imageFailWith = { json: { results: 'none' } };
-    expectFailure(await get({ category: 'hug' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ category: 'hug' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('a failing category list is a 502 and is not memoised', async () => {

@@ -199,7 +199,7 @@ describe('upstream failures', () => {
 
   test('an image without its url → 502', async () => {
     s.failWith = { json: { success: true, count: 1, id: IMAGE_ID, image: {} } };
-    expectFailure(await get({ category: 'catgirl' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ category: 'catgirl' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -172,7 +172,7 @@ describe('upstream failures', () => {
 
   test('an image without a url → 502', async () => {
     s.failWith = { json: { items: [{ id: 1 }] } };
-    expectFailure(await get({ includedTags: 'maid' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ includedTags: 'maid' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

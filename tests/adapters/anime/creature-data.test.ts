@@ -91,7 +91,7 @@ describe('upstream failures', () => {
 
   test('a list without results → 502', async () => {
     s.failWith = { json: { count: 3 } };
-    expectFailure(await get({ resource: 'type', offset: 60 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'type', offset: 60 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

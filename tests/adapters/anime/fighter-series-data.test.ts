@@ -101,7 +101,7 @@ describe('upstream failures', () => {
 
   test('neither an array nor a page object → 502', async () => {
     s.failWith = { json: { data: 'nope' } };
-    expectFailure(await get({ resource: 'characters', page: 4 }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ resource: 'characters', page: 4 }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

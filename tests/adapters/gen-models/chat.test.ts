@@ -236,15 +236,16 @@ describe('upstream failures', () => {
   });
 
   test('404 (path drifted) → 502; 500 → 502 without retry; malformed → 502; no choices → 502', async () => {
-    for (const a of [
-      { status: 404, json: { error: 'Not Found' } },
-      { status: 500, json: fixture('error-500.json') },
-      { status: 200, headers: { 'content-type': 'application/json' }, text: '<html>oops</html>' },
-      { json: { model: 'openai', choices: [{ message: { content: null } }] } },
-    ] as FakeResponse[]) {
+    for (const [a, code] of [
+      [{ status: 404, json: { error: 'Not Found' } }, 'upstream_failed'],
+      [{ status: 500, json: fixture('error-500.json') }, 'upstream_failed'],
+      // Shape drift: an HTML page where JSON was, a choice without content.
+      [{ status: 200, headers: { 'content-type': 'application/json' }, text: '<html>oops</html>' }, 'upstream_changed'],
+      [{ json: { model: 'openai', choices: [{ message: { content: null } }] } }, 'upstream_changed'],
+    ] as Array<[FakeResponse, string]>) {
       fake.calls.length = 0;
       answer = () => a;
-      expectFailure(await post('chat-09', { q: 'hi' }), { status: 502, code: 'upstream_failed' });
+      expectFailure(await post('chat-09', { q: 'hi' }), { status: 502, code });
       expect(fake.calls).toHaveLength(1);
     }
   });

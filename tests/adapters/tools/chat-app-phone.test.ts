@@ -110,7 +110,7 @@ describe('upstream failures', () => {
 
   test('a 200 that is not a Telegram page at all → 502, never a made-up profile', async () => {
     s.failWith = { text: 'not html at all' };
-    expectFailure(await get({ q: 'garbage_user' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ q: 'garbage_user' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -121,7 +121,7 @@ describe('upstream failures', () => {
   });
 
   test('a page we do not recognise → 502', async () => {
-    expectFailure(await get({ domain: 'redesigned.example' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ domain: 'redesigned.example' }), { status: 502, code: 'upstream_changed' });
   });
 
   test.each(UPSTREAM_FAILURES.filter((f) => f.name !== 'malformed 200 body'))('$name → $status', async (f) => {

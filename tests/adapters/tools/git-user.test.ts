@@ -119,7 +119,7 @@ describe('upstream failures', () => {
 
   test('a body that is not a list → 502', async () => {
     s.failWith = { json: { message: 'surprise' } };
-    expectFailure(await get({ username: 'odd-answer' }), { status: 502, code: 'upstream_failed' });
+    expectFailure(await get({ username: 'odd-answer' }), { status: 502, code: 'upstream_changed' });
   });
 
   test('slower than the upstream timeout → 504', async () => {

@@ -9,7 +9,7 @@ import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js'
 import type { StatusDocument, EndpointStatus } from '../../../engine/health/status.js';
 
 const ID = 'anime/creature-data';
-let mode: 'up' | 'down' = 'up';
+let mode: 'up' | 'down' | 'moved' = 'up';
 let fake: FakeUpstream;
 let t: TestApp;
 
@@ -17,7 +17,10 @@ beforeAll(async () => {
   fake = await fakeUpstream((req) =>
     mode === 'down'
       ? { status: 500, json: { detail: 'server error' } }
-      : { json: { id: 1, name: req.path.split('/').filter(Boolean).pop(), count: 1, results: [{ name: 'bulbasaur' }] } },
+      : mode === 'moved'
+        ? // A parked domain's page where the API was.
+          { headers: { 'content-type': 'application/json' }, text: '<html>This domain is for sale</html>' }
+        : { json: { id: 1, name: req.path.split('/').filter(Boolean).pop(), count: 1, results: [{ name: 'bulbasaur' }] } },
   );
   t = await testApp({ UPSTREAM_POKEAPI_URL: fake.url });
 });
@@ -156,8 +159,10 @@ test('a probe runs the documented example through the engine: not metered, not c
 });
 
 test('an upstream whose answer changed shape is named: state "changed", its own incident state', async () => {
-  // What the upstream client answers on shape drift (502 upstream_changed), as the observer records it.
-  await t.api.health.monitor.record(ID, 502, 'upstream_changed', 12);
+  // The upstream now answers a page where its JSON was: the engine says 502 upstream_changed.
+  mode = 'moved';
+  const moved = await call().expect(502);
+  expect(moved.body.code).toBe('upstream_changed');
   let doc = await status();
   expect(endpoint(doc)).toMatchObject({ state: 'changed', note: "The upstream's answer changed shape: the adapter cannot read it" });
   expect(doc.counts.changed).toBe(1);

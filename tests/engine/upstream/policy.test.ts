@@ -182,6 +182,22 @@ describe('concurrency, rate, pacing, pauses', () => {
     expect(up.hits()).toBe(2);
   });
 
+  test('a line bounded in time (queueWait, the deadline), for the paths named (concurrencyFor)', async () => {
+    const up = await switchable({ json: { ok: true }, delayMs: 400 });
+    const c = client(up.f.url, { policy: { concurrency: 1, queue: 5, queueWait: '150ms', concurrencyFor: ['/search'] } });
+    const scope: CancelScope = { cancelled: undefined, deadline: performance.now() + 5000.5, watch() {}, unwatch() {} };
+    const first = c.request({ path: '/search' }, scope);
+    await new Promise((r) => setTimeout(r, 20));
+    // Waits in line 150 ms, then 503 busy; a path outside the bound is not queued at all.
+    const t = performance.now();
+    const [second, other] = await Promise.allSettled([c.request({ path: '/search' }, scope), c.request({ path: '/me' }, scope)]);
+    expect(second).toMatchObject({ status: 'rejected', reason: { status: 503, code: 'upstream_busy' } });
+    expect(other).toMatchObject({ status: 'fulfilled' });
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect((await first).body).toEqual({ ok: true });
+    expect(up.f.calls.map((x) => x.path).sort()).toEqual(['/me', '/search']);
+  });
+
   test('rate: beyond the limit, 503 with Retry-After and no call', async () => {
     const up = await switchable({ json: {} });
     const c = client(up.f.url, { policy: { rate: { limit: 2, per: '2s' } } });

@@ -82,6 +82,18 @@ describe('in process', () => {
     expect((await cache.wrap('b', 60_000, fn)).cached).toBe(false);
   });
 
+  test('bounded by maxBytes too: large answers evict the least recently used, one larger than the bound is not kept', async () => {
+    const cache = createResponseCache({ prefix: 't:', maxEntries: 100, maxBytes: 10_000, log });
+    const big = (n: number) => producer({ text: 'x'.repeat(n) }, { delayMs: 0 });
+    await cache.wrap('a', 60_000, big(2000)); // ~4 kB each in UTF-16
+    await cache.wrap('b', 60_000, big(2000));
+    await cache.wrap('c', 60_000, big(2000)); // over 10 kB: evicts a
+    expect(cache.size).toBe(2);
+    expect((await cache.wrap('a', 60_000, big(2000))).cached).toBe(false);
+    await cache.wrap('huge', 60_000, big(20_000));
+    expect((await cache.wrap('huge', 60_000, big(20_000))).cached).toBe(false);
+  });
+
   test('10 concurrent identical misses share one call', async () => {
     const cache = createResponseCache({ prefix: 't:', maxEntries: 10, log });
     const fn = producer({ n: 42 }, { delayMs: 50 });
