@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamChanged, upstreamFailed, upstreamTimeout } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { pause } from './pause.js';
-import { Stopped, UpstreamPolicy } from './policy.js';
+import { Stopped, UpstreamPolicy, type Failing } from './policy.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
 import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from './whole-answer.js';
@@ -88,10 +88,12 @@ interface Call {
   method: string;
   headers: Record<string, string>;
   body: Buffer | string | undefined;
+  /** The 5xx statuses the adapter takes as answers (allowStatus): not failures. */
+  allow?: readonly number[];
 }
 
 /** One answer, its body read whole; `location` is set when it is a redirect to follow. */
-interface Answer {
+interface Answer extends Partial<Failing> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
@@ -198,10 +200,13 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         },
       );
       const location = follow && isRedirect(res.status, res.headers) ? (res.headers.location as string) : undefined;
-      return { status: res.status, headers: res.headers, body: res.body, url, location };
+      // A 5xx the adapter did not allow is a failure to the breaker and to retries, though it is returned.
+      const failing = res.status >= 500 && !call.allow?.includes(res.status);
+      return { status: res.status, headers: res.headers, body: res.body, url, location, failing };
     } catch (err) {
       if (err === TIMED_OUT) throw upstreamTimeout();
-      if ((signal?.aborted && err === signal.reason) || (scope !== undefined && err === scope.cancelled)) throw stopError(err);
+      // Stopped by our side: marked, so the breaker does not count it.
+      if ((signal?.aborted && err === signal.reason) || (scope !== undefined && err === scope.cancelled)) throw new Stopped(stopError(err));
       throw err;
     }
   }
@@ -239,14 +244,14 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     followRedirect: boolean,
     ms: number,
     stop: Stop,
-    guard: { allow: readonly number[] | undefined; path: string },
+    /** The request's path as the adapter gave it (a policy's concurrencyFor names such paths). */
+    route: string,
     callerKey?: string,
   ): Promise<Answer> {
     // Scrubbed only for a log line: most calls write none.
     const path = () => scrub(url.pathname, callerKey);
     const idempotent = call.method === 'GET';
     const deadline = stop.scope?.deadline;
-    const failed = (a: Answer) => a.status >= 500 && !guard.allow?.includes(a.status);
     let delay: IBackoff<unknown> | undefined;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
@@ -254,18 +259,18 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       try {
         const left = deadline === undefined ? ms : Math.min(ms, deadline - started);
         if (left <= 0) throw upstreamTimeout();
-        const res = await policy.run(() => tried(url, call, followRedirect, left, stop), failed, deadline, guard.path);
+        const res = await policy.run(() => chase(url, call, followRedirect, left, stop), deadline, route);
         const status = res.status;
         policy.observe(status);
         if (status >= 500) log.warn({ path: path(), status, ms: elapsed(), attempt }, 'upstream answered 5xx');
         else if (debug) log.debug({ path: path(), status, ms: elapsed() }, 'upstream call');
-        if (failed(res) && idempotent && attempt < retries && (delay = retryDelay(delay, deadline))) {
+        if (res.failing && idempotent && attempt < retries && (delay = retryDelay(delay, deadline))) {
           await waitBeforeRetry(delay.duration, stop);
           continue;
         }
         return res;
       } catch (caught) {
-        const err = caught instanceof Stopped ? caught.inner : caught;
+        const err = caught instanceof Stopped ? caught.inner : (policy.refusal(caught) ?? caught);
         // The policy's own refusals (breaker open, paused, over the rate) are not calls that failed.
         if (err instanceof ApiError && (err.code === 'upstream_unavailable' || err.code === 'upstream_busy')) throw err;
         const code = (err as { code?: string }).code;
@@ -277,16 +282,6 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
         }
         throw mapError(err);
       }
-    }
-  }
-
-  /** One try; an exchange our side stopped (caller gone, deadline) is marked, so the breaker does not count it. */
-  async function tried(url: URL, call: Call, followRedirect: boolean, ms: number, stop: Stop): Promise<Answer> {
-    try {
-      return await chase(url, call, followRedirect, ms, stop);
-    } catch (err) {
-      if (stop.scope?.cancelled !== undefined || stop.signal?.aborted) throw new Stopped(err);
-      throw err;
     }
   }
 
@@ -376,11 +371,11 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
 
       const res = await send(
         url,
-        { method, headers, body },
+        { method, headers, body, allow: req.allowStatus },
         follow,
         req.timeoutMs ?? timeoutMs,
         { signal: req.signal, scope },
-        { allow: req.allowStatus, path: req.path },
+        req.path,
         req.callerKey,
       );
       const status = res.status;

@@ -46,6 +46,11 @@ const DEFAULT_FAILURES = 5;
 const DEFAULT_COOLDOWN = '30s';
 const DEFAULT_QUEUE = 20;
 
+/** What an attempt answers: `failing` marks an answer that counts as a failure (a 5xx), though it is returned. */
+export interface Failing {
+  failing: boolean;
+}
+
 /** An attempt stopped by our side (the caller gone, the deadline): neither a failure nor a success. */
 export class Stopped extends Error {
   constructor(readonly inner: unknown) {
@@ -101,9 +106,10 @@ export class UpstreamPolicy {
               minimumRps: (b.minCalls ?? 10) / (parseDuration(b.window ?? '60s') / 1000),
             })
           : new ConsecutiveBreaker(b.failures ?? DEFAULT_FAILURES);
-      // Every failure counts but our own stop: a 5xx answer is turned into a failure by the client.
+      // Every failure counts but our own stop, and so does an answer the client marked as failing (a 5xx):
+      // the breaker counts it, and still hands it back for the client to map.
       this.breaker = circuitBreaker(
-        handleWhen((e) => !(e instanceof Stopped)),
+        handleWhen((e) => !(e instanceof Stopped)).orWhenResult((r) => (r as Partial<Failing>).failing === true),
         { halfOpenAfter: this.cooldownMs, breaker },
       );
       this.breaker.onBreak((reason) => {
@@ -144,22 +150,23 @@ export class UpstreamPolicy {
   }
 
   /**
-   * One exchange (to `path`) under the policy. `failed` tells which answers count as failures (5xx);
+   * One exchange (to `path`) under the policy; an answer marked `failing` (a 5xx) counts as a failure.
    * `deadline` (performance.now() ms) bounds waiting. Refusals are immediate 503s with Retry-After.
    */
-  async run<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean, deadline: number | undefined, path = ''): Promise<T> {
+  run<T>(attempt: () => Promise<T>, deadline: number | undefined, path = ''): Promise<T> {
     const trial = this.admit();
+    // The common case (no line, no spacing) adds no promise of its own: this path is every upstream call's.
+    const lined = this.bulkhead !== undefined && (!this.bulkheadPaths || this.bulkheadPaths.has(path));
+    const work = lined || this.intervalMs > 0 ? this.waited(attempt, deadline, lined) : this.guarded(attempt);
+    return trial ? work.finally(() => (this.trialOut = false)) : work;
+  }
+
+  private async waited<T>(attempt: () => Promise<T>, deadline: number | undefined, lined: boolean): Promise<T> {
     const exchange = async (): Promise<T> => {
       await this.pace(deadline);
-      return this.breaker ? this.guarded(attempt, failed) : attempt();
+      return this.guarded(attempt);
     };
-    try {
-      return this.bulkhead && (!this.bulkheadPaths || this.bulkheadPaths.has(path))
-        ? await this.inLine(exchange, deadline)
-        : await exchange();
-    } finally {
-      if (trial) this.trialOut = false;
-    }
+    return lined ? this.inLine(exchange, deadline) : exchange();
   }
 
   /** Through the bulkhead: a full line, or a wait past `queueWait` or the deadline, is a 503 busy. */
@@ -243,23 +250,18 @@ export class UpstreamPolicy {
     if (wait > 0) await pause(wait);
   }
 
-  private async guarded<T>(attempt: () => Promise<T>, failed: (answer: T) => boolean): Promise<T> {
-    let answer: T | undefined;
-    try {
-      await this.breaker!.execute(async () => {
-        answer = await attempt();
-        // A failing answer is a failure to the breaker, but still the caller's answer (it maps the status).
-        if (failed(answer)) throw new FailedAnswer();
-      });
-    } catch (err) {
-      if (err instanceof FailedAnswer) return answer!;
-      if (err instanceof BrokenCircuitError) throw upstreamUnavailable(seconds(Math.max(1000, this.retryAt - Date.now())));
-      throw err;
-    }
-    return answer!;
+  /**
+   * Through the breaker, when there is one. An open one is refused by admit(); cockatiel's own refusal
+   * (BrokenCircuitError, a race with a state change) is mapped by `refusal`, off this path.
+   */
+  private guarded<T>(attempt: () => Promise<T>): Promise<T> {
+    return this.breaker ? this.breaker.execute(attempt) : attempt();
+  }
+
+  /** The 503 for cockatiel's BrokenCircuitError, or undefined for any other error. */
+  refusal(err: unknown): ApiError | undefined {
+    return err instanceof BrokenCircuitError ? upstreamUnavailable(seconds(Math.max(1000, this.retryAt - Date.now()))) : undefined;
   }
 }
-
-class FailedAnswer extends Error {}
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

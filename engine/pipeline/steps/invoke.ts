@@ -34,11 +34,13 @@ export function invoker(spec: EndpointSpec, providers: Provider[], deps: Context
         clearTimeout(timer);
         ctx.release();
       };
-      const work = providers.length === 1 ? run(providers[0], call, ctx) : inTurn(providers, call, ctx);
+      // One provider (most endpoints): its answer mapped here, with no promise between.
+      const only = providers.length === 1 ? providers[0] : undefined;
+      const work = only ? adapterOf(only, call, ctx) : inTurn(providers, call, ctx);
       work.then(
         (out) => {
           settled();
-          resolve(out);
+          resolve(only ? outcomeOf(out as AdapterData | Reply, only.upstream) : (out as Outcome));
         },
         (err: unknown) => {
           settled();
@@ -49,14 +51,12 @@ export function invoker(spec: EndpointSpec, providers: Provider[], deps: Context
   };
 }
 
-function run(provider: Provider, call: Call, ctx: RequestContext): Promise<Outcome> {
-  let work: Promise<AdapterData | Reply>;
+function adapterOf(provider: Provider, call: Call, ctx: RequestContext): Promise<AdapterData | Reply> {
   try {
-    work = provider.adapter(call.params!, ctx);
+    return provider.adapter(call.params!, ctx);
   } catch (err) {
-    work = Promise.reject(err);
+    return Promise.reject(err);
   }
-  return work.then((out) => outcomeOf(out, provider.upstream));
 }
 
 /**
@@ -70,7 +70,7 @@ async function inTurn(providers: Provider[], call: Call, ctx: RequestContext): P
   let unconfigured: ApiError | undefined;
   for (const provider of providers) {
     try {
-      return await run(provider, call, ctx);
+      return outcomeOf(await adapterOf(provider, call, ctx), provider.upstream);
     } catch (err) {
       // A bug, the caller gone or the endpoint's time up: no point in asking another.
       if (ctx.cancelled || !(err instanceof ApiError)) throw err;
