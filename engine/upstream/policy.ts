@@ -98,13 +98,10 @@ export class UpstreamPolicy {
     const b = spec.breaker === false ? undefined : (spec.breaker ?? {});
     this.cooldownMs = parseDuration(b?.cooldown ?? DEFAULT_COOLDOWN);
     if (b) {
+      const windowMs = parseDuration(b.window ?? '60s');
       const breaker =
         b.ratio !== undefined
-          ? new SamplingBreaker({
-              threshold: b.ratio,
-              duration: parseDuration(b.window ?? '60s'),
-              minimumRps: (b.minCalls ?? 10) / (parseDuration(b.window ?? '60s') / 1000),
-            })
+          ? new SamplingBreaker({ threshold: b.ratio, duration: windowMs, minimumRps: (b.minCalls ?? 10) / (windowMs / 1000) })
           : new ConsecutiveBreaker(b.failures ?? DEFAULT_FAILURES);
       // Every failure counts but our own stop, and so does an answer the client marked as failing (a 5xx):
       // the breaker counts it, and still hands it back for the client to map.
@@ -141,12 +138,6 @@ export class UpstreamPolicy {
       message: p.message ?? `Upstream ${id} has paused this server; try again later`,
       seen: [],
     }));
-  }
-
-  /** The breaker's state now ('closed' when the upstream has none). */
-  get state(): 'closed' | 'open' | 'half-open' {
-    const s = this.breaker?.state;
-    return s === CircuitState.Open || s === CircuitState.Isolated ? 'open' : s === CircuitState.HalfOpen ? 'half-open' : 'closed';
   }
 
   /**
