@@ -18,7 +18,14 @@ declare module '@echogarden/espeak-ng-emscripten' {
   }
   export interface EspeakModule {
     eSpeakNGWorker: new () => ESpeakNGWorker;
+    FS: import('./_espeak-archive.js').EmscriptenFS;
   }
-  const createModule: (options?: { print?: (s: string) => void; printErr?: (s: string) => void }) => Promise<EspeakModule>;
+  export interface EspeakOptions {
+    print?: (s: string) => void;
+    printErr?: (s: string) => void;
+    /** Emscripten's file packager asks this for its archive (by path and size) instead of reading it. */
+    getPreloadedPackage?: (path: string, size: number) => ArrayBuffer;
+  }
+  const createModule: (options?: EspeakOptions) => Promise<EspeakModule>;
   export default createModule;
 }

@@ -3,11 +3,13 @@
 // module with one exporting the same four names (ENGINE, SAMPLE_RATE, voiceTags, synthesize) around
 // another engine, and nothing else changes.
 //
-// One instance, created on first use and kept: loading it reads a 24 MB voice archive and compiles the
-// wasm (about half a second here), then a sentence takes milliseconds. The instance is single-threaded
+// One instance, created on first use and kept: loading it compiles the wasm (about half a second here), then
+// a sentence takes milliseconds. Its data files are read from the package's archive when eSpeak opens them
+// (_espeak-archive.ts), not held whole. The instance is single-threaded
 // and its voice is global state, so callers run one synthesis at a time (see _serial-queue.ts).
 import type { Logger } from 'pino';
 import type { ESpeakNGWorker, EspeakVoice } from '@echogarden/espeak-ng-emscripten';
+import { ArchiveOnDemand } from './_espeak-archive.js';
 
 export const ENGINE = 'espeak-ng';
 export const SAMPLE_RATE = 22050;
@@ -41,10 +43,13 @@ function identifiersByTag(voices: EspeakVoice[]): Map<string, string> {
 async function load(log: Logger): Promise<Instance> {
   const started = performance.now();
   const { default: createModule } = await import('@echogarden/espeak-ng-emscripten');
+  const archive = new ArchiveOnDemand();
   const module = await createModule({
     print: () => {},
     printErr: (line) => messages?.debug({ espeak: line }, 'espeak-ng message'),
+    getPreloadedPackage: archive.getPreloadedPackage,
   });
+  archive.serve(module.FS);
   const worker = new module.eSpeakNGWorker();
   if (worker.get_samplerate() !== SAMPLE_RATE) throw new Error(`eSpeak NG runs at ${worker.get_samplerate()} Hz, expected ${SAMPLE_RATE}`);
   const identifiers = identifiersByTag(worker.list_voices());
