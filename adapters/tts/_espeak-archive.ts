@@ -34,10 +34,14 @@ export class ArchiveOnDemand {
     return new ArrayBuffer(size);
   };
 
-  /** Once the module is created: points every file the packager laid out at its bytes on disk. Returns their count. */
+  /**
+   * Once the module is created: points every file the packager laid out at its bytes on disk. Returns their
+   * count; 0 when the packager never asked (another build of the package): its files are then in memory,
+   * as the package made them, which costs memory but answers the same.
+   */
   serve(FS: EmscriptenFS): number {
     const archive = this.archive;
-    if (!archive) throw new Error('eSpeak NG was created without getPreloadedPackage: its archive is already in memory');
+    if (!archive) return 0;
     let files = 0;
     const walk = (dir: string): void => {
       for (const name of FS.readdir(dir)) {

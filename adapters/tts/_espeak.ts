@@ -49,7 +49,7 @@ async function load(log: Logger): Promise<Instance> {
     printErr: (line) => messages?.debug({ espeak: line }, 'espeak-ng message'),
     getPreloadedPackage: archive.getPreloadedPackage,
   });
-  archive.serve(module.FS);
+  if (archive.serve(module.FS) === 0) log.warn('eSpeak NG loaded its whole voice archive into memory: its loader did not ask for it');
   const worker = new module.eSpeakNGWorker();
   if (worker.get_samplerate() !== SAMPLE_RATE) throw new Error(`eSpeak NG runs at ${worker.get_samplerate()} Hz, expected ${SAMPLE_RATE}`);
   const identifiers = identifiersByTag(worker.list_voices());

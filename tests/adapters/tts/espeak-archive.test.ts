@@ -44,6 +44,10 @@ test('every data file reads the same bytes as from the whole archive', () => {
   for (const p of paths) expect(Buffer.from(readFile(onDemand, p)).equals(Buffer.from(readFile(whole, p)))).toBe(true);
 });
 
+test('a module whose loader read its archive itself is left as it is', () => {
+  expect(new ArchiveOnDemand().serve(whole.FS)).toBe(0);
+});
+
 test.each([
   ['gmw/en', 'Hello world, this is a short test of the speech service. It costs 42 dollars.'],
   ['gmw/en-US', 'The quick brown fox jumps over the lazy dog.'],
