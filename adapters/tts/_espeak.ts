@@ -1,12 +1,13 @@
-// The offline speech engine: eSpeak NG compiled to WebAssembly (@echogarden/espeak-ng-emscripten,
-// GPL-3.0). This is the only file that touches it: an operator who cannot ship GPL code replaces this
+// The offline speech engine: eSpeak NG compiled by Emscripten (@echogarden/espeak-ng-emscripten, GPL-3.0;
+// a wasm2js build, so JavaScript over an ArrayBuffer heap, not WebAssembly). This is the only file that touches it: an operator who cannot ship GPL code replaces this
 // module with one exporting the same four names (ENGINE, SAMPLE_RATE, voiceTags, synthesize) around
 // another engine, and nothing else changes.
 //
-// One instance, created on first use and kept: loading it compiles the wasm (about half a second here), then
-// a sentence takes milliseconds. Its data files are read from the package's archive when eSpeak opens them
-// (_espeak-archive.ts), not held whole. The instance is single-threaded
-// and its voice is global state, so callers run one synthesis at a time (see _serial-queue.ts).
+// One instance, created on first use and kept: loading it takes about a quarter of a second of CPU here, and
+// its first sentences more while V8 optimises the generated code, then a sentence takes milliseconds. Its data
+// files are read from the package's archive when eSpeak opens them (_espeak-archive.ts), not held whole. The
+// instance is single-threaded and its voice is global state, so callers run one synthesis at a time (see
+// _serial-queue.ts).
 import type { Logger } from 'pino';
 import type { ESpeakNGWorker, EspeakVoice } from '@echogarden/espeak-ng-emscripten';
 import { ArchiveOnDemand } from './_espeak-archive.js';
