@@ -134,7 +134,13 @@ function cpuMsOf(pid) {
   return ((utime + stime) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
 }
 
-const residentMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+function residentMb(pid) {
+  // A server that died (its stderr is ours: the reason is printed above) has no status, or no VmRSS as a zombie.
+  const status = fs.existsSync(`/proc/${pid}/status`) ? fs.readFileSync(`/proc/${pid}/status`, 'utf8') : '';
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  if (!kb) throw new Error(`the server (pid ${pid}) has exited: no resident memory to read`);
+  return Number(kb) / 1024;
+}
 
 async function call(base, spec, params) {
   const url = new URL(`/api/v1/${spec.id}`, base);
