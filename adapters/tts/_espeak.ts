@@ -77,34 +77,29 @@ function escapeSsml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Speaks one piece of text (a sentence or a few) in a voice; returns 16-bit mono PCM at SAMPLE_RATE. */
-export async function synthesize(text: string, voiceTag: string, log: Logger): Promise<Int16Array> {
+/**
+ * Speaks one piece of text (a sentence or a few) in a voice: 16-bit mono PCM at SAMPLE_RATE, in the buffers
+ * eSpeak handed over (the MP3 writer takes them as they are; joining them would be one more copy).
+ */
+export async function synthesize(text: string, voiceTag: string, log: Logger): Promise<Int16Array[]> {
   const { worker, identifiers } = await ready(log);
   const id = identifiers.get(voiceTag);
   if (!id || worker.set_voice(id) !== 0) throw new Error(`eSpeak NG has no voice for ${voiceTag}`);
   const parts: Int16Array[] = [];
-  let total = 0;
   try {
     worker.synthesize(escapeSsml(text), (samples) => {
       if (samples?.length) {
         // This build hands Int16 samples; others hand Float32 in the int16 range: round and clamp those.
-        const pcm =
-          samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s))));
-        parts.push(pcm);
-        total += pcm.length;
+        parts.push(
+          samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s)))),
+        );
       }
       return false; // keep going
     });
   } catch (err) {
-    // A wasm trap leaves the instance unusable: the next request loads a fresh one.
+    // A trap of the engine leaves the instance unusable: the next request loads a fresh one.
     instance = undefined;
     throw err;
   }
-  const out = new Int16Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return parts;
 }

@@ -14,7 +14,13 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class Mp3Writer {
   private readonly encoder: Mp3Encoder;
   private readonly parts: Buffer[] = [];
-  private pending = new Int16Array(0);
+  /**
+   * The block being filled. Every block but the last is full, so no gaps of padding inside the audio, and
+   * samples are copied into it as they come: no joined copy of a chunk's PCM is made (speech makes enough
+   * garbage outside the heap already, see docs/decisions.md).
+   */
+  private readonly block = new Int16Array(BLOCK);
+  private filled = 0;
   /** Samples received, for the exact duration (frame padding would add a few ms). */
   samples = 0;
 
@@ -22,27 +28,27 @@ export class Mp3Writer {
     this.encoder = new Mp3Encoder(1, sampleRate, KBPS);
   }
 
-  async write(pcm: Int16Array): Promise<void> {
-    this.samples += pcm.length;
-    let data = pcm;
-    if (this.pending.length) {
-      data = new Int16Array(this.pending.length + pcm.length);
-      data.set(this.pending);
-      data.set(pcm, this.pending.length);
-    }
-    let i = 0;
+  /** Encodes PCM handed over in pieces of any size: the blocks fall on the same samples however it is cut. */
+  async write(pieces: readonly Int16Array[]): Promise<void> {
     let blocks = 0;
-    for (; i + BLOCK <= data.length; i += BLOCK) {
-      this.push(this.encoder.encodeBuffer(data.subarray(i, i + BLOCK)));
-      if (++blocks % BLOCKS_PER_YIELD === 0) await yieldToLoop();
+    for (const piece of pieces) {
+      this.samples += piece.length;
+      for (let at = 0; at < piece.length;) {
+        const n = Math.min(BLOCK - this.filled, piece.length - at);
+        this.block.set(piece.subarray(at, at + n), this.filled);
+        this.filled += n;
+        at += n;
+        if (this.filled < BLOCK) continue;
+        this.push(this.encoder.encodeBuffer(this.block));
+        this.filled = 0;
+        if (++blocks % BLOCKS_PER_YIELD === 0) await yieldToLoop();
+      }
     }
-    // Keep the remainder: every block but the last is full, so no gaps of padding inside the audio.
-    this.pending = data.slice(i);
   }
 
   finish(): Buffer {
-    if (this.pending.length) this.push(this.encoder.encodeBuffer(this.pending));
-    this.pending = new Int16Array(0);
+    if (this.filled) this.push(this.encoder.encodeBuffer(this.block.subarray(0, this.filled)));
+    this.filled = 0;
     this.push(this.encoder.flush());
     return Buffer.concat(this.parts);
   }

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { splitText } from '../../../adapters/tts/_chunks.js';
 import { mp3Info } from '../../../adapters/tts/_mp3-frames.js';
+import { Mp3Writer } from '../../../adapters/tts/_mp3-encoder.js';
+import { Mp3Encoder } from '@breezystack/lamejs';
 import { SerialQueue } from '../../../adapters/tts/_serial-queue.js';
 import { ACCENTS, LANGUAGES, chooseVoice } from '../../../adapters/tts/_languages.js';
 import { voiceTags } from '../../../adapters/tts/_espeak.js';
@@ -62,6 +64,46 @@ describe('mp3Info', () => {
   test('text is not MP3', () => {
     expect(mp3Info(Buffer.from('<!DOCTYPE html><html>Sorry</html>')).frames).toBe(0);
     expect(mp3Info(Buffer.alloc(0)).frames).toBe(0);
+  });
+});
+
+describe('Mp3Writer', () => {
+  // Two seconds and a bit of a tone with a deterministic wobble: not a whole number of 1,152-sample blocks.
+  const pcm = Int16Array.from({ length: 2 * 22050 + 333 }, (_, i) =>
+    Math.round(8000 * Math.sin(i / 7) + 3000 * Math.sin(i / 53 + (i % 11))),
+  );
+
+  /** lamejs fed as the writer has always fed it: full blocks, views of one array, then the rest, then flush. */
+  function reference(): Buffer {
+    const encoder = new Mp3Encoder(1, 22050, 64);
+    const out: Buffer[] = [];
+    let i = 0;
+    for (; i + 1152 <= pcm.length; i += 1152) out.push(Buffer.from(encoder.encodeBuffer(pcm.subarray(i, i + 1152))));
+    out.push(Buffer.from(encoder.encodeBuffer(pcm.slice(i))), Buffer.from(encoder.flush()));
+    return Buffer.concat(out);
+  }
+
+  test('gives the bytes of lamejs fed block by block, however the samples are cut and handed over', async () => {
+    const whole = new Mp3Writer(22050);
+    await whole.write([pcm]);
+    const mp3 = whole.finish();
+    expect(mp3.equals(reference())).toBe(true);
+    expect(whole.samples).toBe(pcm.length);
+
+    // Pieces of 1 to 3,000 samples, over several writes, as eSpeak's buffers come chunk by chunk.
+    const cut = new Mp3Writer(22050);
+    let at = 0;
+    for (let n = 0; at < pcm.length; n++) {
+      const pieces: Int16Array[] = [];
+      for (let k = 0; k < 4 && at < pcm.length; k++) {
+        const size = Math.min(pcm.length - at, 1 + ((n * 7919 + k * 104729) % 3000));
+        pieces.push(pcm.slice(at, at + size));
+        at += size;
+      }
+      await cut.write(pieces);
+    }
+    expect(cut.finish().equals(mp3)).toBe(true);
+    expect(cut.seconds).toBeCloseTo(pcm.length / 22050, 6);
   });
 });
 
