@@ -1,7 +1,7 @@
 // The offline speech engine: eSpeak NG compiled by Emscripten (@echogarden/espeak-ng-emscripten, GPL-3.0;
-// a wasm2js build, so JavaScript over an ArrayBuffer heap, not WebAssembly). This is the only file that touches it: an operator who cannot ship GPL code replaces this
-// module with one exporting the same four names (ENGINE, SAMPLE_RATE, voiceTags, synthesize) around
-// another engine, and nothing else changes.
+// a wasm2js build, so JavaScript over an ArrayBuffer heap, not WebAssembly). This is the only file that
+// touches it: an operator who cannot ship GPL code replaces this module with one exporting the same four
+// names (ENGINE, SAMPLE_RATE, voiceTags, synthesize) around another engine, and nothing else changes.
 //
 // One instance, created on first use and kept: loading it takes about a quarter of a second of CPU here, and
 // its first sentences more while V8 optimises the generated code, then a sentence takes milliseconds. Its data
