@@ -1,5 +1,6 @@
 // `npm start`'s prestart: compiles only when a source file changed since the last build, and then only what
-// changed (tsc's incremental build, its state in dist/.tsbuildinfo). Checking ~500 files' times takes a few
+// changed (tsc's incremental build, its state in dist/.tsbuildinfo); then compiles the catalog again
+// (dist/catalog.compiled.json) when the build ran or a catalog file is newer than it. Checking ~500 files' times takes a few
 // milliseconds, where even a no-op `tsc` takes seconds: see docs/decisions.md, "npm start on an installed tree".
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,4 +36,11 @@ if (changed > built) {
   const result = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   fs.writeFileSync(stamp, `${new Date().toISOString()} built in ${Date.now() - started} ms\n`);
+}
+const compiled = path.join(root, 'dist/catalog.compiled.json');
+const catalogDir = path.join(root, 'catalog');
+const catalogChanged = Math.max(...fs.readdirSync(catalogDir).map((f) => fs.statSync(path.join(catalogDir, f)).mtimeMs));
+if (changed > built || !fs.existsSync(compiled) || catalogChanged > fs.statSync(compiled).mtimeMs) {
+  const result = spawnSync(process.execPath, [path.join(root, 'dist/scripts/compile-catalog.js')], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -10,7 +10,8 @@ import type { Config } from '../engine/config.js';
 import { loadConfig } from './config.js';
 import { apiRoutes } from './api-routes.js';
 import { serviceRoutes } from './service-routes.js';
-import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
+import type { Catalog, EndpointSpec } from '../engine/catalog/load.js';
+import { openCatalog } from '../engine/catalog/compiled.js';
 import { createIdentifier } from '../engine/access/identify.js';
 import { createMeter } from '../engine/access/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
@@ -68,7 +69,7 @@ export interface App {
 export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
   const config = loadConfig(env);
   const log = opts.log ?? createLogger(config.logLevel);
-  const catalog = loadCatalog(config.catalogDir);
+  const { catalog, checks } = await openCatalog(config.catalogDir);
   const adapters = await loadAdapters(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = config.redisPrefix;
@@ -139,7 +140,15 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     prefix,
     userAgent,
     allowPrivate: config.allowPrivateFetch,
-    run: probeRunner({ endpoints: catalog.endpoints, adapters, serviceName: config.serviceName, limits, context, fail: failCall(log) }),
+    run: probeRunner({
+      endpoints: catalog.endpoints,
+      adapters,
+      checks,
+      serviceName: config.serviceName,
+      limits,
+      context,
+      fail: failCall(log),
+    }),
   });
   let draining = false;
   const usage = createUsage(store, log);
@@ -179,6 +188,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const { routes, unmatched } = apiRoutes({
     endpoints: catalog.endpoints,
     adapters,
+    checks,
     serviceName: config.serviceName,
     limits,
     context,
@@ -257,7 +267,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   };
 }
 
-function applyOverrides(plans: ReturnType<typeof loadCatalog>['plans'], config: Config) {
+function applyOverrides(plans: Catalog['plans'], config: Config) {
   const out = { ...plans };
   for (const [id, o] of Object.entries(config.planOverrides)) {
     if (!out[id]) throw new Error(`PLAN_${id.toUpperCase()}_*: no plan "${id}" in catalog/plans.yaml`);

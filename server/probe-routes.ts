@@ -5,6 +5,7 @@
 import inject from 'light-my-request';
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
+import type { Check } from '../engine/catalog/validate.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
 import { chain, type Fail, type Next } from '../engine/pipeline/chain.js';
 import { apiServer, type Route } from '../engine/pipeline/api.js';
@@ -18,6 +19,7 @@ import type { ProbeRun } from '../engine/health/probes.js';
 export interface ProbeRoutesDeps {
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
+  checks: Map<string, Check>;
   serviceName: string;
   limits: ParseLimits;
   context: ContextDeps;
@@ -31,7 +33,7 @@ function probeDoor(deps: ProbeRoutesDeps) {
     deps,
     (spec, invoke) => [
       parse(spec, deps.limits),
-      validate(spec),
+      validate(spec, deps.checks.get(spec.id)!),
       (call: Call, next: Next) =>
         void invoke(call).then((outcome) => {
           call.outcome = outcome;
