@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from './load.js';
 import type { Check } from './validate.js';
@@ -57,7 +58,10 @@ function readCompiled(file: string, hash: string): OpenedCatalog | undefined {
   // The checks' module is evaluated with the names it uses bound here (the same functions checks.ts gives
   // ajv), so it does not depend on where the tree is installed.
   const module = { exports: {} as Record<string, Check> };
-  new Function('require', 'module', 'exports', 'formats', 'onHosts', saved.checks)(requireHere, module, module.exports, formats, onHosts);
+  const body = vm.compileFunction(saved.checks, ['require', 'module', 'exports', 'formats', 'onHosts'], {
+    filename: file,
+  }) as (...scope: unknown[]) => void;
+  body(requireHere, module, module.exports, formats, onHosts);
   return { catalog: saved.catalog, checks: new Map(Object.entries(module.exports)), compiled: true };
 }
 
