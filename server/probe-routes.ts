@@ -2,7 +2,7 @@
 // with no key, meter or cache (parse → validate → invoke → envelope), served to requests injected in process
 // with light-my-request. A probe therefore runs the same adapter, upstream client, deadline and error
 // mapping a caller meets, and is never metered, counted in usage or metrics, or answered from the cache.
-import inject from 'light-my-request';
+import type inject from 'light-my-request';
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
 import type { Check } from '../engine/catalog/validate.js';
@@ -26,7 +26,8 @@ export interface ProbeRoutesDeps {
   fail: Fail;
 }
 
-/** The probes' door, built at the first probe (boot need not pay for a second set of routes nothing may use). */
+/** The probes' door, built at the first probe (boot need not pay for a second set of routes, nor for
+ * light-my-request, when nothing probes). */
 function probeDoor(deps: ProbeRoutesDeps) {
   const answer = envelope(deps.serviceName);
   const routes = endpointRoutes(
@@ -58,6 +59,7 @@ export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
 
   return async (spec, params) => {
     dispatch ??= probeDoor(deps);
+    const { default: inject } = await import('light-my-request');
     const started = performance.now();
     const url = `/api/v1/${spec.id}`;
     const query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));

@@ -56,6 +56,8 @@ export async function testApp(
     },
     { adaptersDir: opts.adaptersDir, log: opts.log },
   );
+  // The pages as the server has them once warm: the portal's start-up work (the first admin) done.
+  await api.ready();
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 
