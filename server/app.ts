@@ -248,9 +248,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   return {
     app: (req, res) => {
       if (api(req, res) || answerHealth(req, res)) return;
-      if (webApp) return webApp(req, res);
+      if (webApp) {
+        webApp(req, res);
+        return;
+      }
       loadWeb().then(
-        (w) => w.app(req, res),
+        (w) => {
+          w.app(req, res);
+        },
         (err: Error) => {
           log.error({ err: err.message }, 'the pages cannot be loaded');
           sendError(res, new ApiError('internal', 'The server could not load this page'));

@@ -12,7 +12,7 @@ export interface ServiceRoutesDeps {
   version: string;
   endpoints: EndpointSpec[];
   /** The OpenAPI document, built once from this server's configuration (server/app.ts; /docs renders it too). */
-  openapi(): ReturnType<typeof openApiDocument>;
+  openapi: () => ReturnType<typeof openApiDocument>;
   metrics: ReturnType<typeof createMetrics>;
 }
 

@@ -43,7 +43,7 @@ export interface WebDeps {
   /** TRUST_PROXY compiled once, so the API and the pages agree on the client address. */
   trust: TrustProxy;
   /** Whether an upstream has server keys (MCP's tool list and the OpenAPI document say which need the caller's). */
-  pooled(upstream: string): boolean;
+  pooled: (upstream: string) => boolean;
 }
 
 export interface Web {

@@ -4,7 +4,6 @@
 // malformed request carries the rate-limit headers.
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { BodyParser } from './body-parsers.js';
 import type { EndpointSpec } from '../../catalog/load.js';
 import { ApiError, badInput, invalidParam, payloadTooLarge } from '../../errors.js';
