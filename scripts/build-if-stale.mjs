@@ -1,6 +1,7 @@
 // `npm start`'s prestart: compiles only when a source file changed since the last build, and then only what
 // changed (tsc's incremental build, its state in dist/.tsbuildinfo). Checking ~500 files' times takes a few
 // milliseconds, where even a no-op `tsc` takes seconds: see docs/decisions.md, "npm start on an installed tree".
+// The build's other step, scripts/geoip-data.mjs, runs when a build does or when its folder is missing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,4 +36,8 @@ if (changed > built) {
   const result = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   fs.writeFileSync(stamp, `${new Date().toISOString()} built in ${Date.now() - started} ms\n`);
+}
+if (changed > built || !fs.existsSync(path.join(root, 'adapters/utilities/geoip-data/source.json'))) {
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/geoip-data.mjs')], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
