@@ -1,7 +1,9 @@
 // The build: TypeScript into dist/ (tsc's incremental build, its state in dist/.tsbuildinfo), then the catalog
-// into dist/catalog.compiled.json (scripts/compile-catalog.ts). `npm run build` always runs it;
-// `npm start`'s prestart runs it with --if-stale: tsc only when a source or a build setting is newer than the
-// last build, the catalog only when the build ran or a catalog file is newer than its compiled copy.
+// into dist/catalog.compiled.json (scripts/compile-catalog.ts), then adapters/utilities/geoip-data/ from
+// geoip-lite (scripts/geoip-data.mjs, which does nothing when the folder was made from the installed version).
+// `npm run build` always runs it; `npm start`'s prestart runs it with --if-stale: tsc only when a source or a
+// build setting is newer than the last build, the catalog only when the build ran or a catalog file is newer
+// than its compiled copy, the geoip data only when the build ran or the folder is missing.
 // Checking ~600 files' times takes a few milliseconds, where even a no-op `tsc` takes seconds: see
 // docs/decisions.md, "npm start on an installed tree".
 import { spawnSync } from 'node:child_process';
@@ -46,5 +48,9 @@ const catalogDir = path.join(root, 'catalog');
 const catalogChanged = Math.max(...fs.readdirSync(catalogDir).map((f) => mtime(path.join(catalogDir, f))));
 if (stale || catalogChanged >= mtime(path.join(root, 'dist/catalog.compiled.json'))) {
   const result = spawnSync(process.execPath, [path.join(root, 'dist/scripts/compile-catalog.js')], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+if (stale || !fs.existsSync(path.join(root, 'adapters/utilities/geoip-data/source.json'))) {
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/geoip-data.mjs')], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

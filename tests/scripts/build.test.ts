@@ -1,8 +1,9 @@
-// The build (scripts/build.mjs): `npm run build` always compiles the sources and the catalog; npm start's
-// prestart (--if-stale) compiles the sources when a source or a build setting is newer than the last build,
-// and the catalog when the build ran or a catalog file is newer than its compiled copy, and only then;
-// without TypeScript installed it says why it cannot. Run on a scratch tree whose `tsc` and catalog compiler
-// are stand-ins that record each call, so what is tested is the decision, not TypeScript.
+// The build (scripts/build.mjs): `npm run build` always compiles the sources and the catalog and asks for the
+// geoip data; npm start's prestart (--if-stale) compiles the sources when a source or a build setting is newer
+// than the last build, the catalog when the build ran or a catalog file is newer than its compiled copy, the
+// geoip data when the build ran or its folder is missing, and only then; without TypeScript installed it says
+// why it cannot. Run on a scratch tree whose `tsc`, catalog compiler and geoip data maker are stand-ins that
+// record each call, so what is tested is the decision, not TypeScript.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ const count = (file: string) =>
   fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8').trim().split('\n').length : 0;
 const calls = () => count('tsc-calls');
 const catalogCompiles = () => count('catalog-calls');
+const geoipMade = () => count('geoip-calls');
 const later = (file: string, seconds: number) => {
   const t = new Date(Date.now() + seconds * 1000);
   fs.utimesSync(path.join(root, file), t, t);
@@ -44,6 +46,11 @@ beforeEach(() => {
   fs.writeFileSync(
     path.join(root, 'dist/scripts/compile-catalog.js'),
     `const fs = require('node:fs');\nfs.appendFileSync(${JSON.stringify(path.join(root, 'catalog-calls'))}, 'compiled\\n');\nfs.writeFileSync(${JSON.stringify(path.join(root, 'dist/catalog.compiled.json'))}, '{}');\n`,
+  );
+  // The geoip data maker's stand-in records its call and writes the folder's stamp, as the real one does.
+  fs.writeFileSync(
+    path.join(root, 'scripts/geoip-data.mjs'),
+    `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(path.join(root, 'geoip-calls'))}, 'made\\n');\nfs.mkdirSync(${JSON.stringify(path.join(root, 'adapters/utilities/geoip-data'))}, { recursive: true });\nfs.writeFileSync(${JSON.stringify(path.join(root, 'adapters/utilities/geoip-data/source.json'))}, '{}');\n`,
   );
   const tsc = path.join(root, 'node_modules/.bin/tsc');
   fs.writeFileSync(tsc, `#!/bin/sh\necho "$@" >> "${path.join(root, 'tsc-calls')}"\n`);
@@ -98,4 +105,16 @@ test('an edited catalog file compiles the catalog again, not the sources', () =>
   later('catalog/tools.yaml', 5);
   run();
   expect([calls(), catalogCompiles()]).toEqual([1, 2]);
+});
+
+test('the geoip data is asked for by every build, and by the prestart only when its folder is missing', () => {
+  build();
+  expect(geoipMade()).toBe(1);
+  run();
+  expect(geoipMade()).toBe(1);
+  fs.rmSync(path.join(root, 'adapters/utilities/geoip-data'), { recursive: true });
+  run();
+  expect([calls(), geoipMade()]).toEqual([1, 2]);
+  build();
+  expect(geoipMade()).toBe(3);
 });
