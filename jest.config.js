@@ -8,10 +8,6 @@ export default {
     // jest 29's ESM loader hands JSON imports over wrapped, which libphonenumber-js's ESM build cannot read:
     // its CommonJS build is the same code with require()d metadata.
     '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
-    // light-my-request 6.8 (mcp/inject.ts) requires cookie 2, which is ESM only: Node 24 loads it with
-    // require(esm), jest 29's runtime cannot. It is used only for inject's `cookies` option, which /mcp never
-    // passes, so under jest every require of cookie gets the CommonJS one Express already uses.
-    '^cookie$': '<rootDir>/node_modules/cookie/index.js',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],

@@ -36,6 +36,8 @@ export interface Portal {
   router: Router;
   /** For server/app.ts, before the API's error handler: a browser's error outside the portal as a page. */
   browserErrorPage: ErrorRequestHandler;
+  /** Settles when the portal's start-up work is done (the first admin made, the throttles' counts read). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,5 +88,5 @@ export function createPortal(deps: PortalDeps): Portal {
   if (ctx.billing) router.use(billingRoutes(ctx, ctx.billing));
 
   router.use(ctx.pages.errorPage);
-  return { router, browserErrorPage: ctx.pages.browserErrorPage, close: () => ctx.close() };
+  return { router, browserErrorPage: ctx.pages.browserErrorPage, ready: ctx.ready, close: () => ctx.close() };
 }

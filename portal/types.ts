@@ -22,7 +22,7 @@ export interface PortalDeps {
   /** The catalog's endpoints, as loaded at boot: the landing page counts and lists them. */
   endpoints: EndpointSpec[];
   /** The OpenAPI document /openapi.json serves: the reference at /docs is rendered from it. */
-  openapi: ReturnType<typeof openApiDocument>;
+  openapi: () => ReturnType<typeof openApiDocument>;
   log: Logger;
   redis?: RedisHandle;
   /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */

@@ -7,6 +7,7 @@
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
 import type { Adapter } from '../engine/types.js';
+import type { Check } from '../engine/catalog/validate.js';
 import type { Call } from '../engine/pipeline/call.js';
 import { chain, type Fail, type Next, type Step } from '../engine/pipeline/chain.js';
 import type { Route } from '../engine/pipeline/api.js';
@@ -23,6 +24,8 @@ import { envelope } from '../engine/pipeline/steps/envelope.js';
 export interface ApiRoutesDeps {
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
+  /** Each endpoint's request check (engine/catalog/compiled.ts). */
+  checks: Map<string, Check>;
   serviceName: string;
   limits: ParseLimits;
   context: ContextDeps;
@@ -48,7 +51,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
       identify,
       meter,
       authorize,
-      validate(spec),
+      validate(spec, deps.checks.get(spec.id)!),
       cached(spec, deps.cache, invoke, deps.cacheLookedUp),
       answer,
     ],

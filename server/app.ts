@@ -1,29 +1,29 @@
 // The composition root: reads the configuration once (server/config.ts), builds the engine's parts (store,
 // keys, meter, cache, upstream clients, hosting, metrics), the API's routes (server/api-routes.ts), the
-// portal and MCP, and serves the API before Express (engine/pipeline/api.ts); Express serves the rest.
+// portal and MCP, and serves the API and /health before Express (engine/pipeline/api.ts,
+// server/health-route.ts); Express serves the rest (server/web.ts), loaded once the server listens.
 // Nothing below server/ imports this folder.
 import path from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { RequestListener } from 'node:http';
-import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../engine/config.js';
 import { loadConfig } from './config.js';
 import { apiRoutes } from './api-routes.js';
-import { serviceRoutes } from './service-routes.js';
-import { loadCatalog, type EndpointSpec } from '../engine/catalog/load.js';
+import type { Catalog, EndpointSpec } from '../engine/catalog/load.js';
+import { openCatalog } from '../engine/catalog/compiled.js';
 import { createIdentifier } from '../engine/access/identify.js';
 import { createMeter } from '../engine/access/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
-import { loadAdapters } from '../engine/catalog/registry.js';
+import { adapterRegistry } from '../engine/catalog/registry.js';
+import { failCall, sendError } from '../engine/pipeline/respond.js';
 import { ApiError } from '../engine/errors.js';
-import { errorHandler, failCall } from '../engine/pipeline/respond.js';
 import { createLogger } from '../engine/infra/logger.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
 import { createMetrics } from '../engine/infra/metrics.js';
 import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
-import { createHostingRouter } from '../engine/hosting/routes.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createMemo } from '../engine/upstream/memo.js';
@@ -32,16 +32,18 @@ import { loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
-import { createPortal } from '../portal/index.js';
 import { withFreePersonalPlan } from '../portal/accounts/keys.js';
-import { createMcpRouter } from '../mcp/router.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
-import { openApiDocument } from '../engine/openapi/document.js';
 import { createHealth, type Health } from '../engine/health/health.js';
 import { probeRunner } from './probe-routes.js';
+import { healthRoute } from './health-route.js';
+import { compileTrustProxy } from '../engine/access/trust-proxy.js';
+import type { Web } from './web.js';
 
 export const VERSION = '0.1.0';
+/** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
+const WARM_PAUSE_MS = 10;
 
 export interface App {
   /** The whole server's request listener: the API (engine/pipeline/api.ts), then Express for everything else. */
@@ -61,6 +63,10 @@ export interface App {
   upstreamEvents: UpstreamEvents;
   /** From now on /health answers 503 `draining`, so a load balancer sends no more traffic (server/main.ts). */
   startDraining(): void;
+  /** Loads the pages (Express, the portal, MCP); settles once the portal's start-up work is done. */
+  ready(): Promise<void>;
+  /** ready(), then every adapter's module: what server/main.ts runs once it listens (failures are logged). */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,8 +74,9 @@ export interface App {
 export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
   const config = loadConfig(env);
   const log = opts.log ?? createLogger(config.logLevel);
-  const catalog = loadCatalog(config.catalogDir);
-  const adapters = await loadAdapters(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
+  const { catalog, checks } = await openCatalog(config.catalogDir);
+  const registry = adapterRegistry(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
+  const { adapters } = registry;
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const prefix = config.redisPrefix;
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
@@ -139,22 +146,19 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     prefix,
     userAgent,
     allowPrivate: config.allowPrivateFetch,
-    run: probeRunner({ endpoints: catalog.endpoints, adapters, serviceName: config.serviceName, limits, context, fail: failCall(log) }),
+    run: probeRunner({
+      endpoints: catalog.endpoints,
+      adapters,
+      checks,
+      serviceName: config.serviceName,
+      limits,
+      context,
+      fail: failCall(log),
+    }),
   });
   let draining = false;
   const usage = createUsage(store, log);
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
-  app.set('query parser', 'simple');
-  app.set('etag', false);
-  // No answer is ever to be read as another type than it says (the API's own answers set it in engine/pipeline/call.ts).
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const observe: CallObserver = (call, status) => {
@@ -179,6 +183,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const { routes, unmatched } = apiRoutes({
     endpoints: catalog.endpoints,
     adapters,
+    checks,
     serviceName: config.serviceName,
     limits,
     context,
@@ -190,47 +195,72 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     usage: usageDeps,
     fail: failCall(log),
   });
-  // Express's compiled TRUST_PROXY, so the API and the pages agree on the client address.
-  const api = apiServer(routes, unmatched, { observe, trust: app.get('trust proxy fn') as (addr: string, i: number) => boolean });
-  // MCP clients (agents): every endpoint as a tool, each call run through the API above (mcp/router.ts).
+  const trust = compileTrustProxy(config.trustProxy);
+  const api = apiServer(routes, unmatched, { observe, trust });
   const pooled = (id: string) => upstream(id).hasKeys;
-  app.use(
-    '/mcp',
-    createMcpRouter({ app, api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version: VERSION }),
-  );
-  // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
-  // One OpenAPI document from this server's configuration: /openapi.json serves it, /docs renders it.
-  const openapi = openApiDocument(catalog.endpoints, {
-    title: config.serviceName,
+
+  // The pages: imported and built once (server/web.ts), by warm() or by the first request that needs them.
+  let web: Promise<Web> | undefined;
+  let webApp: Web['app'] | undefined;
+  // Node's module loader holds the event loop while it reads and evaluates a graph of modules: Express
+  // first, then the rest, with a pause between for the requests that came in meanwhile.
+  const turn = () => pause(WARM_PAUSE_MS);
+  const loadWeb = () =>
+    (web ??= turn()
+      .then(() => import('express'))
+      .then(turn)
+      .then(() => import('./web.js'))
+      .then(({ createWeb }) => {
+        const built = createWeb({
+          config,
+          version: VERSION,
+          catalog,
+          plans,
+          adapters,
+          store,
+          keys,
+          redis,
+          blobs,
+          metrics,
+          usage: usageDeps,
+          health,
+          log,
+          api,
+          trust,
+          pooled,
+        });
+        webApp = built.app;
+        return built;
+      }));
+  const answerHealth = healthRoute({
     version: VERSION,
-    url: config.publicUrl,
-    upstreams: catalog.upstreams,
-    pooled,
-    implemented: (e) => adapters.has(e.adapter),
+    endpoints: catalog.endpoints.length,
+    adapters: catalog.endpoints.filter((e) => adapters.has(e.adapter)).length,
+    redis,
+    blobs,
+    draining: () => draining,
+    warming: () => {
+      const cold = registry.cold();
+      return { ...(webApp ? {} : { pages: true as const }), ...(cold ? { adapters: cold } : {}) };
+    },
   });
-  const portal = createPortal({ config, store, keys, plans, endpoints: catalog.endpoints, openapi, log, redis, usage: usageDeps, health });
-  app.use(portal.router);
-  app.use(
-    serviceRoutes({
-      config,
-      version: VERSION,
-      endpoints: catalog.endpoints,
-      openapi,
-      adapters,
-      redis,
-      blobs,
-      metrics,
-      draining: () => draining,
-    }),
-  );
-  app.use(createHostingRouter(blobs));
-  app.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No such page: ${req.method} ${req.path}`)));
-  app.use(portal.browserErrorPage);
-  app.use(errorHandler(log));
 
   return {
     app: (req, res) => {
-      if (!api(req, res)) app(req, res);
+      if (api(req, res) || answerHealth(req, res)) return;
+      if (webApp) {
+        webApp(req, res);
+        return;
+      }
+      loadWeb().then(
+        (w) => {
+          w.app(req, res);
+        },
+        (err: Error) => {
+          log.error({ err: err.message }, 'the pages cannot be loaded');
+          sendError(res, new ApiError('internal', 'The server could not load this page'));
+        },
+      );
     },
     config,
     endpoints: catalog.endpoints,
@@ -245,8 +275,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     startDraining() {
       draining = true;
     },
+    ready: () => loadWeb().then((w) => w.ready),
+    async warm() {
+      await loadWeb().then((w) => w.ready);
+      for (const { adapter, error } of await registry.warm(WARM_PAUSE_MS))
+        log.error({ adapter, err: error.message }, 'adapter cannot be loaded');
+    },
     async close() {
-      await portal.close();
+      if (web) await (await web).close();
       await health.close();
       await usage.close();
       await closeMeter();
@@ -257,7 +293,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   };
 }
 
-function applyOverrides(plans: ReturnType<typeof loadCatalog>['plans'], config: Config) {
+function applyOverrides(plans: Catalog['plans'], config: Config) {
   const out = { ...plans };
   for (const [id, o] of Object.entries(config.planOverrides)) {
     if (!out[id]) throw new Error(`PLAN_${id.toUpperCase()}_*: no plan "${id}" in catalog/plans.yaml`);

@@ -19,6 +19,9 @@ const server = http.createServer(app).listen(config.port, config.host, () => {
     `${config.serviceName} listening`,
   );
   if (metricsExposed(config)) log.warn({ host: config.host }, 'GET /metrics is public on a non-loopback address: set METRICS_TOKEN');
+  // The pages and every adapter's module load now, in the background: a request meanwhile waits for
+  // what it needs (/health says what is still warming).
+  void started.warm().catch((err: Error) => log.error({ err: err.message }, 'warming up failed'));
 });
 // The time to send a request, not to answer it: a generation may take minutes once its request is in.
 guardEdges(server, { bodyIdleMs: config.bodyIdleTimeoutMs, requestMs: 5 * 60_000 });

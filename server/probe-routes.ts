@@ -2,9 +2,10 @@
 // with no key, meter or cache (parse → validate → invoke → envelope), served to requests injected in process
 // with light-my-request. A probe therefore runs the same adapter, upstream client, deadline and error
 // mapping a caller meets, and is never metered, counted in usage or metrics, or answered from the cache.
-import inject from 'light-my-request';
+import type inject from 'light-my-request';
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
+import type { Check } from '../engine/catalog/validate.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
 import { chain, type Fail, type Next } from '../engine/pipeline/chain.js';
 import { apiServer, type Route } from '../engine/pipeline/api.js';
@@ -18,20 +19,22 @@ import type { ProbeRun } from '../engine/health/probes.js';
 export interface ProbeRoutesDeps {
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
+  checks: Map<string, Check>;
   serviceName: string;
   limits: ParseLimits;
   context: ContextDeps;
   fail: Fail;
 }
 
-/** The probes' door, built at the first probe (boot need not pay for a second set of routes nothing may use). */
+/** The probes' door, built at the first probe (boot need not pay for a second set of routes, nor for
+ * light-my-request, when nothing probes). */
 function probeDoor(deps: ProbeRoutesDeps) {
   const answer = envelope(deps.serviceName);
   const routes = endpointRoutes(
     deps,
     (spec, invoke) => [
       parse(spec, deps.limits),
-      validate(spec),
+      validate(spec, deps.checks.get(spec.id)!),
       (call: Call, next: Next) =>
         void invoke(call).then((outcome) => {
           call.outcome = outcome;
@@ -56,6 +59,7 @@ export function probeRunner(deps: ProbeRoutesDeps): ProbeRun {
 
   return async (spec, params) => {
     dispatch ??= probeDoor(deps);
+    const { default: inject } = await import('light-my-request');
     const started = performance.now();
     const url = `/api/v1/${spec.id}`;
     const query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));

@@ -1,18 +1,13 @@
-// Where an IP address is, read from geoip-lite's data files on disk: a binary search over their sorted,
-// fixed-size records with positioned reads (about 22 of 24 bytes for an IPv4 address, from the page cache),
-// instead of geoip-lite's own loader, which reads all ~150 MB into memory at once and keeps it there.
-// The files (and so the answers) are geoip-lite's: GeoLite2-derived, under MaxMind's terms.
-//
-// Their layout (geoip-lite's lib/geoip.js, which this reads the same way):
-//   geoip-city.dat        24 B: start u32, end u32, location u32, latitude i32, longitude i32 (×1e4), area u32
-//   geoip-city6.dat       48 B: start 16 B, end 16 B, then the same four fields; ranges compared on their
-//                         first 8 bytes, as geoip-lite does
-//   geoip-city-names.dat  88 B: country 2, region 3, metro i32, eu 1, timezone 32, city 46 (NUL-padded)
-// A location of 0xffffffff means "no location".
+// Where an IP address is, read on disk from adapters/utilities/geoip-data/: a binary search over sorted,
+// fixed-size records with positioned reads (about 22 of 7 bytes for an IPv4 address, from the page cache),
+// instead of geoip-lite's own loader, which reads all ~150 MB of its files into memory at once and keeps them.
+// The folder is made from geoip-lite's files at build time by scripts/geoip-data.mjs (which describes its
+// layout): the same answers in 36 MB, so that geoip-lite is only a devDependency. The data are GeoLite2-derived,
+// under MaxMind's terms.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { dataDir } from '../../engine/adapter.js';
 
 export interface GeoRecord {
   country: string;
@@ -26,6 +21,7 @@ interface GeoLookup {
   lookup(ip: string): GeoRecord | null;
 }
 
+const GAP = 0xffffff;
 const NO_LOCATION = 0xffffffff;
 const PRIVATE_V4: Array<[number, number]> = [
   [0x0a000000, 0x0affffff],
@@ -53,7 +49,7 @@ class Records {
     return this.buf;
   }
 
-  /** The last record whose start is at or below `key`, by `cmp(record, key)` of the starts; -1 if none. */
+  /** The last record for which `below(record)` holds (records sorted so that it holds up to a point); -1 if none. */
   floor(below: (record: Buffer) => boolean): number {
     let lo = 0;
     let hi = this.count - 1;
@@ -77,33 +73,43 @@ const text = (b: Buffer, from: number, to: number) => {
 };
 
 function openTables(dir: string): GeoLookup {
-  const city = new Records(path.join(dir, 'geoip-city.dat'), 24);
-  const city6 = new Records(path.join(dir, 'geoip-city6.dat'), 48);
-  const names = new Records(path.join(dir, 'geoip-city-names.dat'), 88);
+  const v4 = new Records(path.join(dir, 'v4.dat'), 7);
+  const v6 = new Records(path.join(dir, 'v6.dat'), 11);
+  const places = new Records(path.join(dir, 'places.dat'), 12);
+  const names = new Records(path.join(dir, 'names.dat'), 83);
 
-  function located(record: Buffer, at: number, ll: [number | null, number | null]): GeoRecord {
-    const location = record.readUInt32BE(at);
+  /** The answer of the start record `i` (its place at byte `at`); `ll` for a range with no location. */
+  function answer(table: Records, i: number, at: number, ll: [number | null, number | null]): GeoRecord | null {
+    if (i < 0) return null;
+    const p = table.read(i).readUIntBE(at, 3);
+    if (p === GAP) return null;
+    const place = places.read(p);
+    const location = place.readUInt32BE(0);
     if (location === NO_LOCATION) return { country: '', region: '', city: '', timezone: '', ll };
-    const lat = record.readInt32BE(at + 4) / 10000;
-    const lon = record.readInt32BE(at + 8) / 10000;
+    const lat = place.readInt32BE(4) / 10000;
+    const lon = place.readInt32BE(8) / 10000;
     const n = names.read(location);
-    return { country: text(n, 0, 2), region: text(n, 2, 5), timezone: text(n, 10, 42), city: text(n, 42, 88), ll: [lat, lon] };
+    return { country: text(n, 0, 2), region: text(n, 2, 5), timezone: text(n, 5, 37), city: text(n, 37, 83), ll: [lat, lon] };
   }
 
   function lookup4(ip: number): GeoRecord | null {
     if (PRIVATE_V4.some(([lo, hi]) => ip >= lo && ip <= hi)) return null;
-    const i = city.floor((r) => r.readUInt32BE(0) <= ip);
-    if (i < 0) return null;
-    const r = city.read(i);
-    return r.readUInt32BE(4) >= ip ? located(r, 8, [null, null]) : null;
+    return answer(
+      v4,
+      v4.floor((r) => r.readUInt32BE(0) <= ip),
+      4,
+      [null, null],
+    );
   }
 
+  // geoip-lite places an IPv6 address by its first 8 bytes, and answers (0, 0) where a range has no location.
   function lookup6(ip: Buffer): GeoRecord | null {
-    const key = ip.subarray(0, 8);
-    const i = city6.floor((r) => r.compare(key, 0, 8, 0, 8) <= 0);
-    if (i < 0) return null;
-    const r = city6.read(i);
-    return r.compare(key, 0, 8, 16, 24) >= 0 ? located(r, 32, [0, 0]) : null;
+    return answer(
+      v6,
+      v6.floor((r) => r.compare(ip, 0, 8, 0, 8) <= 0),
+      8,
+      [0, 0],
+    );
   }
 
   return {
@@ -137,11 +143,13 @@ function v6Bytes(ip: string): Buffer {
 
 let opened: Promise<GeoLookup> | undefined;
 
-/** The lookup, its files opened on first use (three file handles, no data held in memory). */
+/** The lookup, its files opened on first use (four file handles, no data held in memory). */
 export function geoip(): Promise<GeoLookup> {
   opened ??= new Promise<GeoLookup>((resolve, reject) => {
     try {
-      resolve(openTables(path.join(path.dirname(createRequire(import.meta.url).resolve('geoip-lite/package.json')), 'data')));
+      const dir = dataDir(import.meta.url, 'geoip-data');
+      if (!fs.existsSync(path.join(dir, 'source.json'))) throw new Error(`${dir} is missing: \`npm run build\` makes it`);
+      resolve(openTables(dir));
     } catch (err) {
       opened = undefined;
       reject(err);

@@ -1,6 +1,7 @@
 // API_KEYS_FILE: a YAML list of { key, plan, name } loaded at boot into the key store.
 import fs from 'node:fs';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
+import type YAML from 'yaml';
 import type { PlanSpec } from '../catalog/load.js';
 
 export interface KeyEntry {
@@ -10,7 +11,9 @@ export interface KeyEntry {
 }
 
 export function loadKeysFile(file: string, plans: Record<string, PlanSpec>): KeyEntry[] {
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  // The YAML parser is required only when there is a keys file: the boot does not otherwise need it.
+  const yaml = createRequire(import.meta.url)('yaml') as typeof YAML;
+  const doc = yaml.parse(fs.readFileSync(file, 'utf8')) as unknown;
   if (!Array.isArray(doc)) throw new Error(`${file}: expected a YAML list of { key, plan, name }`);
   return doc.map((e, i) => {
     const { key, plan, name } = (e ?? {}) as Partial<KeyEntry>;

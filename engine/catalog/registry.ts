@@ -1,27 +1,65 @@
-// Maps the catalog's `adapter:` names to functions by loading adapters/<category>/<name>.(ts|js).
-// Files starting with `_` are helpers, not adapters. Boot fails if an adapter file has no catalog entry.
+// Maps the catalog's `adapter:` names to functions, from the files adapters/<category>/<name>.(ts|js).
+// Files starting with `_` are helpers, not adapters. The boot lists the files and stops if one has no
+// catalog entry; each module is imported at its adapter's first call, or by warm() (which the server runs
+// once it listens), so the boot does not wait for ~80 modules and the libraries they bring.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Adapter } from '../types.js';
 import type { EndpointSpec } from './load.js';
 
-export async function loadAdapters(dir: string, endpoints: EndpointSpec[]): Promise<Map<string, Adapter>> {
-  const adapters = new Map<string, Adapter>();
-  if (!fs.existsSync(dir)) return adapters;
-  const wanted = new Set(endpoints.flatMap((e) => [e.adapter, ...(e.fallback ?? []).map((p) => p.adapter)]));
-  for (const category of fs.readdirSync(dir).sort()) {
-    const catDir = path.join(dir, category);
-    if (!fs.statSync(catDir).isDirectory()) continue;
-    for (const file of fs.readdirSync(catDir).sort()) {
-      const m = /^([a-z0-9][a-z0-9-]*)\.(ts|js)$/.exec(file);
-      if (!m || file.endsWith('.d.ts')) continue;
-      const name = `${category}/${m[1]}`;
-      if (!wanted.has(name)) throw new Error(`adapters/${name}.${m[2]} has no catalog entry (no endpoint says adapter: ${name})`);
-      const mod = (await import(pathToFileURL(path.join(catDir, file)).href)) as { default?: unknown };
-      if (typeof mod.default !== 'function') throw new Error(`adapters/${name}.${m[2]} must export a default async function`);
-      adapters.set(name, mod.default as Adapter);
+export interface AdapterRegistry {
+  /** Every adapter with a file, by name; a call before its module is imported waits for the import. */
+  adapters: Map<string, Adapter>;
+  /** Imports the modules not imported yet, one after another, letting requests in between; the adapters
+   * that cannot be loaded, and why. */
+  warm(pauseMs?: number): Promise<Array<{ adapter: string; error: Error }>>;
+  /** Adapters whose module is not imported yet (/health's `warming`). */
+  cold(): number;
+}
+
+/** An adapter whose module is imported at its first call (once: callers meanwhile share the import). */
+function lazyAdapter(file: string, name: string) {
+  let loaded: Adapter | undefined;
+  let loading: Promise<Adapter> | undefined;
+  const load = () =>
+    (loading ??= import(pathToFileURL(file).href).then((mod: { default?: unknown }) => {
+      if (typeof mod.default !== 'function') throw new Error(`adapters/${name}${path.extname(file)} must export a default async function`);
+      return (loaded = mod.default as Adapter);
+    }));
+  const adapter: Adapter = (params, ctx) => (loaded ? loaded(params, ctx) : load().then((fn) => fn(params, ctx)));
+  return { adapter, load, loaded: () => loaded !== undefined };
+}
+
+export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): AdapterRegistry {
+  const lazy = new Map<string, ReturnType<typeof lazyAdapter>>();
+  if (fs.existsSync(dir)) {
+    const wanted = new Set(endpoints.flatMap((e) => [e.adapter, ...(e.fallback ?? []).map((p) => p.adapter)]));
+    for (const category of fs.readdirSync(dir).sort()) {
+      const catDir = path.join(dir, category);
+      if (!fs.statSync(catDir).isDirectory()) continue;
+      for (const file of fs.readdirSync(catDir).sort()) {
+        const m = /^([a-z0-9][a-z0-9-]*)\.(ts|js)$/.exec(file);
+        if (!m || file.endsWith('.d.ts')) continue;
+        const name = `${category}/${m[1]}`;
+        if (!wanted.has(name)) throw new Error(`adapters/${name}.${m[2]} has no catalog entry (no endpoint says adapter: ${name})`);
+        lazy.set(name, lazyAdapter(path.join(catDir, file), name));
+      }
     }
   }
-  return adapters;
+  return {
+    adapters: new Map([...lazy].map(([name, l]) => [name, l.adapter])),
+    async warm(pauseMs = 10) {
+      const failed: Array<{ adapter: string; error: Error }> = [];
+      for (const [name, l] of lazy) {
+        // Node's module loader reads and evaluates a module without yielding to the event loop: a pause
+        // between modules lets the requests that came in meanwhile be answered.
+        await pause(pauseMs);
+        await l.load().catch((error: Error) => failed.push({ adapter: name, error }));
+      }
+      return failed;
+    },
+    cold: () => [...lazy.values()].filter((l) => !l.loaded()).length,
+  };
 }

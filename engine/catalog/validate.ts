@@ -1,41 +1,17 @@
-// One validator per endpoint, compiled once at boot. Raw values (strings from a query string or form, or
-// JSON scalars) are coerced strictly by type, then checked by ajv; the first error becomes the message.
-// This is the only file that turns validation failures into words.
-import net from 'node:net';
-import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
+// What turns a request's raw values into an endpoint's parameters: each value coerced strictly by type,
+// then the endpoint's check (engine/catalog/checks.ts compiles it from the catalog) run; its first error
+// becomes the message. This is the only file that turns validation failures into words.
 import type { ErrorObject } from 'ajv';
 import { ApiError, badInput, invalidParam, missingParam } from '../errors.js';
-import { hostOfDomain } from './domain.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from './load.js';
-import { DEFAULT_MAX_LENGTH, patternWords, requestSchema, rulesOf, type JsonSchema } from './request-schema.js';
+import { patternWords, rulesOf } from './request-schema.js';
 import type { Params, UploadedFile } from '../types.js';
 
-// validateSchema off: the schemas are made by request-schema.ts from a catalog already checked against its
-// own schema, and checking each against JSON Schema's meta-schema took a third of the boot's compile time.
-const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: false, validateSchema: false });
-
-function hostOf(value: string): string | undefined {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
+/** An endpoint's compiled request schema (ajv's validate function, compiled at boot or at build). */
+export interface Check {
+  (params: Params): boolean;
+  errors?: ErrorObject[] | null;
 }
-
-ajv.addFormat('url', { type: 'string', validate: (v: string) => hostOf(v) !== undefined });
-ajv.addFormat('ip', { type: 'string', validate: (v: string) => net.isIP(v) !== 0 });
-// A domain may come with a scheme, www., a path or a port: the same reading the adapters then use.
-ajv.addFormat('domain', { type: 'string', validate: (v: string) => hostOfDomain(v) !== undefined });
-ajv.addKeyword({
-  keyword: 'hosts',
-  type: 'string',
-  schemaType: 'array',
-  validate: (hosts: string[], value: string) => {
-    const host = hostOf(value);
-    return host !== undefined && hosts.some((h) => host === h || host.endsWith(`.${h}`));
-  },
-});
 
 function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
   if (typeof raw !== 'string') throw invalidParam(name, 'must be a single value');
@@ -56,28 +32,6 @@ function coerce(name: string, p: ParamSpec, raw: unknown): unknown {
     default:
       return raw;
   }
-}
-
-/** The compiled form: a file param's value is an upload (checked by presence), or text when orText. */
-function runtimeSchema(spec: EndpointSpec): JsonSchema {
-  const schema = requestSchema(spec);
-  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
-  for (const [name, p] of Object.entries(spec.params)) {
-    if (p.type === 'file') properties[name] = p.orText ? { maxLength: p.maxLength ?? DEFAULT_MAX_LENGTH } : {};
-    // ajv checks `enum` before `pattern`; a malformed value is better told by its pattern's words.
-    else if (p.enum && p.pattern) {
-      const { enum: values, ...rest } = properties[name];
-      properties[name] = { allOf: [rest, { enum: values }] };
-    }
-    // ajv checks `pattern` before `format` and `hosts`; a URL on the wrong site is better told so first.
-    else if (p.pattern && (p.format || p.hosts)) {
-      const { pattern, ...rest } = properties[name];
-      properties[name] = { allOf: [rest, { pattern }] };
-    }
-  }
-  // Each value's own rules first, then the rules between them: a wrong enum is named before a rule it trips.
-  const { allOf: rules, ...own } = schema;
-  return { allOf: [{ ...own, properties }, { allOf: rules ?? [true] }] };
 }
 
 const given = (params: Params, names: string[]) => names.filter((n) => params[n] !== undefined);
@@ -146,8 +100,7 @@ export function messageOf(spec: EndpointSpec, e: ErrorObject): ApiError {
 
 export type EndpointValidator = (raw: Record<string, unknown>, files: Record<string, UploadedFile>) => Params;
 
-export function compileValidator(spec: EndpointSpec): EndpointValidator {
-  const check = ajv.compile(runtimeSchema(spec));
+export function validatorOf(spec: EndpointSpec, check: Check): EndpointValidator {
   const rules = rulesOf(spec);
   const names = Object.keys(spec.params);
   return (raw, files) => {

@@ -1,7 +1,8 @@
 // Parameters as the document shows them, from the JSON Schema the validator compiles
 // (engine/catalog/request-schema.ts): one property per parameter, the rules between parameters, their words, and
 // the example request those rules accept.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { EndpointSpec, ParamSpec, Rule, RuleCondition } from '../catalog/load.js';
 import { paramSchema, patternWords, requestSchema, rulesOf, ruleSchema, type JsonSchema } from '../catalog/request-schema.js';
 
@@ -101,14 +102,21 @@ function exampleValue(p: ParamSpec): string | number | boolean | undefined {
   return p.pattern ? undefined : 'hello';
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+// ajv's compiler, required at the first example (the OpenAPI document, the first probe): not at boot.
+let ajv: Ajv2020 | undefined;
+const compiler = () =>
+  (ajv ??= new (createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020({
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+  }));
 
 /**
  * The smallest valid request: the required parameters, then whatever the rules ask for next (the first
  * name of a "one of", a parameter that a chosen value makes required), until the schema is satisfied.
  */
 export function exampleRequest(spec: EndpointSpec): Record<string, string | number | boolean> {
-  const check = ajv.compile(requestSchema(spec));
+  const check = compiler().compile(requestSchema(spec));
   const out: Record<string, string | number | boolean> = {};
   const valid = (): boolean => check(out);
   for (let round = 0; round < 20 && !valid(); round++) {

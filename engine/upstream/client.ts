@@ -6,7 +6,8 @@
 // upstream URL, an upstream body or a stack. Logs carry the upstream id, path, status and time, with
 // every key scrubbed.
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from './undici.js';
 import { ExponentialBackoff, type IBackoff } from 'cockatiel';
 import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamChanged, upstreamFailed, upstreamTimeout } from '../errors.js';
@@ -165,8 +166,11 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
   const keyHeader = auth?.in === 'header' ? auth.name!.toLowerCase() : auth?.in === 'bearer' ? 'authorization' : undefined;
   const debug = log.isLevelEnabled('debug');
 
-  // One keep-alive connection pool per upstream (per origin, for the URLs an adapter follows elsewhere).
-  const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
+  // One keep-alive connection pool per upstream (per origin, for the URLs an adapter follows elsewhere),
+  // made at its first exchange (once, however many start together).
+  let agent: Agent | undefined;
+  let making: Promise<Agent> | undefined;
+  const makeAgent = () => (making ??= undici().then(({ Agent }) => (agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS }))));
 
   const scrub = (text: string, callerKey?: string): string => {
     let out = text;
@@ -189,7 +193,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     const { signal, scope } = stop;
     try {
       const res = await wholeAnswer(
-        agent,
+        agent ?? (await makeAgent()),
         { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body },
         {
           maxBytes: MAX_RESPONSE_BYTES,

@@ -9,7 +9,8 @@
 // the resolver and a per-hop policy (see `allowPrivate`), so node's net.BlockList does the address part.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
+import { undici } from './undici.js';
 import { ApiError, badInput, payloadTooLarge, upstreamTimeout } from '../errors.js';
 import { ACCEPT_ENCODING, BodyError, TIMED_OUT, isSuccess, wholeAnswer } from './whole-answer.js';
 import type { FetchUrlOptions, FetchedUrl } from '../types.js';
@@ -144,9 +145,14 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
   };
 }
 
-/** undici's connector, with the guarded lookup, that also refuses a peer the policy does not accept. */
-export function guardedConnector(resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
-  const connect = buildConnector({ lookup: guardedLookup(resolve, allowed) });
+/** An undici Agent whose connector does the guarded lookup and also refuses a peer the policy does not accept. */
+export async function guardedAgent(resolve: ResolveHost, allowed: (ip: string) => boolean): Promise<Agent> {
+  const { Agent, buildConnector } = await undici();
+  return new Agent({ connect: guardedConnector(buildConnector, resolve, allowed) });
+}
+
+function guardedConnector(build: typeof buildConnector, resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
+  const connect = build({ lookup: guardedLookup(resolve, allowed) });
   return (options, callback) => {
     connect(options, (...args) => {
       const [err, socket] = args;
@@ -209,7 +215,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
     // A literal address skips DNS (and the lookup): judge it before any connection.
     if (net.isIP(host) && !allowed(host)) throw badInput(MSG_PRIVATE);
     // An Agent per hop: a pooled socket would skip the lookup that does the checking.
-    const agent = new Agent({ connect: guardedConnector(resolve, allowed) });
+    const agent = await guardedAgent(resolve, allowed);
     try {
       // Bodies of redirects and refusals are dropped: only a 2xx answer is read.
       const res = await wholeAnswer(

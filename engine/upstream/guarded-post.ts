@@ -5,8 +5,7 @@
 // delivery log; a failure without an answer is a PostFailed whose message the account's owner can read.
 import type { IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
-import { Agent } from 'undici';
-import { BlockedAddress, guardedConnector, isPublicAddress, systemResolve, type ResolveHost } from './guarded-fetch.js';
+import { BlockedAddress, guardedAgent, isPublicAddress, systemResolve, type ResolveHost } from './guarded-fetch.js';
 import { TIMED_OUT, wholeAnswer } from './whole-answer.js';
 
 export interface PostOptions {
@@ -71,7 +70,7 @@ export async function postUrl(url: string, body: string, o: PostOptions): Promis
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) && !allowed(host)) throw new PostFailed(REFUSED);
   // An Agent per request: a pooled socket would skip the lookup that does the checking.
-  const agent = new Agent({ connect: guardedConnector(o.resolve ?? systemResolve, allowed) });
+  const agent = await guardedAgent(o.resolve ?? systemResolve, allowed);
   try {
     return await wholeAnswer(
       agent,

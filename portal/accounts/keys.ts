@@ -48,10 +48,14 @@ export const maxKeysOf = (viewer: Viewer) => (viewer.plan === 'free' ? MAX_FREE_
  * not, so a key made while it was on is never of an unknown plan after a restart with it off (the boot
  * then disables it: Accounts.applyFreeKeyPolicy). The shared free key keeps the free plan as it is.
  */
+/** 1234567 → "1,234,567": what toLocaleString('en-US') writes for an integer, without loading ICU's number
+ * formatting at boot (~30 ms of CPU, the boot's biggest single step after module loading). */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<string, PlanSpec> {
   const free = plans.free;
   if (!free) return plans;
-  const description = `Free plan on a personal key, ${free.limit.toLocaleString('en-US')} requests per ${free.window} counted per key`;
+  const description = `Free plan on a personal key, ${grouped(free.limit)} requests per ${free.window} counted per key`;
   return { ...plans, [FREE_PERSONAL_PLAN]: { ...free, id: FREE_PERSONAL_PLAN, keyedBy: 'key', description } };
 }
 

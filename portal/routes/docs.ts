@@ -45,7 +45,7 @@ export function docsRoutes(ctx: PortalContext): Router {
   const pageOf = async (res: Response): Promise<DocsPage> => {
     const viewer = res.locals.viewer;
     return {
-      doc: deps.openapi as unknown as ReferenceDoc,
+      doc: deps.openapi() as unknown as ReferenceDoc,
       publicUrl: deps.config.publicUrl,
       anonymousKey: deps.config.anonymousKey,
       signedIn: Boolean(viewer),

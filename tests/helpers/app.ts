@@ -30,7 +30,7 @@ export interface TestApp {
 /** `opts.log` replaces the silent logger (tests that read what was logged). */
 export async function testApp(
   env: Record<string, string | undefined> = {},
-  opts: { dataDir?: string; adaptersDir?: string; log?: Logger } = {},
+  opts: { dataDir?: string; adaptersDir?: string; log?: Logger; cold?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
   const keysFile = path.join(dataDir, 'test-keys.yaml');
@@ -56,6 +56,9 @@ export async function testApp(
     },
     { adaptersDir: opts.adaptersDir, log: opts.log },
   );
+  // The pages as the server has them once warm: the portal's start-up work (the first admin) done.
+  // `cold`: as the server is the moment it listens (tests of the warm-up itself).
+  if (!opts.cold) await api.ready();
   return { app: api.app, api, key: KEYS.premium, dataDir, close: () => api.close() };
 }
 

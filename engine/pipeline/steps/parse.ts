@@ -4,18 +4,12 @@
 // malformed request carries the rate-limit headers.
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
-import multer from 'multer';
+import type { BodyParser } from './body-parsers.js';
 import type { EndpointSpec } from '../../catalog/load.js';
 import { ApiError, badInput, invalidParam, payloadTooLarge } from '../../errors.js';
 import type { UploadedFile } from '../../types.js';
 import type { ApiRequest, Call } from '../call.js';
 import type { Next, Step } from '../chain.js';
-
-/** A body parser of Express's kind (body-parser, multer): they need no more of req and res than node:http's. */
-type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 export interface ParseLimits {
   uploadDir: string;
@@ -43,35 +37,15 @@ function normalise(value: unknown): unknown {
 export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   const names = Object.keys(spec.params);
   const fileFields = names.filter((n) => spec.params[n].type === 'file').map((name) => ({ name, maxCount: 1 }));
-  const parsers: BodyParser[] = [];
   // A file that may also come as text (base64) needs room for the upload limit, base64-encoded.
   const textLimit = names.some((n) => spec.params[n].orText)
     ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536)
     : opts.maxBodyBytes;
-  if (spec.method === 'POST') {
-    parsers.push(express.json({ limit: textLimit, strict: true }) as BodyParser);
-    parsers.push(express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }) as BodyParser);
-    const upload = multer({
-      storage: multer.diskStorage({
-        destination: (_req, _file, cb) => {
-          fs.mkdirSync(opts.uploadDir, { recursive: true });
-          cb(null, opts.uploadDir);
-        },
-        filename: (_req, _file, cb) => cb(null, `up-${crypto.randomBytes(12).toString('hex')}`),
-      }),
-      limits: {
-        fileSize: opts.maxUploadBytes,
-        files: Math.max(1, fileFields.length),
-        fields: 50,
-        fieldSize: textLimit,
-        parts: 60,
-        fieldNameSize: 100,
-      },
-      // File names in UTF-8 (multer reads them as latin1 by default, garbling é.pdf).
-      defParamCharset: 'utf8',
-    });
-    parsers.push((fileFields.length ? upload.fields(fileFields) : upload.none()) as BodyParser);
-  }
+  // The body parsers, made at the endpoint's first POST (engine/pipeline/steps/body-parsers.ts).
+  let parsers: BodyParser[] | undefined;
+  let loading: Promise<BodyParser[]> | undefined;
+  const load = () =>
+    (loading ??= import('./body-parsers.js').then(({ bodyParsers }) => (parsers = bodyParsers(opts, textLimit, fileFields))));
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
   const merge = (call: Call, next: Next, failed?: ApiError) => {
@@ -110,7 +84,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     next();
   };
   // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
-  const read = (call: Call, next: Next) => {
+  const read = (call: Call, next: Next, parsers: BodyParser[]) => {
     let i = 0;
     const step = (err?: unknown) => {
       if (err) {
@@ -124,7 +98,14 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     };
     step();
   };
-  return parsers.length ? read : (call, next) => merge(call, next);
+  if (spec.method !== 'POST') return (call, next) => merge(call, next);
+  return (call, next) => {
+    if (parsers) return read(call, next, parsers);
+    load().then(
+      (loaded) => read(call, next, loaded),
+      (err: Error) => next(err),
+    );
+  };
 }
 
 /** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */

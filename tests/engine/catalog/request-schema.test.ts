@@ -7,7 +7,7 @@ import { ApiError } from '../../../engine/errors.js';
 import { loadCatalog, type EndpointSpec, type ParamSpec, type Rule } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
 import { patternWords, requestSchema, rulesOf } from '../../../engine/catalog/request-schema.js';
-import { compileValidator } from '../../../engine/catalog/validate.js';
+import { compileValidator } from '../../../engine/catalog/checks.js';
 
 const catalog = loadCatalog(loadConfig({}).catalogDir);
 const spec = (id: string) => catalog.endpoints.find((e) => e.id === id)!;

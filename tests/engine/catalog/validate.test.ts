@@ -5,7 +5,8 @@
 import type { ErrorObject } from 'ajv';
 import { ApiError } from '../../../engine/errors.js';
 import type { EndpointSpec, ParamSpec, Rule } from '../../../engine/catalog/load.js';
-import { compileValidator, messageOf } from '../../../engine/catalog/validate.js';
+import { messageOf } from '../../../engine/catalog/validate.js';
+import { compileValidator } from '../../../engine/catalog/checks.js';
 import type { UploadedFile } from '../../../engine/types.js';
 
 type Param = Omit<ParamSpec, 'description'>;

@@ -213,10 +213,11 @@ describe('concurrency, rate, pacing, pauses', () => {
     const up = await switchable({ json: {} });
     const c = client(up.f.url, { policy: { minInterval: '150ms' } });
     await Promise.all([c.request({ path: '/x' }), c.request({ path: '/x' }), c.request({ path: '/x' })]);
-    // Sent 150 ms apart; the first one's connection set-up narrows its gap a little.
+    // Sent 150 ms apart; the first one's connection set-up narrows its gap a little (by up to ~15 ms on a
+    // loaded machine). A burst would arrive within a few milliseconds.
     const gaps = up.arrivals.slice(1).map((t, i) => t - up.arrivals[i]);
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(100);
-    expect(up.arrivals[2] - up.arrivals[0]).toBeGreaterThanOrEqual(290);
+    expect(up.arrivals[2] - up.arrivals[0]).toBeGreaterThanOrEqual(280);
   });
 
   test('pauseOn: a ban answer pauses the upstream; repeated 404s within a window pause it too', async () => {

@@ -1,0 +1,13 @@
+// TRUST_PROXY as a function of (address, hop): which proxies' X-Forwarded-For is believed. Compiled as
+// Express compiles its `trust proxy` setting (true, a hop count, or addresses and subnets for proxy-addr),
+// once for both the API and the pages (Express is handed this function), so they agree on the client address.
+import proxyaddr from 'proxy-addr';
+
+export type TrustProxy = (addr: string, hop: number) => boolean;
+
+export function compileTrustProxy(value: boolean | number | string): TrustProxy {
+  if (value === true) return () => true;
+  if (value === false) return () => false;
+  if (typeof value === 'number') return (_addr, hop) => hop < value;
+  return proxyaddr.compile(value.split(',').map((s) => s.trim()));
+}
