@@ -25,7 +25,12 @@ const flag = (name) => args.includes(name);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const runs = Number(option('--runs', '3'));
 // package.json's start script run directly (`node <its flags> dist/server/main.js`), or `npm start` itself.
-const startScript = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+// Its leading NAME=value words are the server's environment, as the shell would give them.
+const startWords = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+const startEnv = Object.fromEntries(
+  startWords.filter((w, i) => startWords.slice(0, i + 1).every((x) => /^[A-Z_]+=/.test(x))).map((w) => w.split('=')),
+);
+const startScript = startWords.slice(Object.keys(startEnv).length);
 const command = flag('--start')
   ? ['npm', ['start', '--silent']]
   : [process.execPath, process.env.MEASURE_NODE_ARGS?.split(' ') ?? startScript.slice(1)];
@@ -71,6 +76,7 @@ async function boot() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'measure-lean-'));
   const env = {
     ...process.env,
+    ...(flag('--start') ? {} : startEnv),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -254,7 +260,8 @@ for (let i = 0; i < runs; i++) {
       if (flag('--each')) console.log(`  ${spec.id}: ${res.status}, ${round(residentMb(pid))} MB`);
     }
     const afterCalls = residentMb(pid);
-    console.log(`command:            ${[path.basename(command[0]), ...command[1]].join(' ')}`);
+    const shown = flag('--start') ? [] : Object.entries(startEnv).map(([k, v]) => `${k}=${v}`);
+    console.log(`command:            ${[...shown, path.basename(command[0]), ...command[1]].join(' ')}`);
     console.log(`boot to /health:    ${boots.map(round).join(', ')} ms (median ${round(median(boots))} ms)`);
     console.log(`  server CPU by then: ${bootCpu.map(round).join(', ')} ms (median ${round(median(bootCpu))} ms)`);
     console.log(
