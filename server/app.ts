@@ -134,6 +134,16 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     blobs,
     memo: createMemo(),
   };
+  // What the API's routes and the probes' door are both built from (server/api-routes.ts, probe-routes.ts).
+  const routeDeps = {
+    endpoints: catalog.endpoints,
+    adapters,
+    checks,
+    serviceName: config.serviceName,
+    limits,
+    context,
+    fail: failCall(log),
+  };
   const health = createHealth({
     config: config.health,
     endpoints: catalog.endpoints,
@@ -146,15 +156,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     prefix,
     userAgent,
     allowPrivate: config.allowPrivateFetch,
-    run: probeRunner({
-      endpoints: catalog.endpoints,
-      adapters,
-      checks,
-      serviceName: config.serviceName,
-      limits,
-      context,
-      fail: failCall(log),
-    }),
+    run: probeRunner(routeDeps),
   });
   let draining = false;
   const usage = createUsage(store, log);
@@ -181,19 +183,13 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     );
   };
   const { routes, unmatched } = apiRoutes({
-    endpoints: catalog.endpoints,
-    adapters,
-    checks,
-    serviceName: config.serviceName,
-    limits,
-    context,
+    ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
     identify: identify(identifier),
     meter,
     peekMeter,
     usage: usageDeps,
-    fail: failCall(log),
   });
   const trust = compileTrustProxy(config.trustProxy);
   const api = apiServer(routes, unmatched, { observe, trust });
