@@ -65,7 +65,8 @@ export interface App {
   startDraining(): void;
   /** Loads the pages (Express, the portal, MCP); settles once the portal's start-up work is done. */
   ready(): Promise<void>;
-  /** ready(), then every adapter's module: what server/main.ts runs once it listens (failures are logged). */
+  /** ready(), then every adapter's module: what server/main.ts runs once it listens. Rejects with what could
+   * not be loaded (pages that fail to build, an adapter module that does not load or is not an adapter). */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -274,8 +275,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     ready: () => loadWeb().then((w) => w.ready),
     async warm() {
       await loadWeb().then((w) => w.ready);
-      for (const { adapter, error } of await registry.warm(WARM_PAUSE_MS))
-        log.error({ adapter, err: error.message }, 'adapter cannot be loaded');
+      const failed = await registry.warm(WARM_PAUSE_MS);
+      if (failed.length) throw new Error(failed.map((f) => f.error.message).join('; '));
     },
     async close() {
       if (web) await (await web).close();

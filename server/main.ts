@@ -20,8 +20,13 @@ const server = http.createServer(app).listen(config.port, config.host, () => {
   );
   if (metricsExposed(config)) log.warn({ host: config.host }, 'GET /metrics is public on a non-loopback address: set METRICS_TOKEN');
   // The pages and every adapter's module load now, in the background: a request meanwhile waits for
-  // what it needs (/health says what is still warming).
-  void started.warm().catch((err: Error) => log.error({ err: err.message }, 'warming up failed'));
+  // what it needs (/health says what is still warming). What cannot be loaded stops the server, as it
+  // stopped the boot when everything loaded before listening: a broken deployment is not left half up.
+  started.warm().catch((err: Error) => {
+    console.error(`Cannot start: ${err.message}`);
+    flushLogs();
+    process.exit(1);
+  });
 });
 // The time to send a request, not to answer it: a generation may take minutes once its request is in.
 guardEdges(server, { bodyIdleMs: config.bodyIdleTimeoutMs, requestMs: 5 * 60_000 });

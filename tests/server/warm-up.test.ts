@@ -1,6 +1,10 @@
 // The boot's warm-up (server/app.ts, engine/catalog/registry.ts): the server answers /health and the API as
 // soon as it is built, before the pages and the adapters are loaded; /health says what is still warming; a
-// request that needs a page or an adapter meanwhile waits for it and is answered, never failed.
+// request that needs a page or an adapter meanwhile waits for it and is answered, never failed; what cannot
+// be loaded fails the warm-up.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { testApp, type TestApp } from '../helpers/app.js';
 
@@ -49,4 +53,18 @@ test('a POST before its body parsers are loaded reads its body all the same', as
     .send({ paste: 'hello from a cold start' })
     .expect(200);
   expect(res.body.success).toBe(true);
+});
+
+test('an adapter module that is not an adapter fails the warm-up (server/main.ts then stops), naming it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-warm-'));
+  fs.mkdirSync(path.join(dir, 'tools'));
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  fs.writeFileSync(path.join(dir, 'tools', 'ccgen.js'), 'export const notAnAdapter = 1;\n');
+  const broken = await testApp({}, { cold: true, adaptersDir: dir });
+  try {
+    await expect(broken.api.warm()).rejects.toThrow('adapters/tools/ccgen.js must export a default async function');
+  } finally {
+    await broken.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
