@@ -199,12 +199,17 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   // The pages: imported and built once (server/web.ts), by warm() or by the first request that needs them.
   let web: Promise<Web> | undefined;
   let webApp: Web['app'] | undefined;
-  // Node's module loader holds the event loop while it reads and evaluates a graph of modules: Express
-  // first, then the rest, with a pause between for the requests that came in meanwhile.
+  // Node's module loader holds the event loop while it reads and evaluates a graph of modules: the pages'
+  // largest parts one at a time (Express, MCP, the portal), then the rest, with a pause between each for
+  // the requests that came in meanwhile (the longest step held a request 100–150 ms in one go).
   const turn = () => pause(WARM_PAUSE_MS);
   const loadWeb = () =>
     (web ??= turn()
       .then(() => import('express'))
+      .then(turn)
+      .then(() => import('../mcp/router.js'))
+      .then(turn)
+      .then(() => import('../portal/index.js'))
       .then(turn)
       .then(() => import('./web.js'))
       .then(({ createWeb }) => {
