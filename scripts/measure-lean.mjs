@@ -27,10 +27,9 @@ const runs = Number(option('--runs', '3'));
 // package.json's start script run directly (`node <its flags> dist/server/main.js`), or `npm start` itself.
 // Its leading NAME=value words are the server's environment, as the shell would give them.
 const startWords = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
-const startEnv = Object.fromEntries(
-  startWords.filter((w, i) => startWords.slice(0, i + 1).every((x) => /^[A-Z_]+=/.test(x))).map((w) => w.split('=')),
-);
-const startScript = startWords.slice(Object.keys(startEnv).length);
+const firstWord = startWords.findIndex((w) => !/^[A-Z_]+=/.test(w));
+const startEnv = Object.fromEntries(startWords.slice(0, firstWord).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+const startScript = startWords.slice(firstWord);
 const command = flag('--start')
   ? ['npm', ['start', '--silent']]
   : [process.execPath, process.env.MEASURE_NODE_ARGS?.split(' ') ?? startScript.slice(1)];

@@ -65,18 +65,21 @@ function readCompiled(file: string, hash: string): OpenedCatalog | undefined {
   return { catalog: saved.catalog, checks: new Map(Object.entries(module.exports)), compiled: true };
 }
 
+/** What reading and compiling a catalog takes (the YAML parser, ajv's compiler): loaded only when needed. */
+const compiler = () => Promise.all([import('./load.js'), import('./checks.js')]);
+
 /** The catalog in `dir`, from the compiled file when it was compiled from exactly these files. */
 export async function openCatalog(dir: string, file = COMPILED_FILE): Promise<OpenedCatalog> {
   const compiled = readCompiled(file, catalogHash(dir));
   if (compiled) return compiled;
-  const [{ loadCatalog }, { compileChecks }] = await Promise.all([import('./load.js'), import('./checks.js')]);
+  const [{ loadCatalog }, { compileChecks }] = await compiler();
   const catalog = loadCatalog(dir);
   return { catalog, checks: compileChecks(catalog.endpoints).checks, compiled: false };
 }
 
 /** Compiles the catalog in `dir` into `file` (scripts/compile-catalog.ts, after every build). */
 export async function writeCompiled(dir: string, file = COMPILED_FILE): Promise<void> {
-  const [{ loadCatalog }, { compileChecks }] = await Promise.all([import('./load.js'), import('./checks.js')]);
+  const [{ loadCatalog }, { compileChecks }] = await compiler();
   const hash = catalogHash(dir);
   const catalog = loadCatalog(dir);
   const saved: CompiledCatalog = { hash, catalog, checks: compileChecks(catalog.endpoints).source() };

@@ -4,18 +4,7 @@
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { readFixture, upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer } from '../../helpers/schema.js';
-
-/** The embedded answer for this address (geoip-lite's St Albans block). */
-const ST_ALBANS = {
-  ip: '81.2.69.142',
-  hostname: null,
-  city: 'St Albans',
-  region: 'ENG',
-  country: 'GB',
-  loc: '51.7530,-0.3256',
-  timezone: 'Europe/London',
-  org: null,
-};
+import { ST_ALBANS } from '../../helpers/geoip-answers.js';
 
 let ipApiAnswer: () => FakeResponse;
 let ipinfoAnswer: () => FakeResponse;

@@ -5,20 +5,9 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { appForTests } from '../../helpers/app.js';
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { ST_ALBANS } from '../../helpers/geoip-answers.js';
 
 const PATH = '/api/v1/utilities/ipinfo';
-
-/** The St Albans block of geoip-lite 1.4.10's data (GeoLite2-derived). */
-const ST_ALBANS = {
-  ip: '81.2.69.142',
-  hostname: null,
-  city: 'St Albans',
-  region: 'ENG',
-  country: 'GB',
-  loc: '51.7530,-0.3256',
-  timezone: 'Europe/London',
-  org: null,
-};
 
 describe('embedded (no ipinfo key)', () => {
   const t = appForTests({ TRUST_PROXY: '1' });
