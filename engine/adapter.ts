@@ -35,4 +35,5 @@ export { oneTurn, readCompletion } from './upstream/chat-completion.js';
 export { isPublicAddress } from './upstream/guarded-fetch.js';
 export { pause } from './upstream/pause.js';
 export { hostOfDomain } from './catalog/domain.js';
+export { regionName } from './region-names.js';
 export { dataDir } from './data-dir.js';

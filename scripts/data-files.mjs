@@ -4,6 +4,7 @@
 //   - adapters/books/quran-data/: the surah names and the text of every edition that
 //     adapters/books/_quran-editions.ts marks `embedded: true` (read from the built table: `npm run build` first)
 //   - adapters/art-design/emoji-data/: emojibase-data's English list, keeping the fields _emoji-data.ts reads
+//   - engine/region-names.json: the English name of every region code, as this Node's ICU gives it
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -30,3 +31,12 @@ write(
   path.join(root, 'adapters/art-design/emoji-data/groups.json'),
   fs.readFileSync(path.join(packageDir('emojibase-data'), 'meta/groups.json')),
 );
+
+// Every two-letter code ICU names (ISO 3166-1 and CLDR's own, such as XK and EU): the adapters read the table,
+// because asking Intl.DisplayNames at run time keeps ~4.5 MB of ICU's data resident for the process's life.
+const regions = new Intl.DisplayNames(['en'], { type: 'region' });
+const letters = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+const names = Object.fromEntries(
+  letters.flatMap((a) => letters.map((b) => a + b)).flatMap((code) => (regions.of(code) !== code ? [[code, regions.of(code)]] : [])),
+);
+write(path.join(root, 'engine/region-names.json'), `${JSON.stringify(names, null, 1)}\n`);

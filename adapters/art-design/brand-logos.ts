@@ -33,8 +33,9 @@ function loadIndex(): Promise<Index> {
     const list = createRequire(import.meta.url).resolve('simple-icons/icons.json'); // the package's data/simple-icons.json
     iconsDir = path.resolve(path.dirname(list), '../icons');
     const icons = (JSON.parse(await fs.promises.readFile(list, 'utf8')) as Icon[])
-      .map(({ title, slug, hex, source, guidelines }) => ({ title, slug, hex, source, ...(guidelines ? { guidelines } : {}) }))
-      .sort((a, b) => a.title.localeCompare(b.title));
+      // Already in title order (simple-icons' own lint keeps it so): sorting again would keep ICU's
+      // collation data resident (~2 MB) for nothing.
+      .map(({ title, slug, hex, source, guidelines }) => ({ title, slug, hex, source, ...(guidelines ? { guidelines } : {}) }));
     const byKey = new Map<string, Icon>();
     // Slugs first: a slug is unique, a title may normalise like another icon's.
     for (const i of icons) byKey.set(key(i.slug), i);

@@ -1,13 +1,12 @@
 // A fake identity for a country: name, single-line postal address, international phone, currency code.
-// The country never comes from faker's random location.country(): it is the caller's, named by Intl.
+// The country never comes from faker's random location.country(): it is the caller's, named as ICU names it.
 import countryToCurrency from 'country-to-currency';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import { invalidParam, reply, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, regionName, reply, type Adapter } from '../../engine/adapter.js';
 import { fakerFor } from './_locales.js';
 
 const currencies = countryToCurrency as Record<string, string>;
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 function phoneFor(country: string, faker: Awaited<ReturnType<typeof fakerFor>>): string {
   const candidate = parsePhoneNumberFromString(faker.phone.number({ style: 'international' }), country as CountryCode);
@@ -29,7 +28,7 @@ const fakeAddress: Adapter = async (params) => {
   if (country === 'UK') country = 'GB';
   if (!currencies[country]) throw invalidParam('country', `unknown country code ${country}`);
   const faker = await fakerFor(country);
-  const countryName = regionNames.of(country) ?? country;
+  const countryName = regionName(country) ?? country;
   const loc = faker.location;
   const state = (() => {
     try {

@@ -1,9 +1,7 @@
 // Phone number validation and formatting with libphonenumber-js's full metadata, answered in numverify's
 // field names. A number that parses but is not valid is an answer (valid:false), not an error.
 import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
-import { invalidParam, type Adapter } from '../../engine/adapter.js';
-
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+import { invalidParam, regionName, type Adapter } from '../../engine/adapter.js';
 
 /** numverify's line types are lower-case words; libphonenumber says FIXED_LINE where they say landline. */
 function lineType(t: NumberType | undefined): string | null {
@@ -11,12 +9,7 @@ function lineType(t: NumberType | undefined): string | null {
 }
 
 function countryName(code: string | undefined): string | null {
-  if (!code) return null;
-  try {
-    return regionNames.of(code) ?? null;
-  } catch {
-    return null;
-  }
+  return (code && regionName(code)) ?? null;
 }
 
 const phoneCheck: Adapter = async (params) => {

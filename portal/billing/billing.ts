@@ -5,7 +5,7 @@
 // from what Stripe says now, so events that arrive late, twice or out of order leave it right. The plan
 // moves through changePlan (accounts/plan-changes.ts), the path every plan change takes: keys follow on every
 // instance within a second, 'plan.changed' is announced, and the change is recorded with its event.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Logger } from 'pino';
 import type { BillingConfig } from '../../engine/config.js';
 import type { Account, Accounts, Plan } from '../accounts/accounts.js';
@@ -60,7 +60,8 @@ const invoiceSubscription = (i: Stripe.Invoice) => {
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id);
 
 export class Billing {
-  readonly stripe: Stripe;
+  /** The SDK, imported when billing is configured (it is about 17 MB resident): a server without Stripe never loads it. */
+  private readonly sdk: Promise<Stripe>;
   private readonly byPrice: Map<string, PaidPlan>;
   private priceCache?: { at: number; prices: Promise<Partial<Record<PaidPlan, PriceInfo>>> };
 
@@ -68,12 +69,17 @@ export class Billing {
     readonly config: BillingConfig,
     private readonly d: BillingDeps,
   ) {
-    this.stripe = new Stripe(config.secretKey, {
-      ...(config.api ?? {}),
-      maxNetworkRetries: 2,
-      timeout: 15_000,
-      appInfo: { name: 'unified-utility-api' },
-    });
+    this.sdk = import('stripe').then(
+      ({ default: Sdk }) =>
+        new Sdk(config.secretKey, {
+          ...(config.api ?? {}),
+          maxNetworkRetries: 2,
+          timeout: 15_000,
+          appInfo: { name: 'unified-utility-api' },
+        }),
+    );
+    // A failed import is thrown by the first call that needs the SDK, not left unhandled meanwhile.
+    void this.sdk.catch(() => {});
     this.byPrice = new Map(Object.entries(config.prices).map(([plan, price]) => [price, plan as PaidPlan]));
   }
 
@@ -97,7 +103,8 @@ export class Billing {
       this.sold.map(async (plan) => {
         try {
           // A page waits for this: a short bound, no retry (the next page asks again).
-          const price = await this.stripe.prices.retrieve(this.config.prices[plan]!, {}, { timeout: 3000, maxNetworkRetries: 0 });
+          const stripe = await this.sdk;
+          const price = await stripe.prices.retrieve(this.config.prices[plan]!, {}, { timeout: 3000, maxNetworkRetries: 0 });
           return [plan, priceInfo(price)] as const;
         } catch (err) {
           this.d.log.warn({ err: (err as Error).message, plan }, 'billing: cannot read the price from Stripe');
@@ -131,7 +138,8 @@ export class Billing {
   async forget(accountId: string): Promise<void> {
     const record = await this.d.records.of(accountId);
     if (record?.subscriptionId && isEntitled(record.status)) {
-      await this.stripe.subscriptions.cancel(record.subscriptionId);
+      const stripe = await this.sdk;
+      await stripe.subscriptions.cancel(record.subscriptionId);
       this.d.log.info({ accountId, subscription: record.subscriptionId }, 'billing: subscription cancelled with its account');
     }
     await this.d.records.forget(accountId);
@@ -141,7 +149,8 @@ export class Billing {
   private async customerOf(account: Account): Promise<string> {
     const known = await this.d.records.of(account.id);
     if (known) return known.customerId;
-    const customer = await this.stripe.customers.create({
+    const stripe = await this.sdk;
+    const customer = await stripe.customers.create({
       email: account.email,
       name: account.name,
       metadata: { account_id: account.id },
@@ -156,7 +165,8 @@ export class Billing {
     if (!price) throw new Error(`${plan} is not sold`);
     const customer = await this.customerOf(account);
     const base = this.d.publicUrl;
-    const session = await this.stripe.checkout.sessions.create({
+    const stripe = await this.sdk;
+    const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: [{ price, quantity: 1 }],
       customer,
@@ -173,19 +183,22 @@ export class Billing {
 
   /** The Checkout Session a success page names, when it belongs to `accountId`. */
   async session(id: string, accountId: string): Promise<Stripe.Checkout.Session | undefined> {
-    const s = await this.stripe.checkout.sessions.retrieve(id);
+    const stripe = await this.sdk;
+    const s = await stripe.checkout.sessions.retrieve(id);
     return s.client_reference_id === accountId ? s : undefined;
   }
 
   /** A customer-portal session (card, invoices, cancel, switch plan): the URL of Stripe's page. */
   async portal(customerId: string): Promise<string> {
-    const s = await this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: `${this.d.publicUrl}/account#billing` });
+    const stripe = await this.sdk;
+    const s = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: `${this.d.publicUrl}/account#billing` });
     return s.url;
   }
 
   /** Checks the signature on the raw body and reads the event (throws Stripe's signature error when it is wrong). */
-  verify(raw: Buffer, signature: string | undefined): Stripe.Event {
-    return this.stripe.webhooks.constructEvent(raw, signature ?? '', this.config.webhookSecret);
+  async verify(raw: Buffer, signature: string | undefined): Promise<Stripe.Event> {
+    const stripe = await this.sdk;
+    return stripe.webhooks.constructEvent(raw, signature ?? '', this.config.webhookSecret);
   }
 
   /** Handles one verified event, once. A failure gives the event back (Stripe retries it) and is thrown. */
@@ -240,7 +253,8 @@ export class Billing {
     accountHint?: string,
     invoiceEvent?: Stripe.InvoicePaidEvent | Stripe.InvoicePaymentFailedEvent,
   ): Promise<boolean> {
-    const sub = await this.stripe.subscriptions.retrieve(id).catch((err: { statusCode?: number }) => {
+    const stripe = await this.sdk;
+    const sub = await stripe.subscriptions.retrieve(id).catch((err: { statusCode?: number }) => {
       // A subscription Stripe does not know (another integration's, or deleted in test mode): nothing to set.
       if (err.statusCode === 404) return undefined;
       throw err;

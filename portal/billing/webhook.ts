@@ -9,10 +9,10 @@ import type { Billing } from './billing.js';
 
 export function webhookRoutes(billing: Billing, log: Pick<Logger, 'warn' | 'error'>): Router {
   const r = express.Router();
-  r.post('/billing/webhook', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
+  r.post('/billing/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     let event: Stripe.Event;
     try {
-      event = billing.verify(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature'));
+      event = await billing.verify(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.get('stripe-signature'));
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'billing: a webhook call with a bad signature');
       res.status(400).json({ success: false, error: 'Invalid or missing Stripe-Signature' });

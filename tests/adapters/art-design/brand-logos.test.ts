@@ -40,6 +40,9 @@ test('all: {total, items:[{title, slug, hex}]} without SVGs', async () => {
   expect(res.body.data.items).toHaveLength(res.body.data.total);
   expect(res.body.data.items).toContainEqual({ title: 'GitHub', slug: 'github', hex: '181717' });
   expect(JSON.stringify(res.body.data)).not.toContain('<svg');
+  // In title order as people read it: the package keeps it so and the adapter does not sort again.
+  const titles = res.body.data.items.map((i: { title: string }) => i.title);
+  expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b)));
 });
 
 test('an unknown brand → 404', async () => {

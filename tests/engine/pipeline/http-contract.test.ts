@@ -69,6 +69,7 @@ test('fake-address: the fixed shape of spec §2.4, per country', async () => {
     expect(d.address).not.toContain('\n');
     const code = country.toUpperCase() === 'UK' ? 'GB' : country.toUpperCase();
     expect(d.country.code).toBe(code);
+    expect(d.country.name).toBe(new Intl.DisplayNames(['en'], { type: 'region' }).of(code));
     expect(d.currency).toBe({ US: 'USD', DE: 'EUR', GB: 'GBP', JP: 'JPY', BR: 'BRL', ID: 'IDR', FR: 'EUR', KE: 'KES' }[code]);
   }
   expect((await request(t.app).get(fake).query({ apikey: t.key })).body.data.currency).toBe('USD');
