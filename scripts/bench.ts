@@ -53,6 +53,15 @@ function pinLocalRedis(url: string): { pinned: boolean; restore(): void } {
   };
 }
 
+// The engine runs as `npm start` runs it: with the start command's environment (its leading NAME=value
+// words) and Node flags (the words between `node` and the script), which trade speed for memory.
+const startWords = (
+  JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
+const nodeWord = startWords.indexOf('node');
+const startEnv = Object.fromEntries(startWords.slice(0, nodeWord).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+const startFlags = startWords.slice(nodeWord + 1, -1);
+
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
 let started = 0;
@@ -60,9 +69,13 @@ type Server = { port: number; child: ChildProcess };
 function start(target: string, env: Record<string, string> = {}, scriptsDir = here): Promise<Server> {
   if (target === 'nginx') return startNginx();
   const log = fs.openSync(path.join(dataDir, `${target}-${++started}.log`), 'w');
-  const node = [process.execPath, path.join(scriptsDir, 'bench-targets.js'), target];
+  const engine = target === 'engine';
+  const node = [process.execPath, ...(engine ? startFlags : []), path.join(scriptsDir, 'bench-targets.js'), target];
   const [cmd, ...args] = taskset(target === 'fake-upstream' ? upstreamCpus : serverCpus, node);
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, 'inherit', 'ipc'] });
+  const child = spawn(cmd, args, {
+    env: { ...process.env, ...(engine ? startEnv : {}), ...env },
+    stdio: ['ignore', log, 'inherit', 'ipc'],
+  });
   fs.closeSync(log);
   return new Promise((resolve, reject) => {
     child.once('message', (m: { ready?: number }) => {
@@ -312,7 +325,7 @@ const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
 console.log(
-  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}\n`,
+  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}; ours run as npm start runs them (${[...Object.entries(startEnv).map(([k, v]) => `${k}=${v}`), ...startFlags].join(' ')})\n`,
 );
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');

@@ -75,4 +75,7 @@ test('the bench runs every case and tabulates it', async () => {
     /engine overhead: the constant endpoint through the whole engine runs at \d+% of bare node:http writing the same envelope \(req\/s\); \d+% by server CPU per request/,
   );
   if (nginx) expect(rows.find((r) => r[0].startsWith('bare nginx'))![6]).toBe('100%');
+  // Ours run as npm start runs them: its environment words and Node flags, without `node` and the script.
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  expect(out).toContain(`ours run as npm start runs them (${start.replace(/ node /, ' ').replace(/ dist\/server\/main\.js$/, '')})`);
 }, 120_000);
