@@ -1,7 +1,20 @@
-// undici, imported at the first exchange that needs it (an upstream call, a guarded fetch or post): about
-// 80 ms of module loading that the boot does not wait for.
+// undici's Agent and connector, loaded at the first exchange that needs them (an upstream call, a guarded
+// fetch or post), not at boot. Only those two modules, not the package's index: the index also loads fetch,
+// WebSocket, the mocks and the caches, and its cookie helpers read globalThis.Headers, which makes Node load
+// its own bundled copy of undici too: ~13 MB resident and ~100 ms, against ~2 MB and ~20 ms for these two.
+// The engine drives an Agent with dispatch() and a handler of its own (whole-answer.ts), so it needs none of
+// the index's request API. undici has no exports map (these are files it publishes) and its version is
+// pinned; tests/engine/upstream/undici.test.ts checks they are the index's own classes.
+import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 
-let loading: Promise<typeof Undici> | undefined;
+export type UndiciParts = Pick<typeof Undici, 'Agent' | 'buildConnector'>;
 
-export const undici = (): Promise<typeof Undici> => (loading ??= import('undici'));
+const require = createRequire(import.meta.url);
+let loading: Promise<UndiciParts> | undefined;
+
+export const undici = (): Promise<UndiciParts> =>
+  (loading ??= Promise.resolve().then(() => ({
+    Agent: require('undici/lib/dispatcher/agent.js') as UndiciParts['Agent'],
+    buildConnector: require('undici/lib/core/connect.js') as UndiciParts['buildConnector'],
+  })));
