@@ -5,7 +5,7 @@
 // same fake upstream (the limit of what an uncached upstream call can cost here). Options: BENCH_SECONDS
 // (default 8), BENCH_WARMUP (default 3), BENCH_CONNECTIONS (default 50), BENCH_RUNS (default 3: the median of
 // that many interleaved runs per case).
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -53,14 +53,12 @@ function pinLocalRedis(url: string): { pinned: boolean; restore(): void } {
   };
 }
 
-// The engine runs as `npm start` runs it: with the start command's environment (its leading NAME=value
-// words) and Node flags (the words between `node` and the script), which trade speed for memory.
-const startWords = (
-  JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start.split(/\s+/);
-const nodeWord = startWords.indexOf('node');
-const startEnv = Object.fromEntries(startWords.slice(0, nodeWord).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-const startFlags = startWords.slice(nodeWord + 1, -1);
+// The engine runs as `npm start` runs it: with the start command's environment and Node flags, which trade
+// speed for memory (scripts/start-command.mjs, which scripts/measure-lean.mjs reads it with too).
+const { startCommand } = (await import(pathToFileURL(path.join(here, '../../scripts/start-command.mjs')).href)) as {
+  startCommand: (root: string) => { env: Record<string, string>; flags: string[] };
+};
+const { env: startEnv, flags: startFlags } = startCommand(path.join(here, '../..'));
 
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { startCommand } from './start-command.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -25,14 +26,10 @@ const flag = (name) => args.includes(name);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const runs = Number(option('--runs', '3'));
 // package.json's start script run directly (`node <its flags> dist/server/main.js`), or `npm start` itself.
-// Its leading NAME=value words are the server's environment, as the shell would give them.
-const startWords = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
-const firstWord = startWords.findIndex((w) => !/^[A-Z_]+=/.test(w));
-const startEnv = Object.fromEntries(startWords.slice(0, firstWord).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-const startScript = startWords.slice(firstWord);
+const { env: startEnv, flags: startFlags, script: startScript } = startCommand(root);
 const command = flag('--start')
   ? ['npm', ['start', '--silent']]
-  : [process.execPath, process.env.MEASURE_NODE_ARGS?.split(' ') ?? startScript.slice(1)];
+  : [process.execPath, process.env.MEASURE_NODE_ARGS?.split(' ') ?? [...startFlags, startScript]];
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4AWP4DwQACfsD/c8LaHIAAAAASUVORK5CYII=';
 /** The cheapest request of each embedded endpoint that still reaches its data set; the others get their
