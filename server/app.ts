@@ -234,6 +234,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         webApp = built.app;
         return built;
       }));
+  const pagesReady = () => loadWeb().then((w) => w.ready);
   const answerHealth = healthRoute({
     version: VERSION,
     endpoints: catalog.endpoints.length,
@@ -277,9 +278,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     startDraining() {
       draining = true;
     },
-    ready: () => loadWeb().then((w) => w.ready),
+    ready: pagesReady,
     async warm() {
-      await loadWeb().then((w) => w.ready);
+      await pagesReady();
       const failed = await registry.warm(WARM_PAUSE_MS);
       if (failed.length) throw new Error(failed.map((f) => f.error.message).join('; '));
     },

@@ -9,7 +9,7 @@ function lineType(t: NumberType | undefined): string | null {
 }
 
 function countryName(code: string | undefined): string | null {
-  return (code && regionName(code)) ?? null;
+  return code ? (regionName(code) ?? null) : null;
 }
 
 const phoneCheck: Adapter = async (params) => {
