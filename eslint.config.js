@@ -35,6 +35,25 @@ export default defineConfig(
     },
   },
   {
+    // The server's code (scripts and tests may import it: they do not run in the server). An ES import of
+    // node:http reads all its exports, and its WebSocket, CloseEvent and MessageEvent getters load Node's
+    // bundled undici (a few MB resident): types are imported, the module is taken with
+    // process.getBuiltinModule (server/main.ts).
+    files: ['{server,engine,portal,mcp,adapters}/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: "Import only its types; take the module with process.getBuiltinModule('node:http').",
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Matching control characters is this file's purpose: it strips them from names callers give.
     files: ['adapters/cloud-storage/_names.ts'],
     rules: { 'no-control-regex': 'off' },

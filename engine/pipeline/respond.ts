@@ -1,6 +1,6 @@
 // The one place that writes answers: the success envelope, raw media on a matching Accept header, and
 // the terminal error handler that maps the error vocabulary to HTTP while hiding internals.
-import { validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
@@ -10,6 +10,8 @@ import type { Fail } from './chain.js';
 import type { CacheCodec } from '../upstream/response-cache.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** From the module itself, not an `import`: see server/main.ts and "A bounded heap" in docs/decisions.md. */
+const { validateHeaderValue } = process.getBuiltinModule('node:http');
 
 /** A page's JSON answer (Express's res.json adds content negotiation and charset parsing we never need). */
 function sendJson(res: ServerResponse, status: number, body: unknown) {

@@ -42,3 +42,26 @@ test('at boot, a warning when /metrics is public on a non-loopback address, and 
     expect(warned(quiet.lines())).toBe(false);
   }
 });
+
+test('the server never loads Node’s bundled undici (an ES import of node:http would, through its WebSocket getters)', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-server-'));
+  // Asked by a signal, the server's process prints the built-in modules it has loaded as one JSON line.
+  const tell = path.join(dataDir, 'tell-builtins.cjs');
+  fs.writeFileSync(
+    tell,
+    "process.on('SIGUSR2', () => process.stdout.write(JSON.stringify({ builtins: process.moduleLoadList }) + '\\n'));",
+  );
+  const server = await startServer({ DATA_DIR: dataDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${tell}` });
+  const warm = async () => ((await (await fetch(`${server.url}/health`)).json()) as { warming?: unknown }).warming === undefined;
+  for (let until = Date.now() + 15_000; !(await warm()); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > until) throw new Error('the server did not finish warming within 15 s');
+  expect((await fetch(`${server.url}/api/v1/tools/ccgen?apikey=anonymous&bin=457173`)).status).toBe(200);
+  expect((await fetch(`${server.url}/`, { headers: { accept: 'text/html' } })).status).toBe(200);
+  server.child.kill('SIGUSR2');
+  const told = () => server.lines().find((l) => Array.isArray(l.builtins));
+  await waitFor(() => told() !== undefined, 3_000, 'the list of built-in modules');
+  const builtins = told()!.builtins as string[];
+  expect(builtins).toContain('NativeModule http'); // the list is the one asked for
+  expect(builtins.filter((m) => /undici/.test(m))).toEqual([]);
+  expect(await server.stop('SIGTERM')).toBe(0);
+});
