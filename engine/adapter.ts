@@ -37,3 +37,4 @@ export { pause } from './upstream/pause.js';
 export { hostOfDomain } from './catalog/domain.js';
 export { regionName } from './region-names.js';
 export { dataDir } from './data-dir.js';
+export { LoadOnce } from './load-once.js';

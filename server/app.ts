@@ -39,7 +39,7 @@ import { createHealth, type Health } from '../engine/health/health.js';
 import { probeRunner } from './probe-routes.js';
 import { healthRoute } from './health-route.js';
 import { compileTrustProxy } from '../engine/access/trust-proxy.js';
-import type { Web } from './web.js';
+import { LoadOnce } from '../engine/load-once.js';
 
 export const VERSION = '0.1.0';
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
@@ -197,14 +197,12 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const pooled = (id: string) => upstream(id).hasKeys;
 
   // The pages: imported and built once (server/web.ts), by warm() or by the first request that needs them.
-  let web: Promise<Web> | undefined;
-  let webApp: Web['app'] | undefined;
   // Node's module loader holds the event loop while it reads and evaluates a graph of modules: the pages'
   // largest parts one at a time (Express, MCP, the portal), then the rest, with a pause between each for
   // the requests that came in meanwhile (the longest step held a request 100–150 ms in one go).
   const turn = () => pause(WARM_PAUSE_MS);
-  const loadWeb = () =>
-    (web ??= turn()
+  const web = new LoadOnce(() =>
+    turn()
       .then(() => import('express'))
       .then(turn)
       .then(() => import('../mcp/router.js'))
@@ -212,8 +210,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       .then(() => import('../portal/index.js'))
       .then(turn)
       .then(() => import('./web.js'))
-      .then(({ createWeb }) => {
-        const built = createWeb({
+      .then(({ createWeb }) =>
+        createWeb({
           config,
           version: VERSION,
           catalog,
@@ -230,11 +228,10 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
           api,
           trust,
           pooled,
-        });
-        webApp = built.app;
-        return built;
-      }));
-  const pagesReady = () => loadWeb().then((w) => w.ready);
+        }),
+      ),
+  );
+  const pagesReady = () => web.get().then((w) => w.ready);
   const answerHealth = healthRoute({
     version: VERSION,
     endpoints: catalog.endpoints.length,
@@ -244,18 +241,19 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     draining: () => draining,
     warming: () => {
       const cold = registry.cold();
-      return { ...(webApp ? {} : { pages: true as const }), ...(cold ? { adapters: cold } : {}) };
+      return { ...(web.value ? {} : { pages: true as const }), ...(cold ? { adapters: cold } : {}) };
     },
   });
 
   return {
     app: (req, res) => {
       if (api(req, res) || answerHealth(req, res)) return;
-      if (webApp) {
-        webApp(req, res);
+      const built = web.value;
+      if (built) {
+        built.app(req, res);
         return;
       }
-      loadWeb().then(
+      web.get().then(
         (w) => {
           w.app(req, res);
         },
@@ -285,7 +283,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       if (failed.length) throw new Error(failed.map((f) => f.error.message).join('; '));
     },
     async close() {
-      if (web) await (await web).close();
+      if (web.started) await (await web.get()).close();
       await health.close();
       await usage.close();
       await closeMeter();

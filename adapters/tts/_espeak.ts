@@ -10,6 +10,7 @@
 // _serial-queue.ts).
 import type { Logger } from 'pino';
 import type { ESpeakNGWorker, EspeakVoice } from '@echogarden/espeak-ng-emscripten';
+import { LoadOnce } from '../../engine/adapter.js';
 import { ArchiveOnDemand } from './_espeak-archive.js';
 
 export const ENGINE = 'espeak-ng';
@@ -21,7 +22,6 @@ interface Instance {
   identifiers: Map<string, string>;
 }
 
-let instance: Promise<Instance> | undefined;
 /** Where eSpeak's own stderr lines go: the logger of the request being served. */
 let messages: Logger | undefined;
 
@@ -41,7 +41,8 @@ function identifiersByTag(voices: EspeakVoice[]): Map<string, string> {
   return new Map([...best].map(([tag, { id }]) => [tag, id]));
 }
 
-async function load(log: Logger): Promise<Instance> {
+async function load(): Promise<Instance> {
+  const log = messages!;
   const started = performance.now();
   const { default: createModule } = await import('@echogarden/espeak-ng-emscripten');
   const archive = new ArchiveOnDemand();
@@ -58,13 +59,12 @@ async function load(log: Logger): Promise<Instance> {
   return { worker, identifiers };
 }
 
+/** A failed load is not kept: the next request tries again. */
+const instance = new LoadOnce(load, { retry: true });
+
 function ready(log: Logger): Promise<Instance> {
   messages = log;
-  instance ??= load(log).catch((err: unknown) => {
-    instance = undefined; // let the next request try again
-    throw err;
-  });
-  return instance;
+  return instance.get();
 }
 
 /** Every language tag some voice reads (loads the engine on first call). */
@@ -98,7 +98,7 @@ export async function synthesize(text: string, voiceTag: string, log: Logger): P
     });
   } catch (err) {
     // A trap of the engine leaves the instance unusable: the next request loads a fresh one.
-    instance = undefined;
+    instance.forget();
     throw err;
   }
   return parts;

@@ -2,7 +2,7 @@
 // MP3 writer. Sentences keep each synthesis call short (the wasm call blocks the event loop while it
 // runs), and between them the job yields, notices a caller that went away, and lets others be served.
 import type { Logger } from 'pino';
-import { notConfigured } from '../../engine/adapter.js';
+import { LoadOnce, notConfigured } from '../../engine/adapter.js';
 import { ENGINE, SAMPLE_RATE, synthesize, voiceTags } from './_espeak.js';
 import { ACCENTS, LANGUAGES } from './_languages.js';
 import { Mp3Writer } from './_mp3-encoder.js';
@@ -15,22 +15,25 @@ const CHUNK_CHARS = 300;
 const MAX_WAITING = 16;
 
 const queue = new SerialQueue(MAX_WAITING);
-let checked: Promise<Set<string>> | undefined;
+/** The logger of the request that asks first (the check's warning goes there). */
+let asking: Logger | undefined;
+/** On first use, checks every voice of the tables against the engine's list, once, and says which lack;
+ * a check that fails (the engine did not load) is tried again by the next request. */
+const checked = new LoadOnce(
+  async () => {
+    const log = asking!;
+    const tags = await voiceTags(log);
+    const wanted = new Set([...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null));
+    const missing = [...wanted].filter((v) => !tags.has(v));
+    if (missing.length) log.warn({ missing }, 'voices of the tts tables that this eSpeak NG build lacks');
+    return tags;
+  },
+  { retry: true },
+);
 
-/** On first use, checks every voice of the tables against the engine's list, once, and says which lack. */
 function available(log: Logger): Promise<Set<string>> {
-  checked ??= voiceTags(log)
-    .then((tags) => {
-      const wanted = new Set([...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null));
-      const missing = [...wanted].filter((v) => !tags.has(v));
-      if (missing.length) log.warn({ missing }, 'voices of the tts tables that this eSpeak NG build lacks');
-      return tags;
-    })
-    .catch((err: unknown) => {
-      checked = undefined;
-      throw err;
-    });
-  return checked;
+  asking = log;
+  return checked.get();
 }
 
 export interface Speech {

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Adapter } from '../types.js';
 import type { EndpointSpec } from './load.js';
+import { LoadOnce } from '../load-once.js';
 
 export interface AdapterRegistry {
   /** Every adapter with a file, by name; a call before its module is imported waits for the import. */
@@ -21,15 +22,17 @@ export interface AdapterRegistry {
 
 /** An adapter whose module is imported at its first call (once: callers meanwhile share the import). */
 function lazyAdapter(file: string, name: string) {
-  let loaded: Adapter | undefined;
-  let loading: Promise<Adapter> | undefined;
-  const load = () =>
-    (loading ??= import(pathToFileURL(file).href).then((mod: { default?: unknown }) => {
+  const load = new LoadOnce(() =>
+    import(pathToFileURL(file).href).then((mod: { default?: unknown }) => {
       if (typeof mod.default !== 'function') throw new Error(`adapters/${name}${path.extname(file)} must export a default async function`);
-      return (loaded = mod.default as Adapter);
-    }));
-  const adapter: Adapter = (params, ctx) => (loaded ? loaded(params, ctx) : load().then((fn) => fn(params, ctx)));
-  return { adapter, load, loaded: () => loaded !== undefined };
+      return mod.default as Adapter;
+    }),
+  );
+  const adapter: Adapter = (params, ctx) => {
+    const loaded = load.value;
+    return loaded ? loaded(params, ctx) : load.get().then((fn) => fn(params, ctx));
+  };
+  return { adapter, load, loaded: () => load.value !== undefined };
 }
 
 export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): AdapterRegistry {
@@ -56,7 +59,7 @@ export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): Adapter
         // Node's module loader reads and evaluates a module without yielding to the event loop: a pause
         // between modules lets the requests that came in meanwhile be answered.
         await pause(pauseMs);
-        await l.load().catch((error: Error) => failed.push({ adapter: name, error }));
+        await l.load.get().catch((error: Error) => failed.push({ adapter: name, error }));
       }
       return failed;
     },

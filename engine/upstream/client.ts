@@ -6,13 +6,13 @@
 // upstream URL, an upstream body or a stack. Logs carry the upstream id, path, status and time, with
 // every key scrubbed.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Agent } from 'undici';
 import { undici } from './undici.js';
 import { ExponentialBackoff, type IBackoff } from 'cockatiel';
 import type { Logger } from 'pino';
 import { ApiError, badInput, notConfigured, notFound, upstreamBusy, upstreamChanged, upstreamFailed, upstreamTimeout } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import { pause } from './pause.js';
+import { LoadOnce } from '../load-once.js';
 import { Stopped, UpstreamPolicy, type Failing } from './policy.js';
 import { isRecord } from './shape.js';
 import { KeyPool } from './key-pool.js';
@@ -168,9 +168,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
 
   // One keep-alive connection pool per upstream (per origin, for the URLs an adapter follows elsewhere),
   // made at its first exchange (once, however many start together).
-  let agent: Agent | undefined;
-  let making: Promise<Agent> | undefined;
-  const makeAgent = () => (making ??= undici().then(({ Agent }) => (agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS }))));
+  const agent = new LoadOnce(() => undici().then(({ Agent }) => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS })));
 
   const scrub = (text: string, callerKey?: string): string => {
     let out = text;
@@ -193,7 +191,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     const { signal, scope } = stop;
     try {
       const res = await wholeAnswer(
-        agent ?? (await makeAgent()),
+        agent.value ?? (await agent.get()),
         { origin: url.origin, path: url.pathname + url.search, method: call.method, headers: call.headers, body: call.body },
         {
           maxBytes: MAX_RESPONSE_BYTES,

@@ -7,14 +7,15 @@
 // pinned; tests/engine/upstream/undici.test.ts checks they are the index's own classes.
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
+import { LoadOnce } from '../load-once.js';
 
 export type UndiciParts = Pick<typeof Undici, 'Agent' | 'buildConnector'>;
 
 const require = createRequire(import.meta.url);
-let loading: Promise<UndiciParts> | undefined;
 
-export const undici = (): Promise<UndiciParts> =>
-  (loading ??= Promise.resolve().then(() => ({
-    Agent: require('undici/lib/dispatcher/agent.js') as UndiciParts['Agent'],
-    buildConnector: require('undici/lib/core/connect.js') as UndiciParts['buildConnector'],
-  })));
+const parts = new LoadOnce(async (): Promise<UndiciParts> => ({
+  Agent: require('undici/lib/dispatcher/agent.js') as UndiciParts['Agent'],
+  buildConnector: require('undici/lib/core/connect.js') as UndiciParts['buildConnector'],
+}));
+
+export const undici = (): Promise<UndiciParts> => parts.get();

@@ -10,6 +10,7 @@ import { ApiError, badInput, invalidParam, payloadTooLarge } from '../../errors.
 import type { UploadedFile } from '../../types.js';
 import type { ApiRequest, Call } from '../call.js';
 import type { Next, Step } from '../chain.js';
+import { LoadOnce } from '../../load-once.js';
 
 export interface ParseLimits {
   uploadDir: string;
@@ -42,10 +43,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536)
     : opts.maxBodyBytes;
   // The body parsers, made at the endpoint's first POST (engine/pipeline/steps/body-parsers.ts).
-  let parsers: BodyParser[] | undefined;
-  let loading: Promise<BodyParser[]> | undefined;
-  const load = () =>
-    (loading ??= import('./body-parsers.js').then(({ bodyParsers }) => (parsers = bodyParsers(opts, textLimit, fileFields))));
+  const parsers = new LoadOnce(() => import('./body-parsers.js').then(({ bodyParsers }) => bodyParsers(opts, textLimit, fileFields)));
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
   const merge = (call: Call, next: Next, failed?: ApiError) => {
@@ -84,7 +82,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     next();
   };
   // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
-  const read = (call: Call, next: Next, parsers: BodyParser[]) => {
+  const read = (call: Call, next: Next, each: BodyParser[]) => {
     let i = 0;
     const step = (err?: unknown) => {
       if (err) {
@@ -92,7 +90,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
         call.req.resume();
         return merge(call, next, bodyError(err, opts.maxUploadBytes));
       }
-      const parser = parsers[i++];
+      const parser = each[i++];
       if (!parser) return merge(call, next);
       parser(call.req, call.res, step);
     };
@@ -100,8 +98,9 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   };
   if (spec.method !== 'POST') return (call, next) => merge(call, next);
   return (call, next) => {
-    if (parsers) return read(call, next, parsers);
-    load().then(
+    const loaded = parsers.value;
+    if (loaded) return read(call, next, loaded);
+    parsers.get().then(
       (loaded) => read(call, next, loaded),
       (err: Error) => next(err),
     );
