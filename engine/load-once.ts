@@ -1,7 +1,7 @@
 // "Made on first use, then at hand": a module imported, a connection pool or an engine created when the
 // first caller needs it, never at boot. Callers that come while it is being made share the one making; once
 // made, `value` holds it, so a hot path can use it without waiting a turn of the microtask queue.
-export class LoadOnce<T> {
+export class LoadOnce<T, A extends unknown[] = []> {
   private made: T | undefined;
   private making: Promise<T> | undefined;
 
@@ -11,13 +11,13 @@ export class LoadOnce<T> {
    * module that does not load will not load later.
    */
   constructor(
-    private readonly make: () => Promise<T>,
+    private readonly make: (...args: A) => Promise<T>,
     private readonly opts: { retry?: boolean } = {},
   ) {}
 
-  /** The value, made by the first call. */
-  get(): Promise<T> {
-    return (this.making ??= new Promise<T>((resolve) => resolve(this.make())).then(
+  /** The value, made by the first call with its arguments (a later call's are not used). */
+  get(...args: A): Promise<T> {
+    return (this.making ??= new Promise<T>((resolve) => resolve(this.make(...args))).then(
       (made) => (this.made = made),
       (err: unknown) => {
         if (this.opts.retry) this.making = undefined;

@@ -41,8 +41,7 @@ function identifiersByTag(voices: EspeakVoice[]): Map<string, string> {
   return new Map([...best].map(([tag, { id }]) => [tag, id]));
 }
 
-async function load(): Promise<Instance> {
-  const log = messages!;
+async function load(log: Logger): Promise<Instance> {
   const started = performance.now();
   const { default: createModule } = await import('@echogarden/espeak-ng-emscripten');
   const archive = new ArchiveOnDemand();
@@ -64,7 +63,7 @@ const instance = new LoadOnce(load, { retry: true });
 
 function ready(log: Logger): Promise<Instance> {
   messages = log;
-  return instance.get();
+  return instance.get(log);
 }
 
 /** Every language tag some voice reads (loads the engine on first call). */

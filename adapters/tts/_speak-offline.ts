@@ -15,13 +15,10 @@ const CHUNK_CHARS = 300;
 const MAX_WAITING = 16;
 
 const queue = new SerialQueue(MAX_WAITING);
-/** The logger of the request that asks first (the check's warning goes there). */
-let asking: Logger | undefined;
 /** On first use, checks every voice of the tables against the engine's list, once, and says which lack;
  * a check that fails (the engine did not load) is tried again by the next request. */
-const checked = new LoadOnce(
-  async () => {
-    const log = asking!;
+const available = new LoadOnce(
+  async (log: Logger) => {
     const tags = await voiceTags(log);
     const wanted = new Set([...LANGUAGES.map((l) => l.voice), ...ACCENTS.map((a) => a.voice)].filter((v): v is string => v !== null));
     const missing = [...wanted].filter((v) => !tags.has(v));
@@ -31,11 +28,6 @@ const checked = new LoadOnce(
   { retry: true },
 );
 
-function available(log: Logger): Promise<Set<string>> {
-  asking = log;
-  return checked.get();
-}
-
 export interface Speech {
   mp3: Buffer;
   seconds: number;
@@ -43,7 +35,7 @@ export interface Speech {
 }
 
 export async function speakOffline(text: string, voice: string, log: Logger, signal: AbortSignal): Promise<Speech> {
-  if (!(await available(log)).has(voice)) throw notConfigured(`The speech engine has no voice ${voice}`);
+  if (!(await available.get(log)).has(voice)) throw notConfigured(`The speech engine has no voice ${voice}`);
   const chunks = splitText(text, CHUNK_CHARS);
   return queue.run(async () => {
     const writer = new Mp3Writer(SAMPLE_RATE);

@@ -32,7 +32,7 @@ function lazyAdapter(file: string, name: string) {
     const loaded = load.value;
     return loaded ? loaded(params, ctx) : load.get().then((fn) => fn(params, ctx));
   };
-  return { adapter, load, loaded: () => load.value !== undefined };
+  return { adapter, load };
 }
 
 export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): AdapterRegistry {
@@ -63,6 +63,6 @@ export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): Adapter
       }
       return failed;
     },
-    cold: () => [...lazy.values()].filter((l) => !l.loaded()).length,
+    cold: () => [...lazy.values()].filter((l) => l.load.value === undefined).length,
   };
 }

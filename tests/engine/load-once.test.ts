@@ -15,6 +15,12 @@ test('callers meanwhile share one making; then the value is at hand', async () =
   expect(once.started).toBe(true);
 });
 
+test('the first call’s arguments make it; a later call’s are not used', async () => {
+  const once = new LoadOnce(async (who: string) => `made for ${who}`);
+  const [a, b] = await Promise.all([once.get('first'), once.get('second')]);
+  expect([a, b]).toEqual(['made for first', 'made for first']);
+});
+
 test('a failure is kept, unless retry is asked: then the next call makes it again', async () => {
   let calls = 0;
   const failing = () => {
