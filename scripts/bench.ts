@@ -55,9 +55,9 @@ function pinLocalRedis(url: string): { pinned: boolean; restore(): void } {
 
 // The engine runs as `npm start` runs it: with the start command's environment and Node flags, which trade
 // speed for memory (scripts/start-command.mjs, which scripts/measure-lean.mjs reads it with too).
-const { startCommand } = (await import(pathToFileURL(path.join(here, '../../scripts/start-command.mjs')).href)) as {
-  startCommand: (root: string) => { env: Record<string, string>; flags: string[] };
-};
+const { startCommand } = (await import(
+  pathToFileURL(path.join(here, '../../scripts/start-command.mjs')).href
+)) as typeof import('./start-command.mjs');
 const { env: startEnv, flags: startFlags } = startCommand(path.join(here, '../..'));
 
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or

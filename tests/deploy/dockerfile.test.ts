@@ -4,12 +4,8 @@
 // heap bounds) and script. Neither file is run here (there is no Docker daemon): this keeps them in step.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { startCommand } from '../../scripts/start-command.mjs';
 import { ROOT } from '../helpers/paths.js';
-
-const { startCommand } = (await import(pathToFileURL(path.join(ROOT, 'scripts/start-command.mjs')).href)) as {
-  startCommand: (root: string) => { env: Record<string, string>; flags: string[]; script: string };
-};
 
 /** The runtime stage (the last FROM) with its continued lines joined. */
 function runtimeStage(): string {
