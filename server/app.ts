@@ -21,6 +21,7 @@ import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
 import { ApiError } from '../engine/errors.js';
 import { createLogger } from '../engine/infra/logger.js';
+import { accessLog } from '../engine/infra/access-log.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
 import { createMetrics } from '../engine/infra/metrics.js';
 import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
@@ -164,6 +165,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
+  const logAccess = accessLog(log);
   const observe: CallObserver = (call, status) => {
     const ms = call.elapsedMs;
     const id = call.identity;
@@ -171,17 +173,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     usage.record(call, status);
     // A cached answer says nothing of the upstream now.
     if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source);
-    log.info(
-      {
-        requestId: call.id,
-        endpoint: call.endpoint,
-        method: call.method,
-        status,
-        ms: Math.round(ms),
-        keyId: id?.status === 'ok' ? id.keyId : undefined,
-      },
-      'request',
-    );
+    logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined);
   };
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,

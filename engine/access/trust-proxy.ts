@@ -5,9 +5,12 @@ import proxyaddr from 'proxy-addr';
 
 export type TrustProxy = (addr: string, hop: number) => boolean;
 
+/** No proxy is trusted (the default): the client is the socket's peer, and X-Forwarded-For is not read. */
+export const TRUST_NONE: TrustProxy = () => false;
+
 export function compileTrustProxy(value: boolean | number | string): TrustProxy {
   if (value === true) return () => true;
-  if (value === false) return () => false;
+  if (value === false) return TRUST_NONE;
   if (typeof value === 'number') return (_addr, hop) => hop < value;
   return proxyaddr.compile(value.split(',').map((s) => s.trim()));
 }

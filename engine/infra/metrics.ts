@@ -1,10 +1,12 @@
 // Prometheus metrics at /metrics, for the operator of one instance or of a cluster: requests by endpoint
 // and status, by plan, latency; upstream calls, their latency and failures; response-cache hits and misses;
 // whether Redis and the object store answer. Every label child is looked up once and kept. A request adds
-// 1 to plain numbers (Tally) that are handed to prom-client's counters when /metrics is read: its own
-// increment re-hashes the labels on every call (docs/decisions.md). Latencies go to the histograms directly.
+// 1 to plain numbers (Tally) that are handed to prom-client's counters when /metrics is read, and its
+// latency to a TalliedHistogram's counts: prom-client's own increment and observe re-hash the labels on
+// every call (docs/decisions.md).
 import crypto from 'node:crypto';
 import client from 'prom-client';
+import { TalliedHistogram, type HistogramSeries } from './tallied-histogram.js';
 
 /** Read when /metrics is scraped; absent when the part is not configured (no series then). */
 export interface MetricsProbes {
@@ -40,8 +42,8 @@ export function createMetrics(probes: MetricsProbes = {}) {
   };
   // Every series of this registry: the counters hand over the tallies as they are read.
   const counter = (name: string, help: string, labelNames: string[]) => new client.Counter({ name, help, labelNames, registers, collect });
-  const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
-    new client.Histogram({ name, help, labelNames, buckets, registers });
+  const histogram = (name: string, help: string, labelName: string, buckets: number[]) =>
+    new TalliedHistogram(name, help, labelName, buckets, registry);
   /** 1 or 0, asked of the probe when /metrics is read. */
   const upGauge = (name: string, help: string, up: () => boolean) =>
     new client.Gauge({
@@ -53,7 +55,7 @@ export function createMetrics(probes: MetricsProbes = {}) {
       },
     });
   const requests = counter('uua_requests_total', 'Requests by endpoint and status', ['endpoint', 'status']);
-  const latency = histogram('uua_request_seconds', 'Request latency by endpoint', ['endpoint'], [0.005, 0.02, 0.1, 0.5, 2, 10, 60]);
+  const latency = histogram('uua_request_seconds', 'Request latency by endpoint', 'endpoint', [0.005, 0.02, 0.1, 0.5, 2, 10, 60]);
   const byPlan = counter('uua_plan_requests_total', 'API requests by plan of the key (none: missing or invalid key) and status class', [
     'plan',
     'class',
@@ -65,7 +67,7 @@ export function createMetrics(probes: MetricsProbes = {}) {
   const upstreamLatency = histogram(
     'uua_upstream_seconds',
     'Upstream call latency, retries included',
-    ['upstream'],
+    'upstream',
     [0.05, 0.2, 0.5, 1, 2, 5, 15, 60],
   );
   const cacheLookups = counter('uua_cache_requests_total', 'Response-cache look-ups by result (hit ratio: hit / (hit + miss))', ['result']);
@@ -75,19 +77,22 @@ export function createMetrics(probes: MetricsProbes = {}) {
   if (probes.objectStoreUp)
     upGauge('uua_object_store_up', '1 while the object store of hosted content answered its last call', probes.objectStoreUp);
 
-  const endpointChildren = new Map<string, { count: Tally; latency: client.Histogram.Internal<string> }>();
+  // Endpoint → its latency and its count by status: looked up by the strings and numbers the call holds,
+  // so counting a request makes no string.
+  const endpointChildren = new Map<string, { latency: HistogramSeries; byStatus: Map<number, Tally> }>();
   const planChildren = new Map<string, Tally[]>();
-  const upstreamChildren = new Map<string, { latency: client.Histogram.Internal<string>; outcomes: Map<string, Tally> }>();
+  const upstreamChildren = new Map<string, { latency: HistogramSeries; outcomes: Map<string, Tally> }>();
 
   return {
     registry,
     /** One answered API request; `plan` undefined when the key was missing or invalid. */
     observe(endpoint: string, status: number, seconds: number, plan: string | undefined) {
-      const k = `${endpoint} ${status}`;
-      let c = endpointChildren.get(k);
-      if (!c) endpointChildren.set(k, (c = { count: tally(requests.labels(endpoint, String(status))), latency: latency.labels(endpoint) }));
-      c.count.n++;
-      c.latency.observe(seconds);
+      let e = endpointChildren.get(endpoint);
+      if (!e) endpointChildren.set(endpoint, (e = { latency: latency.labels(endpoint), byStatus: new Map() }));
+      let count = e.byStatus.get(status);
+      if (!count) e.byStatus.set(status, (count = tally(requests.labels(endpoint, String(status)))));
+      count.n++;
+      e.latency.observe(seconds);
       const p = plan ?? 'none';
       let byClass = planChildren.get(p);
       if (!byClass) planChildren.set(p, (byClass = CLASSES.map((cls) => tally(byPlan.labels(p, cls)))));

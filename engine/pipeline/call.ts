@@ -8,6 +8,7 @@ import querystring from 'node:querystring';
 import proxyaddr from 'proxy-addr';
 import type { ApiError } from '../errors.js';
 import type { Identity } from '../access/identify.js';
+import { TRUST_NONE } from '../access/trust-proxy.js';
 import type { AdapterData, Params, UploadedFile } from '../types.js';
 
 /** A request as the body parsers leave it (express.json and urlencoded set `body`, multer `files`). */
@@ -93,9 +94,10 @@ export class Call {
     return performance.now() - this.startedAt;
   }
 
-  /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names. */
-  get ip(): string {
-    return (this.clientIp ??= proxyaddr(this.req, this.site.trust));
+  /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names (none once the socket is gone). */
+  get ip(): string | undefined {
+    // What proxy-addr answers when it trusts no hop, without parsing X-Forwarded-For into a list first.
+    return (this.clientIp ??= this.site.trust === TRUST_NONE ? this.req.socket.remoteAddress : proxyaddr(this.req, this.site.trust));
   }
 
   /** True once an answer is on its way (it leaves at the end of the event-loop turn). */

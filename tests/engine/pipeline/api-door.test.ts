@@ -2,6 +2,7 @@
 // answered as Express served them: request lines in absolute form, paths that only look like the API, a
 // URL no parser reads, HEAD, wrong methods, and the client address behind TRUST_PROXY.
 import net from 'node:net';
+import request from 'supertest';
 import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -85,4 +86,19 @@ test('behind TRUST_PROXY=1 the client is the address the proxy names (its own co
   // Two proxies deep, only the nearest one is trusted: the address it names counts, not the one before it.
   const spoofed = await raw('GET /api/v1/tools/ccgen?apikey=wrong-key-000001&bin=457173', ['X-Forwarded-For: 10.9.9.9, 203.0.113.7']);
   expect(policy(spoofed)).toBe(policy(a1));
+});
+
+test('without TRUST_PROXY the client is the socket peer, whatever X-Forwarded-For says', async () => {
+  const own = await testApp();
+  try {
+    const guess = (xff: string) =>
+      request(own.app).get('/api/v1/tools/ccgen').query({ apikey: 'wrong-key-000001', bin: '457173' }).set('X-Forwarded-For', xff);
+    const a = await guess('203.0.113.7');
+    const b = await guess('198.51.100.9');
+    expect(a.status).toBe(401);
+    expect(b.headers['ratelimit-policy']).toBe(a.headers['ratelimit-policy']);
+    expect(Number(b.headers['x-ratelimit-remaining'])).toBe(Number(a.headers['x-ratelimit-remaining']) - 1);
+  } finally {
+    await own.close();
+  }
 });

@@ -1,0 +1,90 @@
+// The access line is written without pino's generic serialiser (engine/infra/access-log.ts): it must be the
+// line pino writes for the same fields, byte for byte, and a logger whose lines it cannot reproduce must get
+// pino's own.
+import { pino, type LoggerOptions } from 'pino';
+import { jest } from '@jest/globals';
+import { accessLog } from '../../../engine/infra/access-log.js';
+import { loggerOptions } from '../../../engine/infra/logger.js';
+import { logSink } from '../../helpers/log-sink.js';
+
+/** What one logger writes for the same access entries through pino and through accessLog. */
+function both(opts: LoggerOptions, entries: Parameters<ReturnType<typeof accessLog>>[], child?: Record<string, unknown>) {
+  const { lines: theirs, sink: a } = logSink();
+  const { lines: ours, sink: b } = logSink();
+  const time = { timestamp: () => ',"time":1700000000000' };
+  const make = (sink: typeof a) => (child ? pino({ ...time, ...opts }, sink).child(child) : pino({ ...time, ...opts }, sink));
+  const viaPino = make(a);
+  const viaOurs = accessLog(make(b));
+  for (const [requestId, endpoint, method, status, ms, keyId] of entries)
+    viaPino.info({ requestId, endpoint, method, status, ms, keyId }, 'request');
+  for (const e of entries) viaOurs(...e);
+  return { theirs, ours };
+}
+
+const entries: Parameters<ReturnType<typeof accessLog>>[] = [
+  ['96637a87-29e3-461b-90f7-e78bb0281924', 'tools/ccgen', 'GET', 200, 3, '0123456789ab'],
+  ['req-123', 'unmatched', 'DELETE', 404, 0, undefined],
+  ['r"1\\', 'x\ny\u0001', 'GET', 500, 12345, 'caf\u00e9 \u{1f600}'],
+];
+
+test('the line is the one pino writes for the same fields', async () => {
+  const { theirs, ours } = both({ level: 'info' }, entries);
+  expect(ours).toHaveLength(3);
+  expect(ours).toEqual(theirs);
+  expect(JSON.parse(ours[2])).toMatchObject({ requestId: 'r"1\\', endpoint: 'x\ny\u0001', keyId: 'caf\u00e9 \u{1f600}' });
+});
+
+test('a lone surrogate is escaped, as JSON.stringify writes it, so the line stays valid UTF-8', async () => {
+  const { ours } = both({}, [['r-1', 'e', 'GET', 200, 1, 'k\ud800']]);
+  expect(ours[0]).toContain('"keyId":"k\\ud800"');
+  expect(JSON.parse(ours[0]).keyId).toBe('k\ud800');
+});
+
+test("with the product's logger settings the line is put together directly, not by pino's info()", async () => {
+  const { lines, sink } = logSink();
+  const log = pino(loggerOptions('info'), sink);
+  const info = jest.spyOn(log, 'info');
+  accessLog(log)(...entries[0]);
+  expect(info).not.toHaveBeenCalled();
+  expect(JSON.parse(lines[0])).toMatchObject({ level: 30, requestId: entries[0][0], keyId: '0123456789ab', msg: 'request' });
+  // And a logger it cannot reproduce goes through info().
+  const mixed = pino({ mixin: () => ({ extra: 1 }) }, sink);
+  const viaInfo = jest.spyOn(mixed, 'info');
+  accessLog(mixed)(...entries[0]);
+  expect(viaInfo).toHaveBeenCalledTimes(1);
+});
+
+test("a child logger's bindings and the product's redaction come out as pino writes them", async () => {
+  const { theirs, ours } = both(loggerOptions('info'), entries, { instance: 'a"b' });
+  expect(ours).toEqual(theirs);
+  expect(JSON.parse(ours[0]).instance).toBe('a"b');
+});
+
+test('nothing is written when the level is above info, and lines follow a change of level', async () => {
+  const { lines, sink } = logSink();
+  const log = pino({ level: 'warn' }, sink);
+  const write = accessLog(log);
+  write(...entries[0]);
+  expect(lines).toHaveLength(0);
+  log.level = 'debug';
+  write(...entries[0]);
+  expect(lines).toHaveLength(1);
+});
+
+test('a logger whose lines differ from the fixed line (a mixin, formatters, a redacted field, a prefix) gets pino’s own', async () => {
+  const cases: LoggerOptions[] = [
+    { mixin: () => ({ extra: 1 }) },
+    { formatters: { level: (label) => ({ level: label }) } },
+    { redact: ['keyId'] },
+    { messageKey: 'message' },
+    { nestedKey: 'entry' },
+    { msgPrefix: '[api] ' },
+  ];
+  for (const opts of cases) {
+    const { theirs, ours } = both(opts, entries.slice(0, 1));
+    expect(ours).toEqual(theirs);
+  }
+  // The cases above did change the line: the fixed one would have been wrong for each.
+  const plain = both({}, entries.slice(0, 1)).ours[0];
+  for (const opts of cases) expect(both(opts, entries.slice(0, 1)).theirs[0]).not.toBe(plain);
+});
