@@ -80,10 +80,17 @@ class Pending {
 
   constructor(readonly partition: string) {}
 
+  /** Once the ring is full its entries are reused: a call stores no new object in this long-lived one. */
   remember(endpoint: string, status: number, ms: number) {
-    const entry = { at: Date.now(), endpoint, status, ms };
-    if (this.ring.length < RECENT) this.ring.push(entry);
-    else this.ring[this.next] = entry;
+    const at = Date.now();
+    if (this.ring.length < RECENT) this.ring.push({ at, endpoint, status, ms });
+    else {
+      const e = this.ring[this.next];
+      e.at = at;
+      e.endpoint = endpoint;
+      e.status = status;
+      e.ms = ms;
+    }
     this.next = (this.next + 1) % RECENT;
   }
 
