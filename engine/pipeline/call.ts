@@ -68,6 +68,7 @@ export class Call {
   /** The answer's headers as name, value, name, value: written in one go with the answer (engine/pipeline/respond.ts). */
   readonly headers: string[];
   private isAnswered = false;
+  private tookMs: number | undefined;
   private clientIp: string | undefined;
 
   /** `search`: the query string without its `?` (null when there is none). */
@@ -90,8 +91,9 @@ export class Call {
     this.headers.push(name, value);
   }
 
+  /** Milliseconds since the request came in; once answered, those it took (one reading for the log, metrics and usage). */
   get elapsedMs(): number {
-    return performance.now() - this.startedAt;
+    return this.tookMs ?? performance.now() - this.startedAt;
   }
 
   /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names (none once the socket is gone). */
@@ -109,6 +111,7 @@ export class Call {
   done(status: number): void {
     if (this.isAnswered) return;
     this.isAnswered = true;
+    this.tookMs = performance.now() - this.startedAt;
     this.site.observe(this, status);
   }
 }

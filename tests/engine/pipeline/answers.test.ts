@@ -104,3 +104,23 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   await new Promise((r) => setImmediate(r));
   expect(refunds).toBe(0);
 });
+
+test('once answered, a call took what it took: the log, metrics and usage read one figure, whenever they read it', async () => {
+  const took: number[] = [];
+  const server = http.createServer((req, res) => {
+    const call = new Call('test/x', '/x', null, req, res, {
+      observe: (c) => {
+        took.push(c.elapsedMs);
+        // Later readers (the usage history reads it after the metrics) get the same figure.
+        const until = performance.now() + 5;
+        while (performance.now() < until);
+        took.push(c.elapsedMs);
+      },
+      trust: () => false,
+    });
+    sendData(call, 'test', 'embedded', { ok: true }, false);
+  });
+  await request(server).get('/x');
+  expect(took).toHaveLength(2);
+  expect(took[1]).toBe(took[0]);
+});
