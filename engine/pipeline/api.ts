@@ -7,6 +7,7 @@ import parseurl from 'parseurl';
 import { Call, type CallSite } from './call.js';
 import { badInput } from '../errors.js';
 import { sendError } from './respond.js';
+import { plainTarget } from './request-line.js';
 
 export interface Route {
   /** The name the call goes by in logs and metrics (the endpoint id). */
@@ -21,24 +22,31 @@ export type ApiServer = (req: IncomingMessage, res: ServerResponse) => boolean;
 /** `unmatched` serves unknown paths and wrong methods under /api/ (identified and metered like the rest). */
 export function apiServer(routes: Map<string, Route>, unmatched: Route, site: CallSite): ApiServer {
   return (req, res) => {
-    // Parsed as Express parses it (parseurl keeps it on the request, so a fall-through parses it once).
-    let url: ReturnType<typeof parseurl>;
-    try {
-      url = parseurl(req);
-    } catch {
-      // A request line Node took but no URL parser reads (`GET http://[::1/api`): Express would answer it
-      // with an HTML page, so it is refused here, in the envelope.
-      sendError(res, badInput('Malformed request URL'));
-      return true;
+    // A plain /api/ target is cut at its `?` (engine/pipeline/request-line.ts); any other is parsed as Express
+    // parses it (parseurl keeps it on the request, so a fall-through parses it once).
+    const raw = req.url ?? '';
+    let target = raw.startsWith('/api/') ? plainTarget(raw) : undefined;
+    if (target === undefined) {
+      let url: ReturnType<typeof parseurl>;
+      try {
+        url = parseurl(req);
+      } catch {
+        // A request line Node took but no URL parser reads (`GET http://[::1/api`): Express would answer it
+        // with an HTML page, so it is refused here, in the envelope.
+        sendError(res, badInput('Malformed request URL'));
+        return true;
+      }
+      if (typeof url?.pathname !== 'string') return false;
+      target = { pathname: url.pathname, search: url.query as string | null };
     }
-    const path = url?.pathname;
-    if (typeof path !== 'string' || !path.startsWith('/api/')) return false;
+    const path = target.pathname;
+    if (!path.startsWith('/api/')) return false;
     // A trailing slash names the same endpoint (`/api/v1/tools/ccgen/`): served as it, not redirected, so a
     // POST keeps its body.
     const found = routes.get(path) ?? (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : undefined);
     const route =
       found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
-    route.run(new Call(route.endpoint, path, url!.query as string | null, req, res, site));
+    route.run(new Call(route.endpoint, path, target.search, req, res, site));
     return true;
   };
 }

@@ -4,11 +4,11 @@
 // Express: the call carries the few things the steps need of a request (path, query, client address).
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import querystring from 'node:querystring';
 import proxyaddr from 'proxy-addr';
 import type { ApiError } from '../errors.js';
 import type { Identity } from '../access/identify.js';
 import { TRUST_NONE } from '../access/trust-proxy.js';
+import { parseQuery } from './request-line.js';
 import type { AdapterData, Params, UploadedFile } from '../types.js';
 
 /** A request as the body parsers leave it (express.json and urlencoded set `body`, multer `files`). */
@@ -83,7 +83,7 @@ export class Call {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';
-    this.query = querystring.parse(search ?? '');
+    this.query = parseQuery(search ?? '');
     this.headers = ['X-Request-Id', this.id, 'X-Content-Type-Options', 'nosniff'];
   }
 
