@@ -46,8 +46,8 @@ export function accessLog(log: Logger): AccessLog {
   };
   const own = log as unknown as Internals;
   const stream = own[streamSym] as { write(line: string): unknown } & Internals;
-  const hooks = own[hooksSym] as { streamWrite?: unknown } | undefined;
-  if (own[mixinSym] || hooks?.streamWrite || own[msgPrefixSym] || stream[needsMetadataGsym] === true) return slow;
+  const hooks = own[hooksSym] as { logMethod?: unknown; streamWrite?: unknown } | undefined;
+  if (own[mixinSym] || hooks?.logMethod || hooks?.streamWrite || own[msgPrefixSym] || stream[needsMetadataGsym] === true) return slow;
 
   const head = (own[lsCacheSym] as Record<number, string>)[INFO];
   const time = own[timeSym] as () => string;

@@ -79,6 +79,13 @@ test('a logger whose lines differ from the fixed line (a mixin, formatters, a re
     { messageKey: 'message' },
     { nestedKey: 'entry' },
     { msgPrefix: '[api] ' },
+    {
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, [{ ...(args[0] as object), hooked: true }, ...args.slice(1)] as Parameters<typeof method>);
+        },
+      },
+    },
   ];
   for (const opts of cases) {
     const { theirs, ours } = both(opts, entries.slice(0, 1));
