@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../store/types.js';
 import { KeyStore, type LastUse } from './keystore.js';
 import type { Call } from '../pipeline/call.js';
+import { ReusedRing } from '../reused-ring.js';
 
 /** Upper bounds of the latency buckets, in milliseconds (the last one catches everything slower). */
 export const LATENCY_BUCKETS = [
@@ -74,29 +75,22 @@ class Pending {
   /** endpoint → counts per status class (index: status / 100 - 1). */
   readonly counts = new Map<string, number[]>();
   readonly latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
-  /** The newest calls in a ring (epoch-ms times, made into dates only when written). */
-  private readonly ring: { at: number; endpoint: string; status: number; ms: number }[] = [];
-  private next = 0;
+  /** The newest calls (epoch-ms times, made into dates only when written). */
+  private readonly ring = new ReusedRing(RECENT, () => ({ at: 0, endpoint: '', status: 0, ms: 0 }));
 
   constructor(readonly partition: string) {}
 
-  /** Once the ring is full its entries are reused: a call stores no new object in this long-lived one. */
   remember(endpoint: string, status: number, ms: number) {
-    const at = Date.now();
-    if (this.ring.length < RECENT) this.ring.push({ at, endpoint, status, ms });
-    else {
-      const e = this.ring[this.next];
-      e.at = at;
-      e.endpoint = endpoint;
-      e.status = status;
-      e.ms = ms;
-    }
-    this.next = (this.next + 1) % RECENT;
+    const e = this.ring.slot();
+    e.at = Date.now();
+    e.endpoint = endpoint;
+    e.status = status;
+    e.ms = ms;
   }
 
   /** Oldest first. */
   recent() {
-    return this.ring.length < RECENT ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return this.ring.entries();
   }
 }
 

@@ -13,6 +13,7 @@ import type { HealthHistory } from './history.js';
 import { Incidents, type TroubleState } from './incidents.js';
 import type { Alerts } from './alerts.js';
 import { verdictOf, type Verdict } from './verdict.js';
+import { ReusedRing } from '../reused-ring.js';
 
 export type EndpointState = 'operational' | TroubleState | 'not_configured';
 
@@ -40,28 +41,6 @@ interface Seen {
   at: number;
   verdict: Verdict;
   code?: string;
-}
-
-/** An endpoint's last answers in a ring (kept objects reused: recording allocates nothing once it is full). */
-class Recent {
-  private readonly items: Seen[] = [];
-  private next = 0;
-
-  add(at: number, verdict: Verdict, code: string | undefined) {
-    if (this.items.length < WINDOW_SIZE) this.items.push({ at, verdict, code });
-    else {
-      const s = this.items[this.next];
-      s.at = at;
-      s.verdict = verdict;
-      s.code = code;
-    }
-    this.next = (this.next + 1) % WINDOW_SIZE;
-  }
-
-  /** Since `from` (epoch ms), as copies. */
-  since(from: number): Seen[] {
-    return this.items.filter((s) => s.at >= from).map((s) => ({ ...s }));
-  }
 }
 
 const PROBES = 'health-probe';
@@ -102,7 +81,8 @@ export function createMonitor(deps: MonitorDeps) {
   const incidents = new Incidents(store);
   const windowMs = Math.max(MIN_WINDOW_MS, 2 * deps.probeIntervalMs);
 
-  const seen = new Map<string, Recent>();
+  /** Each endpoint's last answers (engine/reused-ring.ts: recording allocates nothing once it is full). */
+  const seen = new Map<string, ReusedRing<Seen>>();
   let probes = new Map<string, ProbeRecord>();
   /** Endpoint → the state of its open incident, as last read or written. */
   let open = new Map<string, TroubleState>();
@@ -118,7 +98,9 @@ export function createMonitor(deps: MonitorDeps) {
     if (lack) return { state: 'not_configured', note: lack, newestOk: false };
     // Real traffic this instance answered, and the endpoint's last probe, whichever instance ran it (probes
     // are kept only there, with their streaks: each instance sees the same probe history).
-    const w: (Seen & { weight?: number })[] = seen.get(spec.id)?.since(now - windowMs) ?? [];
+    const w: (Seen & { weight?: number })[] = (seen.get(spec.id)?.entries() ?? [])
+      .filter((s) => s.at >= now - windowMs)
+      .map((s) => ({ ...s }));
     const probe = probes.get(spec.id);
     if (probe && now - Date.parse(probe.at) <= windowMs)
       w.push({
@@ -195,8 +177,11 @@ export function createMonitor(deps: MonitorDeps) {
     const now = Date.now();
     history.add(endpoint, 'traffic', verdict, ms, source, now);
     let w = seen.get(endpoint);
-    if (!w) seen.set(endpoint, (w = new Recent()));
-    w.add(now, verdict, code);
+    if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));
+    const s = w.slot();
+    s.at = now;
+    s.verdict = verdict;
+    s.code = code;
     // The path of nearly every call: a good answer to an endpoint that is well changes nothing.
     if (verdict === 'ok' && calm.has(endpoint)) return;
     return settle(spec, false);
