@@ -4,10 +4,9 @@
 // Express: the call carries the few things the steps need of a request (path, query, client address).
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import proxyaddr from 'proxy-addr';
 import type { ApiError } from '../errors.js';
 import type { Identity } from '../access/identify.js';
-import { TRUST_NONE } from '../access/trust-proxy.js';
+import { clientAddress } from '../access/trust-proxy.js';
 import { parseQuery } from './request-line.js';
 import type { AdapterData, Params, UploadedFile } from '../types.js';
 
@@ -96,10 +95,9 @@ export class Call {
     return this.tookMs ?? performance.now() - this.startedAt;
   }
 
-  /** The client's address: the socket's, or behind trusted proxies the one X-Forwarded-For names (none once the socket is gone). */
+  /** The client's address (engine/access/trust-proxy.ts), read once. */
   get ip(): string | undefined {
-    // What proxy-addr answers when it trusts no hop, without parsing X-Forwarded-For into a list first.
-    return (this.clientIp ??= this.site.trust === TRUST_NONE ? this.req.socket.remoteAddress : proxyaddr(this.req, this.site.trust));
+    return (this.clientIp ??= clientAddress(this.req, this.site.trust));
   }
 
   /** True once an answer is on its way (it leaves at the end of the event-loop turn). */
