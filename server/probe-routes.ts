@@ -7,9 +7,8 @@ import type { EndpointSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
 import type { Check } from '../engine/catalog/validate.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
-import { chain, type Fail, type Next } from '../engine/pipeline/chain.js';
+import { chain, type Fail } from '../engine/pipeline/chain.js';
 import { apiServer, type Route } from '../engine/pipeline/api.js';
-import type { Call } from '../engine/pipeline/call.js';
 import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
 import { endpointRoutes } from './api-routes.js';
@@ -32,16 +31,7 @@ function probeDoor(deps: ProbeRoutesDeps) {
   const answer = envelope(deps.serviceName);
   const routes = endpointRoutes(
     deps,
-    (spec, invoke) => [
-      parse(spec, deps.limits),
-      validate(spec, deps.checks.get(spec.id)!),
-      (call: Call, next: Next) =>
-        void invoke(call).then((outcome) => {
-          call.outcome = outcome;
-          next();
-        }, next),
-      answer,
-    ],
+    (spec, invoke) => [parse(spec, deps.limits), validate(spec, deps.checks.get(spec.id)!), invoke, answer],
     deps.fail,
   );
   const unmatched: Route = { endpoint: 'unmatched', method: '', run: chain([], deps.fail) };

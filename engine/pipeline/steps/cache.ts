@@ -19,7 +19,13 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
   const keyOf = cacheKeyOf(spec.id, Object.keys(spec.params));
   const produce = (call: Call) => () => {
     lookedUp(false);
-    return invoke(call).then((out) => ({ value: out, cacheable: out.cacheable && !out.media }));
+    return new Promise<{ value: Outcome; cacheable: boolean }>((resolve, reject) =>
+      invoke(call, (err) => {
+        if (err !== undefined && err !== null) return reject(err instanceof Error ? err : new Error(String(err)));
+        const out = call.outcome!;
+        resolve({ value: out, cacheable: out.cacheable && !out.media });
+      }),
+    );
   };
   /** A miss in memory: Redis, a call shared with concurrent ones, or the adapter (promise chains: docs/decisions.md). */
   const miss = (call: Call, key: string): Promise<Outcome> =>
@@ -33,7 +39,7 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
     next();
   };
   return (call: Call, next: Next) => {
-    if (!ttlMs || Object.keys(call.input!.files).length) return void invoke(call).then(done(call, next), next);
+    if (!ttlMs || Object.keys(call.input!.files).length) return invoke(call, next);
     const key = keyOf(call.params!);
     // A hit in memory is answered at once, without a promise.
     const hit = cache.get(key, outcomeCodec);

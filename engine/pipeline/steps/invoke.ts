@@ -1,14 +1,17 @@
 // The invoke step: runs the endpoint's providers (its adapter, then the catalog's `fallback:` ones in order)
-// with one context, under the endpoint's deadline, and turns the first answer into an Outcome whose
-// `source` names who answered. An endpoint without an adapter answers 501.
+// with one context, under the endpoint's deadline, and puts the first answer in call.outcome, its `source`
+// naming who answered. An endpoint without an adapter answers 501.
 import type { EndpointSpec } from '../../catalog/load.js';
 import type { Call, Outcome } from '../call.js';
+import type { Next, Step } from '../chain.js';
 import { RequestContext, type ContextDeps } from '../context.js';
+import { Deadlines, Timed } from '../deadlines.js';
 import { ApiError, upstreamTimeout } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import { isReply, type Adapter, type AdapterData, type Reply } from '../../types.js';
 
-export type Invoke = (call: Call) => Promise<Outcome>;
+/** A step: sets call.outcome and goes on, or stops with the providers' error or the deadline's. */
+export type Invoke = Step;
 
 /** One way of answering an endpoint: an adapter and the upstream it asks. */
 export interface Provider {
@@ -16,38 +19,57 @@ export interface Provider {
   upstream: string;
 }
 
+/** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. No
+ * promise of its own, no timer of its own: the providers' promise and the endpoint's Deadlines (docs/decisions.md). */
+class Invocation extends Timed {
+  constructor(
+    private readonly call: Call,
+    readonly ctx: RequestContext,
+    private readonly next: Next,
+  ) {
+    super();
+  }
+
+  expire(): void {
+    this.ctx.abort(new Error('deadline'));
+    this.ctx.release();
+    this.next(upstreamTimeout('The endpoint did not answer in time'));
+  }
+
+  answered(outcome: Outcome): void {
+    if (!this.stop()) return; // the deadline answered already
+    this.ctx.release();
+    this.call.outcome = outcome;
+    this.next();
+  }
+
+  failed(err: unknown): void {
+    if (!this.stop()) return;
+    this.ctx.release();
+    // next() takes a nullish error for "go on": a provider that rejects with nothing still fails.
+    this.next(err ?? new Error('the provider failed without a reason'));
+  }
+}
+
 export function invoker(spec: EndpointSpec, providers: Provider[], deps: ContextDeps): Invoke {
-  const timeoutMs = parseDuration(spec.timeout ?? '30s');
-  return (call) => {
-    if (providers.length === 0) return Promise.reject(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
-    const ctx = new RequestContext(spec, call, call.input!.files, deps);
-    ctx.deadline = performance.now() + timeoutMs;
-    // One promise, settled by the providers or by the deadline, whichever comes first: no async layer and no
-    // Promise.race on a path every call takes (docs/decisions.md).
-    return new Promise<Outcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        ctx.abort(new Error('deadline'));
-        ctx.release();
-        reject(upstreamTimeout('The endpoint did not answer in time'));
-      }, timeoutMs);
-      const settled = () => {
-        clearTimeout(timer);
-        ctx.release();
-      };
-      // One provider (most endpoints): its answer mapped here, with no promise between.
-      const only = providers.length === 1 ? providers[0] : undefined;
-      const work = only ? adapterOf(only, call, ctx) : inTurn(providers, call, ctx);
-      work.then(
-        (out) => {
-          settled();
-          resolve(only ? outcomeOf(out as AdapterData | Reply, only.upstream) : (out as Outcome));
-        },
-        (err: unknown) => {
-          settled();
-          reject(err);
-        },
+  const deadlines = new Deadlines(parseDuration(spec.timeout ?? '30s'));
+  // One provider (most endpoints): its answer mapped here, with no promise between.
+  const only = providers.length === 1 ? providers[0] : undefined;
+  return (call, next) => {
+    if (providers.length === 0) return next(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
+    const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next);
+    deadlines.start(run);
+    run.ctx.deadline = run.dueAt;
+    if (only)
+      adapterOf(only, call, run.ctx).then(
+        (out) => run.answered(outcomeOf(out, only.upstream)),
+        (err: unknown) => run.failed(err),
       );
-    });
+    else
+      inTurn(providers, call, run.ctx).then(
+        (out) => run.answered(out),
+        (err: unknown) => run.failed(err),
+      );
   };
 }
 

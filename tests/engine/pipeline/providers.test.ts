@@ -4,7 +4,7 @@
 // fake upstreams on loopback.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Call, type Outcome } from '../../../engine/pipeline/call.js';
+import { Call } from '../../../engine/pipeline/call.js';
 import type { EndpointSpec } from '../../../engine/catalog/load.js';
 import { ApiError } from '../../../engine/errors.js';
 import { createLogger } from '../../../engine/infra/logger.js';
@@ -55,10 +55,13 @@ async function endpoint(configs: Record<string, Partial<UpstreamConfig>>, order:
     const call = new Call('test/providers', '/x', null, req, res, { observe: () => {}, trust: () => false });
     call.input = { raw: {}, files: {} };
     call.params = {};
-    invoke(call).then(
-      (o: Outcome) => res.end(JSON.stringify({ source: o.source, data: o.data })),
-      (e: ApiError) => res.end(JSON.stringify({ code: e.code, message: e.message, retryAfter: e.headers['Retry-After'] })),
-    );
+    invoke(call, (err) => {
+      const o = call.outcome!;
+      const e = err as ApiError | undefined;
+      res.end(
+        JSON.stringify(e ? { code: e.code, message: e.message, retryAfter: e.headers['Retry-After'] } : { source: o.source, data: o.data }),
+      );
+    });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;

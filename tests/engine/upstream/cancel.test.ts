@@ -42,10 +42,7 @@ async function endpointServer(adapter: Adapter, timeout: string) {
     const call = new Call('test/cancel', '/x', null, req, res, { observe: () => {}, trust: () => false });
     call.input = { raw: {}, files: {} };
     call.params = {};
-    invoke(call).then(
-      () => res.end('ok'),
-      (e: ApiError) => res.end(e.code),
-    );
+    invoke(call, (e) => res.end(e ? (e as ApiError).code : 'ok'));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return {
