@@ -97,7 +97,7 @@ test('a provider that throws before its promise, or rejects with nothing, fails 
 });
 
 test('the next provider answers when the first fails; an endpoint with none answers not_implemented', async () => {
-  const second = run([() => Promise.reject(new ApiError('upstream_error', 'down')), async () => ({ n: 2 })]);
+  const second = run([() => Promise.reject(new ApiError('upstream_failed', 'down')), async () => ({ n: 2 })]);
   const none = run([]);
   await settle();
   expect(second.heard).toEqual([expect.objectContaining({ data: { n: 2 }, source: 'up1' })]);
