@@ -169,11 +169,13 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const observe: CallObserver = (call, status) => {
     const ms = call.elapsedMs;
     const id = call.identity;
+    // One reading of the wall clock for the usage history, the monitor and the log line.
+    const now = Date.now();
     metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
-    usage.record(call, status);
+    usage.record(call, status, now);
     // A cached answer says nothing of the upstream now.
-    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source);
-    logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined);
+    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source, now);
+    logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
   };
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,

@@ -80,9 +80,9 @@ class Pending {
 
   constructor(readonly partition: string) {}
 
-  remember(endpoint: string, status: number, ms: number) {
+  remember(endpoint: string, status: number, ms: number, at: number) {
     const e = this.ring.slot();
-    e.at = Date.now();
+    e.at = at;
     e.endpoint = endpoint;
     e.status = status;
     e.ms = ms;
@@ -104,7 +104,8 @@ export function createUsage(store: Store, log: Logger) {
   // hangs up at once leaves no address to read by the time of the write).
   let lastIps = new Map<string, string>();
 
-  const record = (call: Call, status: number) => {
+  /** `now`: the epoch ms of the answer (the caller's one reading, shared with the log and the monitor). */
+  const record = (call: Call, status: number, now = Date.now()) => {
     const id = call.identity;
     const partition = call.usageKey;
     if (id?.status !== 'ok' || partition === undefined) return;
@@ -118,7 +119,7 @@ export function createUsage(store: Store, log: Logger) {
     let b = 0;
     while (ms > LATENCY_BUCKETS[b]) b++;
     p.latency[b]++;
-    p.remember(call.endpoint, status, Math.round(ms));
+    p.remember(call.endpoint, status, Math.round(ms), now);
     lastIps.set(id.keyId, call.ip ?? '');
   };
 

@@ -170,11 +170,10 @@ export function createMonitor(deps: MonitorDeps) {
   };
 
   /** One answer of an endpoint to a caller (server/app.ts); probes come through recordProbe. */
-  const record = (endpoint: string, status: number, code: string | undefined, ms: number, source?: string) => {
+  const record = (endpoint: string, status: number, code: string | undefined, ms: number, source?: string, now = Date.now()) => {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
-    const now = Date.now();
     history.add(endpoint, 'traffic', verdict, ms, source, now);
     let w = seen.get(endpoint);
     if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));

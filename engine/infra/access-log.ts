@@ -14,7 +14,8 @@ const msgPrefixSym = (pino.symbols as Record<string, symbol>).msgPrefixSym;
 const INFO = 30;
 const MSG = 'request';
 
-/** Writes one access line; `keyId` undefined when the key was missing or invalid. */
+/** Writes one access line; `keyId` undefined when the key was missing or invalid; `now`: the epoch ms to log
+ * (the caller's reading of the clock, when it has one), used when the logger writes epoch times. */
 export type AccessLog = (
   requestId: string,
   endpoint: string,
@@ -22,6 +23,7 @@ export type AccessLog = (
   status: number,
   ms: number,
   keyId: string | undefined,
+  now?: number,
 ) => void;
 
 /**
@@ -65,8 +67,10 @@ export function accessLog(log: Logger): AccessLog {
     if (line(...sample, at) !== theirs) return slow;
   }
 
-  return (requestId, endpoint, method, status, ms, keyId) => {
+  // pino's default clock: its `,"time":<epoch ms>` written from the caller's reading.
+  const epoch = time === pino.stdTimeFunctions.epochTime;
+  return (requestId, endpoint, method, status, ms, keyId, now) => {
     if (!log.isLevelEnabled('info')) return;
-    stream.write(line(requestId, endpoint, method, status, ms, keyId, time.call(log)));
+    stream.write(line(requestId, endpoint, method, status, ms, keyId, epoch && now !== undefined ? `,"time":${now}` : time.call(log)));
   };
 }

@@ -90,9 +90,14 @@ export class Call {
     this.headers.push(name, value);
   }
 
-  /** Milliseconds since the request came in; once answered, those it took (one reading for the log, metrics and usage). */
+  /** Milliseconds since the request came in; once the clock is stopped, those it took. */
   get elapsedMs(): number {
     return this.tookMs ?? performance.now() - this.startedAt;
+  }
+
+  /** Stops the call's clock, once: the milliseconds it took, one reading for the envelope, the log, metrics and usage. */
+  stopClock(): number {
+    return (this.tookMs ??= performance.now() - this.startedAt);
   }
 
   /** The client's address (engine/access/trust-proxy.ts), read once. */
@@ -109,7 +114,7 @@ export class Call {
   done(status: number): void {
     if (this.isAnswered) return;
     this.isAnswered = true;
-    this.tookMs = performance.now() - this.startedAt;
+    this.stopClock();
     this.site.observe(this, status);
   }
 }

@@ -22,6 +22,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   setImmediate(endPage, res, text);
 }
 
+/** The answers given in this turn of the event loop, as call, status, payload, …: one setImmediate writes them
+ * all, in order (an Immediate per answer cost an object and a pass of Node's immediate queue each). */
+let leaving: unknown[] = [];
+
 /**
  * An API call's answer. Answers leave at the end of the event-loop turn (setImmediate), once the server
  * has read every socket that was ready, instead of one by one in between those reads: on a busy server
@@ -34,7 +38,23 @@ function answer(call: Call, status: number, contentType: string, payload: string
   // Always given: Node would leave it out of a HEAD answer.
   call.header('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
   call.done(status);
-  setImmediate(endCall, call, status, payload);
+  if (leaving.length === 0) setImmediate(writeLeaving);
+  leaving.push(call, status, payload);
+}
+
+function writeLeaving() {
+  const batch = leaving;
+  leaving = [];
+  let thrown: Error | undefined;
+  for (let i = 0; i < batch.length; i += 3) {
+    try {
+      endCall(batch[i] as Call, batch[i + 1] as number, batch[i + 2] as string | Buffer);
+    } catch (err) {
+      // A bug: the others are written all the same, then it is thrown as before, outside any request.
+      thrown ??= err as Error;
+    }
+  }
+  if (thrown !== undefined) throw thrown;
 }
 
 // Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
@@ -51,7 +71,7 @@ function endPage(res: ServerResponse, payload: string) {
 
 /** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
 export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
-  const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.elapsedMs * 100) / 100, cached };
+  const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.stopClock() * 100) / 100, cached };
   if (dataJson === undefined) return answer(call, 200, JSON_TYPE, JSON.stringify({ success: true, creator, source, data, metadata }));
   // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
   answer(

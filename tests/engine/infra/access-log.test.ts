@@ -54,6 +54,23 @@ test("with the product's logger settings the line is put together directly, not 
   expect(viaInfo).toHaveBeenCalledTimes(1);
 });
 
+test("the caller's clock reading is the line's time with pino's epoch clock, and ignored with any other clock", async () => {
+  const { lines, sink } = logSink();
+  const log = pino(loggerOptions('info'), sink);
+  const now = jest.spyOn(Date, 'now').mockReturnValue(1_800_000_000_000);
+  const [requestId, endpoint, method, status, ms, keyId] = entries[0];
+  accessLog(log)(requestId, endpoint, method, status, ms, keyId, 1_700_000_000_123);
+  accessLog(log)(requestId, endpoint, method, status, ms, keyId);
+  now.mockRestore();
+  expect(JSON.parse(lines[0]).time).toBe(1_700_000_000_123);
+  expect(JSON.parse(lines[1]).time).toBe(1_800_000_000_000);
+  // Another clock (ISO times here) keeps its own reading.
+  const iso = pino({ ...loggerOptions('info'), timestamp: pino.stdTimeFunctions.isoTime }, sink);
+  accessLog(iso)(requestId, endpoint, method, status, ms, keyId, 1_700_000_000_123);
+  expect(JSON.parse(lines[2]).time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  expect(JSON.parse(lines[2]).time).not.toBe(new Date(1_700_000_000_123).toISOString());
+});
+
 test("a child logger's bindings and the product's redaction come out as pino writes them", async () => {
   const { theirs, ours } = both(loggerOptions('info'), entries, { instance: 'a"b' });
   expect(ours).toEqual(theirs);

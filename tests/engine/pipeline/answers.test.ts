@@ -105,7 +105,7 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   expect(refunds).toBe(0);
 });
 
-test('once answered, a call took what it took: the log, metrics and usage read one figure, whenever they read it', async () => {
+test('once answered, a call took what it took: the envelope, log, metrics and usage read one figure, whenever they read it', async () => {
   const took: number[] = [];
   const server = http.createServer((req, res) => {
     const call = new Call('test/x', '/x', null, req, res, {
@@ -120,7 +120,8 @@ test('once answered, a call took what it took: the log, metrics and usage read o
     });
     sendData(call, 'test', 'embedded', { ok: true }, false);
   });
-  await request(server).get('/x');
+  const res = await request(server).get('/x');
   expect(took).toHaveLength(2);
   expect(took[1]).toBe(took[0]);
+  expect(res.body.metadata.tookMs).toBe(Math.round(took[0] * 100) / 100);
 });
