@@ -1,7 +1,11 @@
 // How answers leave the engine: at the end of the event-loop turn, each to its own request, once; a HEAD
 // answer keeps its Content-Length; the caller's X-Request-Id is honoured when sane; every answered request
 // is logged and counted exactly once.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
 import { Call } from '../../../engine/pipeline/call.js';
@@ -124,4 +128,41 @@ test('once answered, a call took what it took: the envelope, log, metrics and us
   expect(took).toHaveLength(2);
   expect(took[1]).toBe(took[0]);
   expect(res.body.metadata.tookMs).toBe(Math.round(took[0] * 100) / 100);
+});
+
+test('the answers given in one turn leave together at its end, in the order given', async () => {
+  const written: string[] = [];
+  for (const name of ['a', 'b', 'c']) {
+    const res = { headersSent: false, writeHead: () => {}, end: () => written.push(name) } as unknown as http.ServerResponse;
+    const req = { headers: {}, method: 'GET' } as unknown as http.IncomingMessage;
+    sendData(new Call(`test/${name}`, '/x', null, req, res, { observe: () => {}, trust: () => false }), 'test', 'embedded', {}, false);
+  }
+  expect(written).toEqual([]);
+  await new Promise((r) => setImmediate(r));
+  expect(written).toEqual(['a', 'b', 'c']);
+});
+
+test('a write that throws (a bug) stops none of the others, then leaves the turn as an uncaught exception', async () => {
+  // In a process of its own: the exception is the point, and Jest would take it for the test's.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-answers-'));
+  const script = path.join(dir, 'throws.mts');
+  const from = (file: string) => JSON.stringify(path.resolve(file));
+  fs.writeFileSync(
+    script,
+    `import { Call } from ${from('engine/pipeline/call.ts')};
+import { sendData } from ${from('engine/pipeline/respond.ts')};
+const written = [];
+process.on('uncaughtException', (e) => console.log(JSON.stringify({ written, error: e.message })));
+for (const name of ['a', 'b', 'c']) {
+  const res = { headersSent: false, writeHead: () => { if (name === 'b') throw new Error('bad header'); }, end: () => written.push(name) };
+  sendData(new Call('t/' + name, '/x', null, { headers: {}, method: 'GET' }, res, { observe: () => {}, trust: () => false }), 't', 'e', {}, false);
+}
+`,
+  );
+  try {
+    const out = execFileSync(path.resolve('node_modules/.bin/tsx'), [script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ written: ['a', 'c'], error: 'bad header' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
