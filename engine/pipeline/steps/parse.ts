@@ -54,7 +54,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     if (!error && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
       error = badInput('Request body must be a JSON object');
     }
-    const b = (error ? {} : (body ?? {})) as Record<string, unknown>;
+    const b = (error ? NOTHING : (body ?? NOTHING)) as Record<string, unknown>;
     const raw = Object.create(null) as Record<string, unknown>;
     for (const name of names) {
       const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
@@ -62,22 +62,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     }
     // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
     error ??= bracketed(query, names) ?? bracketed(b, names);
-    const files: Record<string, UploadedFile> = {};
-    const uploaded = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-    for (const [field, list] of Object.entries(uploaded)) {
-      const f = list[0];
-      files[field] = {
-        field,
-        path: f.path,
-        originalName: path.basename(f.originalname || 'upload'),
-        size: f.size,
-        claimedType: f.mimetype,
-      };
-    }
-    // Uploaded temp files are removed once the answer is sent (an adapter that keeps one moves it first).
-    if (Object.keys(files).length) {
-      call.res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
-    }
+    const files = req.files === undefined ? NO_FILES : uploadedFiles(call, req.files as Record<string, Express.Multer.File[]>);
     call.input = { raw, files, error };
     next();
   };
@@ -105,6 +90,30 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
       (err: Error) => next(err),
     );
   };
+}
+
+/** A request without a body or without files: one shared empty object, not a new one per request. */
+const NOTHING: Record<string, never> = Object.freeze({});
+const NO_FILES: Record<string, UploadedFile> = NOTHING;
+
+/** multer's files as the adapters see them; the temp files are removed once the answer is sent (an adapter
+ * that keeps one moves it first). */
+function uploadedFiles(call: Call, uploaded: Record<string, Express.Multer.File[]>): Record<string, UploadedFile> {
+  const files: Record<string, UploadedFile> = {};
+  for (const [field, list] of Object.entries(uploaded)) {
+    const f = list[0];
+    files[field] = {
+      field,
+      path: f.path,
+      originalName: path.basename(f.originalname || 'upload'),
+      size: f.size,
+      claimedType: f.mimetype,
+    };
+  }
+  if (Object.keys(files).length) {
+    call.res.on('close', () => Object.values(files).forEach((f) => fs.rm(f.path, { force: true }, () => {})));
+  }
+  return files;
 }
 
 /** The error for a parameter spelt as an array or object (`name[]`, `name[key]`), if any. */
