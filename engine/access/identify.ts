@@ -26,7 +26,7 @@ export interface KeyFinder {
   find(hash: string): Promise<KeyRecord | undefined>;
 }
 
-/** `connection`: the socket the key came on, whose last key's hash is kept (see hashOn). */
+/** `connection`: the socket the key came on, whose last key's hash is kept (connectionHashes, below). */
 export type Identifier = ((presented: unknown, connection?: object) => Identity | Promise<Identity>) & { forget(): void };
 
 export function createIdentifier(config: Config, store: KeyFinder, configured: KeyRecord[] = []): Identifier {
