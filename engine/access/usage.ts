@@ -105,7 +105,7 @@ export function createUsage(store: Store, log: Logger) {
   let lastIps = new Map<string, string>();
 
   /** `now`: the epoch ms of the answer (the caller's one reading, shared with the log and the monitor). */
-  const record = (call: Call, status: number, now = Date.now()) => {
+  const record = (call: Call, status: number, now: number) => {
     const id = call.identity;
     const partition = call.usageKey;
     if (id?.status !== 'ok' || partition === undefined) return;

@@ -169,8 +169,8 @@ export function createMonitor(deps: MonitorDeps) {
     return next;
   };
 
-  /** One answer of an endpoint to a caller (server/app.ts); probes come through recordProbe. */
-  const record = (endpoint: string, status: number, code: string | undefined, ms: number, source?: string, now = Date.now()) => {
+  /** One answer of an endpoint to a caller at `now` (epoch ms: server/app.ts reads the clock once per answer); probes come through recordProbe. */
+  const record = (endpoint: string, status: number, code: string | undefined, ms: number, source: string | undefined, now: number) => {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
