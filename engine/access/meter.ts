@@ -23,6 +23,9 @@ import { partitionOf } from './usage.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
+/** Distinct caps whose gauges are kept per plan (each remembers its keys' policy items). */
+const MAX_CAPS = 1000;
+
 /** Share of the allowance at which the account is warned (quota.warning); at 100% it is told it is spent. */
 const WARN_AT = 0.8;
 
@@ -47,8 +50,14 @@ interface Gauge {
   limit: number;
   counter: Counter;
   windowSeconds: number;
-  /** The constant head of its RateLimit-Policy item. */
-  policy: string;
+  /** Its RateLimit-Policy item for a counter key. */
+  policyOf: (key: string) => string;
+  /** What the limit headers repeat on every answer, made once: the limit, the quoted name, and the
+   * X-RateLimit-Reset of the window last seen (a window ends at the same time for all its requests). */
+  limitText: string;
+  quotedName: string;
+  resetAt: number;
+  resetText: string;
 }
 
 interface Meter {
@@ -57,6 +66,8 @@ interface Meter {
   gauge: Gauge;
   /** The accounts' counter, on plans counted per key. */
   accounts?: Gauge;
+  /** The gauges of keys' own caps, by cap: counted on the plan's counter under a name of their own. */
+  caps: Map<number, Gauge>;
 }
 
 // Stryker disable all: a memo (what it answers is what `make` answers; when it forgets is unobservable)
@@ -118,19 +129,34 @@ export interface Allowance {
 const secondsTo = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
 
 function writeHeaders(g: Gauge, key: string, hit: Hit, call: Call, policies: string) {
-  const remaining = Math.max(g.limit - hit.hits, 0);
-  call.header('X-RateLimit-Limit', String(g.limit));
-  call.header('X-RateLimit-Remaining', String(remaining));
-  call.header('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
-  call.header('RateLimit', `"${g.name}"; r=${remaining}; t=${secondsTo(hit.resetAt)}`);
+  const remaining = String(Math.max(g.limit - hit.hits, 0));
+  if (hit.resetAt !== g.resetAt) {
+    g.resetAt = hit.resetAt;
+    g.resetText = String(Math.ceil(hit.resetAt / 1000));
+  }
+  call.header('X-RateLimit-Limit', g.limitText);
+  call.header('X-RateLimit-Remaining', remaining);
+  call.header('X-RateLimit-Reset', g.resetText);
+  call.header('RateLimit', `${g.quotedName}; r=${remaining}; t=${secondsTo(hit.resetAt)}`);
   call.header('RateLimit-Policy', policies);
 }
 
-const policyOf = (g: Gauge, key: string) => `${g.policy}${partitionKey(key)}:`;
+const policyOf = (g: Gauge, key: string) => g.policyOf(key);
 
 function gauge(name: string, limit: number, windowMs: number, counter: Counter): Gauge {
   const windowSeconds = Math.ceil(windowMs / 1000);
-  return { name, limit, counter, windowSeconds, policy: `"${name}"; q=${limit}; w=${windowSeconds}; pk=:` };
+  const policy = `"${name}"; q=${limit}; w=${windowSeconds}; pk=:`;
+  return {
+    name,
+    limit,
+    counter,
+    windowSeconds,
+    policyOf: remembered((key) => `${policy}${partitionKey(key)}:`),
+    limitText: String(limit),
+    quotedName: `"${name}"`,
+    resetAt: NaN,
+    resetText: '',
+  };
 }
 
 export function createMeter(deps: MeterDeps) {
@@ -164,7 +190,7 @@ export function createMeter(deps: MeterDeps) {
       if (c === undefined) accountCounters.set(windowMs, (c = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
       accounts = gauge(plan.id, plan.limit, windowMs, c);
     }
-    meters.set(plan.id, { plan, gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)), accounts });
+    meters.set(plan.id, { plan, gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)), accounts, caps: new Map() });
   }
   const ready = Promise.all(counters.map(readBack)).then(() => undefined);
 
@@ -230,11 +256,15 @@ export function createMeter(deps: MeterDeps) {
       return;
     }
     // A capped key counts on its plan's counter under a name of its own too.
-    const capGauge = { ...m.gauge, name: 'key', limit: subject.cap, policy: `"key"; q=${subject.cap}; w=${m.gauge.windowSeconds}; pk=:` };
+    let cg = m.caps.get(subject.cap);
+    if (cg === undefined) {
+      if (m.caps.size >= MAX_CAPS) m.caps.clear();
+      m.caps.set(subject.cap, (cg = gauge('key', subject.cap, m.gauge.windowSeconds * 1000, m.gauge.counter)));
+    }
     const ck = capKey(subject.keyId);
     Promise.all([hit, m.gauge.counter.hit(ck)]).then(([h, c]) => {
       crossed(g, subject, h);
-      settle(call, next, g, key, h, { g: capGauge, key: ck, hit: c });
+      settle(call, next, g, key, h, { g: cg, key: ck, hit: c });
     }, next);
   };
 

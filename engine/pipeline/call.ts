@@ -50,6 +50,8 @@ export class Call {
   readonly id: string;
   readonly startedAt = performance.now();
   readonly method: string;
+  /** The query string as it came, without its `?` ('' when there is none). */
+  readonly search: string;
   /** The query string, parsed as Express's `simple` parser does (a repeated name gives a list). */
   readonly query: Record<string, unknown>;
   identity: Identity | undefined;
@@ -82,7 +84,8 @@ export class Call {
     const given = req.headers['x-request-id'];
     this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     this.method = req.method ?? 'GET';
-    this.query = parseQuery(search ?? '');
+    this.search = search ?? '';
+    this.query = parseQuery(this.search);
     this.headers = ['X-Request-Id', this.id, 'X-Content-Type-Options', 'nosniff'];
   }
 

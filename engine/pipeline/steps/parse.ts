@@ -60,8 +60,11 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
       const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
       raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);
     }
-    // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it.
-    error ??= bracketed(query, names) ?? bracketed(b, names);
+    // `q[]=x` or `q[a]=x` spell a parameter as an array or object: refuse it rather than ignore it. A query
+    // key holds a `[` only when the query string holds one, as it is or escaped (`%5B`): most hold neither,
+    // and their keys are not walked.
+    if (call.search.includes('[') || call.search.includes('%')) error ??= bracketed(query, names);
+    if (b !== NOTHING) error ??= bracketed(b, names);
     const files = req.files === undefined ? NO_FILES : uploadedFiles(call, req.files as Record<string, Express.Multer.File[]>);
     call.input = { raw, files, error };
     next();

@@ -1,10 +1,14 @@
 // The access line is written without pino's generic serialiser (engine/infra/access-log.ts): it must be the
 // line pino writes for the same fields, byte for byte, and a logger whose lines it cannot reproduce must get
 // pino's own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pino, type LoggerOptions } from 'pino';
 import { jest } from '@jest/globals';
 import { accessLog } from '../../../engine/infra/access-log.js';
 import { loggerOptions } from '../../../engine/infra/logger.js';
+import { lineBytesOf, logDestination } from '../../../engine/infra/log-destination.js';
 import { logSink } from '../../helpers/log-sink.js';
 
 /** What one logger writes for the same access entries through pino and through accessLog. */
@@ -111,4 +115,58 @@ test('a logger whose lines differ from the fixed line (a mixin, formatters, a re
   // The cases above did change the line: the fixed one would have been wrong for each.
   const plain = both({}, entries.slice(0, 1)).ours[0];
   for (const opts of cases) expect(both(opts, entries.slice(0, 1)).theirs[0]).not.toBe(plain);
+});
+
+test("through the product's log destination the line is put together in its batch, and is pino's byte for byte", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-access-'));
+  const file = path.join(dir, 'access.log');
+  const fd = fs.openSync(file, 'w');
+  try {
+    const destination = logDestination(fd);
+    const log = pino(loggerOptions('info'), destination);
+    const lines = lineBytesOf(destination)!;
+    const close = jest.spyOn(lines, 'close');
+    const cancel = jest.spyOn(lines, 'cancel');
+    const write = accessLog(log);
+    const NOW = 1_764_000_000_123;
+    const cases: Parameters<typeof write>[] = [
+      ...entries.map((e) => [...e, NOW] as Parameters<typeof write>),
+      // Figures from 0 to many digits, and a time of a single digit.
+      ['r-0', 'bench/constant', 'GET', 200, 0, 'k', 7],
+      ['r-1', 'bench/constant', 'HEAD', 429, 1_000_000, undefined, 10],
+      // What it does not write itself: a fraction, a negative figure, a character JSON escapes.
+      ['r-2', 'tools/ccgen', 'GET', 200, 1.5, 'k', NOW],
+      ['r-3', 'tools/ccgen', 'GET', 200, -1, 'k', NOW],
+      ['r-4', 'tools/ccgen', 'GET', 200, 3, 'k\t', NOW],
+      ['r-5', 'tools/"x"', 'GET', 200, 3, 'k', NOW],
+      ['r-6', 'tools/ccgen', 'GET', 200, 3, 'caf\u00e9', NOW],
+      ['r-7', 'tools/ccgen', 'GET', 200, 3, 'k\u007f', NOW],
+    ];
+    for (const c of cases) {
+      write(...c);
+      // Lines of other kinds in between keep their place.
+      log.warn({ between: c[0] }, 'other');
+    }
+    destination.flushSync();
+    // pino's own line for the same fields and time, and its warn lines.
+    const { lines: theirs, sink } = logSink();
+    const expected = pino({ ...loggerOptions('info'), timestamp: () => ',"time":0' }, sink);
+    for (const [requestId, endpoint, method, status, ms, keyId, now] of cases) {
+      expected.info({ requestId, endpoint, method, status, ms, keyId }, 'request');
+      theirs[theirs.length - 1] = theirs[theirs.length - 1].replace(',"time":0', `,"time":${now}`);
+      expected.warn({ between: requestId }, 'other');
+    }
+    const written = fs.readFileSync(file, 'utf8').split(/(?<=\n)/);
+    expect(written.filter((l) => l.includes('"msg":"request"'))).toEqual(theirs.filter((l) => l.includes('"msg":"request"')));
+    expect(written.map((l) => JSON.parse(l).msg)).toEqual(cases.flatMap(() => ['request', 'other']));
+    expect(written.filter((l) => l.includes('"msg":"other"')).map((l) => JSON.parse(l).between)).toEqual(cases.map((c) => c[0]));
+    // Put together in the batch: the four plain lines. The others are strings: the five with characters JSON
+    // escapes or beyond printable ASCII were begun in the batch and given up; the fraction and the negative
+    // were never begun.
+    expect(close).toHaveBeenCalledTimes(4);
+    expect(cancel).toHaveBeenCalledTimes(5);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { logDestination } from '../../../engine/infra/log-destination.js';
+import { lineBytesOf, logDestination } from '../../../engine/infra/log-destination.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-logdest-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -127,4 +127,70 @@ test('lines beyond what may wait for a pipe that stays full are dropped, and a l
   expect(kept.length + note.dropped).toBe(count);
   fs.closeSync(writer);
   fs.closeSync(reader);
+});
+
+test('lines put together in the batch keep their place among the others, across batches', () => {
+  const file = path.join(dir, 'direct.log');
+  const fd = fs.openSync(file, 'w');
+  const out = logDestination(fd);
+  const bytes = lineBytesOf(out)!;
+  const head = Buffer.from('{"n":');
+  const pad = Buffer.from(`,"pad":"`);
+  const end = Buffer.from('"}\n');
+  const expected: string[] = [];
+  for (let i = 0; i < 2000; i++) {
+    if (i % 3 === 0) {
+      out.write(line(i));
+      expected.push(line(i));
+      continue;
+    }
+    expect(bytes.open(200)).toBe(true);
+    bytes.bytes(head);
+    bytes.int(i);
+    bytes.bytes(pad);
+    expect(bytes.text('x'.repeat(80))).toBe(true);
+    bytes.bytes(end);
+    bytes.close();
+    expected.push(line(i));
+    // One given up on the way leaves nothing behind.
+    expect(bytes.open(200)).toBe(true);
+    bytes.bytes(head);
+    expect(bytes.text('a"b')).toBe(false);
+    bytes.cancel();
+  }
+  out.flushSync();
+  expect(fs.readFileSync(file, 'utf8')).toBe(expected.join(''));
+  // A line longer than a batch is never begun there.
+  expect(bytes.open(64 * 1024 + 1)).toBe(false);
+  fs.closeSync(fd);
+});
+
+test('no line is begun in the batch while a full pipe holds a backlog', () => {
+  const fifo = path.join(dir, 'backed-up');
+  execFileSync('mkfifo', [fifo]);
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const out = logDestination(writer);
+  const bytes = lineBytesOf(out)!;
+  for (let i = 0; i < 3000; i++) out.write(line(i));
+  out.flushSync();
+  expect(bytes.open(200)).toBe(false);
+  const buf = Buffer.alloc(1 << 20);
+  for (let round = 0; round < 100; round++) {
+    try {
+      fs.readSync(reader, buf);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+    out.flushSync();
+  }
+  expect(bytes.open(200)).toBe(true);
+  bytes.cancel();
+  fs.closeSync(writer);
+  fs.closeSync(reader);
+});
+
+test('only streams made by logDestination offer their batch', () => {
+  expect(lineBytesOf(process.stdout)).toBeUndefined();
+  expect(lineBytesOf({ write() {} })).toBeUndefined();
 });

@@ -201,6 +201,17 @@ test('hostile input gets a 4xx envelope, never a 5xx', async () => {
   expect(capped.body.error).toBe('Invalid value for bin: must be 6 to 8 digits');
   const repeated = await request(t.app).get(`${ccgen}?apikey=${t.key}&bin=457173&bin=457174`);
   expect(repeated.body.error).toBe('Invalid value for bin: must be a single value');
+  // A parameter spelt as an array or an object, in the query (as it is or escaped) or in the body.
+  for (const spelt of ['bin[]=457173', 'bin[a]=457173', 'bin%5B%5D=457173', 'bin%5ba%5d=457173']) {
+    const res = await request(t.app).get(`${ccgen}?apikey=${t.key}&${spelt}`);
+    expect({ spelt, status: res.status, error: res.body.error }).toEqual({
+      spelt,
+      status: 400,
+      error: 'Invalid value for bin: must be a single value',
+    });
+  }
+  const inBody = await request(t.app).post('/api/v1/tts/generate').query({ apikey: t.key }).send({ 'text[0]': 'hi' });
+  expect(inBody.body.error).toBe('Invalid value for text: must be a single value');
   const malformed = await request(t.app)
     .post('/api/v1/tts/generate')
     .query({ apikey: t.key })
