@@ -11,6 +11,7 @@ import type { UploadedFile } from '../../types.js';
 import type { ApiRequest, Call } from '../call.js';
 import type { Next, Step } from '../chain.js';
 import { LoadOnce } from '../../load-once.js';
+import { plainRecord } from '../plain-record.js';
 
 export interface ParseLimits {
   uploadDir: string;
@@ -55,7 +56,7 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
       error = badInput('Request body must be a JSON object');
     }
     const b = (error ? NOTHING : (body ?? NOTHING)) as Record<string, unknown>;
-    const raw = Object.create(null) as Record<string, unknown>;
+    const raw = plainRecord<unknown>();
     for (const name of names) {
       const fromBody = Object.hasOwn(b, name) ? normalise(b[name]) : undefined;
       raw[name] = fromBody ?? (Object.hasOwn(query, name) ? query[name] : undefined);

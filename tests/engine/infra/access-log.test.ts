@@ -130,7 +130,15 @@ test("through the product's log destination the line is put together in its batc
     const write = accessLog(log);
     const NOW = 1_764_000_000_123;
     const cases: Parameters<typeof write>[] = [
-      ...entries.map((e) => [...e, NOW] as Parameters<typeof write>),
+      ...entries.map(([requestId, endpoint, method, status, ms, keyId]): Parameters<typeof write> => [
+        requestId,
+        endpoint,
+        method,
+        status,
+        ms,
+        keyId,
+        NOW,
+      ]),
       // Figures from 0 to many digits, and a time of a single digit.
       ['r-0', 'bench/constant', 'GET', 200, 0, 'k', 7],
       ['r-1', 'bench/constant', 'HEAD', 429, 1_000_000, undefined, 10],
