@@ -81,7 +81,7 @@ const jsonName = remembered((name) => JSON.stringify(name));
  */
 export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
   const tookMs = Math.round(call.stopClock() * 100) / 100;
-  const json = dataJson ?? (JSON.stringify(data) as string | undefined);
+  const json = dataJson ?? JSON.stringify(data);
   // Data JSON has no text for (undefined, a function) is left out, as JSON.stringify leaves out such a field.
   const dataField = json === undefined ? '' : `"data":${json},`;
   answer(
