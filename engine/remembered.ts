@@ -4,8 +4,8 @@
 
 // Stryker disable all: a memo (what it answers is what `make` answers; when it forgets is unobservable)
 /** `make`, remembered for up to 50,000 distinct arguments at a time: a request computes nothing twice. */
-export function remembered(make: (key: string) => string): (key: string) => string {
-  const seen = new Map<string, string>();
+export function remembered<T extends NonNullable<unknown>>(make: (key: string) => T): (key: string) => T {
+  const seen = new Map<string, T>();
   return (key) => {
     let v = seen.get(key);
     if (v === undefined) {
