@@ -8,7 +8,6 @@ import type { AdapterData } from '../types.js';
 import type { Call } from './call.js';
 import type { Fail } from './chain.js';
 import type { CacheCodec } from '../upstream/response-cache.js';
-import { remembered } from '../remembered.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** From the module itself, not an `import`: see server/main.ts and "A bounded heap" in docs/decisions.md. */
@@ -70,25 +69,16 @@ function endPage(res: ServerResponse, payload: string) {
   res.end(payload);
 }
 
-/** A name as JSON writes it: the envelope's creator, sources and endpoint ids are few (the catalog's). */
-const jsonName = remembered((name) => JSON.stringify(name));
-
-/**
- * The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). Put together
- * around the data's JSON, the same bytes JSON.stringify gives for `{ success, creator, source, data, metadata }`
- * (tests/engine/pipeline/answers.test.ts): only the data is serialised per answer. The request id needs no
- * escape: it is a UUID or matches engine/pipeline/call.ts's REQUEST_ID.
- */
+/** The success envelope; `dataJson`, when given, is `data` serialised already (a cached answer). */
 export function sendData(call: Call, creator: string, source: string, data: AdapterData, cached: boolean, dataJson?: string) {
-  const tookMs = Math.round(call.stopClock() * 100) / 100;
-  const json = dataJson ?? JSON.stringify(data);
-  // Data JSON has no text for (undefined, a function) is left out, as JSON.stringify leaves out such a field.
-  const dataField = json === undefined ? '' : `"data":${json},`;
+  const metadata = { endpoint: call.endpoint, requestId: call.id, tookMs: Math.round(call.stopClock() * 100) / 100, cached };
+  if (dataJson === undefined) return answer(call, 200, JSON_TYPE, JSON.stringify({ success: true, creator, source, data, metadata }));
+  // Spliced in, not parsed and written again: the same bytes JSON.stringify would give for the envelope.
   answer(
     call,
     200,
     JSON_TYPE,
-    `{"success":true,"creator":${jsonName(creator)},"source":${jsonName(source)},${dataField}"metadata":{"endpoint":${jsonName(call.endpoint)},"requestId":"${call.id}","tookMs":${tookMs},"cached":${cached}}}`,
+    `{"success":true,"creator":${JSON.stringify(creator)},"source":${JSON.stringify(source)},"data":${dataJson},"metadata":${JSON.stringify(metadata)}}`,
   );
 }
 
