@@ -63,10 +63,12 @@ const { env: startEnv, flags: startFlags } = startCommand(path.join(here, '../..
 // Each server writes its stdout (the engine's access log) to a file, as an operator's would go to a file or
 // a collector: read through a pipe, the logs would cost the load generator's process, not the server's.
 let started = 0;
-type Server = { port: number; child: ChildProcess };
+/** `log`: the file its stdout goes to (none for nginx). */
+type Server = { port: number; child: ChildProcess; log?: string };
 function start(target: string, env: Record<string, string> = {}, scriptsDir = here): Promise<Server> {
   if (target === 'nginx') return startNginx();
-  const log = fs.openSync(path.join(dataDir, `${target}-${++started}.log`), 'w');
+  const logFile = path.join(dataDir, `${target}-${++started}.log`);
+  const log = fs.openSync(logFile, 'w');
   const engine = target === 'engine';
   const node = [process.execPath, ...(engine ? startFlags : []), path.join(scriptsDir, 'bench-targets.js'), target];
   const [cmd, ...args] = taskset(target === 'fake-upstream' ? upstreamCpus : serverCpus, node);
@@ -77,7 +79,7 @@ function start(target: string, env: Record<string, string> = {}, scriptsDir = he
   fs.closeSync(log);
   return new Promise((resolve, reject) => {
     child.once('message', (m: { ready?: number }) => {
-      if (m.ready) resolve({ port: m.ready, child });
+      if (m.ready) resolve({ port: m.ready, child, log: logFile });
     });
     child.on('exit', (code) => reject(new Error(`${target} exited with ${code}`)));
   });
@@ -300,6 +302,9 @@ for (let round = 0; round < runs; round++) {
       );
     } finally {
       server.child.kill();
+      // Its access log (~60 MB a run) is gone before the kernel writes it back (after ~30 s, while later
+      // cases run, on whichever core): deleted first, its pages are dropped unwritten. BENCH_KEEP keeps it.
+      if (server.log && !process.env.BENCH_KEEP) fs.rmSync(server.log, { force: true });
     }
   }
 }
