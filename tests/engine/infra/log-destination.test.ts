@@ -9,6 +9,14 @@ import { lineBytesOf, logDestination } from '../../../engine/infra/log-destinati
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-logdest-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Both ends of a named pipe, non-blocking: a reader that takes only what it is asked to read. */
+function nonBlockingPipe(name: string): { reader: number; writer: number } {
+  const fifo = path.join(dir, name);
+  execFileSync('mkfifo', [fifo]);
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  return { reader, writer: fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK) };
+}
+
 const line = (i: number) => `{"n":${i},"pad":"${'x'.repeat(80)}"}\n`;
 
 test('lines are held until a batch is full, then written whole and in order', () => {
@@ -39,10 +47,7 @@ test("a quiet server's lines are written within the flush delay", async () => {
 });
 
 test('a full non-blocking pipe keeps what it refused, and nothing is lost or repeated once it drains', async () => {
-  const fifo = path.join(dir, 'pipe');
-  execFileSync('mkfifo', [fifo]);
-  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const { reader, writer } = nonBlockingPipe('pipe');
   const out = logDestination(writer);
   const count = 3000; // ~280 KB, several times a pipe's 64 KiB
   for (let i = 0; i < count; i++) out.write(line(i));
@@ -97,10 +102,7 @@ test('a line longer than the batch buffer is written whole, in its turn', () => 
 });
 
 test('lines beyond what may wait for a pipe that stays full are dropped, and a line says how many', () => {
-  const fifo = path.join(dir, 'stuck');
-  execFileSync('mkfifo', [fifo]);
-  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const { reader, writer } = nonBlockingPipe('stuck');
   const out = logDestination(writer);
   const count = 120_000; // ~11 MB, beyond the 8 MiB that may wait
   for (let i = 0; i < count; i++) out.write(line(i));
@@ -166,10 +168,7 @@ test('lines put together in the batch keep their place among the others, across 
 });
 
 test('no line is begun in the batch while a full pipe holds a backlog', () => {
-  const fifo = path.join(dir, 'backed-up');
-  execFileSync('mkfifo', [fifo]);
-  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  const { reader, writer } = nonBlockingPipe('backed-up');
   const out = logDestination(writer);
   const bytes = lineBytesOf(out)!;
   for (let i = 0; i < 3000; i++) out.write(line(i));
