@@ -127,8 +127,6 @@ function writeHeaders(g: Gauge, key: string, hit: Hit, call: Call, policies: str
   call.header('RateLimit-Policy', policies);
 }
 
-const policyOf = (g: Gauge, key: string) => g.policyOf(key);
-
 function gauge(name: string, limit: number, windowMs: number, counter: Counter): Gauge {
   const windowSeconds = Math.ceil(windowMs / 1000);
   const policy = `"${name}"; q=${limit}; w=${windowSeconds}; pk=:`;
@@ -201,11 +199,11 @@ export function createMeter(deps: MeterDeps) {
 
   /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
   const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, cap?: { g: Gauge; key: string; hit: Hit }) => {
-    if (cap === undefined) writeHeaders(g, key, hit, call, policyOf(g, key));
+    if (cap === undefined) writeHeaders(g, key, hit, call, g.policyOf(key));
     // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.
     else if (cap.g.limit - cap.hit.hits < g.limit - hit.hits)
-      writeHeaders(cap.g, cap.key, cap.hit, call, `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}`);
-    else writeHeaders(g, key, hit, call, `${policyOf(g, key)}, ${policyOf(cap.g, cap.key)}`);
+      writeHeaders(cap.g, cap.key, cap.hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
+    else writeHeaders(g, key, hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
     // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
     const over = hit.hits > g.limit ? hit : cap !== undefined && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
     if (over !== undefined)
@@ -276,7 +274,7 @@ export function createMeter(deps: MeterDeps) {
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
     const [g, key] = placeOf(m, id, () => call.ip);
     Promise.resolve(g.counter.peek(key)).then((hit) => {
-      writeHeaders(g, key, hit ?? { hits: 0, resetAt: Date.now() + g.windowSeconds * 1000 }, call, policyOf(g, key));
+      writeHeaders(g, key, hit ?? { hits: 0, resetAt: Date.now() + g.windowSeconds * 1000 }, call, g.policyOf(key));
       next();
     }, next);
   };

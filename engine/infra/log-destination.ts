@@ -38,7 +38,7 @@ export interface LineBytes {
   bytes(b: Uint8Array): void;
   /** A string of printable ASCII without `"` or `\`, as JSON writes it inside quotes; false for any other. */
   text(s: string): boolean;
-  /** A non-negative integer, in decimal. */
+  /** A non-negative safe integer, in decimal (at most 16 digits). */
   int(n: number): void;
   close(): void;
   /** Forgets the line begun by open(). */
