@@ -114,7 +114,7 @@ export interface Allowance {
 
 const secondsTo = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
 
-function writeHeaders(g: Gauge, key: string, hit: Hit, call: Call, policies: string) {
+function writeHeaders(g: Gauge, hit: Hit, call: Call, policies: string) {
   const remaining = String(Math.max(g.limit - hit.hits, 0));
   if (hit.resetAt !== g.resetAt) {
     g.resetAt = hit.resetAt;
@@ -199,11 +199,11 @@ export function createMeter(deps: MeterDeps) {
 
   /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
   const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, cap?: { g: Gauge; key: string; hit: Hit }) => {
-    if (cap === undefined) writeHeaders(g, key, hit, call, g.policyOf(key));
+    if (cap === undefined) writeHeaders(g, hit, call, g.policyOf(key));
     // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.
     else if (cap.g.limit - cap.hit.hits < g.limit - hit.hits)
-      writeHeaders(cap.g, cap.key, cap.hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
-    else writeHeaders(g, key, hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
+      writeHeaders(cap.g, cap.hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
+    else writeHeaders(g, hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
     // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
     const over = hit.hits > g.limit ? hit : cap !== undefined && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
     if (over !== undefined)
@@ -274,7 +274,7 @@ export function createMeter(deps: MeterDeps) {
     if (m === undefined) return next(new ApiError('internal', `Unknown plan ${id.plan}`));
     const [g, key] = placeOf(m, id, () => call.ip);
     Promise.resolve(g.counter.peek(key)).then((hit) => {
-      writeHeaders(g, key, hit ?? { hits: 0, resetAt: Date.now() + g.windowSeconds * 1000 }, call, g.policyOf(key));
+      writeHeaders(g, hit ?? { hits: 0, resetAt: Date.now() + g.windowSeconds * 1000 }, call, g.policyOf(key));
       next();
     }, next);
   };
