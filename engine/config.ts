@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   redisUrl: string | undefined;
+  /** PostgreSQL for the tables (accounts, keys, …) of several instances; unset: SQLite in dataDir. */
+  databaseUrl: string | undefined;
   dataDir: string;
   serviceName: string;
   anonymousKey: string;

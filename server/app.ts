@@ -17,6 +17,7 @@ import { createMeter } from '../engine/access/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
+import { openDatabase, type OpenDatabase } from '../engine/db/open.js';
 import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
 import { ApiError } from '../engine/errors.js';
@@ -53,8 +54,10 @@ export interface App {
   endpoints: EndpointSpec[];
   adapters: Map<string, Adapter>;
   keys: KeyStore;
-  /** Keys, accounts, sessions and usage: SQLite under DATA_DIR, or Redis. */
+  /** Counters, throttles and usage history: SQLite under DATA_DIR, or Redis. */
   store: Store;
+  /** The tables (keys, accounts, sessions, webhooks, billing, health): SQLite under DATA_DIR, or PostgreSQL. */
+  database: OpenDatabase;
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
@@ -88,6 +91,11 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         throw err;
       })
     : openSqlite(config.dataDir);
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (err: Error) => {
+    await store.close();
+    await redis?.close();
+    throw err;
+  });
   const keys = new KeyStore(store, new AccountEvents(log));
   const configuredKeys = config.apiKeysFile
     ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name))
@@ -262,6 +270,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     adapters,
     keys,
     store,
+    database,
     blobs,
     log,
     redis,
@@ -283,6 +292,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       await closeMeter();
       blobs.close();
       await store.close();
+      await database.close();
       await redis?.close();
     },
   };

@@ -2,6 +2,7 @@
 // dependency), in WAL mode so the server and the CLI can use it at once. Another process's commit is
 // noticed through PRAGMA data_version, polled four times a second, and announced as '*'.
 import fs from 'node:fs';
+import { setTimeout as pause } from 'node:timers/promises';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Store, WriteOp } from './types.js';
@@ -15,6 +16,21 @@ CREATE INDEX IF NOT EXISTS lists_by_name ON lists (list, seq);
 // Permanent documents carry no expiry; short-lived ones live in the same table under a collection of
 // their own name space, so the two kinds never meet.
 const TEMP = '~';
+const BUSY_RETRY_MS = 5;
+const BUSY_GIVE_UP_MS = 10_000;
+const isBusy = (err: unknown) => (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
+
+/** Runs a write, again a little later while the file is locked by another connection (for at most 10 s). */
+async function whenFree<T>(write: () => T): Promise<T> {
+  for (let waited = 0; ; waited += BUSY_RETRY_MS) {
+    try {
+      return write();
+    } catch (err) {
+      if (!isBusy(err) || waited >= BUSY_GIVE_UP_MS) throw err;
+      await pause(BUSY_RETRY_MS);
+    }
+  }
+}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -28,7 +44,10 @@ export class SqliteStore implements Store {
   constructor(readonly where: string) {
     fs.mkdirSync(path.dirname(where), { recursive: true });
     this.db = new DatabaseSync(where);
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    // No busy wait here: the tables' connection to this file (engine/db/open.ts) may hold the write lock
+    // across awaits of a transaction, and a synchronous wait would hold the very event loop that ends it.
+    // A write that finds the file locked tries again a little later (write, below).
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 0; PRAGMA synchronous = NORMAL;');
     this.db.exec(SCHEMA);
     try {
       fs.chmodSync(where, 0o600);
@@ -74,13 +93,13 @@ export class SqliteStore implements Store {
     return row ? (JSON.parse(row.body) as T) : undefined;
   }
   async put(coll: string, id: string, doc: unknown) {
-    this.s.put.run(coll, id, JSON.stringify(doc), null);
+    await whenFree(() => this.s.put.run(coll, id, JSON.stringify(doc), null));
   }
   async insert(coll: string, id: string, doc: unknown) {
-    return Number(this.s.insert.run(coll, id, JSON.stringify(doc)).changes) === 1;
+    return Number((await whenFree(() => this.s.insert.run(coll, id, JSON.stringify(doc)))).changes) === 1;
   }
   async del(coll: string, id: string) {
-    return Number(this.s.del.run(coll, id).changes) === 1;
+    return Number((await whenFree(() => this.s.del.run(coll, id))).changes) === 1;
   }
   async list<T>(coll: string) {
     return (this.s.list.all(coll) as { body: string }[]).map((r) => JSON.parse(r.body) as T);
@@ -97,10 +116,10 @@ export class SqliteStore implements Store {
     return row && row.expires > Date.now() ? (JSON.parse(row.body) as T) : undefined;
   }
   async putTemp(coll: string, id: string, doc: unknown, ttlMs: number) {
-    this.s.put.run(TEMP + coll, id, JSON.stringify(doc), Date.now() + ttlMs);
+    await whenFree(() => this.s.put.run(TEMP + coll, id, JSON.stringify(doc), Date.now() + ttlMs));
   }
   async delTemp(coll: string, id: string) {
-    return Number(this.s.del.run(TEMP + coll, id).changes) === 1;
+    return Number((await whenFree(() => this.s.del.run(TEMP + coll, id))).changes) === 1;
   }
   async tempEntries<T>(coll: string) {
     return (this.s.listLive.all(TEMP + coll, Date.now()) as { id: string; body: string }[]).map((r): [string, T] => [
@@ -110,7 +129,10 @@ export class SqliteStore implements Store {
   }
 
   async write(ops: WriteOp[]) {
-    if (!ops.length) return;
+    if (ops.length) await whenFree(() => this.writeNow(ops));
+  }
+
+  private writeNow(ops: WriteOp[]) {
     const now = Date.now();
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -165,6 +187,13 @@ export class SqliteStore implements Store {
     return Number((this.s.version.get() as { data_version: number }).data_version);
   }
   private dropExpired() {
+    try {
+      this.dropExpiredNow();
+    } catch (err) {
+      if (!isBusy(err)) throw err; // the next sweep drops them
+    }
+  }
+  private dropExpiredNow() {
     const now = Date.now();
     this.db.prepare('DELETE FROM docs WHERE expires IS NOT NULL AND expires <= ?').run(now);
     this.db.prepare('DELETE FROM counters WHERE expires <= ?').run(now);

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp, type App } from '../../server/app.js';
 import { guardEdges } from '../../engine/pipeline/client-error.js';
+import { freshPostgresUrl } from './db.js';
 
 export const KEYS = {
   premium: 'test-premium-key-0001',
@@ -134,11 +135,15 @@ export async function redisAvailable(): Promise<string | undefined> {
   }
 }
 
-/** Two instances on one Redis under a fresh prefix, for what they must share (skipped without Redis outside CI). */
+/**
+ * Two instances on one Redis under a fresh prefix and one PostgreSQL schema, for what they must share (skipped
+ * without Redis or PostgreSQL outside CI).
+ */
 export async function onTwoInstances(run: (x: TestApp, y: TestApp) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
   const redisUrl = await redisAvailable();
-  if (!redisUrl) return;
-  const shared = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, ...env };
+  const databaseUrl = await freshPostgresUrl();
+  if (!redisUrl || !databaseUrl) return;
+  const shared = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, DATABASE_URL: databaseUrl, ...env };
   const x = await testApp(shared);
   const y = await testApp(shared);
   try {

@@ -1,0 +1,69 @@
+// The database behind the portal and the keys: SQLite in DATA_DIR (uua.sqlite, beside the counters' tables)
+// by default, PostgreSQL when DATABASE_URL is set (for several instances). One typed query layer over both
+// (Kysely: docs/decisions); the schema is brought up to date on open.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { NodeSqliteDialect } from './sqlite-dialect.js';
+import { migrateToLatest } from './migrate.js';
+import type { Engine } from './migration.js';
+import type { Database } from './tables.js';
+
+export type { Engine } from './migration.js';
+export type Db = Kysely<Database>;
+
+export interface OpenDatabase {
+  db: Db;
+  engine: Engine;
+  /** Where it lives, for logs and messages (a file path, or the URL without its password). */
+  where: string;
+  close(): Promise<void>;
+}
+
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'uua.sqlite');
+
+const INT8 = 20;
+/** PostgreSQL's bigint (epoch ms, counts) as a JS number: every value kept is below 2^53. */
+const pgTypes = new pg.TypeOverrides();
+pgTypes.setTypeParser(INT8, 'text', Number);
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** Opens (and migrates) the database: `databaseUrl` for PostgreSQL, else SQLite in `dataDir`. */
+export async function openDatabase(o: { dataDir: string; databaseUrl?: string; migrate?: boolean }): Promise<OpenDatabase> {
+  const opened = o.databaseUrl ? openPostgres(o.databaseUrl) : openSqliteFile(sqliteFile(o.dataDir));
+  if (o.migrate !== false) {
+    try {
+      await migrateToLatest(opened.db as Kysely<unknown>, opened.engine);
+    } catch (err) {
+      await opened.close();
+      throw err;
+    }
+  }
+  return opened;
+}
+
+function openSqliteFile(file: string): OpenDatabase {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new DatabaseSync(file);
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+  try {
+    fs.chmodSync(file, 0o600);
+  } catch {
+    /* not ours to change: keep going */
+  }
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(raw), plugins: [new CamelCasePlugin()] });
+  return { db, engine: 'sqlite', where: file, close: () => db.destroy() };
+}
+
+function openPostgres(url: string): OpenDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+  // An idle client's error (the server restarted) must not end the process: the pool makes a new one.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  return { db, engine: 'postgres', where: redactUrl(url), close: () => db.destroy() };
+}

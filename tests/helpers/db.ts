@@ -1,0 +1,105 @@
+// Databases for tests: a fresh SQLite file, or a fresh schema in the PostgreSQL at TEST_DATABASE_URL
+// (default postgres://postgres:postgres@127.0.0.1:5432/test, Debian's postgresql that .ci/run starts), dropped after the file's
+// last test. Under CI=true a PostgreSQL that does not answer is a failure; elsewhere its tests are skipped.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Engine, type OpenDatabase } from '../../engine/db/open.js';
+
+const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
+let reachable: Promise<boolean> | undefined;
+// What the file's tests made, undone after its last test (registered here, as a test may not add hooks).
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const undo of cleanups.splice(0).reverse()) await undo();
+});
+
+/** Whether PostgreSQL answers at TEST_DATABASE_URL; under CI=true its absence is a failure. */
+function postgresAvailable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const c = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 1000 });
+    c.on('error', () => {});
+    try {
+      await c.connect();
+      await c.end();
+      return true;
+    } catch {
+      if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true but ${BASE_URL} does not answer`);
+      console.warn(`PostgreSQL at ${BASE_URL} does not answer: PostgreSQL tests skipped`);
+      return false;
+    }
+  })();
+  return reachable;
+}
+
+async function admin<T>(run: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: BASE_URL });
+  await c.connect();
+  try {
+    return await run(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A URL of a new, empty schema of the test database (its own search_path), dropped after the file's last test:
+ * what DATABASE_URL is set to for a test app or a child process. Undefined when PostgreSQL is not there.
+ */
+export async function freshPostgresUrl(): Promise<string | undefined> {
+  if (!(await postgresAvailable())) return undefined;
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+  cleanups.push(() => admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)));
+  const url = new URL(BASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/** A migrated database of the engine, in a directory or schema of its own (closed and dropped after the file's tests). */
+export async function freshDatabase(engine: Engine): Promise<OpenDatabase & { dataDir: string; url?: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-db-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const url = engine === 'postgres' ? await freshPostgresUrl() : undefined;
+  const opened = await openDatabase({ dataDir, databaseUrl: url });
+  cleanups.push(() => opened.close());
+  return { ...opened, dataDir, url };
+}
+
+/**
+ * Runs a describe block once per engine: SQLite always; PostgreSQL where it answers (always under CI).
+ * `open` gives a fresh migrated database of that engine.
+ */
+export function describeEngines(title: string, body: (engine: Engine, open: () => Promise<OpenDatabase>) => void): void {
+  describe.each(['sqlite', 'postgres'] as const)(`${title} (%s)`, (engine) => {
+    let skip = false;
+    beforeAll(async () => {
+      skip = engine === 'postgres' && !(await postgresAvailable());
+    });
+    body(engine, async () => {
+      if (skip) throw new SkipEngine();
+      return freshDatabase(engine);
+    });
+  });
+}
+
+/** Thrown by describeEngines' `open` when PostgreSQL is not there outside CI: `engineTest` passes quietly on it. */
+class SkipEngine extends Error {}
+
+/** A test that passes without running when its engine is not available (outside CI only). */
+export function engineTest(name: string, fn: () => Promise<void>, timeout?: number): void {
+  test(
+    name,
+    async () => {
+      try {
+        await fn();
+      } catch (err) {
+        if (err instanceof SkipEngine) return;
+        throw err;
+      }
+    },
+    timeout,
+  );
+}
