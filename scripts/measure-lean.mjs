@@ -4,7 +4,7 @@
 // endpoint's cheapest request that touches its data. With --hostile it then sends a sweep of malformed and
 // hostile requests and gives the resident memory after it.
 //
-//   node scripts/measure-lean.mjs                     # package.json's start (`node … dist/server/main.js`), 3 boots
+//   node scripts/measure-lean.mjs                     # package.json's start (`node … dist/server/launch.js`), 3 boots
 //   node scripts/measure-lean.mjs --start             # `npm start` on this installed tree
 //   node scripts/measure-lean.mjs --runs 5 --hostile
 //   node scripts/measure-lean.mjs --runs 1 --each     # resident memory after each embedded call
@@ -25,7 +25,7 @@ const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const runs = Number(option('--runs', '3'));
-// package.json's start script run directly (`node <its flags> dist/server/main.js`), or `npm start` itself.
+// package.json's start script run directly (`node <its flags> dist/server/launch.js`), or `npm start` itself.
 const { env: startEnv, flags: startFlags, script: startScript } = startCommand(root);
 const command = flag('--start')
   ? ['npm', ['start', '--silent']]

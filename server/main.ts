@@ -1,5 +1,4 @@
-// Entry point of `npm start`.
-import './node-version.js';
+// The server: built, listening and draining (started by server/launch.ts, which checks Node's version first).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,7 +16,20 @@ const { app, config, log } = started;
 // export, and node:http's WebSocket, CloseEvent and MessageEvent getters load Node's bundled undici, a few
 // MB resident that nothing here uses (eslint.config.js forbids the import).
 const http = process.getBuiltinModule('node:http');
-const server = http.createServer(app).listen(config.port, config.host, () => {
+const server = http.createServer(app);
+// A port another process holds is the operator's to fix: one line, not a stack.
+server.once('error', (err: NodeJS.ErrnoException) => {
+  const why =
+    err.code === 'EADDRINUSE'
+      ? `port ${config.port} on ${config.host} is in use by another process (set PORT to another one)`
+      : err.code === 'EACCES'
+        ? `port ${config.port} on ${config.host} may not be opened by this user (set PORT above 1023)`
+        : err.message;
+  console.error(`Cannot start: ${why}`);
+  flushLogs();
+  process.exit(1);
+});
+server.listen(config.port, config.host, () => {
   log.info(
     { url: config.publicUrl, port: config.port, redis: config.redisUrl ? 'configured' : 'in-process' },
     `${config.serviceName} listening`,

@@ -26,6 +26,7 @@ import {
   type Answer,
   type Proc,
 } from '../helpers/cluster.js';
+import { freshPostgresUrl } from '../helpers/db.js';
 
 const missing = missingParts();
 if (missing.length && process.env.CI === 'true') throw new Error(`The cluster test needs ${missing.join(', ')} under CI=true`);
@@ -50,8 +51,10 @@ let slow: FakeUpstream;
 const apps: { proc: Proc; port: number; url: string }[] = [];
 let testStarted = 0;
 
+let databaseUrl: string | undefined;
 const instanceEnv = (name: string, ports: { port: number; redis: number; s3: number; lb: number }) => ({
   PORT: String(ports.port),
+  DATABASE_URL: databaseUrl,
   HOST: '127.0.0.1',
   PUBLIC_URL: `http://127.0.0.1:${ports.lb}`,
   REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
@@ -91,6 +94,7 @@ maybe('a cluster of three instances behind nginx', () => {
   beforeAll(async () => {
     testStarted = Date.now();
     ensureBuilt();
+    databaseUrl = await freshPostgresUrl();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-cluster-'));
     fs.writeFileSync(
       path.join(dir, 'keys.yaml'),

@@ -1,5 +1,5 @@
 // The parts of a real cluster, started as separate processes on free loopback ports for tests/deploy/cluster.test.ts:
-// the built server (dist/server/main.js), redis-server, s3rver (S3 protocol) and Debian's nginx with
+// the built server (dist/server/launch.js), redis-server, s3rver (S3 protocol) and Debian's nginx with
 // deploy/nginx/nginx.conf. Each part can be stopped, killed and started again on the same port, and a
 // load client records every answer (status, headers, or the socket error) of many concurrent requests.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/server/main.js');
+const SERVER = path.join(ROOT, 'dist/server/launch.js');
 const S3RVER = path.join(ROOT, 'node_modules/s3rver/bin/s3rver.js');
 
 function onPath(bin: string): string | undefined {

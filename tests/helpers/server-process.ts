@@ -1,4 +1,4 @@
-// `npm start` as an operator runs it: the built entry point (dist/server/main.js, which `npm test` builds
+// `npm start` as an operator runs it: the built entry point (dist/server/launch.js, which `npm test` builds
 // first) in a process of its own, on a free loopback port, with its stdout's JSON lines at hand.
 import fs from 'node:fs';
 import net from 'node:net';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT } from './paths.js';
 
-const entry = path.join(ROOT, 'dist', 'server', 'main.js');
+const entry = path.join(ROOT, 'dist', 'server', 'launch.js');
 
 export interface ServerProcess {
   url: string;

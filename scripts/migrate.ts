@@ -1,0 +1,49 @@
+// `npm run migrate`: brings the database's schema up to date and moves an earlier layout's data (documents
+// in DATA_DIR/uua.sqlite, and in Redis when REDIS_URL is set) into the tables, printing what it moved. Run
+// with the deployment's own DATA_DIR, REDIS_URL, REDIS_PREFIX and DATABASE_URL; safe to run again.
+import { loadConfig } from '../server/config.js';
+import { openDatabase, sqliteFile } from '../engine/db/open.js';
+import { migrateToLatest } from '../engine/db/migrate.js';
+import { importLegacy, type ImportResult } from '../engine/db/legacy/import.js';
+import { redisSource, sqliteSource, type LegacySource } from '../engine/db/legacy/source.js';
+
+const config = loadConfig();
+const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, migrate: false });
+const closers: (() => Promise<unknown>)[] = [() => database.close()];
+
+function report(r: ImportResult) {
+  if (r.importedBefore) {
+    console.log(`${r.source}: moved on ${r.importedBefore}; nothing read again`);
+    return;
+  }
+  const lines = Object.entries(r.counts).map(
+    ([table, c]) => `  ${table}: ${c.written} of ${c.read}${c.written < c.read ? ' (the rest were there already)' : ''}`,
+  );
+  console.log(`${r.source}: ${lines.length ? 'moved' : 'nothing to move'}`);
+  for (const l of lines) console.log(l);
+}
+
+try {
+  const ran = await migrateToLatest(database.db as never, database.engine);
+  console.log(`schema of ${database.where}: ${ran.length ? `ran ${ran.join(', ')}` : 'up to date'}`);
+  const sources: LegacySource[] = [];
+  const local = sqliteSource(sqliteFile(config.dataDir));
+  if (local) sources.push(local);
+  if (config.redisUrl) {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: config.redisUrl });
+    await client.connect();
+    closers.push(() => client.close());
+    sources.push(redisSource(client as never, config.redisPrefix));
+  }
+  for (const source of sources) {
+    closers.push(() => source.close());
+    report(await importLegacy(source, database.db));
+  }
+  if (!sources.length) console.log('no earlier layout found: nothing to move');
+} catch (err) {
+  console.error(`migrate: ${(err as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  for (const close of closers.reverse()) await close();
+}
