@@ -24,11 +24,9 @@ export function legacyDataDir(): string {
   return dir;
 }
 
-interface DumpedKey {
-  type: 'hash' | 'string' | 'list';
-  value: Record<string, string> | string | string[];
-  pttl: number;
-}
+type DumpedKey = { pttl: number } & (
+  { type: 'hash'; value: Record<string, string> } | { type: 'string'; value: string } | { type: 'list'; value: string[] }
+);
 
 /** Loads the earlier layout's Redis keys under a fresh prefix; returns the prefix. */
 export async function loadLegacyRedis(redis: RedisClientType): Promise<string> {
@@ -36,9 +34,9 @@ export async function loadLegacyRedis(redis: RedisClientType): Promise<string> {
   const dump = JSON.parse(fs.readFileSync(new URL('redis.json', DIR), 'utf8')) as Record<string, DumpedKey>;
   for (const [key, k] of Object.entries(dump)) {
     const name = prefix + key;
-    if (k.type === 'hash') await redis.hSet(name, k.value as Record<string, string>);
-    else if (k.type === 'string') await redis.set(name, k.value as string);
-    else await redis.rPush(name, k.value as string[]);
+    if (k.type === 'hash') await redis.hSet(name, k.value);
+    else if (k.type === 'string') await redis.set(name, k.value);
+    else await redis.rPush(name, k.value);
     if (k.pttl > 0) await redis.pExpire(name, k.pttl);
   }
   return prefix;

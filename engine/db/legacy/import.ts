@@ -49,7 +49,7 @@ export async function importLegacy(source: LegacySource, db: Db): Promise<Import
       for (let at = 0; at < made.length; at += CHUNK) {
         const r = await trx
           .insertInto(p.table)
-          .values(made.slice(at, at + CHUNK) as never)
+          .values(made.slice(at, at + CHUNK))
           .onConflict((oc) => oc.doNothing())
           .executeTakeFirst();
         written += Number(r.numInsertedOrUpdatedRows ?? 0);
