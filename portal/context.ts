@@ -77,7 +77,7 @@ export function createContext(deps: PortalDeps): PortalContext {
     ? new Billing(config.billing, {
         accounts,
         planChanges,
-        records: new BillingRecords(deps.store),
+        records: new BillingRecords(deps.db),
         publicUrl: config.publicUrl,
         log,
         mail,
