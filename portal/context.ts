@@ -59,9 +59,9 @@ export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
   const accounts = new Accounts(deps.store, deps.keys, config.freePersonalKeys);
   const counters = { redis: deps.redis?.client, redisHealth: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
-  const webhookSettings = new WebhookSettingsStore(deps.store);
+  const webhookSettings = new WebhookSettingsStore(deps.db);
   const deliveries = new Deliveries({
-    store: deps.store,
+    db: deps.db,
     settings: webhookSettings,
     log,
     ...config.webhooks,
@@ -77,7 +77,7 @@ export function createContext(deps: PortalDeps): PortalContext {
     ? new Billing(config.billing, {
         accounts,
         planChanges,
-        records: new BillingRecords(deps.store),
+        records: new BillingRecords(deps.db),
         publicUrl: config.publicUrl,
         log,
         mail,

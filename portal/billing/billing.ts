@@ -126,9 +126,9 @@ export class Billing {
     return this.d.records.of(accountId);
   }
 
-  /** Every account's record, by account id (the admins' list). */
-  records(): Promise<Map<string, BillingRecord>> {
-    return this.d.records.all();
+  /** The records of these accounts, by account id (the admins' list, for the accounts it shows). */
+  records(accountIds: string[]): Promise<Map<string, BillingRecord>> {
+    return this.d.records.forAccounts(accountIds);
   }
 
   /**

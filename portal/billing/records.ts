@@ -1,9 +1,11 @@
-// What the service keeps of an account's billing, in the store: 'billing' (account id → BillingRecord: its
-// Stripe customer and the state of its subscription as last read from Stripe), 'billing-customers' (Stripe
-// customer id → account id, for events that name only the customer) and 'billing-events' (Stripe event id →
-// when it was handled: each event is handled once, whichever instance it reaches and however often Stripe
-// sends it).
-import type { Store } from '../../engine/store/index.js';
+// What the service keeps of an account's billing: `billing_subscriptions` (one row per account: its Stripe
+// customer and the state of its subscription as last read from Stripe), `billing_customers` (Stripe customer
+// id → account id, for events that name only the customer) and `billing_events` (Stripe event id → whether
+// it is being handled or done: each event is handled once, whichever instance it reaches and however often
+// Stripe sends it).
+import type { Selectable } from 'kysely';
+import type { Db } from '../../engine/db/open.js';
+import type { BillingSubscriptionsTable } from '../../engine/db/tables/billing.js';
 import type { Plan } from '../accounts/accounts.js';
 
 export interface BillingRecord {
@@ -34,37 +36,81 @@ export interface BillingRecord {
 const ENTITLED = ['active', 'trialing', 'past_due'];
 export const isEntitled = (status: string | undefined) => status !== undefined && ENTITLED.includes(status);
 
-const RECORDS = 'billing';
-const CUSTOMERS = 'billing-customers';
-const EVENTS = 'billing-events';
 /** An event claimed by an instance that then died is taken up again after this long (Stripe sends it again). */
 const CLAIM_MS = 5 * 60_000;
 
-interface EventMark {
-  type: string;
-  at: string;
-  done?: boolean;
+/** The columns that hold a value: a record reads back as it was written, its absent fields absent. */
+function present<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+function recordOf(row: Selectable<BillingSubscriptionsTable>): BillingRecord {
+  const { accountId, customerId, updatedAt, plan, lastEventId, lastEventType, ...rest } = row;
+  return {
+    accountId,
+    customerId,
+    updatedAt,
+    ...present(rest),
+    ...(plan !== null && { plan: plan as Plan }),
+    ...(lastEventId !== null && { lastEvent: { id: lastEventId, type: lastEventType ?? '' } }),
+  };
+}
+
+function rowOf(r: BillingRecord): BillingSubscriptionsTable {
+  return {
+    accountId: r.accountId,
+    customerId: r.customerId,
+    subscriptionId: r.subscriptionId ?? null,
+    status: r.status ?? null,
+    priceId: r.priceId ?? null,
+    plan: r.plan ?? null,
+    cancelAt: r.cancelAt ?? null,
+    periodStart: r.periodStart ?? null,
+    periodEnd: r.periodEnd ?? null,
+    nextInvoiceAt: r.nextInvoiceAt ?? null,
+    paymentFailedAt: r.paymentFailedAt ?? null,
+    nextRetryAt: r.nextRetryAt ?? null,
+    updatedAt: r.updatedAt,
+    lastEventId: r.lastEvent?.id ?? null,
+    lastEventType: r.lastEvent?.type ?? null,
+  };
 }
 
 export class BillingRecords {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: Db) {}
 
-  of(accountId: string): Promise<BillingRecord | undefined> {
-    return this.store.get<BillingRecord>(RECORDS, accountId);
+  async of(accountId: string): Promise<BillingRecord | undefined> {
+    const row = await this.db.selectFrom('billingSubscriptions').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+    return row && recordOf(row);
   }
 
-  /** Every account's record, by account id (the admins' list). */
-  async all(): Promise<Map<string, BillingRecord>> {
-    return new Map(await this.store.entries<BillingRecord>(RECORDS));
+  /** The records of these accounts (the ones a page shows), by account id. */
+  async forAccounts(accountIds: string[]): Promise<Map<string, BillingRecord>> {
+    if (!accountIds.length) return new Map();
+    const rows = await this.db.selectFrom('billingSubscriptions').selectAll().where('accountId', 'in', accountIds).execute();
+    return new Map(rows.map((row) => [row.accountId, recordOf(row)]));
   }
 
   async put(record: BillingRecord): Promise<void> {
-    await this.store.put(CUSTOMERS, record.customerId, { accountId: record.accountId });
-    await this.store.put(RECORDS, record.accountId, record);
+    const row = rowOf(record);
+    const { accountId: _, ...changed } = row;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('billingCustomers')
+        .values({ customerId: record.customerId, accountId: record.accountId })
+        .onConflict((oc) => oc.column('customerId').doUpdateSet({ accountId: record.accountId }))
+        .execute();
+      await trx
+        .insertInto('billingSubscriptions')
+        .values(row)
+        .onConflict((oc) => oc.column('accountId').doUpdateSet(changed))
+        .execute();
+    });
   }
 
   async accountOfCustomer(customerId: string): Promise<string | undefined> {
-    return (await this.store.get<{ accountId: string }>(CUSTOMERS, customerId))?.accountId;
+    const row = await this.db.selectFrom('billingCustomers').select('accountId').where('customerId', '=', customerId).executeTakeFirst();
+    return row?.accountId;
   }
 
   /**
@@ -72,28 +118,47 @@ export class BillingRecords {
    * or 'busy' (another instance is handling it now).
    */
   async claim(id: string, type: string): Promise<'mine' | 'done' | 'busy'> {
-    const mark: EventMark = { type, at: new Date().toISOString() };
-    if (await this.store.insert(EVENTS, id, mark)) return 'mine';
-    const held = await this.store.get<EventMark>(EVENTS, id);
-    if (held?.done) return 'done';
-    if (held && Date.now() - Date.parse(held.at) < CLAIM_MS) return 'busy';
-    await this.store.put(EVENTS, id, mark);
-    return 'mine';
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const inserted = await this.db
+      .insertInto('billingEvents')
+      .values({ id, type, at, done: 0 })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    if (inserted.numInsertedOrUpdatedRows === 1n) return 'mine';
+    // A stale claim is taken over by one claimer only: the first whose UPDATE still finds it stale.
+    const taken = await this.db
+      .updateTable('billingEvents')
+      .set({ type, at })
+      .where('id', '=', id)
+      .where('done', '=', 0)
+      .where('at', '<', new Date(now - CLAIM_MS).toISOString())
+      .executeTakeFirst();
+    if (taken.numUpdatedRows === 1n) return 'mine';
+    const held = await this.db.selectFrom('billingEvents').select('done').where('id', '=', id).executeTakeFirst();
+    // Released between the two statements: the next delivery of the event takes it.
+    return held?.done ? 'done' : 'busy';
   }
 
   async handled(id: string, type: string): Promise<void> {
-    await this.store.put(EVENTS, id, { type, at: new Date().toISOString(), done: true } satisfies EventMark);
+    const at = new Date().toISOString();
+    await this.db
+      .insertInto('billingEvents')
+      .values({ id, type, at, done: 1 })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ type, at, done: 1 }))
+      .execute();
   }
 
   /** Gives a claimed event back (its handling failed): Stripe's next delivery of it is handled afresh. */
   async release(id: string): Promise<void> {
-    await this.store.del(EVENTS, id);
+    await this.db.deleteFrom('billingEvents').where('id', '=', id).where('done', '=', 0).execute();
   }
 
   /** Forgets the account's record and its customer's index entry (the account is being deleted). */
   async forget(accountId: string): Promise<void> {
-    const record = await this.of(accountId);
-    if (record) await this.store.del(CUSTOMERS, record.customerId);
-    await this.store.del(RECORDS, accountId);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('billingCustomers').where('accountId', '=', accountId).execute();
+      await trx.deleteFrom('billingSubscriptions').where('accountId', '=', accountId).execute();
+    });
   }
 }

@@ -85,7 +85,7 @@ export function adminRoutes(ctx: PortalContext): Router {
         return account ? [{ request, account }] : [];
       });
       const erased = await erasedUsage(ctx.deps.store, ctx.deps.usage);
-      const billing = ctx.billing && (await ctx.billing.records());
+      const billing = ctx.billing && (await ctx.billing.records(shown.map((a) => a.id)));
       const body = accountsBody({
         billing,
         done: doneOf(req),

@@ -3,7 +3,8 @@
 // bytes, escaped like everything else), how to verify a delivery, and the refusals of its actions.
 import { html, type Safe } from '../../engine/html.js';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
-import { TEST_EVENT, type AttemptRecord } from '../webhooks/deliveries.js';
+import { TEST_EVENT } from '../webhooks/deliveries.js';
+import type { AttemptRecord } from '../webhooks/attempt-log.js';
 import { URL_MAX } from '../webhooks/settings.js';
 import { csrfField, errors, notice } from './forms.js';
 import { relative, time } from './format.js';

@@ -4,55 +4,26 @@
 // after the next delay of the schedule, with a tenth of jitter, until the attempts run out. 410 Gone stops
 // the webhook until its owner saves it again.
 //
-// The queue is in the store ('webhook-queue', one document per delivery), so pending retries survive a
-// restart and every instance sees them. Each instance's worker sends what is due; an attempt is claimed
-// first with an insert-only document (`<id>:<attempt>:<n>`), so one instance sends it. A claim whose
-// holder died (older than the send's time limit and a minute) is taken over with the next `n`. Closing
-// aborts the attempts in flight and lets go of their claims: the next start makes them again.
+// The queue is a table (queue.ts), so pending retries survive a restart and every instance sees them. Each
+// instance's worker reads only what is due and claims each attempt for a lease before making it, so one
+// instance sends it; a claim whose holder died is taken over once its lease (the send's time limit and a
+// minute) has run out. Closing aborts the attempts in flight and lets go of their claims: the next start
+// makes them again.
+import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Store } from '../../engine/store/index.js';
-import type { WriteOp } from '../../engine/store/types.js';
+import type { Db } from '../../engine/db/open.js';
 import type { AccountEvent, AccountEvents } from '../../engine/access/account-events.js';
 import { postUrl, PostFailed } from '../../engine/upstream/guarded-post.js';
 import { messageId, signedHeaders } from './signing.js';
 import { signingSecrets, type WebhookSettingsStore } from './settings.js';
+import { DeliveryQueue, type Delivery } from './queue.js';
+import { AttemptLog, type AttemptRecord } from './attempt-log.js';
 
 /** The event "send a test event" sends, whatever events the webhook chose. */
 export const TEST_EVENT = 'webhook.test';
 
-interface Delivery {
-  /** The webhook-id of every attempt (msg_…). */
-  id: string;
-  accountId: string;
-  type: string;
-  /** The payload as sent: the same bytes at every attempt. */
-  body: string;
-  /** The attempt to make next, from 1. */
-  attempt: number;
-  /** When it is due, in epoch ms. */
-  dueAt: number;
-}
-
-/** One attempt, as the webhook page lists it. */
-export interface AttemptRecord {
-  id: string;
-  type: string;
-  attempt: number;
-  /** How many attempts a delivery gets. */
-  attempts: number;
-  at: string;
-  ms: number;
-  status?: number;
-  /** Why no answer came. */
-  error?: string;
-  /** The first bytes of the answer. */
-  body?: string;
-  outcome: 'delivered' | 'retrying' | 'failed' | 'stopped';
-  nextAt?: string;
-}
-
 export interface DeliveryOptions {
-  store: Store;
+  db: Db;
   settings: WebhookSettingsStore;
   log: Pick<Logger, 'warn' | 'info'>;
   /** Delays before the second, third… attempts (WEBHOOK_RETRY_DELAYS). */
@@ -65,11 +36,6 @@ export interface DeliveryOptions {
   serviceName: string;
 }
 
-const QUEUE = 'webhook-queue';
-const CLAIMS = 'webhook-claims';
-const logList = (accountId: string) => `webhook-log:${accountId}`;
-const LOG_CAP = 20;
-const LOG_TTL_MS = 30 * 86_400_000;
 /** Bytes of an answer kept for the page. */
 const KEEP_BYTES = 512;
 const MAX_IN_FLIGHT = 8;
@@ -85,8 +51,15 @@ export class Deliveries {
   private running: Promise<void> | undefined;
   private again = false;
   private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private readonly queue: DeliveryQueue;
+  private readonly attemptLog: AttemptLog;
+  /** This worker, as its claims name it. */
+  private readonly holder = crypto.randomUUID();
 
-  constructor(private readonly o: DeliveryOptions) {}
+  constructor(private readonly o: DeliveryOptions) {
+    this.queue = new DeliveryQueue(o.db);
+    this.attemptLog = new AttemptLog(o.db);
+  }
 
   get attempts(): number {
     return this.o.retryDelaysMs.length + 1;
@@ -113,8 +86,8 @@ export class Deliveries {
   }
 
   /** The account's last attempts, newest first. */
-  async recent(accountId: string): Promise<AttemptRecord[]> {
-    return (await this.o.store.recent(logList(accountId), LOG_CAP)).map((item) => JSON.parse(item) as AttemptRecord);
+  recent(accountId: string): Promise<AttemptRecord[]> {
+    return this.attemptLog.recent(accountId);
   }
 
   /** Stops the worker: attempts in flight are aborted and stay queued for the next start. */
@@ -130,7 +103,7 @@ export class Deliveries {
     if (this.closed) return;
     const id = messageId();
     const delivery: Delivery = { id, accountId, type, body: JSON.stringify({ type, timestamp: at, data }), attempt: 1, dueAt: Date.now() };
-    await this.o.store.put(QUEUE, id, delivery);
+    await this.queue.add(delivery);
     this.wake(0);
   }
 
@@ -170,12 +143,13 @@ export class Deliveries {
   private async sendDue() {
     const now = Date.now();
     let next = now + POLL_MS;
-    for (const d of (await this.o.store.list<Delivery>(QUEUE)).sort((a, b) => a.dueAt - b.dueAt)) {
-      if (this.closed) return;
-      if (this.inFlight.has(d.id)) continue;
-      if (d.dueAt > now) next = Math.min(next, d.dueAt);
-      else if (this.inFlight.size < MAX_IN_FLIGHT) this.send(d);
-    }
+    if (this.inFlight.size < MAX_IN_FLIGHT)
+      for (const d of await this.queue.due(now, MAX_IN_FLIGHT)) {
+        if (this.closed) return;
+        if (!this.inFlight.has(d.id) && this.inFlight.size < MAX_IN_FLIGHT) this.send(d);
+      }
+    const due = await this.queue.nextDue(now);
+    if (due !== undefined) next = Math.min(next, due);
     this.wake(next);
   }
 
@@ -191,32 +165,17 @@ export class Deliveries {
     this.inFlight.set(d.id, { stop, done });
   }
 
-  /** The claims this instance now holds on the attempt, or undefined when another instance holds it. */
-  private async claim(d: Delivery): Promise<string[] | undefined> {
-    const { store } = this.o;
-    const leaseMs = this.o.timeoutMs + 60_000;
-    const ids: string[] = [];
-    for (let n = 0; ; n++) {
-      const id = `${d.id}:${d.attempt}:${n}`;
-      ids.push(id);
-      if (await store.insert(CLAIMS, id, { at: Date.now() })) return ids;
-      const held = await store.get<{ at: number }>(CLAIMS, id);
-      if (held && Date.now() - held.at < leaseMs) return undefined;
-    }
-  }
-
   private async attempt(d: Delivery, signal: AbortSignal) {
-    const { store } = this.o;
-    const claims = await this.claim(d);
-    if (!claims) return;
+    // Another instance may hold it, or have made this attempt since the queue was read.
+    if (!(await this.queue.claim(d, this.holder, Date.now(), this.o.timeoutMs + 60_000))) return;
+    let settled = false;
     try {
-      // Another instance may have made this attempt between our reading the queue and our claim.
-      const current = await store.get<Delivery>(QUEUE, d.id);
-      if (!current || current.attempt !== d.attempt || signal.aborted) return;
+      if (signal.aborted) return;
       const settings = await this.o.settings.get(d.accountId);
       if (!settings || settings.stopped) {
         // The webhook was removed or stopped since: what was queued for it is dropped.
-        await store.del(QUEUE, d.id);
+        await this.queue.end(d.id, this.holder);
+        settled = true;
         return;
       }
 
@@ -242,8 +201,9 @@ export class Deliveries {
         error = err instanceof PostFailed ? err.message : 'the request could not be sent';
       }
       await this.settle(d, started, answer, error);
+      settled = true;
     } finally {
-      await Promise.all(claims.map((id) => store.del(CLAIMS, id)));
+      if (!settled) await this.queue.release(d.id, this.holder);
     }
   }
 
@@ -267,11 +227,13 @@ export class Deliveries {
       outcome: ok ? 'delivered' : gone ? 'stopped' : retry ? 'retrying' : 'failed',
       nextAt: nextAt === undefined ? undefined : new Date(nextAt).toISOString(),
     };
-    const ops: WriteOp[] = [{ kind: 'push', list: logList(d.accountId), items: [JSON.stringify(record)], cap: LOG_CAP, ttlMs: LOG_TTL_MS }];
-    if (nextAt !== undefined) ops.push({ kind: 'put', coll: QUEUE, id: d.id, doc: { ...d, attempt: d.attempt + 1, dueAt: nextAt } });
-    await this.o.store.write(ops);
+    // The page's line and the queue's next step together: a retry is never queued without its line.
+    await this.o.db.transaction().execute(async (trx) => {
+      await new AttemptLog(trx).add(d.accountId, record);
+      const queue = new DeliveryQueue(trx);
+      await (nextAt !== undefined ? queue.retryAt(d.id, this.holder, nextAt) : queue.end(d.id, this.holder));
+    });
     if (nextAt !== undefined) return this.wake(nextAt);
-    await this.o.store.del(QUEUE, d.id);
     if (gone) await this.o.settings.stop(d.accountId, 'The endpoint answered 410 Gone: it asked for no more deliveries.');
     if (!ok)
       this.o.log.warn({ accountId: d.accountId, deliveryId: d.id, type: d.type, status, error }, `webhooks: delivery ${record.outcome}`);

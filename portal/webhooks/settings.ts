@@ -1,8 +1,10 @@
-// An account's webhook: one endpoint URL, the event types it receives and its signing secret, in the
-// store's 'webhooks' collection (id: the account's id). The secret is kept as it is, not hashed: every
-// delivery is signed with it (an API key is only ever compared, so only its hash is kept).
+// An account's webhook: one endpoint URL, the event types it receives and its signing secret, one row of
+// the `webhooks` table per account. The secret is kept as it is, not hashed: every delivery is signed with
+// it (an API key is only ever compared, so only its hash is kept).
 import net from 'node:net';
-import type { Store } from '../../engine/store/index.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../engine/db/open.js';
+import type { WebhooksTable } from '../../engine/db/tables/webhooks.js';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
 import { isPublicAddress } from '../../engine/upstream/guarded-fetch.js';
 import { newSecret } from './signing.js';
@@ -20,7 +22,6 @@ export interface WebhookSettings {
   stopped?: { at: string; reason: string };
 }
 
-const COLL = 'webhooks';
 export const URL_MAX = 2048;
 /** How long a rolled secret keeps signing beside the new one (Standard Webhooks' zero-downtime rotation). */
 const ROLL_OVERLAP_MS = 24 * 3600_000;
@@ -61,45 +62,70 @@ export function signingSecrets(s: WebhookSettings, now = Date.now()): string[] {
   return s.previous && Date.parse(s.previous.until) > now ? [s.secret, s.previous.secret] : [s.secret];
 }
 
-export class WebhookSettingsStore {
-  constructor(private readonly store: Store) {}
+function settingsOf(row: Selectable<WebhooksTable>): WebhookSettings {
+  return {
+    url: row.url,
+    events: JSON.parse(row.events) as AccountEventType[],
+    secret: row.secret,
+    ...(row.previousSecret !== null &&
+      row.previousUntil !== null && { previous: { secret: row.previousSecret, until: row.previousUntil } }),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(row.stoppedAt !== null && { stopped: { at: row.stoppedAt, reason: row.stoppedReason ?? '' } }),
+  };
+}
 
-  get(accountId: string): Promise<WebhookSettings | undefined> {
-    return this.store.get<WebhookSettings>(COLL, accountId);
+export class WebhookSettingsStore {
+  constructor(private readonly db: Db) {}
+
+  async get(accountId: string): Promise<WebhookSettings | undefined> {
+    const row = await this.db.selectFrom('webhooks').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+    return row && settingsOf(row);
   }
 
   /** Sets the URL and events (a first save makes the secret); a stopped webhook starts again. */
   async save(accountId: string, o: Pick<WebhookSettings, 'url' | 'events'>): Promise<WebhookSettings> {
     const now = new Date().toISOString();
-    const before = await this.get(accountId);
-    const { stopped: _, ...kept } = before ?? { secret: newSecret(), createdAt: now };
-    const next: WebhookSettings = { ...kept, ...o, updatedAt: now };
-    await this.store.put(COLL, accountId, next);
-    return next;
+    const events = JSON.stringify(o.events);
+    // One upsert: two first saves at once keep one secret, and the one returned is the one kept.
+    const row = await this.db
+      .insertInto('webhooks')
+      .values({ accountId, url: o.url, events, secret: newSecret(), createdAt: now, updatedAt: now })
+      .onConflict((oc) => oc.column('accountId').doUpdateSet({ url: o.url, events, updatedAt: now, stoppedAt: null, stoppedReason: null }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return settingsOf(row);
   }
 
   /** A new secret; the old one keeps signing beside it for a day, so receivers can switch without a gap. */
   async roll(accountId: string): Promise<WebhookSettings | undefined> {
-    const before = await this.get(accountId);
-    if (!before) return undefined;
     const now = Date.now();
-    const next: WebhookSettings = {
-      ...before,
-      secret: newSecret(),
-      previous: { secret: before.secret, until: new Date(now + ROLL_OVERLAP_MS).toISOString() },
-      updatedAt: new Date(now).toISOString(),
-    };
-    await this.store.put(COLL, accountId, next);
-    return next;
+    // The old secret is read by the same statement that replaces it: two rolls at once cannot lose one.
+    const row = await this.db
+      .updateTable('webhooks')
+      .set((eb) => ({
+        previousSecret: eb.ref('secret'),
+        previousUntil: new Date(now + ROLL_OVERLAP_MS).toISOString(),
+        secret: newSecret(),
+        updatedAt: new Date(now).toISOString(),
+      }))
+      .where('accountId', '=', accountId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && settingsOf(row);
   }
 
   /** Stops deliveries (the endpoint answered 410 Gone) until the owner saves the settings again. */
   async stop(accountId: string, reason: string): Promise<void> {
-    const before = await this.get(accountId);
-    if (before) await this.store.put(COLL, accountId, { ...before, stopped: { at: new Date().toISOString(), reason } });
+    await this.db
+      .updateTable('webhooks')
+      .set({ stoppedAt: new Date().toISOString(), stoppedReason: reason })
+      .where('accountId', '=', accountId)
+      .execute();
   }
 
-  remove(accountId: string): Promise<boolean> {
-    return this.store.del(COLL, accountId);
+  async remove(accountId: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('webhooks').where('accountId', '=', accountId).executeTakeFirst();
+    return r.numDeletedRows > 0n;
   }
 }

@@ -38,7 +38,7 @@ const accounts = () => new Accounts(t.api.store, t.api.keys);
 test('calls that reach 80% and 100% of the allowance alert the owner once each, by mail and webhook', async () => {
   const mail = `alerts-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const account = (await accounts().create({ email: mail, name: 'Alerted', password: 'a long enough password 1', plan: 'premium' }))!;
-  const settings = await new WebhookSettingsStore(t.api.store).save(account.id, {
+  const settings = await new WebhookSettingsStore(t.api.database.db).save(account.id, {
     url: hooks.url,
     events: ['quota.warning', 'quota.exhausted'],
   });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   stripe.webhookUrl = `${server.url}/billing/webhook`;
   accounts = new Accounts(t.api.store, t.api.keys);
   changes = new PlanChanges(t.api.store);
-  records = new BillingRecords(t.api.store);
+  records = new BillingRecords(t.api.database.db);
   admin = visitor(t);
   expect((await signIn(admin, ADMIN, PW)).status).toBe(303);
 });

@@ -2,29 +2,26 @@
 // that checks every request with the `standardwebhooks` package; a 500 is retried under the same
 // webhook-id, so is an answer that does not come in time; the attempts run out; 410 Gone stops the
 // webhook; a rolled secret signs beside the new one; the page lists each attempt with its answer, escaped.
-// The queue outlives a restart on the same DATA_DIR, one worker of several sends each attempt, a claim
-// left by a dead instance is taken over, and with private fetch off a loopback URL is never reached.
+// The queue outlives a restart on the same DATA_DIR; on both engines, one worker of several (each with its
+// own connection) sends each attempt, a claim left by a dead instance is taken over, and with private fetch
+// off a loopback URL is never reached.
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { appForTests, redisAvailable, testApp, type TestApp } from '../../helpers/app.js';
+import { appForTests, testApp, type TestApp } from '../../helpers/app.js';
 import { csrfOf, signUp, visitor, type Agent } from '../../helpers/portal.js';
 import { webhookReceiver, type Receiver, type Script } from '../../helpers/webhook-receiver.js';
-import { tmpDirs } from '../../helpers/tmp-dirs.js';
+import { describeEngines, engineTest } from '../../helpers/db.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 import { Deliveries, type DeliveryOptions } from '../../../portal/webhooks/deliveries.js';
 import { WebhookSettingsStore } from '../../../portal/webhooks/settings.js';
 import { secretText } from '../../../portal/webhooks/signing.js';
 import { AccountEvents } from '../../../engine/access/account-events.js';
-import { openSqlite, openRedisStore, type Store } from '../../../engine/store/index.js';
-import { connectRedis } from '../../../engine/infra/redis.js';
+import { openDatabase, type Db, type OpenDatabase } from '../../../engine/db/open.js';
 import { eventually } from '../../helpers/eventually.js';
 
 const PW = 'correct horse battery';
 const PAGE = '/dashboard/webhooks';
-// The store's collection of pending deliveries and of claims (portal/webhooks/deliveries.ts).
-const QUEUE = 'webhook-queue';
-const CLAIMS = 'webhook-claims';
 const ALL = ['quota.warning', 'quota.exhausted', 'key.created', 'key.revoked', 'plan.changed'];
 const QUOTA = { plan: 'premium', limit: 10, used: 8, resetAt: '2030-01-01T00:00:00.000Z' };
 
@@ -50,6 +47,13 @@ async function hooked(app: TestApp, r: Receiver, events = ALL): Promise<{ agent:
   expect((await agent.post(PAGE).type('form').send(form.toString())).status).toBe(303);
   r.secret = /<code id="webhook-secret">(whsec_[^<]+)<\/code>/.exec((await agent.get(PAGE)).text)![1];
   return { agent, id };
+}
+
+/** The deliveries queued (for one account). */
+function queued(db: Db, accountId?: string) {
+  let q = db.selectFrom('webhookDeliveries').selectAll();
+  if (accountId) q = q.where('accountId', '=', accountId);
+  return q.execute();
 }
 
 const payloadOf = (r: Receiver, i: number) => JSON.parse(r.received[i].body) as { type: string; timestamp: string; data: unknown };
@@ -114,7 +118,7 @@ describe('through the app', () => {
     expect(page).toContain('3 of 3');
     await new Promise((ok) => setTimeout(ok, 400));
     expect(r.received).toHaveLength(3);
-    expect((await t.api.store.list<{ accountId: string }>(QUEUE)).filter((d) => d.accountId === id)).toEqual([]);
+    expect(await queued(t.api.database.db, id)).toEqual([]);
   });
 
   test('410 Gone stops the webhook: no retry, no further event, until its owner saves it again', async () => {
@@ -169,14 +173,14 @@ describe('across a restart on the same DATA_DIR', () => {
       const { id } = await hooked(first, r);
       first.api.keys.events.emit('key.revoked', id, { keyId: 'k1', name: 'old', reason: 'revoked' });
       await r.waitFor(1);
-      await eventually(async () => (await first.api.store.list<{ attempt: number }>(QUEUE)).some((d) => d.attempt === 2));
+      await eventually(async () => (await queued(first.api.database.db, id)).some((d) => d.attempt === 2));
       await first.close();
       expect(r.received).toHaveLength(1);
       second = await testApp(env, { dataDir: first.dataDir });
       const [a, b] = await r.waitFor(2, 5000);
       expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
       expect(b.error).toBeUndefined();
-      await eventually(async () => (await second!.api.store.count(QUEUE)) === 0);
+      await eventually(async () => (await queued(second!.api.database.db)).length === 0);
     } finally {
       await second?.close();
     }
@@ -204,14 +208,13 @@ describe('across a restart on the same DATA_DIR', () => {
   });
 });
 
-describe('the worker on a store', () => {
-  const tmpDir = tmpDirs('uua-webhooks-');
+describeEngines('the worker', (_engine, open) => {
   const quiet = { warn: () => {}, info: () => {} } as unknown as Logger;
 
-  function worker(store: Store, o: Partial<DeliveryOptions> = {}): Deliveries {
+  function worker(db: Db, o: Partial<DeliveryOptions> = {}): Deliveries {
     return new Deliveries({
-      store,
-      settings: new WebhookSettingsStore(store),
+      db,
+      settings: new WebhookSettingsStore(db),
       log: quiet,
       retryDelaysMs: [50],
       timeoutMs: 2000,
@@ -222,46 +225,24 @@ describe('the worker on a store', () => {
     });
   }
 
-  async function setUp(store: Store, r: Receiver, accountId: string) {
-    const s = await new WebhookSettingsStore(store).save(accountId, { url: r.url, events: ['key.created'] });
+  async function setUp(db: Db, r: Receiver, accountId: string) {
+    const s = await new WebhookSettingsStore(db).save(accountId, { url: r.url, events: ['key.created'] });
     r.secret = secretText(s.secret);
   }
 
-  const stores: [string, () => Promise<{ store: Store; close(): Promise<void> } | undefined>][] = [
-    [
-      'SQLite',
-      async () => {
-        const store = openSqlite(tmpDir());
-        return { store, close: () => store.close() };
-      },
-    ],
-    [
-      'Redis',
-      async () => {
-        const url = await redisAvailable();
-        if (!url) return undefined;
-        const redis = connectRedis(url, quiet);
-        await redis.whenReady(2000);
-        const store = await openRedisStore(redis.client, `test-${crypto.randomUUID()}:`, url, tmpDir(), quiet);
-        return {
-          store,
-          close: async () => {
-            await store.close();
-            await redis.close();
-          },
-        };
-      },
-    ],
-  ];
+  /** A second connection to the database `open` gave: another instance's. */
+  function again(first: OpenDatabase): Promise<OpenDatabase> {
+    const { dataDir, url } = first as OpenDatabase & { dataDir: string; url?: string };
+    return openDatabase({ dataDir, databaseUrl: url });
+  }
 
-  test.each(stores)('%s: two workers on one store send each delivery once', async (_kind, open) => {
-    const opened = await open();
-    if (!opened) return;
-    const { store } = opened;
+  engineTest('two workers, each on its own connection, send each delivery once', async () => {
+    const one = await open();
+    const two = await again(one);
     const r = await receiver();
-    await setUp(store, r, 'acct-one-sender');
-    const a = worker(store);
-    const b = worker(store);
+    await setUp(one.db, r, 'acct-one-sender');
+    const a = worker(one.db);
+    const b = worker(two.db);
     try {
       for (let i = 0; i < 6; i++) await a.sendTest('acct-one-sender');
       b.start(new AccountEvents());
@@ -271,44 +252,51 @@ describe('the worker on a store', () => {
       expect(ids).toHaveLength(6);
       expect(new Set(ids).size).toBe(6);
       expect(r.received.every((x) => x.error === undefined)).toBe(true);
-      expect(await store.count(QUEUE)).toBe(0);
-      expect(await store.count(CLAIMS)).toBe(0);
+      expect(await queued(one.db)).toEqual([]);
+      expect(await b.recent('acct-one-sender')).toHaveLength(6);
     } finally {
       await a.close();
       await b.close();
-      await opened.close();
+      await two.close();
     }
   });
 
-  test('a claim left by an instance that died is taken over; a live one is left alone', async () => {
-    const store = openSqlite(tmpDir());
+  engineTest('a claim left by an instance that died is taken over; a live one is left alone', async () => {
+    const { db } = await open();
     const r = await receiver();
-    await setUp(store, r, 'acct-claims');
+    await setUp(db, r, 'acct-claims');
     const body = JSON.stringify({ type: 'key.created', timestamp: new Date().toISOString(), data: {} });
-    const due = (id: string) => ({ id, accountId: 'acct-claims', type: 'key.created', body, attempt: 1, dueAt: 0 });
-    await store.put(QUEUE, 'msg_dead', due('msg_dead'));
-    await store.insert(CLAIMS, 'msg_dead:1:0', { at: Date.now() - 10 * 60_000 });
-    await store.put(QUEUE, 'msg_live', due('msg_live'));
-    await store.insert(CLAIMS, 'msg_live:1:0', { at: Date.now() });
-    const w = worker(store);
+    const held = (id: string, claimedUntil: number) => ({
+      id,
+      accountId: 'acct-claims',
+      type: 'key.created',
+      body,
+      attempt: 1,
+      dueAt: 0,
+      claimedBy: 'another-instance',
+      claimedUntil,
+    });
+    await db
+      .insertInto('webhookDeliveries')
+      .values([held('msg_dead', Date.now() - 1000), held('msg_live', Date.now() + 60_000)])
+      .execute();
+    const w = worker(db);
     try {
       w.start(new AccountEvents());
       await r.waitFor(1);
       await new Promise((ok) => setTimeout(ok, 200));
       expect(r.received.map((x) => x.headers['webhook-id'])).toEqual(['msg_dead']);
-      expect((await store.entries(CLAIMS)).map(([id]) => id)).toEqual(['msg_live:1:0']);
-      expect((await store.list<{ id: string }>(QUEUE)).map((d) => d.id)).toEqual(['msg_live']);
+      expect((await queued(db)).map((d) => [d.id, d.claimedBy])).toEqual([['msg_live', 'another-instance']]);
     } finally {
       await w.close();
-      await store.close();
     }
   });
 
-  test('with private fetch off, a loopback URL is refused at delivery: the receiver never hears of it', async () => {
-    const store = openSqlite(tmpDir());
+  engineTest('with private fetch off, a loopback URL is refused at delivery: the receiver never hears of it', async () => {
+    const { db } = await open();
     const r = await receiver();
-    await setUp(store, r, 'acct-private');
-    const w = worker(store, { allowPrivate: false, retryDelaysMs: [] });
+    await setUp(db, r, 'acct-private');
+    const w = worker(db, { allowPrivate: false, retryDelaysMs: [] });
     try {
       await w.sendTest('acct-private');
       const [attempt] = await eventually(async () => {
@@ -323,9 +311,9 @@ describe('the worker on a store', () => {
       });
       expect(attempt.status).toBeUndefined();
       expect(r.received).toEqual([]);
+      expect(await queued(db)).toEqual([]);
     } finally {
       await w.close();
-      await store.close();
     }
   });
 });
