@@ -41,7 +41,7 @@ test('one probe per interval across three instances; its outcome is seen by all'
     for (const a of apps) await a.close();
     await upstream.close();
   }
-}, 30_000);
+}, 90_000);
 
 test('an incident one instance opens from its probes is the one every instance shows, and another closes it', async () => {
   let down = true;
@@ -71,4 +71,4 @@ test('an incident one instance opens from its probes is the one every instance s
   } finally {
     await upstream.close();
   }
-}, 30_000);
+}, 60_000);
