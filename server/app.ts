@@ -160,6 +160,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     upstreams: catalog.upstreams,
     env: config.env,
     store,
+    db: database.db,
     events: upstreamEvents,
     log,
     redis: redis?.client,

@@ -3,10 +3,10 @@
 // webhooks both take (`text` is Slack's field, `content` Discord's; each ignores the other's), and to the
 // listeners (the portal mails it when SMTP is set). The POST goes through the SSRF-guarded client account
 // webhooks use, with a few tries. An alert several instances raise (each has its own breakers) is sent
-// once: the first to insert the episode's marker into 'health-alerts' sends the opening, the one that
-// removes it the closing.
+// once: the first to claim the episode (a row of the claims table, scope 'health-alert') sends the opening,
+// the one that deletes the claim the closing.
 import type { Logger } from 'pino';
-import type { Store } from '../store/types.js';
+import type { Db } from '../db/open.js';
 import { postUrl, PostFailed } from '../upstream/guarded-post.js';
 
 export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered';
@@ -24,7 +24,7 @@ export interface Alert {
 
 export interface AlertOptions {
   webhookUrl: string | undefined;
-  store: Store;
+  db: Db;
   log: Logger;
   userAgent: string;
   allowPrivate: boolean;
@@ -33,7 +33,7 @@ export interface AlertOptions {
   timeoutMs?: number;
 }
 
-const SENT = 'health-alerts';
+const SCOPE = 'health-alert';
 const KEEP_MS = 86_400_000;
 /** Discord refuses content over 2000 characters. */
 const MAX_TEXT = 1900;
@@ -60,7 +60,7 @@ export class Alerts {
    * `once.release`: only if this instance is the one that drops the marker (an episode's end).
    */
   raise(a: Alert, once: { claim?: string; release?: string } = {}): void {
-    const work = (once.release ? this.o.store.del(SENT, once.release) : this.claim(once.claim))
+    const work = (once.release ? this.release(once.release) : this.claim(once.claim))
       .then(async (mine) => {
         if (!mine) return;
         this.o.log.warn({ alert: a.kind, subject: a.subject }, `alert: ${a.title}`);
@@ -79,12 +79,25 @@ export class Alerts {
 
   private async claim(dedupe: string | undefined): Promise<boolean> {
     if (!dedupe) return true;
+    const { db } = this.o;
     const now = Date.now();
+    // An episode whose end no instance saw (it stopped first) is forgotten after a day.
     if (now - this.pruned > KEEP_MS / 24) {
       this.pruned = now;
-      for (const [id, m] of await this.o.store.entries<{ at: number }>(SENT)) if (now - m.at > KEEP_MS) await this.o.store.del(SENT, id);
+      await db.deleteFrom('claims').where('scope', '=', SCOPE).where('expiresAt', '<', now).execute();
     }
-    return this.o.store.insert(SENT, dedupe, { at: now });
+    const inserted = await db
+      .insertInto('claims')
+      .values({ scope: SCOPE, id: dedupe, at: now, expiresAt: now + KEEP_MS, note: null })
+      .onConflict((oc) => oc.columns(['scope', 'id']).doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** True when this instance deleted the claim (another may have already). */
+  private async release(dedupe: string): Promise<boolean> {
+    const deleted = await this.o.db.deleteFrom('claims').where('scope', '=', SCOPE).where('id', '=', dedupe).executeTakeFirst();
+    return Number(deleted.numDeletedRows) === 1;
   }
 
   private async post(url: string, a: Alert): Promise<void> {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RedisClientType } from 'redis';
 import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import type { HealthConfig } from '../config.js';
+import type { Db } from '../db/open.js';
 import type { Store } from '../store/types.js';
 import type { UpstreamEvents } from '../upstream/upstream-events.js';
 import { createHealthHistory } from './history.js';
@@ -18,7 +19,10 @@ export interface HealthDeps {
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
   env: NodeJS.ProcessEnv;
+  /** The 90-day history's counters. */
   store: Store;
+  /** Last probes, incidents and alert claims. */
+  db: Db;
   events: UpstreamEvents;
   log: Logger;
   redis: RedisClientType | undefined;
@@ -34,7 +38,7 @@ export function createHealth(deps: HealthDeps) {
   const history = createHealthHistory(deps.store, log);
   const alerts = new Alerts({
     webhookUrl: config.alertWebhookUrl,
-    store: deps.store,
+    db: deps.db,
     log,
     userAgent: deps.userAgent,
     allowPrivate: deps.allowPrivate,

@@ -1,9 +1,12 @@
 // Incidents: opened when an endpoint leaves "operational", updated when its state changes, closed when it is
-// back. One open incident per endpoint however many instances see the change: the first to insert the
-// endpoint's marker into 'health-open' opens it (insert succeeds for one caller only). Closed incidents are
-// kept 90 days, then dropped when the list is next read.
+// back. One open incident per endpoint however many instances see the change: the table's partial unique
+// index (endpoint, where closed_at is null) lets one insert through; the others read the one it made.
+// Changes to an incident are compare-and-set on its updates, so two instances never lose each other's.
+// Closed incidents are kept 90 days (by their opening), then dropped.
 import crypto from 'node:crypto';
-import type { Store } from '../store/types.js';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/open.js';
+import type { IncidentsTable } from '../db/tables/health.js';
 import { HISTORY_DAYS } from './history.js';
 
 export type TroubleState = 'degraded' | 'changed' | 'down';
@@ -25,58 +28,113 @@ export interface Incident {
   updates: IncidentUpdate[];
 }
 
-const DOCS = 'health-incidents';
-const OPEN = 'health-open';
 const KEEP_MS = HISTORY_DAYS * 86_400_000;
+/** The most incidents a list gives (newest first): the status page shows far fewer. */
+const LIST_MAX = 1000;
+/** How often an instance drops the expired ones. */
+const EXPIRE_EVERY_MS = 3_600_000;
+
+type Row = Selectable<IncidentsTable>;
+
+const incidentOf = (r: Row): Incident => ({
+  id: r.id,
+  endpoint: r.endpoint,
+  state: r.state as TroubleState,
+  openedAt: r.openedAt,
+  ...(r.closedAt ? { closedAt: r.closedAt } : {}),
+  updates: JSON.parse(r.updates) as IncidentUpdate[],
+});
+
+const newestFirst = (a: Incident, b: Incident) => b.openedAt.localeCompare(a.openedAt) || b.id.localeCompare(a.id);
 
 export class Incidents {
-  constructor(private readonly store: Store) {}
+  private expired = -Infinity;
+
+  constructor(private readonly db: Db) {}
 
   /** Opens one for the endpoint, or, when one is open already, notes the new state on it. */
   async trouble(endpoint: string, state: TroubleState, note: string, at = new Date()): Promise<Incident> {
     const id = `${at.toISOString().slice(0, 10)}-${crypto.randomBytes(4).toString('hex')}`;
     const update: IncidentUpdate = { at: at.toISOString(), state, note };
-    if (await this.store.insert(OPEN, endpoint, { id })) {
-      const incident: Incident = { id, endpoint, state, openedAt: update.at, updates: [update] };
-      await this.store.put(DOCS, id, incident);
-      return incident;
+    const incident: Incident = { id, endpoint, state, openedAt: update.at, updates: [update] };
+    for (;;) {
+      const inserted = await this.db
+        .insertInto('incidents')
+        .values({ id, endpoint, state, openedAt: update.at, closedAt: null, updates: JSON.stringify(incident.updates) })
+        .onConflict((oc) => oc.column('endpoint').where('closedAt', 'is', null).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return incident;
+      // Another instance opened it: note the state on that one.
+      const open = await this.openRow(endpoint);
+      // Closed in between: open a new one.
+      if (!open) continue;
+      if (open.state === state) return incidentOf(open);
+      const next = { ...incidentOf(open), state, updates: [...incidentOf(open).updates, update] };
+      if (await this.change(open, { state, updates: JSON.stringify(next.updates) })) return next;
     }
-    const open = await this.store.get<{ id: string }>(OPEN, endpoint);
-    const incident = open && (await this.store.get<Incident>(DOCS, open.id));
-    // The marker without its document: a write lost half-way. Start over.
-    if (!incident) {
-      await this.store.del(OPEN, endpoint);
-      return this.trouble(endpoint, state, note, at);
-    }
-    if (incident.state === state) return incident;
-    const next = { ...incident, state, updates: [...incident.updates, update] };
-    await this.store.put(DOCS, incident.id, next);
-    return next;
   }
 
   /** Closes the endpoint's open incident; undefined when none was open (or another instance closed it). */
   async resolve(endpoint: string, note: string, at = new Date()): Promise<Incident | undefined> {
-    const open = await this.store.get<{ id: string }>(OPEN, endpoint);
-    if (!open || !(await this.store.del(OPEN, endpoint))) return undefined;
-    const incident = await this.store.get<Incident>(DOCS, open.id);
-    if (!incident) return undefined;
-    const closed: Incident = {
-      ...incident,
-      closedAt: at.toISOString(),
-      updates: [...incident.updates, { at: at.toISOString(), state: 'operational', note }],
-    };
-    await this.store.put(DOCS, incident.id, closed);
-    return closed;
+    for (;;) {
+      const open = await this.openRow(endpoint);
+      if (!open) return undefined;
+      const closed: Incident = {
+        ...incidentOf(open),
+        closedAt: at.toISOString(),
+        updates: [...incidentOf(open).updates, { at: at.toISOString(), state: 'operational', note }],
+      };
+      if (await this.change(open, { closedAt: closed.closedAt, updates: JSON.stringify(closed.updates) })) return closed;
+    }
   }
 
-  /** Every incident of the last 90 days, newest first (older closed ones are dropped). */
+  /** The open incidents, one per endpoint at most (the partial unique index holds just these). */
+  async open(): Promise<Incident[]> {
+    const rows = await this.db.selectFrom('incidents').selectAll().where('closedAt', 'is', null).execute();
+    return rows.map(incidentOf);
+  }
+
+  /** Drops the closed incidents opened over 90 days ago (at most hourly: the monitor asks at each refresh). */
+  async expire(now = Date.now()): Promise<void> {
+    if (now - this.expired < EXPIRE_EVERY_MS) return;
+    this.expired = now;
+    const cutoff = new Date(now - KEEP_MS).toISOString();
+    await this.db.deleteFrom('incidents').where('openedAt', '<', cutoff).where('closedAt', 'is not', null).execute();
+  }
+
+  /** The open incidents and those opened in the last 90 days, newest first. */
   async list(now = Date.now()): Promise<Incident[]> {
-    const all = await this.store.list<Incident>(DOCS);
-    const kept: Incident[] = [];
-    for (const i of all) {
-      if (i.closedAt && now - Date.parse(i.closedAt) > KEEP_MS) await this.store.del(DOCS, i.id);
-      else kept.push(i);
-    }
-    return kept.sort((a, b) => b.openedAt.localeCompare(a.openedAt));
+    const cutoff = new Date(now - KEEP_MS).toISOString();
+    const [open, recent] = await Promise.all([
+      this.open(),
+      this.db
+        .selectFrom('incidents')
+        .selectAll()
+        .where('openedAt', '>=', cutoff)
+        .orderBy('openedAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(LIST_MAX)
+        .execute(),
+    ]);
+    // An incident open longer than the window is still news.
+    const seen = new Set(recent.map((r) => r.id));
+    return [...recent.map(incidentOf), ...open.filter((i) => !seen.has(i.id))].sort(newestFirst);
+  }
+
+  /** The endpoint's open incident (by the partial unique index). */
+  private openRow(endpoint: string): Promise<Row | undefined> {
+    return this.db.selectFrom('incidents').selectAll().where('endpoint', '=', endpoint).where('closedAt', 'is', null).executeTakeFirst();
+  }
+
+  /** Writes a change to an open incident unless another instance changed it since `was` was read. */
+  private async change(was: Row, set: { state?: string; closedAt?: string; updates: string }): Promise<boolean> {
+    const done = await this.db
+      .updateTable('incidents')
+      .set(set)
+      .where('id', '=', was.id)
+      .where('closedAt', 'is', null)
+      .where('updates', '=', was.updates)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) === 1;
   }
 }

@@ -1,12 +1,12 @@
 // The health of every endpoint now: operational, degraded, changed (the upstream answers in a shape its
 // adapter does not read), down, or not configured (no URL or required key for any of its providers). Judged
 // from what this instance saw lately (real traffic and probes, in a window of a few minutes), the last
-// probe any instance ran (kept in the store, read every few seconds) and the upstreams' circuit breakers
+// probe any instance ran (the probes table, read every few seconds) and the upstreams' circuit breakers
 // (engine/upstream/upstream-events.ts). A change of state opens, updates or closes the endpoint's
 // incident; a breaker that opens or closes raises an operator alert.
 import type { Logger } from 'pino';
 import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
-import type { Store } from '../store/types.js';
+import type { Db } from '../db/open.js';
 import type { BreakerChange, UpstreamEvents } from '../upstream/upstream-events.js';
 import { unconfiguredNote } from '../upstream/configured.js';
 import type { HealthHistory } from './history.js';
@@ -14,6 +14,9 @@ import { Incidents, type TroubleState } from './incidents.js';
 import type { Alerts } from './alerts.js';
 import { verdictOf, type Verdict } from './verdict.js';
 import { ReusedRing } from '../reused-ring.js';
+import { LastProbes, type ProbeRecord } from './last-probes.js';
+
+export type { ProbeRecord } from './last-probes.js';
 
 export type EndpointState = 'operational' | TroubleState | 'not_configured';
 
@@ -23,27 +26,12 @@ export interface Judgement {
   note?: string;
 }
 
-/** The last probe of an endpoint, as stored ('health-probe'). */
-export interface ProbeRecord {
-  at: string;
-  status: number;
-  code?: string;
-  ms: number;
-  source?: string;
-  verdict: Verdict;
-  /** Probes failed in a row, this one included (0 when it went well). */
-  fails: number;
-  /** Probes that went well in a row, this one included (0 when it failed). */
-  oks: number;
-}
-
 interface Seen {
   at: number;
   verdict: Verdict;
   code?: string;
 }
 
-const PROBES = 'health-probe';
 /** Failed answers in a row that make an endpoint down rather than degraded. */
 const DOWN_STREAK = 3;
 /** Answers kept per endpoint, and for how long at least. */
@@ -55,7 +43,7 @@ export interface MonitorDeps {
   endpoints: EndpointSpec[];
   upstreams: Record<string, UpstreamSpec>;
   env: NodeJS.ProcessEnv;
-  store: Store;
+  db: Db;
   events: UpstreamEvents;
   history: HealthHistory;
   alerts: Alerts;
@@ -69,7 +57,7 @@ export const providersOf = (spec: EndpointSpec) =>
   [spec.upstream, ...(spec.fallback ?? []).map((p) => p.upstream)].filter((u) => u !== 'embedded');
 
 export function createMonitor(deps: MonitorDeps) {
-  const { store, events, history, alerts, log } = deps;
+  const { db, events, history, alerts, log } = deps;
   const byId = new Map(deps.endpoints.map((s) => [s.id, s]));
   const unconfigured = new Map<string, string>();
   for (const s of deps.endpoints) {
@@ -78,7 +66,8 @@ export function createMonitor(deps: MonitorDeps) {
   }
   const usedBy = new Map<string, EndpointSpec[]>();
   for (const s of deps.endpoints) for (const u of providersOf(s)) usedBy.set(u, [...(usedBy.get(u) ?? []), s]);
-  const incidents = new Incidents(store);
+  const incidents = new Incidents(db);
+  const lastProbes = new LastProbes(db);
   const windowMs = Math.max(MIN_WINDOW_MS, 2 * deps.probeIntervalMs);
 
   /** Each endpoint's last answers (engine/reused-ring.ts: recording allocates nothing once it is full). */
@@ -192,14 +181,7 @@ export function createMonitor(deps: MonitorDeps) {
     // A 4xx to the documented example still shows an upstream that answers.
     const verdict = verdictOf(p.status, p.code) ?? (p.status < 500 ? 'ok' : undefined);
     if (!spec || !verdict) return undefined;
-    const before = await store.get<ProbeRecord>(PROBES, endpoint);
-    const rec: ProbeRecord = {
-      ...p,
-      verdict,
-      fails: verdict === 'ok' ? 0 : (before?.fails ?? 0) + 1,
-      oks: verdict === 'ok' ? (before?.oks ?? 0) + 1 : 0,
-    };
-    await store.put(PROBES, endpoint, rec);
+    const rec = await lastProbes.record(endpoint, { ...p, verdict });
     probes.set(endpoint, rec);
     history.add(endpoint, 'probe', verdict, p.ms, p.source);
     await settle(spec, false);
@@ -215,7 +197,7 @@ export function createMonitor(deps: MonitorDeps) {
     for (const spec of affected) void settle(spec, change.state === 'closed');
     const names = affected.map((s) => s.id).join(', ') || 'none';
     // One alert per episode: the first opening (not each failed half-open try after a cool-down), and the
-    // closing; across instances, the marker `<upstream>:open` in the store says whose they are.
+    // closing; across instances, the claim `<upstream>:open` (engine/health/alerts.ts) says whose they are.
     const marker = `${change.upstream}:open`;
     if (change.state === 'open' && before === 'closed')
       alerts.raise(
@@ -244,16 +226,16 @@ export function createMonitor(deps: MonitorDeps) {
 
   /** Reads what other instances wrote (last probes, open incidents), then judges the endpoints seen again. */
   const refresh = async () => {
-    probes = new Map(await store.entries<ProbeRecord>(PROBES));
-    const list = await incidents.list();
-    open = new Map(list.filter((i) => !i.closedAt).map((i) => [i.endpoint, i.state]));
+    const [last, opened] = await Promise.all([lastProbes.all(), incidents.open(), incidents.expire()]);
+    probes = last;
+    open = new Map(opened.map((i) => [i.endpoint, i.state]));
   };
   let refreshing: Promise<void> = Promise.resolve();
   const tick = () => {
     refreshing = refresh()
       .then(() => Promise.all([...new Set([...seen.keys(), ...probes.keys()])].map((id) => byId.get(id)).map((s) => s && settle(s, false))))
       .then(() => undefined)
-      .catch((err: Error) => log.warn({ err: err.message }, 'health: cannot read the store'));
+      .catch((err: Error) => log.warn({ err: err.message }, 'health: cannot read the database'));
     return refreshing;
   };
   const timer = setInterval(() => void tick(), REFRESH_MS);
@@ -266,7 +248,7 @@ export function createMonitor(deps: MonitorDeps) {
     recordProbe,
     incidents,
     onChange: (listener: () => void) => void changed.push(listener),
-    /** Reads the store again now (what the status page shows). */
+    /** Reads the database again now (what the status page shows). */
     refresh: tick,
     judge: (id: string): Judgement | undefined => {
       const spec = byId.get(id);

@@ -49,10 +49,10 @@ test('a breaker that opens and closes: one alert each (however often it is told)
   // Its half-open tries fail after each cool-down: the same episode, no new alert.
   events.breaker({ upstream: 'pokeapi', state: 'half-open', at: at + 1 });
   events.breaker({ upstream: 'pokeapi', state: 'open', at: at + 2, retryAt: at + 60_000, cause: 'upstream_failed' });
-  // Another instance's breaker opening: the operator hears of the episode once (its marker is in the store).
+  // Another instance's breaker opening: the operator hears of the episode once (its claim is in the database).
   const other = new Alerts({
     webhookUrl: `${hook.url}/other`,
-    store: t.api.store,
+    db: t.api.database.db,
     log: pino({ level: 'silent' }),
     userAgent: 'x',
     allowPrivate: true,
@@ -119,7 +119,7 @@ test('the webhook goes through the SSRF guard: a private address is refused unle
   const before = hook.calls.length;
   const alerts = new Alerts({
     webhookUrl: `${hook.url}/hook`,
-    store: t.api.store,
+    db: t.api.database.db,
     log: pino({ level: 'info' }, sink),
     userAgent: 'test',
     allowPrivate: false,

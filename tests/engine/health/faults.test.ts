@@ -140,8 +140,8 @@ test('a probe runs the documented example through the engine: not metered, not c
   expect(first).toMatchObject({ status: 200, verdict: 'ok', source: 'pokeapi', fails: 0 });
   expect(second!.ms).toBeGreaterThanOrEqual(0);
   expect((await usage()).headers['x-ratelimit-remaining']).toBe(before);
-  const stored = await t.api.store.get<{ status: number }>('health-probe', ID);
-  expect(stored).toMatchObject({ status: 200 });
+  const stored = await t.api.database.db.selectFrom('probes').selectAll().where('endpoint', '=', ID).executeTakeFirst();
+  expect(stored).toMatchObject({ status: 200, verdict: 'ok', fails: 0, oks: 2 });
 
   // A failing probe counts as a failure of the endpoint, as real traffic does.
   mode = 'down';

@@ -1,7 +1,8 @@
-// Probes on a schedule, three instances on one Redis: each interval, exactly one instance probes (the first
-// to claim the interval's slot), and every instance sees the last probe's outcome.
+// Probes on a schedule, three instances on one Redis and one PostgreSQL: each interval, exactly one instance
+// probes (the first to claim the interval's slot), and every instance sees the last probe's outcome.
 import crypto from 'node:crypto';
-import { redisAvailable, testApp, type TestApp } from '../../helpers/app.js';
+import { onTwoInstances, redisAvailable, testApp, type TestApp } from '../../helpers/app.js';
+import { freshPostgresUrl } from '../../helpers/db.js';
 import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js';
 
 const ID = 'anime/creature-data';
@@ -9,11 +10,13 @@ const INTERVAL_MS = 2000;
 
 test('one probe per interval across three instances; its outcome is seen by all', async () => {
   const redisUrl = await redisAvailable();
-  if (!redisUrl) return;
+  const databaseUrl = await freshPostgresUrl();
+  if (!redisUrl || !databaseUrl) return;
   const upstream: FakeUpstream = await fakeUpstream(() => ({ json: { count: 0, results: [] } }));
   const env = {
     REDIS_URL: redisUrl,
     REDIS_PREFIX: `test-${crypto.randomUUID()}:`,
+    DATABASE_URL: databaseUrl,
     UPSTREAM_POKEAPI_URL: upstream.url,
     PROBE_INTERVAL: `${INTERVAL_MS}ms`,
     PROBE_ENDPOINTS: ID,
@@ -38,35 +41,34 @@ test('one probe per interval across three instances; its outcome is seen by all'
     for (const a of apps) await a.close();
     await upstream.close();
   }
-}, 30_000);
+}, 90_000);
 
 test('an incident one instance opens from its probes is the one every instance shows, and another closes it', async () => {
-  const redisUrl = await redisAvailable();
-  if (!redisUrl) return;
   let down = true;
   const upstream = await fakeUpstream(() => (down ? { status: 500, text: 'down' } : { json: { count: 0, results: [] } }));
-  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `test-${crypto.randomUUID()}:`, UPSTREAM_POKEAPI_URL: upstream.url };
-  const [x, y] = [await testApp(env), await testApp(env)];
   try {
-    for (let i = 0; i < 3; i++) await x.api.health.prober.probe(ID);
-    await x.api.health.monitor.settled();
-    // y has seen no answer of its own: the stored probe (3 failures in a row) is its evidence.
-    const seen = await y.api.health.status(true);
-    const row = seen.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!;
-    expect(row).toMatchObject({ state: 'down', lastProbe: { status: 502, code: 'upstream_failed' } });
-    expect(seen.incidents.filter((i) => !i.closedAt).map((i) => [i.endpoint, i.state])).toEqual([[ID, 'down']]);
+    await onTwoInstances(
+      async (x, y) => {
+        for (let i = 0; i < 3; i++) await x.api.health.prober.probe(ID);
+        await x.api.health.monitor.settled();
+        // y has seen no answer of its own: the stored probe (3 failures in a row) is its evidence.
+        const seen = await y.api.health.status(true);
+        const row = seen.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!;
+        expect(row).toMatchObject({ state: 'down', lastProbe: { status: 502, code: 'upstream_failed' } });
+        expect(seen.incidents.filter((i) => !i.closedAt).map((i) => [i.endpoint, i.state])).toEqual([[ID, 'down']]);
 
-    down = false;
-    await y.api.health.prober.probe(ID);
-    await y.api.health.prober.probe(ID);
-    await y.api.health.monitor.settled();
-    const after = await x.api.health.status(true);
-    expect(after.incidents).toHaveLength(1);
-    expect(after.incidents[0].closedAt).toEqual(expect.any(String));
-    expect(after.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!.state).toBe('operational');
+        down = false;
+        await y.api.health.prober.probe(ID);
+        await y.api.health.prober.probe(ID);
+        await y.api.health.monitor.settled();
+        const after = await x.api.health.status(true);
+        expect(after.incidents).toHaveLength(1);
+        expect(after.incidents[0].closedAt).toEqual(expect.any(String));
+        expect(after.categories.flatMap((c) => c.endpoints).find((e) => e.id === ID)!.state).toBe('operational');
+      },
+      { UPSTREAM_POKEAPI_URL: upstream.url },
+    );
   } finally {
-    await x.close();
-    await y.close();
     await upstream.close();
   }
-}, 30_000);
+}, 60_000);
