@@ -1,4 +1,4 @@
-// Databases for tests: a fresh SQLite file, or a fresh schema in the PostgreSQL at TEST_DATABASE_URL
+// Databases for tests: a fresh SQLite file, or a fresh database on the PostgreSQL of TEST_DATABASE_URL
 // (default postgres://postgres:postgres@127.0.0.1:5432/test, Debian's postgresql that .ci/run starts), dropped after the file's
 // last test. Under CI=true a PostgreSQL that does not answer is a failure; elsewhere its tests are skipped.
 import crypto from 'node:crypto';
@@ -45,20 +45,22 @@ async function admin<T>(run: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * A URL of a new, empty schema of the test database (its own search_path), dropped after the file's last test:
- * what DATABASE_URL is set to for a test app or a child process. Undefined when PostgreSQL is not there.
+ * A URL of a new, empty database on the test server, dropped after the file's last test: what DATABASE_URL
+ * is set to for a test app or a child process. A database, not a schema: schema migrations read the
+ * server's catalog, which another file's schema dropped at that moment would break. Undefined when
+ * PostgreSQL is not there.
  */
 export async function freshPostgresUrl(): Promise<string | undefined> {
   if (!(await postgresAvailable())) return undefined;
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
-  cleanups.push(() => admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)));
+  const name = `t_${crypto.randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  cleanups.push(() => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
   const url = new URL(BASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.pathname = `/${name}`;
   return url.toString();
 }
 
-/** A migrated database of the engine, in a directory or schema of its own (closed and dropped after the file's tests). */
+/** A migrated database of the engine, in a directory or database of its own (closed and dropped after the file's tests). */
 export async function freshDatabase(engine: Engine): Promise<OpenDatabase & { dataDir: string; url?: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-db-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
