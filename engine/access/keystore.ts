@@ -234,20 +234,6 @@ export class KeyStore {
     return rec && rec.revokedAt === undefined ? rec : undefined;
   }
 
-  /** Keys whose id starts with `prefix` or whose hint does (the admin's search), at most `limit`. */
-  async search(prefix: string, limit: number): Promise<KeyRecord[]> {
-    const end = `${prefix}\uffff`;
-    const rows = await this.db
-      .selectFrom('apiKeys')
-      .selectAll()
-      .where((eb) =>
-        eb.or([eb.and([eb('id', '>=', prefix), eb('id', '<', end)]), eb.and([eb('hint', '>=', prefix), eb('hint', '<', end)])]),
-      )
-      .limit(limit)
-      .execute();
-    return rows.map(fromRow);
-  }
-
   async rename(id: string, name: string): Promise<KeyRecord | undefined> {
     const rec = await this.get(id);
     if (!rec) return undefined;
