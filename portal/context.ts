@@ -57,7 +57,7 @@ export interface PortalContext {
 
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
-  const accounts = new Accounts(deps.store, deps.keys, config.freePersonalKeys);
+  const accounts = new Accounts(deps.keys.db, deps.keys, config.freePersonalKeys);
   const counters = { redis: deps.redis?.client, redisHealth: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
   const webhookSettings = new WebhookSettingsStore(deps.db);
   const deliveries = new Deliveries({
@@ -123,8 +123,7 @@ export function createContext(deps: PortalDeps): PortalContext {
   const freeKeys = accounts
     .applyFreeKeyPolicy()
     .then(
-      (n) =>
-        n && log.info({ accounts: n, freePersonalKeys: config.freePersonalKeys }, "portal: free accounts' keys follow FREE_PERSONAL_KEYS"),
+      (n) => n && log.info({ keys: n, freePersonalKeys: config.freePersonalKeys }, "portal: free accounts' keys follow FREE_PERSONAL_KEYS"),
     )
     .catch((err: Error) => log.error({ err: err.message }, "portal: cannot carry FREE_PERSONAL_KEYS to free accounts' keys"));
 

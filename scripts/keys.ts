@@ -1,10 +1,13 @@
 // Operators' CLI for keys and accounts: `npm run keys -- add <plan> <name> | list | revoke <id> | migrate
 // | admin <email> [name] | accounts`.
-// It uses the server's own store (DATA_DIR/uua.sqlite, or Redis when REDIS_URL is set), so a running
+// It uses the server's own database (DATA_DIR/uua.sqlite, or PostgreSQL when DATABASE_URL is set) and
+// announces its changes on the server's store (the same file, or Redis when REDIS_URL is set), so a running
 // server sees every change within a second. Run through tsx: no build step per call.
 import { loadConfig } from '../server/config.js';
 import { loadCatalog } from '../engine/catalog/load.js';
 import { KeyStore } from '../engine/access/keystore.js';
+import { importKeysJson } from '../engine/access/keys-file.js';
+import { openDatabase } from '../engine/db/open.js';
 import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
 import { RedisStore } from '../engine/store/redis.js';
 import { Accounts, ensureAdmin } from '../portal/accounts/accounts.js';
@@ -53,7 +56,9 @@ if (config.redisUrl) {
   store = openSqlite(config.dataDir);
   close = () => store.close();
 }
-const keys = new KeyStore(store);
+const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+const keys = new KeyStore(database.db, store);
+await importKeysJson(keys, config.dataDir);
 
 try {
   switch (command) {
@@ -87,7 +92,7 @@ try {
     case 'admin': {
       const [email, ...name] = args;
       if (!email || !email.includes('@')) usage();
-      const accounts = new Accounts(store, keys);
+      const accounts = new Accounts(database.db, keys);
       const password = (await accounts.byEmail(email)) ? undefined : process.env.ADMIN_PASSWORD || (await readPassword());
       const made = await ensureAdmin(accounts, { email, name: name.join(' '), password }).catch((err: Error) => {
         console.error(err.message);
@@ -96,14 +101,18 @@ try {
       if (made) console.log(`${made.account.email} (${made.account.id}): admin ${made.outcome}${made.note ? `; ${made.note}` : ''}`);
       break;
     }
-    case 'accounts':
-      for (const a of await new Accounts(store, keys).list()) {
-        console.log([a.id, a.email, a.role, a.plan, a.status, a.createdAt, a.name].join('\t'));
+    case 'accounts': {
+      const accounts = new Accounts(database.db, keys);
+      for (let page = await accounts.page({ limit: 500 }); ; page = await accounts.page({ after: page.next, limit: 500 })) {
+        for (const a of page.accounts) console.log([a.id, a.email, a.role, a.plan, a.status, a.createdAt, a.name].join('\t'));
+        if (!page.next) break;
       }
       break;
+    }
     default:
       usage();
   }
 } finally {
+  await database.close();
   await close();
 }

@@ -30,7 +30,7 @@ import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createMemo } from '../engine/upstream/memo.js';
 import { createResponseCache } from '../engine/upstream/response-cache.js';
-import { loadKeysFile } from '../engine/access/keys-file.js';
+import { importKeysJson, loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
@@ -96,7 +96,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     await redis?.close();
     throw err;
   });
-  const keys = new KeyStore(store, new AccountEvents(log));
+  const keys = new KeyStore(database.db, store, new AccountEvents(log));
+  await importKeysJson(keys, config.dataDir);
   const configuredKeys = config.apiKeysFile
     ? loadKeysFile(config.apiKeysFile, catalog.plans).map((k) => record(k.key, k.plan, k.name))
     : [];
@@ -170,7 +171,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     run: probeRunner(routeDeps),
   });
   let draining = false;
-  const usage = createUsage(store, log);
+  const usage = createUsage(store, log, (uses) => keys.recordLastUsed(uses));
   const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).

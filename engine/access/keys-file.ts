@@ -1,8 +1,11 @@
-// API_KEYS_FILE: a YAML list of { key, plan, name } loaded at boot into the key store.
+// API_KEYS_FILE: a YAML list of { key, plan, name } loaded at boot into the key store; and keys.json, the
+// file key store of earlier versions, imported once into the keys' table.
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import type YAML from 'yaml';
 import type { PlanSpec } from '../catalog/load.js';
+import type { KeyRecord, KeyStore } from './keystore.js';
 
 export interface KeyEntry {
   key: string;
@@ -22,4 +25,13 @@ export function loadKeysFile(file: string, plans: Record<string, PlanSpec>): Key
       throw new Error(`${file}: entry ${i + 1}: plan must be one of ${Object.keys(plans).join(', ')}`);
     return { key, plan, name: typeof name === 'string' ? name : `key ${i + 1}` };
   });
+}
+
+/** DATA_DIR/keys.json (a JSON list of { id, hash, plan, name, createdAt }): imported, then renamed keys.json.imported. */
+export async function importKeysJson(keys: Pick<KeyStore, 'import'>, dataDir: string): Promise<void> {
+  const file = path.join(dataDir, 'keys.json');
+  if (!fs.existsSync(file)) return;
+  const recs = JSON.parse(fs.readFileSync(file, 'utf8')) as KeyRecord[];
+  await keys.import(recs);
+  fs.renameSync(file, `${file}.imported`);
 }

@@ -2,11 +2,15 @@
 // SHA-256 of a key is stored (random 178-bit keys need no slow hash), with a hint (type prefix, first
 // characters, last four) to recognise it by. A key looks like GitHub's tokens: a type prefix, 30 random
 // base62 characters and a 6-character CRC32 checksum, so secret scanners can find leaked ones and a
-// mistyped key is refused without a look-up. Every change is announced on the store, so each running
-// process forgets what it had cached within a second.
+// mistyped key is refused without a look-up. The records are rows of `api_keys` (found by hash, by id, by
+// account); every change is announced on the store, so each running process forgets what it had cached
+// within a second.
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
+import type { Selectable } from 'kysely';
 import type { Store } from '../store/types.js';
+import type { Db } from '../db/open.js';
+import type { ApiKeysTable } from '../db/tables/keys.js';
 import { AccountEvents } from './account-events.js';
 
 export interface KeyRecord {
@@ -43,7 +47,8 @@ const SUM = 6;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY + SUM}}$`);
 const KEYS = 'keys';
-const LAST_USED = 'key-last-used';
+/** Rows per statement of a batched write (PostgreSQL takes at most 65535 parameters in one). */
+const BATCH = 500;
 
 export const hashKey = (key: string): string => crypto.hash('sha256', key);
 
@@ -102,16 +107,57 @@ export function isLive(rec: KeyRecord, now = Date.now()): boolean {
   return rec.revokedAt === undefined && !rec.disabled && (rec.expiresAt === undefined || Date.parse(rec.expiresAt) > now);
 }
 
+type KeyRow = Selectable<ApiKeysTable>;
+
+function fromRow(r: KeyRow): KeyRecord {
+  return {
+    id: r.id,
+    hash: r.hash,
+    plan: r.plan,
+    name: r.name,
+    createdAt: r.createdAt,
+    ...(r.hint !== null && { hint: r.hint }),
+    ...(r.accountId !== null && { accountId: r.accountId }),
+    ...(r.expiresAt !== null && { expiresAt: r.expiresAt }),
+    ...(r.cap !== null && { cap: r.cap }),
+    ...(r.disabled ? { disabled: true } : {}),
+    ...(r.replacedBy !== null && { replacedBy: r.replacedBy }),
+    ...(r.revokedAt !== null && { revokedAt: r.revokedAt }),
+  };
+}
+
+function toRow(k: KeyRecord): KeyRow {
+  return {
+    hash: k.hash,
+    id: k.id,
+    accountId: k.accountId ?? null,
+    plan: k.plan,
+    name: k.name,
+    createdAt: k.createdAt,
+    hint: k.hint ?? null,
+    expiresAt: k.expiresAt ?? null,
+    cap: k.cap ?? null,
+    disabled: k.disabled ? 1 : 0,
+    replacedBy: k.replacedBy ?? null,
+    revokedAt: k.revokedAt ?? null,
+  };
+}
+
 export class KeyStore {
-  /** `events`: heard by email and webhooks; keys of an account announce their creation and end there. */
+  /**
+   * `store`: where changes are announced (the identify caches of every instance forget on it). `events`:
+   * heard by email and webhooks; keys of an account announce their creation and end there.
+   */
   constructor(
-    readonly store: Store,
+    readonly db: Db,
+    readonly store: Pick<Store, 'announce'>,
     readonly events = new AccountEvents(),
   ) {}
 
-  /** The live key with this hash (for the API's identify step). */
+  /** The live key with this hash (for the API's identify step): the primary key. */
   async find(hash: string): Promise<KeyRecord | undefined> {
-    const rec = await this.store.get<KeyRecord>(KEYS, hash);
+    const row = await this.db.selectFrom('apiKeys').selectAll().where('hash', '=', hash).executeTakeFirst();
+    const rec = row && fromRow(row);
     return rec && sameHash(rec.hash, hash) && isLive(rec) ? rec : undefined;
   }
 
@@ -123,28 +169,77 @@ export class KeyStore {
     return { key, record: rec };
   }
 
+  /** Writes the record whole (a new key, or every field of one). */
   async save(rec: KeyRecord): Promise<void> {
-    await this.store.put(KEYS, rec.hash, rec);
+    const { hash: _hash, ...rest } = toRow(rec);
+    await this.db
+      .insertInto('apiKeys')
+      .values(toRow(rec))
+      .onConflict((oc) => oc.column('hash').doUpdateSet(rest))
+      .execute();
     await this.store.announce(KEYS);
   }
 
-  /** Keys not revoked (`revoked: true`: revoked ones too), of one account or all. */
-  async list(filter: { accountId?: string; revoked?: boolean } = {}): Promise<KeyRecord[]> {
-    return (await this.store.list<KeyRecord>(KEYS)).filter(
-      (k) => (filter.accountId === undefined || k.accountId === filter.accountId) && (filter.revoked === true || k.revokedAt === undefined),
-    );
+  /** Several records in a few statements (imports): existing ones are left as they are. */
+  async import(recs: KeyRecord[]): Promise<void> {
+    for (let i = 0; i < recs.length; i += BATCH) {
+      await this.db
+        .insertInto('apiKeys')
+        .values(recs.slice(i, i + BATCH).map(toRow))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    if (recs.length) await this.store.announce(KEYS);
   }
 
+  /** An account's keys not revoked (`revoked: true`: revoked ones too), newest first: by (account_id, created_at). */
+  async ofAccount(accountId: string, o: { revoked?: boolean } = {}): Promise<KeyRecord[]> {
+    return this.ofAccounts([accountId], o);
+  }
+
+  /** The keys of several accounts (a page of the admin's list), newest first. */
+  async ofAccounts(accountIds: string[], o: { revoked?: boolean } = {}): Promise<KeyRecord[]> {
+    if (!accountIds.length) return [];
+    let q = this.db.selectFrom('apiKeys').selectAll().where('accountId', 'in', accountIds);
+    if (o.revoked !== true) q = q.where('revokedAt', 'is', null);
+    return (await q.orderBy('createdAt', 'desc').orderBy('id', 'desc').execute()).map(fromRow);
+  }
+
+  /**
+   * Keys not revoked (`revoked: true`: revoked ones too), of one account or, for the operator's CLI, all of
+   * them (read in pages of the primary key).
+   */
+  async list(filter: { accountId?: string; revoked?: boolean } = {}): Promise<KeyRecord[]> {
+    if (filter.accountId !== undefined) return this.ofAccount(filter.accountId, filter);
+    const out: KeyRecord[] = [];
+    for (let after = ''; ;) {
+      let q = this.db.selectFrom('apiKeys').selectAll().where('hash', '>', after);
+      if (filter.revoked !== true) q = q.where('revokedAt', 'is', null);
+      const rows = await q.orderBy('hash').limit(BATCH).execute();
+      out.push(...rows.map(fromRow));
+      if (rows.length < BATCH) return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      after = rows[rows.length - 1].hash;
+    }
+  }
+
+  /** A key by its public id, revoked ones too: the unique index on id. */
+  private async byId(id: string): Promise<KeyRecord | undefined> {
+    const row = await this.db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  /** A key not revoked, by its public id. */
   async get(id: string): Promise<KeyRecord | undefined> {
-    return (await this.list()).find((k) => k.id === id);
+    const rec = await this.byId(id);
+    return rec && rec.revokedAt === undefined ? rec : undefined;
   }
 
   async rename(id: string, name: string): Promise<KeyRecord | undefined> {
     const rec = await this.get(id);
     if (!rec) return undefined;
-    rec.name = name;
-    await this.save(rec);
-    return rec;
+    await this.db.updateTable('apiKeys').set({ name }).where('hash', '=', rec.hash).execute();
+    await this.store.announce(KEYS);
+    return { ...rec, name };
   }
 
   /**
@@ -160,7 +255,12 @@ export class KeyStore {
       ...(limits.cap !== undefined && { cap: limits.cap }),
       ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
     };
-    await this.save(next);
+    await this.db
+      .updateTable('apiKeys')
+      .set({ cap: limits.cap ?? null, expiresAt: limits.expiresAt ?? null })
+      .where('hash', '=', rec.hash)
+      .execute();
+    await this.store.announce(KEYS);
     return next;
   }
 
@@ -174,30 +274,63 @@ export class KeyStore {
       await this.save(fresh.record);
     }
     if (graceMs <= 0) await this.revoke(id, 'rotated');
-    else await this.save({ ...old, expiresAt: new Date(Date.now() + graceMs).toISOString(), replacedBy: fresh.record.id });
+    else {
+      const expiresAt = new Date(Date.now() + graceMs).toISOString();
+      await this.db.updateTable('apiKeys').set({ expiresAt, replacedBy: fresh.record.id }).where('hash', '=', old.hash).execute();
+      await this.store.announce(KEYS);
+    }
     return fresh;
   }
 
   async revoke(id: string, reason: 'revoked' | 'rotated' | 'account-deleted' = 'revoked'): Promise<boolean> {
     const rec = await this.get(id);
     if (!rec) return false;
-    await this.save({ ...rec, revokedAt: new Date().toISOString() });
+    // Only a key not revoked meanwhile: two revocations at once tell of it once.
+    const done = await this.db
+      .updateTable('apiKeys')
+      .set({ revokedAt: new Date().toISOString() })
+      .where('hash', '=', rec.hash)
+      .where('revokedAt', 'is', null)
+      .executeTakeFirst();
+    await this.store.announce(KEYS);
+    if (!Number(done.numUpdatedRows)) return false;
     if (rec.accountId) this.events.emit('key.revoked', rec.accountId, { keyId: rec.id, name: rec.name, hint: rec.hint, reason });
     return true;
   }
 
-  /** Moves every key of an account to a plan, or disables/enables them (suspension). */
+  /** Moves every key of an account to a plan, or disables/enables them (suspension): one UPDATE by account_id. */
   async updateAccount(accountId: string, change: { plan?: string; disabled?: boolean }): Promise<number> {
-    const keys = await this.list({ accountId });
-    if (!keys.length) return 0;
-    await this.store.write(keys.map((k) => ({ kind: 'put' as const, coll: KEYS, id: k.hash, doc: { ...k, ...change } })));
-    await this.store.announce(KEYS);
-    return keys.length;
+    const set = {
+      ...(change.plan !== undefined && { plan: change.plan }),
+      ...(change.disabled !== undefined && { disabled: change.disabled ? 1 : 0 }),
+    };
+    if (!Object.keys(set).length) return 0;
+    const done = await this.db.updateTable('apiKeys').set(set).where('accountId', '=', accountId).executeTakeFirst();
+    const n = Number(done.numUpdatedRows);
+    if (n) await this.store.announce(KEYS);
+    return n;
   }
 
+  /** When and from where these keys were last used: the primary key of key_last_used. */
   async lastUsed(ids: string[]): Promise<Map<string, LastUse>> {
-    const uses = await Promise.all(ids.map((id) => this.store.get<LastUse>(LAST_USED, id)));
-    return new Map(ids.flatMap((id, i): [string, LastUse][] => (uses[i] ? [[id, uses[i]]] : [])));
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('keyLastUsed').selectAll().where('keyId', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.keyId, { at: r.at, ip: r.ip }]));
+  }
+
+  /**
+   * Records when and from where keys were last used, in one upsert per few hundred keys (the usage
+   * recorder's batch, once a second, off the request path).
+   */
+  async recordLastUsed(uses: Map<string, LastUse>): Promise<void> {
+    const rows = [...uses].map(([keyId, use]) => ({ keyId, at: use.at, ip: use.ip }));
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await this.db
+        .insertInto('keyLastUsed')
+        .values(rows.slice(i, i + BATCH))
+        .onConflict((oc) => oc.column('keyId').doUpdateSet((eb) => ({ at: eb.ref('excluded.at'), ip: eb.ref('excluded.ip') })))
+        .execute();
+    }
   }
 
   /**
@@ -205,13 +338,7 @@ export class KeyStore {
    * for a deleted account; its usage history, which names no one, is the caller's to keep or not.
    */
   async erase(id: string): Promise<void> {
-    const rec = (await this.list({ revoked: true })).find((k) => k.id === id);
-    if (rec && rec.revokedAt !== undefined) await this.store.del(KEYS, rec.hash);
-    await this.store.del(LAST_USED, id);
-  }
-
-  /** Write ops recording when and from where keys were last used (batched by the usage recorder). */
-  static lastUsedOps(uses: Map<string, LastUse>) {
-    return [...uses].map(([id, use]) => ({ kind: 'put' as const, coll: LAST_USED, id, doc: use }));
+    await this.db.deleteFrom('apiKeys').where('id', '=', id).where('revokedAt', 'is not', null).execute();
+    await this.db.deleteFrom('keyLastUsed').where('keyId', '=', id).execute();
   }
 }

@@ -1,12 +1,12 @@
 // Usage history of every key: counts per endpoint and status class, and latency, per hour (kept 25 hours)
 // and per day (kept 31 days); the last 50 calls; when and from where each key was last used.
-// Recording costs an API request a few map updates and nothing else: what was seen is written to the store
-// once a second in one batch (one Redis pipeline, or one SQLite transaction), so metering keeps its one
-// Redis round trip per request. Latency is kept as a histogram of fixed buckets, which several instances
+// Recording costs an API request a few map updates and nothing else: what was seen is written once a
+// second in one batch (one Redis pipeline, or one SQLite transaction, and one upsert of the keys' last
+// uses), so metering keeps its one Redis round trip per request. Latency is kept as a histogram of fixed buckets, which several instances
 // can add up; the median and 95th percentile are read from it (to the bucket's upper bound).
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../store/types.js';
-import { KeyStore, type LastUse } from './keystore.js';
+import type { LastUse } from './keystore.js';
 import type { Call } from '../pipeline/call.js';
 import { ReusedRing } from '../reused-ring.js';
 
@@ -97,7 +97,10 @@ class Pending {
 /** The usage partition of a plan's counter (plans counted per client IP or shared). */
 export const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
 
-export function createUsage(store: Store, log: Logger) {
+/** Writes when and from where keys were last used (KeyStore.recordLastUsed), once per flush. */
+export type LastUseWriter = (uses: Map<string, LastUse>) => Promise<void>;
+
+export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWriter = async () => {}) {
   // partition → what it saw since the last flush.
   let pending = new Map<string, Pending>();
   // key id → the client address of its last call, read while the call's connection is open (a caller that
@@ -123,7 +126,8 @@ export function createUsage(store: Store, log: Logger) {
     lastIps.set(id.keyId, call.ip ?? '');
   };
 
-  const opsOf = (batch: Map<string, Pending>, ips: Map<string, string>, now: number): WriteOp[] => {
+  const opsOf = (batch: Map<string, Pending>): WriteOp[] => {
+    const now = Date.now();
     const ops: WriteOp[] = [];
     for (const p of batch.values()) {
       const partition = p.partition;
@@ -146,10 +150,11 @@ export function createUsage(store: Store, log: Logger) {
         ttlMs: SPAN.day.ttlMs,
       });
     }
-    const uses = new Map<string, LastUse>();
-    for (const [keyId, ip] of ips) uses.set(keyId, { at: new Date(now).toISOString(), ip });
-    ops.push(...KeyStore.lastUsedOps(uses));
     return ops;
+  };
+  const usesOf = (ips: Map<string, string>): Map<string, LastUse> => {
+    const at = new Date().toISOString();
+    return new Map([...ips].map(([keyId, ip]) => [keyId, { at, ip }]));
   };
 
   let flushing: Promise<void> = Promise.resolve();
@@ -161,7 +166,10 @@ export function createUsage(store: Store, log: Logger) {
     lastIps = new Map();
     // A failed write (Redis down) loses that second of history, never a request or a count of the meter.
     flushing = flushing
-      .then(() => store.write(opsOf(batch, ips, Date.now())))
+      .then(async () => {
+        await store.write(opsOf(batch));
+        await writeLastUses(usesOf(ips));
+      })
       .catch((err: Error) => {
         log.warn({ err: err.message }, 'usage history: write failed');
       });
@@ -170,11 +178,39 @@ export function createUsage(store: Store, log: Logger) {
   const timer = setInterval(() => void flush(), FLUSH_MS);
   timer.unref();
 
+  /** The buckets of a period that ends now, oldest first. */
+  const startsOf = (span: (typeof SPAN)[Period], now: number) => {
+    const first = Math.floor(now / span.ms) * span.ms - (span.count - 1) * span.ms;
+    return Array.from({ length: span.count }, (_, i) => first + i * span.ms);
+  };
+
+  /**
+   * Requests over a period of each group of partitions (the keys of each account on a page), in one read
+   * of the counters for every group.
+   */
+  const totals = async (groups: string[][], period: Period, now = Date.now()): Promise<number[]> => {
+    const span = SPAN[period];
+    const starts = startsOf(span, now);
+    const parts = [...new Set(groups.flat())];
+    if (!parts.length) return groups.map(() => 0);
+    const all = await store.countersMany(
+      span.coll,
+      parts.flatMap((partition) => starts.map((s) => `${partition}|${s}`)),
+    );
+    const byPartition = new Map<string, number>();
+    parts.forEach((partition, j) => {
+      let n = 0;
+      for (const fields of all.slice(j * starts.length, (j + 1) * starts.length))
+        for (const [field, v] of Object.entries(fields)) if (field.startsWith('n|')) n += v;
+      byPartition.set(partition, n);
+    });
+    return groups.map((g) => g.reduce((s, partition) => s + byPartition.get(partition)!, 0));
+  };
+
   /** The history of one partition, or of several added up (an account's keys, a key's earlier partition). */
   const history = async (partitions: string | string[], period: Period, now = Date.now()): Promise<History> => {
     const span = SPAN[period];
-    const first = Math.floor(now / span.ms) * span.ms - (span.count - 1) * span.ms;
-    const starts = Array.from({ length: span.count }, (_, i) => first + i * span.ms);
+    const starts = startsOf(span, now);
     const parts = typeof partitions === 'string' ? [partitions] : partitions;
     const all = await store.countersMany(
       span.coll,
@@ -225,6 +261,7 @@ export function createUsage(store: Store, log: Logger) {
     record,
     flush,
     history,
+    totals,
     recent,
     async close() {
       clearInterval(timer);

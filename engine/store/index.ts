@@ -1,6 +1,6 @@
-// Opens the store the configuration asks for, and carries an installation's data over when it changes:
-// the keys.json of earlier versions is imported into SQLite; an installation that moves to Redis with
-// data in its SQLite file is refused until `npm run keys -- migrate` has copied it (never dropped quietly).
+// Opens the store the configuration asks for, and carries an installation's data over when it changes: an
+// installation that moves to Redis with data in its SQLite file is refused until `npm run keys -- migrate`
+// has copied it (never dropped quietly).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RedisClientType } from 'redis';
@@ -29,9 +29,7 @@ const MIGRATED = 'migrated-from';
 export const sqlitePath = (dataDir: string) => path.join(dataDir, 'uua.sqlite');
 
 export function openSqlite(dataDir: string): SqliteStore {
-  const store = new SqliteStore(sqlitePath(dataDir));
-  importKeysJson(store, dataDir);
-  return store;
+  return new SqliteStore(sqlitePath(dataDir));
 }
 
 export async function openRedisStore(
@@ -77,13 +75,4 @@ export async function migrate(from: Store, to: Store): Promise<number> {
   await to.put(MIGRATED, from.where, { at: new Date().toISOString(), documents: n });
   await to.announce('keys');
   return n;
-}
-
-// keys.json: the file key store of earlier versions (a JSON list of { id, hash, plan, name, createdAt }).
-function importKeysJson(store: SqliteStore, dataDir: string) {
-  const file = path.join(dataDir, 'keys.json');
-  if (!fs.existsSync(file)) return;
-  const recs = JSON.parse(fs.readFileSync(file, 'utf8')) as { hash: string }[];
-  void store.write(recs.map((r) => ({ kind: 'put' as const, coll: 'keys', id: r.hash, doc: r })));
-  fs.renameSync(file, `${file}.imported`);
 }

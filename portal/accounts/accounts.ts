@@ -1,12 +1,15 @@
-// Portal accounts in the store: 'accounts' (id → Account) and 'account-emails' (lower-cased email → { id }),
-// the latter written with insert so two sign-ups (or a sign-up and an email change) of one email cannot
-// both win. An account's plan and status decide its personal keys' plan and whether they work: they are
-// disabled while it is not active, or on the free plan unless FREE_PERSONAL_KEYS gives free accounts
-// personal keys (otherwise free users share the free key, spec §2.3), and every change reaches the keys at
-// once (keys.updateAccount announces it, so each process forgets what it had cached within a second).
+// Portal accounts: rows of `accounts`, whose unique `email_key` (the address lower-cased) makes two sign-ups
+// (or a sign-up and an email change) of one address unable to both win. An account's plan and status decide
+// its personal keys' plan and whether they work: they are disabled while it is not active, or on the free
+// plan unless FREE_PERSONAL_KEYS gives free accounts personal keys (otherwise free users share the free key,
+// spec §2.3), and every change reaches the keys at once (keys.updateAccount announces it, so each process
+// forgets what it had cached within a second). The admin's list is read a page at a time.
 import crypto from 'node:crypto';
-import type { Store } from '../../engine/store/index.js';
+import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { KeyStore } from '../../engine/access/keystore.js';
+import type { Db } from '../../engine/db/open.js';
+import type { Database } from '../../engine/db/tables.js';
+import type { AccountsTable } from '../../engine/db/tables/accounts.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 
 export const PLANS = ['free', 'premium', 'enterprise'] as const;
@@ -32,12 +35,13 @@ export interface Account {
   quotaAlerts?: boolean;
 }
 
-const ACCOUNTS = 'accounts';
-const EMAILS = 'account-emails';
+/** What the admin's list is filtered by: a status, or addresses not confirmed yet. */
+export const STATES = [...STATUSES, 'unverified'] as const;
+export type State = (typeof STATES)[number];
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 export const isPlan = (v: unknown): v is Plan => PLANS.includes(v as Plan);
-export const isStatus = (v: unknown): v is Status => STATUSES.includes(v as Status);
+export const isState = (v: unknown): v is State => STATES.includes(v as State);
 /**
  * The plan an account's personal keys carry: its own, but a free account's keys are on FREE_PERSONAL_PLAN
  * (FREE_PERSONAL_KEYS): the free allowance counted per key, where the shared free key counts per client IP.
@@ -73,25 +77,107 @@ export interface NewAccount {
   unverified?: boolean;
 }
 
+type AccountRow = Selectable<AccountsTable>;
+
+function fromRow(r: AccountRow): Account {
+  return {
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    passwordHash: r.passwordHash,
+    role: r.role as Account['role'],
+    plan: r.plan as Plan,
+    status: r.status as Status,
+    createdAt: r.createdAt,
+    ...(r.lastSignInAt !== null && { lastSignInAt: r.lastSignInAt }),
+    sessionGen: r.sessionGen,
+    ...(r.unverified ? { unverified: true } : {}),
+    ...(r.quotaAlerts !== null && { quotaAlerts: Boolean(r.quotaAlerts) }),
+  };
+}
+
+type Change = Partial<Omit<Account, 'id' | 'email' | 'createdAt'>>;
+
+/** The columns a change writes (a field given as undefined is cleared). */
+function columnsOf(change: Change): Updateable<AccountsTable> {
+  const set: Updateable<AccountsTable> = {};
+  const has = (k: keyof Change) => Object.hasOwn(change, k);
+  if (has('name')) set.name = change.name!;
+  if (has('passwordHash')) set.passwordHash = change.passwordHash!;
+  if (has('role')) set.role = change.role!;
+  if (has('plan')) set.plan = change.plan!;
+  if (has('status')) set.status = change.status!;
+  if (has('lastSignInAt')) set.lastSignInAt = change.lastSignInAt ?? null;
+  if (has('sessionGen')) set.sessionGen = change.sessionGen ?? 0;
+  if (has('unverified')) set.unverified = change.unverified ? 1 : 0;
+  if (has('quotaAlerts')) set.quotaAlerts = change.quotaAlerts === undefined ? null : change.quotaAlerts ? 1 : 0;
+  return set;
+}
+
+/** A write refused by a unique constraint (PostgreSQL's 23505, SQLite's "UNIQUE constraint failed"). */
+function takenAlready(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === '23505' || (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'));
+}
+
+/** What the admin's list is narrowed to: an email prefix, a key's id or hint prefix, or an account id; a plan; a state. */
+export interface AccountFilter {
+  q?: string;
+  plan?: Plan;
+  state?: State;
+}
+
+/** One page of the admin's list, oldest first, with the cursors of the pages beside it (when there are any). */
+export interface AccountPage {
+  accounts: Account[];
+  /** For `before`: the page before this one. */
+  prev?: string;
+  /** For `after`: the page after this one. */
+  next?: string;
+}
+
+const PAGE_SIZE = 50;
+/** A key is searched for from this many characters (fewer would match most keys' common prefix). */
+const KEY_SEARCH_MIN = 4;
+
+// A cursor is an account's place in the list, (created_at, id), as one URL-safe string.
+const cursorOf = (a: Pick<Account, 'createdAt' | 'id'>) => `${a.createdAt}_${a.id}`;
+function parseCursor(c: string | undefined): { createdAt: string; id: string } | undefined {
+  const at = c?.indexOf('_') ?? -1;
+  if (!c || at < 1) return undefined;
+  return { createdAt: c.slice(0, at), id: c.slice(at + 1) };
+}
+
+/** Accounts placed before or after a cursor in the order (created_at, id). */
+const placed = (cmp: '<' | '>', c: { createdAt: string; id: string }) => (eb: ExpressionBuilder<Database, 'accounts'>) =>
+  eb(eb.refTuple('createdAt', 'id'), cmp, eb.tuple(c.createdAt, c.id));
+
 export class Accounts {
   constructor(
-    readonly store: Store,
+    readonly db: Db,
     readonly keys: KeyStore,
     /** FREE_PERSONAL_KEYS: free accounts hold personal keys of their own. */
     readonly freePersonalKeys = false,
   ) {}
 
-  get(id: string): Promise<Account | undefined> {
-    return this.store.get<Account>(ACCOUNTS, id);
+  async get(id: string): Promise<Account | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  /** Several accounts by id (the holders of a page's requests or invites), in no set order. */
+  async getMany(ids: string[]): Promise<Account[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    return (await this.db.selectFrom('accounts').selectAll().where('id', 'in', unique).execute()).map(fromRow);
   }
 
   async byEmail(email: string): Promise<Account | undefined> {
-    const ref = await this.store.get<{ id: string }>(EMAILS, normalEmail(email));
-    const account = ref && (await this.get(ref.id));
-    return account && normalEmail(account.email) === normalEmail(email) ? account : undefined;
+    const row = await this.db.selectFrom('accounts').selectAll().where('emailKey', '=', normalEmail(email)).executeTakeFirst();
+    return row && fromRow(row);
   }
 
-  /** Creates an account, or returns undefined when the email is taken. */
+  /** Creates an account, or returns undefined when the email is taken (the insert conflicts on email_key). */
   async create(n: NewAccount): Promise<Account | undefined> {
     const account: Account = {
       id: `acc_${crypto.randomBytes(9).toString('base64url')}`,
@@ -105,42 +191,125 @@ export class Accounts {
       sessionGen: 0,
       ...(n.unverified ? { unverified: true } : {}),
     };
-    if (!(await this.claim(account.email, account.id))) return undefined;
-    await this.store.put(ACCOUNTS, account.id, account);
-    return account;
+    const done = await this.db
+      .insertInto('accounts')
+      .values({
+        id: account.id,
+        email: account.email,
+        emailKey: normalEmail(account.email),
+        name: account.name,
+        passwordHash: account.passwordHash,
+        role: account.role,
+        plan: account.plan,
+        status: account.status,
+        createdAt: account.createdAt,
+        lastSignInAt: null,
+        sessionGen: 0,
+        unverified: account.unverified ? 1 : 0,
+        quotaAlerts: null,
+      })
+      .onConflict((oc) => oc.column('emailKey').doNothing())
+      .executeTakeFirst();
+    return Number(done.numInsertedOrUpdatedRows) ? account : undefined;
+  }
+
+  /** The condition of a filter, on `accounts`. */
+  private matching(f: AccountFilter) {
+    return (eb: ExpressionBuilder<Database, 'accounts'>) => {
+      const all: Expression<SqlBool>[] = [];
+      if (f.plan) all.push(eb('plan', '=', f.plan));
+      if (f.state === 'unverified') all.push(eb('unverified', '=', 1));
+      else if (f.state) all.push(eb('status', '=', f.state));
+      const q = f.q?.trim();
+      if (q) {
+        const email = normalEmail(q);
+        const any: Expression<SqlBool>[] = [eb.and([eb('emailKey', '>=', email), eb('emailKey', '<', `${email}\uffff`)]), eb('id', '=', q)];
+        // A key's id or the hint its holder sees: the accounts holding keys that start so.
+        if (q.length >= KEY_SEARCH_MIN)
+          any.push(
+            eb(
+              'id',
+              'in',
+              eb
+                .selectFrom('apiKeys')
+                .select('apiKeys.accountId')
+                .where((k) =>
+                  k.or([
+                    k.and([k('apiKeys.id', '>=', q), k('apiKeys.id', '<', `${q}\uffff`)]),
+                    k.and([k('apiKeys.hint', '>=', q), k('apiKeys.hint', '<', `${q}\uffff`)]),
+                  ]),
+                ),
+            ),
+          );
+        all.push(eb.or(any));
+      }
+      return eb.and(all);
+    };
   }
 
   /**
-   * Takes an address in the index for `id`: false when it belongs to another account. An entry whose
-   * account was never written, or has moved to another address since (a crash in between), is claimed
-   * again once it is a minute old, so a sign-up or a change still under way is never taken over.
+   * One page of the admin's list, ordered by (created_at, id): the first, or the one `after` (or `before`)
+   * a cursor of an earlier answer.
    */
-  private async claim(address: string, id: string): Promise<boolean> {
-    const email = normalEmail(address);
-    const entry = { id, at: Date.now() };
-    if (await this.store.insert(EMAILS, email, entry)) return true;
-    const ref = await this.store.get<{ id: string; at?: number }>(EMAILS, email);
-    if (ref?.id === id) return true;
-    const holder = ref && (await this.get(ref.id));
-    if (ref && (Date.now() - (ref.at ?? 0) < 60_000 || (holder && normalEmail(holder.email) === email))) return false;
-    if (ref) await this.store.del(EMAILS, email);
-    return this.store.insert(EMAILS, email, entry);
+  async page(o: AccountFilter & { after?: string; before?: string; limit?: number } = {}): Promise<AccountPage> {
+    const limit = o.limit ?? PAGE_SIZE;
+    const before = parseCursor(o.before);
+    const after = before ? undefined : parseCursor(o.after);
+    let q = this.db.selectFrom('accounts').selectAll().where(this.matching(o));
+    if (before) q = q.where(placed('<', before)).orderBy('createdAt', 'desc').orderBy('id', 'desc');
+    else {
+      if (after) q = q.where(placed('>', after));
+      q = q.orderBy('createdAt').orderBy('id');
+    }
+    const rows = await q.limit(limit).execute();
+    if (before) rows.reverse();
+    const accounts = rows.map(fromRow);
+    // Whether a matching account comes before (or after) this one: at most one row read.
+    const beyond = async (cmp: '<' | '>', a: Account | undefined) => {
+      if (!a) return undefined;
+      const row = await this.db
+        .selectFrom('accounts')
+        .select('id')
+        .where(this.matching(o))
+        .where(placed(cmp, a))
+        .limit(1)
+        .executeTakeFirst();
+      return row && cursorOf(a);
+    };
+    const [prev, next] = await Promise.all([beyond('<', accounts[0]), beyond('>', accounts.at(-1))]);
+    return { accounts, ...(prev && { prev }), ...(next && { next }) };
   }
 
-  async list(): Promise<Account[]> {
-    return (await this.store.list<Account>(ACCOUNTS)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  /** How many accounts match (all of them without a filter): COUNT(*). */
+  async count(f: AccountFilter = {}): Promise<number> {
+    const { n } = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(this.matching(f))
+      .executeTakeFirstOrThrow();
+    return Number(n);
   }
 
-  count(): Promise<number> {
-    return this.store.count(ACCOUNTS);
+  /** Whether another active admin than `id` exists (at most one row read, by the role index). */
+  async otherActiveAdmin(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('status', '=', 'active')
+      .where('id', '<>', id)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Writes changed fields; a change of plan or status is carried to the account's keys. */
-  async update(id: string, change: Partial<Omit<Account, 'id' | 'email' | 'createdAt'>>): Promise<Account | undefined> {
+  async update(id: string, change: Change): Promise<Account | undefined> {
     const before = await this.get(id);
     if (!before) return undefined;
-    const after: Account = { ...before, ...change };
-    await this.store.put(ACCOUNTS, id, after);
+    const set = columnsOf(change);
+    if (Object.keys(set).length) await this.db.updateTable('accounts').set(set).where('id', '=', id).execute();
+    const after = fromRow({ ...(await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) });
     if (after.plan !== before.plan || after.status !== before.status) await this.applyKeyPolicy(after);
     if (after.plan !== before.plan) this.keys.events.emit('plan.changed', id, { from: before.plan, to: after.plan });
     return after;
@@ -156,44 +325,50 @@ export class Accounts {
 
   /**
    * At boot: FREE_PERSONAL_KEYS may have been switched since the last start, so free accounts' keys are
-   * moved to the plan and state it now gives them (only those that differ are written).
+   * moved to the plan and state it now gives them: two UPDATEs (active free accounts, the others) that
+   * write only the keys that differ. Returns how many keys were moved.
    */
   async applyFreeKeyPolicy(): Promise<number> {
     const plan = keyPlanOf('free', this.freePersonalKeys);
-    const byAccount = new Map<string, { plan: string; disabled?: boolean }[]>();
-    for (const k of await this.keys.list()) if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
     let moved = 0;
-    for (const a of await this.list()) {
-      if (a.plan !== 'free' || !byAccount.has(a.id)) continue;
-      const disabled = keysDisabled(a, this.freePersonalKeys);
-      if (byAccount.get(a.id)!.some((k) => k.plan !== plan || Boolean(k.disabled) !== disabled)) {
-        await this.applyKeyPolicy(a);
-        moved++;
-      }
+    for (const active of [true, false]) {
+      const disabled = keysDisabled({ plan: 'free', status: active ? 'active' : 'suspended' }, this.freePersonalKeys) ? 1 : 0;
+      const done = await this.db
+        .updateTable('apiKeys')
+        .set({ plan, disabled })
+        .where('accountId', 'in', (eb) =>
+          eb
+            .selectFrom('accounts')
+            .select('accounts.id')
+            .where('accounts.plan', '=', 'free')
+            .where('accounts.status', active ? '=' : '<>', 'active'),
+        )
+        .where((eb) => eb.or([eb('plan', '<>', plan), eb('disabled', '<>', disabled)]))
+        .executeTakeFirst();
+      moved += Number(done.numUpdatedRows);
     }
+    if (moved) await this.keys.store.announce('keys');
     return moved;
   }
 
-  /** Erases the account's document and its email's index entry (its keys are the caller's to revoke first). */
+  /** Erases the account's row (its keys are the caller's to revoke first); its address is free again. */
   async erase(a: Account): Promise<void> {
-    await this.store.del(ACCOUNTS, a.id);
-    const ref = await this.store.get<{ id: string }>(EMAILS, normalEmail(a.email));
-    if (ref?.id === a.id) await this.store.del(EMAILS, normalEmail(a.email));
+    await this.db.deleteFrom('accounts').where('id', '=', a.id).execute();
   }
 
-  /**
-   * Moves the account to another address: false when the address belongs to another account. The new
-   * index entry is inserted first, so two accounts can never both win an address; the old one is freed last.
-   */
+  /** Moves the account to another address: false when the address belongs to another account (the unique email_key). */
   async changeEmail(id: string, email: string): Promise<boolean> {
-    const account = await this.get(id);
-    const to = normalEmail(email);
-    if (!account) return false;
-    const from = normalEmail(account.email);
-    if (to !== from && !(await this.claim(email, id))) return false;
-    await this.store.put(ACCOUNTS, id, { ...account, email: email.trim() });
-    if (to !== from) await this.store.del(EMAILS, from);
-    return true;
+    try {
+      const done = await this.db
+        .updateTable('accounts')
+        .set({ email: email.trim(), emailKey: normalEmail(email) })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(done.numUpdatedRows) > 0;
+    } catch (err) {
+      if (takenAlready(err)) return false;
+      throw err;
+    }
   }
 
   /** New password; every session of the account ends (the caller signs the current one in again). */

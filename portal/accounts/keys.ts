@@ -64,7 +64,7 @@ export const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, 
 
 /** The keys a viewer may look at: the free key for free accounts, and the account's own keys, revoked ones last. */
 export async function viewerKeys(deps: PortalDeps, viewer: Viewer): Promise<KeyRef[]> {
-  const own = (await deps.keys.list({ accountId: viewer.id, revoked: true })).sort(
+  const own = (await deps.keys.ofAccount(viewer.id, { revoked: true })).sort(
     (a, b) => Number(a.revokedAt !== undefined) - Number(b.revokedAt !== undefined) || a.createdAt.localeCompare(b.createdAt),
   );
   return [...(holdsPersonalKeys(deps, viewer) ? [] : [freeRef()]), ...own.map(personalRef)];

@@ -1,12 +1,12 @@
-// /admin, for accounts with the admin role: the queue of upgrade requests (approve or decline), list and
-// search accounts, change an account's plan, approve, suspend and reactivate it, list and revoke its keys,
-// make a one-time password reset link for it (how a user gets back in when the service sends no mail), and
-// hand out one-time invite links. Every change of plan or status reaches the account's keys at once
+// /admin, for accounts with the admin role: the queue of upgrade requests (approve or decline), list
+// accounts a page of 50 at a time and search them (email, key id or hint, plan, state), change an account's
+// plan, approve, suspend and reactivate it, list and revoke its keys, make a one-time password reset link
+// for it (how a user gets back in when the service sends no mail), and hand out one-time invite links. Every change of plan or status reaches the account's keys at once
 // (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
-import { PLANS, isPlan, isStatus } from '../accounts/accounts.js';
+import { PLANS, isPlan, isState } from '../accounts/accounts.js';
 import { INVITE_DAYS } from '../accounts/invites.js';
 import { REASON_MAX, textProblem } from '../accounts/upgrades.js';
 import { erasedUsage } from '../accounts/deletion.js';
@@ -34,11 +34,15 @@ const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query
 // days, from the usage history (engine/access/usage.ts). Free accounts call on the shared free key, counted
 // per client IP, so their calls cannot be told apart per account.
 async function usageOf(ctx: PortalContext, held: KeyRecord[]): Promise<AccountUsage> {
+  return (await usageOfMany(ctx, [held]))[0];
+}
+
+/** The usage of each account of a page (the keys of each), in one read of the counters per period. */
+async function usageOfMany(ctx: PortalContext, heldByAccount: KeyRecord[][]): Promise<AccountUsage[]> {
   const u = ctx.deps.usage;
-  const partitions = held.flatMap((k) => u.usageKeys(k.plan, { keyId: k.id }, undefined) ?? []);
-  if (!partitions.length) return { day: 0, month: 0 };
-  const [h, d] = await Promise.all([u.usage.history(partitions, 'hour'), u.usage.history(partitions, 'day')]);
-  return { day: h.total, month: d.total };
+  const groups = heldByAccount.map((held) => held.flatMap((k) => u.usageKeys(k.plan, { keyId: k.id }, undefined) ?? []));
+  const [day, month] = await Promise.all([u.usage.totals(groups, 'hour'), u.usage.totals(groups, 'day')]);
+  return groups.map((_, i) => ({ day: day[i], month: month[i] }));
 }
 
 export function adminRoutes(ctx: PortalContext): Router {
@@ -58,34 +62,43 @@ export function adminRoutes(ctx: PortalContext): Router {
   r.get(
     '/',
     wrap(async (req, res) => {
-      const q = typeof req.query.q === 'string' ? req.query.q.trim().toLowerCase() : '';
-      const status = isStatus(req.query.status) ? req.query.status : '';
+      const text = (name: string) => {
+        const v = req.query[name];
+        return typeof v === 'string' ? v : undefined;
+      };
+      const q = (text('q') ?? '').trim().slice(0, 254);
+      const status = isState(req.query.status) ? req.query.status : '';
       const plan = isPlan(req.query.plan) ? req.query.plan : '';
-      const all = await accounts.list();
-      const shown = all.filter(
-        (a) =>
-          (!q || a.email.toLowerCase().includes(q) || a.name.toLowerCase().includes(q)) &&
-          (!status || a.status === status) &&
-          (!plan || a.plan === plan),
-      );
+      const filter = { ...(q && { q }), ...(status && { state: status }), ...(plan && { plan }) };
+      const filtered = Object.keys(filter).length > 0;
+      const [page, total, matching, pending, requests] = await Promise.all([
+        accounts.page({ ...filter, after: text('after'), before: text('before') }),
+        accounts.count(),
+        filtered ? accounts.count(filter) : undefined,
+        accounts.count({ state: 'pending' }),
+        upgrades.pending(),
+      ]);
+      const shown = page.accounts;
+      const ids = shown.map((a) => a.id);
+      const held = await keys.ofAccounts(ids, { revoked: true });
       const byAccount = new Map<string, KeyRecord[]>();
-      for (const k of await keys.list({ revoked: true }))
-        if (k.accountId) byAccount.set(k.accountId, [...(byAccount.get(k.accountId) ?? []), k]);
-      const rows = await Promise.all(
-        shown.map(async (account) => ({
-          account,
-          keys: byAccount.get(account.id)?.filter((k) => !k.revokedAt).length ?? 0,
-          usage: await usageOf(ctx, byAccount.get(account.id) ?? []),
-        })),
+      for (const k of held) byAccount.set(k.accountId!, [...(byAccount.get(k.accountId!) ?? []), k]);
+      const usage = await usageOfMany(
+        ctx,
+        ids.map((id) => byAccount.get(id) ?? []),
       );
-      const pending = all.filter((a) => a.status === 'pending').length;
-      const byId = new Map(all.map((a) => [a.id, a]));
-      const queue = (await upgrades.pending()).flatMap((request): QueuedRequest[] => {
+      const rows = shown.map((account, i) => ({
+        account,
+        keys: byAccount.get(account.id)?.filter((k) => !k.revokedAt).length ?? 0,
+        usage: usage[i],
+      }));
+      const byId = new Map((await accounts.getMany(requests.map((r) => r.accountId))).map((a) => [a.id, a]));
+      const queue = requests.flatMap((request): QueuedRequest[] => {
         const account = byId.get(request.accountId);
         return account ? [{ request, account }] : [];
       });
-      const erased = await erasedUsage(ctx.deps.store, ctx.deps.usage);
-      const billing = ctx.billing && (await ctx.billing.records(shown.map((a) => a.id)));
+      const erased = await erasedUsage(accounts.db, ctx.deps.usage);
+      const billing = ctx.billing && (await ctx.billing.records(ids));
       const body = accountsBody({
         billing,
         done: doneOf(req),
@@ -95,16 +108,19 @@ export function adminRoutes(ctx: PortalContext): Router {
         q,
         status,
         plan,
-        total: all.length,
+        total,
+        matching: matching ?? total,
         pending,
         rows,
+        prev: page.prev,
+        next: page.next,
       });
       pages.send(res, 'Admin', body, { wide: true });
     }),
   );
 
   const detailPage = async (req: Request, res: Response, account: Account, reset?: AccountDetailPage['reset']) => {
-    const held = await keys.list({ accountId: account.id, revoked: true });
+    const held = await keys.ofAccount(account.id, { revoked: true });
     const used = await keys.lastUsed(held.map((k) => k.id));
     const self = account.id === res.locals.viewer!.id;
     const usage = await usageOf(ctx, held);
@@ -234,7 +250,7 @@ export function adminRoutes(ctx: PortalContext): Router {
 
   const invitesPage = async (req: Request, res: Response, created?: InvitesPage['created']) => {
     const open = await invites.list();
-    const by = new Map((await accounts.list()).map((a) => [a.id, a.email]));
+    const by = new Map((await accounts.getMany(open.map((i) => i.createdBy))).map((a) => [a.id, a.email]));
     const body = invitesBody({ done: doneOf(req), csrf: res.locals.csrf, signup: ctx.signup, created, open, by });
     pages.send(res, 'Invite links · Admin', body, { wide: true });
   };

@@ -35,7 +35,7 @@ export function docsRoutes(ctx: PortalContext): Router {
   const keysOf = async (viewer: Viewer | undefined): Promise<TryKey[]> => {
     const anonymous = { label: 'Anonymous key (shared by everyone)', value: deps.config.anonymousKey };
     if (!viewer) return [anonymous];
-    const own = (await deps.keys.list({ accountId: viewer.id }))
+    const own = (await deps.keys.ofAccount(viewer.id))
       .filter((k) => !k.disabled && !k.revokedAt)
       .map((k) => ({ label: `Your key “${k.name}” (${k.hint ?? k.id})`, id: k.id, hint: k.hint }));
     const free = tryItKey(deps, viewer);

@@ -49,7 +49,7 @@ export function keyRoutes(ctx: PortalContext): Router {
   ): Promise<void> => {
     const viewer = viewerOf(res);
     const personal = holdsPersonalKeys(deps, viewer);
-    const own = (await deps.keys.list({ accountId: viewer.id })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const own = (await deps.keys.ofAccount(viewer.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const used = await deps.keys.lastUsed(own.map((k) => k.id));
     const allowances = await Promise.all(own.map((k) => allowanceOf(deps, personalRef(k), req.ip)));
     const plan = deps.plans[viewerKeyPlan(deps, viewer)];
@@ -119,7 +119,7 @@ export function keyRoutes(ctx: PortalContext): Router {
       const name = posted(req, 'name', 300).trim();
       const problem = keyNameProblem(name);
       if (problem) return show(req, res, { problems: [problem], name, status: 422 });
-      const live = (await deps.keys.list({ accountId: viewer.id })).filter((k) => isLive(k));
+      const live = (await deps.keys.ofAccount(viewer.id)).filter((k) => isLive(k));
       const max = maxKeysOf(viewer);
       if (live.length >= max)
         return show(req, res, {

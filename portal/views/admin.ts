@@ -3,7 +3,7 @@
 // ?done= are here.
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
-import { PLANS, STATUSES, type Account } from '../accounts/accounts.js';
+import { PLANS, STATES, type Account } from '../accounts/accounts.js';
 import { INVITE_DAYS, type Invite } from '../accounts/invites.js';
 import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from './forms.js';
@@ -95,17 +95,37 @@ interface AccountsPage {
   queue: QueuedRequest[];
   /** Requests of deleted accounts' keys (anonymised), in 24 hours and 30 days. */
   erased: AccountUsage & { accounts: number };
-  /** The search: text in email or name, status, plan ('' for any). */
+  /** The search: the start of an email, a key's id or hint; a state (a status, or 'unverified'); a plan ('' for any). */
   q: string;
   status: string;
   plan: string;
-  /** How many accounts there are, and how many wait for approval. */
+  /** How many accounts there are, how many the search matches, and how many wait for approval. */
   total: number;
+  matching: number;
   pending: number;
-  /** The accounts the search shows, with their key count and usage. */
+  /** One page of the accounts the search matches, with their key count and usage. */
   rows: { account: Account; keys: number; usage: AccountUsage }[];
+  /** The cursors of the pages before and after this one, when there are such pages. */
+  prev?: string;
+  next?: string;
   /** With billing on: each account's Stripe record (a Billing column). */
   billing?: Map<string, BillingRecord>;
+}
+
+/** The list's address with the search kept and a page's cursor. */
+function pageHref(o: AccountsPage, cursor: { after: string } | { before: string }): string {
+  const params = new URLSearchParams({
+    ...(o.q && { q: o.q }),
+    ...(o.status && { status: o.status }),
+    ...(o.plan && { plan: o.plan }),
+    ...cursor,
+  });
+  return `/admin?${params.toString()}`;
+}
+
+function pager(o: AccountsPage): Safe | '' {
+  if (!o.prev && !o.next) return '';
+  return html`<nav class="actions pager" aria-label="Pages of accounts">${o.prev ? html`<a href="${pageHref(o, { before: o.prev })}" rel="prev">← Previous</a>` : ''}${o.next ? html`<a href="${pageHref(o, { after: o.next })}" rel="next">Next page →</a>` : ''}</nav>`;
 }
 
 export function accountsBody(o: AccountsPage) {
@@ -123,16 +143,17 @@ ${pending ? notice('info', html`${pending} account${pending === 1 ? ' waits' : '
 ${upgradeQueue(o.queue, o.csrf)}
 <h2>All accounts</h2>
 <form method="get" action="/admin" class="row" role="search">
-  <label>Email or name <input name="q" type="search" value="${o.q}"></label>
-  <label>Status <select name="status">${options(STATUSES, o.status, 'any')}</select></label>
+  <label>Email, key id or hint <input name="q" type="search" value="${o.q}"></label>
+  <label>Status <select name="status">${options(STATES, o.status, 'any')}</select></label>
   <label>Plan <select name="plan">${options(PLANS, o.plan, 'any')}</select></label>
   <button type="submit">Search</button>
 </form>
-<p class="muted small">${o.rows.length} of ${o.total} accounts</p>
+<p class="muted small">${o.rows.length} shown of ${o.matching} matching · ${o.total} accounts in all</p>
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Role</th><th scope="col">Keys</th><th scope="col">Created (UTC)</th><th scope="col">Last sign-in</th><th scope="col">Requests 24 h</th>${o.billing ? html`<th scope="col">Subscription</th>` : ''}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="${o.billing ? 10 : 9}" class="muted">No accounts match.</td></tr>`}</tbody>
 </table></div>
+${pager(o)}
 ${
   o.erased.accounts
     ? html`<p class="muted small" id="erased-usage">Deleted accounts (${o.erased.accounts}, anonymised): ${o.erased.day} requests in 24 h, ${o.erased.month} in 30 days.</p>`

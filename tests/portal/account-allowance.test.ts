@@ -9,7 +9,7 @@ const ccgen = '/api/v1/tools/ccgen';
 const call = (key: string) => request(t.app).get(ccgen).query({ bin: '457173' }).set('X-API-Key', key);
 
 async function premiumAccount(email: string) {
-  const accounts = new Accounts(t.api.store, t.api.keys);
+  const accounts = new Accounts(t.api.database.db, t.api.keys);
   const account = (await accounts.create({ email, name: 'Shared', password: 'a long enough password 1', plan: 'premium' }))!;
   const one = await t.api.keys.issue('premium', 'one', account.id);
   const two = await t.api.keys.issue('premium', 'two', account.id);

@@ -33,7 +33,7 @@ afterAll(async () => {
   await box?.close();
 });
 
-const accounts = () => new Accounts(t.api.store, t.api.keys);
+const accounts = () => new Accounts(t.api.database.db, t.api.keys);
 
 test('calls that reach 80% and 100% of the allowance alert the owner once each, by mail and webhook', async () => {
   const mail = `alerts-${crypto.randomUUID().slice(0, 8)}@example.com`;

@@ -280,7 +280,7 @@ test('SIGNUP=approval: new accounts wait for an admin; an invite link skips the 
     expect(login.status).toBe(403);
     expect(login.text).toContain('Waiting for approval');
 
-    const accounts = new Accounts(p.api.store, p.api.keys);
+    const accounts = new Accounts(p.api.database.db, p.api.keys);
     await accounts.update((await accounts.byEmail(mail))!.id, { status: 'active' });
     expect((await signIn(visitor(p), mail, PW)).status).toBe(303);
 
@@ -312,7 +312,7 @@ test('SIGNUP=closed: only an invite link signs up, once; its plan is preset', as
       .type('form')
       .send({ csrf: csrfOf(page.text), email: mail, name: 'Invited', password: PW, invite: token });
     expect(up.status).toBe(303);
-    expect(await new Accounts(p.api.store, p.api.keys).byEmail(mail)).toMatchObject({ plan: 'premium', status: 'active' });
+    expect(await new Accounts(p.api.database.db, p.api.keys).byEmail(mail)).toMatchObject({ plan: 'premium', status: 'active' });
 
     const again = await visitor(p).get(`/signup?invite=${token}`);
     expect(again.status).toBe(410);
@@ -342,7 +342,7 @@ test('an invite used by two sign-ups at once makes one account', async () => {
         .send({ csrf: csrfOf(py.text), email: email(), name: 'Y', password: PW, invite: token }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([303, 410]);
-    expect(await p.api.store.count('accounts')).toBe(1);
+    expect(await new Accounts(p.api.database.db, p.api.keys).count()).toBe(1);
   } finally {
     await p.close();
   }
@@ -467,7 +467,7 @@ test('no password, session id, CSRF token, invite or key in the server log', asy
     await signIn(admin, 'boss@example.com', PW);
     const invite = await submit(admin, '/admin/invites', '/admin/invites', { plan: 'premium', days: '7' });
     const token = /invite=([\w-]+)/.exec(invite.text)![1];
-    const account = await new Accounts(p.api.store, p.api.keys).byEmail(mail);
+    const account = await new Accounts(p.api.database.db, p.api.keys).byEmail(mail);
     const { key } = await p.api.keys.issue('premium', 'log test', account!.id);
     await request(p.app).get('/api/v1/tools/ccgen').query({ apikey: key, bin: '457173' });
     await new Promise((r) => setTimeout(r, 50));

@@ -50,7 +50,7 @@ run('the key page and the upgrade queue in Chromium', () => {
   test('after creating a key, focus is on the new key; a reload shows it no more', async () => {
     const page = await open();
     await signUp(page, email);
-    const accounts = new Accounts(t.api.store, t.api.keys);
+    const accounts = new Accounts(t.api.database.db, t.api.keys);
     await accounts.update((await accounts.byEmail(email))!.id, { plan: 'premium' });
     await page.goto(`${base}/dashboard`);
     await page.getByLabel(/^Name/).fill('weather app');
@@ -100,7 +100,7 @@ run('the key page and the upgrade queue in Chromium', () => {
   }, 60_000);
 
   test('the user deletes the account on /account: its key is refused at once, and its email and password sign in no more', async () => {
-    const accounts = new Accounts(t.api.store, t.api.keys);
+    const accounts = new Accounts(t.api.database.db, t.api.keys);
     const id = (await accounts.byEmail(email))!.id;
     const { key } = await t.api.keys.issue('enterprise', 'to be deleted', id);
     const callWith = () => fetch(`${base}/api/v1/tools/ccgen?bin=457173`, { headers: { 'X-API-Key': key } });

@@ -122,7 +122,7 @@ run('portal journeys in Chromium', () => {
     const email = freshEmail('grace');
     const { page } = await open();
     await signUp(page, email, 'Grace');
-    const accounts = new Accounts(t.api.store, t.api.keys);
+    const accounts = new Accounts(t.api.database.db, t.api.keys);
     await accounts.update((await accounts.byEmail(email))!.id, { plan: 'premium' });
     await page.goto(`${base}/dashboard`);
     await shots(page, 'premium-no-keys');

@@ -13,7 +13,7 @@ const PW = 'correct horse battery';
 const ccgen = '/api/v1/tools/ccgen';
 const t = appForTests({ TRUST_PROXY: 'true' });
 
-const accounts = () => new Accounts(t.api.store, t.api.keys);
+const accounts = () => new Accounts(t.api.database.db, t.api.keys);
 
 /** A signed-in visitor with a new account on `plan`. */
 async function member(plan: Plan = 'free'): Promise<{ agent: Agent; email: string; id: string }> {
@@ -266,7 +266,7 @@ test('on Redis: a key made on one instance works on another, its rotation reache
       const agent = visitor(x);
       const email = `dash-redis-${crypto.randomUUID().slice(0, 8)}@example.com`;
       expect((await signUp(agent, email, PW)).status).toBe(303);
-      const xs = new Accounts(x.api.store, x.api.keys);
+      const xs = new Accounts(x.api.database.db, x.api.keys);
       await xs.update((await xs.byEmail(email))!.id, { plan: 'premium' });
       const onX = async (action: string, fields: Record<string, string> = {}) => {
         const page = await agent.get('/dashboard');

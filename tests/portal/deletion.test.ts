@@ -15,7 +15,7 @@ let t: TestApp;
 let accounts: Accounts;
 beforeAll(async () => {
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
-  accounts = new Accounts(t.api.store, t.api.keys);
+  accounts = new Accounts(t.api.database.db, t.api.keys);
 });
 afterAll(async () => {
   await t.close();
@@ -82,13 +82,14 @@ test('delete: a wrong password changes nothing; the right one revokes keys at on
   expect(again.status).toBe(401);
   expect(again.text).toContain('Wrong email or password');
 
-  // The person is erased: account, email index, upgrade request, last-use address; no key names the account.
+  // The person is erased: account (its address too), upgrade request, last-use address; no key names the account.
   expect(await accounts.get(u.id)).toBeUndefined();
-  expect(await t.api.store.get('account-emails', u.email)).toBeUndefined();
+  const db = t.api.database.db;
+  expect(await db.selectFrom('accounts').select('id').where('emailKey', '=', u.email.toLowerCase()).executeTakeFirst()).toBeUndefined();
   expect(await t.api.store.get('upgrade-requests', u.id)).toBeUndefined();
   expect((await t.api.keys.lastUsed([u.keyId])).size).toBe(0);
   expect(await t.api.keys.list({ accountId: u.id })).toEqual([]);
-  const erased = JSON.stringify(await t.api.store.list('erased-usage'));
+  const erased = JSON.stringify(await db.selectFrom('erasedUsage').selectAll().execute());
   for (const personal of [u.id, u.email, 'to be deleted']) expect(erased).not.toContain(personal);
   expect((await admin.get('/admin')).text).not.toContain(u.email);
 

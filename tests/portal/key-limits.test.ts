@@ -13,7 +13,7 @@ const call = (key: string) => request(t.app).get('/api/v1/tools/ccgen').query({ 
 test('the limits form: refused values say why; a cap applies from the next call; the card shows both limits', async () => {
   const agent = visitor(t);
   expect((await signUp(agent, 'limits@example.com', PW)).status).toBe(303);
-  const accounts = new Accounts(t.api.store, t.api.keys);
+  const accounts = new Accounts(t.api.database.db, t.api.keys);
   const account = (await accounts.update((await accounts.byEmail('limits@example.com'))!.id, { plan: 'premium' }))!;
   const { key, record } = await t.api.keys.issue('premium', 'ci runner', account.id);
   const limits = (fields: Record<string, string>) => submit(agent, '/dashboard', `/dashboard/keys/${record.id}/limits`, fields);

@@ -7,7 +7,6 @@ import http from 'node:http';
 import { appForTests, listen } from '../helpers/app.js';
 import { type Agent, signUp, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
-import { KeyStore } from '../../engine/access/keystore.js';
 import { eventually } from '../helpers/eventually.js';
 
 const PW = 'correct horse battery';
@@ -18,7 +17,7 @@ async function premium(): Promise<{ agent: Agent; id: string }> {
   const agent = visitor(t);
   const email = `prg-${crypto.randomUUID().slice(0, 8)}@example.com`;
   expect((await signUp(agent, email, PW)).status).toBe(303);
-  const accounts = new Accounts(t.api.store, t.api.keys);
+  const accounts = new Accounts(t.api.database.db, t.api.keys);
   const id = (await accounts.byEmail(email))!.id;
   await accounts.update(id, { plan: 'premium' });
   return { agent, id };
@@ -113,7 +112,7 @@ test('a last use without an address (recorded by an earlier version) says why', 
   const { agent } = await premium();
   const key = keyOf((await agent.get((await post(agent, '/dashboard/keys', { name: 'old record' })).headers.location)).text)!;
   const id = crypto.hash('sha256', key).slice(0, 12);
-  await t.api.store.write(KeyStore.lastUsedOps(new Map([[id, { at: new Date().toISOString(), ip: '' }]])));
+  await t.api.keys.recordLastUsed(new Map([[id, { at: new Date().toISOString(), ip: '' }]]));
   const page = await agent.get('/dashboard');
   expect(page.text).not.toContain('from <code></code>');
   expect(page.text).not.toContain('unknown');

@@ -19,7 +19,7 @@ const events: AccountEvent[] = [];
 
 beforeAll(async () => {
   t = await testApp({ ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW });
-  accounts = new Accounts(t.api.store, t.api.keys);
+  accounts = new Accounts(t.api.database.db, t.api.keys);
   t.api.keys.events.on((e) => void events.push(e));
   admin = visitor(t);
   expect((await signIn(admin, ADMIN, PW)).status).toBe(303);

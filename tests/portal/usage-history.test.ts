@@ -15,7 +15,7 @@ test("a revoked key's calls stay on the usage page, in the CSV and on /admin", a
   const agent = visitor(t);
   const email = 'history@example.com';
   expect((await signUp(agent, email, PW)).status).toBe(303);
-  const accounts = new Accounts(t.api.store, t.api.keys);
+  const accounts = new Accounts(t.api.database.db, t.api.keys);
   const account = (await accounts.update((await accounts.byEmail(email))!.id, { plan: 'premium' }))!;
   const kept = await t.api.keys.issue('premium', 'kept key', account.id);
   const gone = await t.api.keys.issue('premium', 'gone key', account.id);

@@ -1,12 +1,14 @@
+import { sql } from 'kysely';
 import type { Migration } from '../migration.js';
 
 export const accounts: Migration = {
-  async up(db) {
+  async up(db, engine) {
     await db.schema
       .createTable('accounts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('email', 'text', (c) => c.notNull())
-      .addColumn('email_key', 'text', (c) => c.notNull().unique())
+      // Searched by prefix: in byte order on PostgreSQL too, whatever the database's collation.
+      .addColumn('email_key', engine === 'postgres' ? sql`text collate "C"` : 'text', (c) => c.notNull().unique())
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('password_hash', 'text', (c) => c.notNull())
       .addColumn('role', 'text', (c) => c.notNull())
@@ -21,6 +23,8 @@ export const accounts: Migration = {
     // The admin's list: by creation, filtered by plan and status.
     await db.schema.createIndex('accounts_by_created').on('accounts').columns(['created_at', 'id']).execute();
     await db.schema.createIndex('accounts_by_plan').on('accounts').columns(['plan', 'status', 'created_at']).execute();
+    // "Is there another active admin": a handful of rows, never the whole table.
+    await db.schema.createIndex('accounts_by_role').on('accounts').columns(['role', 'status']).execute();
 
     await db.schema
       .createTable('sessions')
@@ -106,5 +110,7 @@ export const accounts: Migration = {
       .addColumn('erased_at', 'text', (c) => c.notNull())
       .addColumn('partitions', 'text', (c) => c.notNull())
       .execute();
+    // The sweep of lists older than the history they point to.
+    await db.schema.createIndex('erased_usage_by_time').on('erased_usage').column('erased_at').execute();
   },
 };

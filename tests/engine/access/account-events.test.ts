@@ -1,10 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { AccountEvents, type AccountEvent } from '../../../engine/access/account-events.js';
 import { KeyStore } from '../../../engine/access/keystore.js';
-import { openSqlite } from '../../../engine/store/index.js';
-import { tmpDirs } from '../../helpers/tmp-dirs.js';
-
-const tmpDir = tmpDirs('uua-events-');
+import { freshDatabase } from '../../helpers/db.js';
 
 describe('account events', () => {
   it('reach every listener, and a failing listener neither stops the others nor the emitter', async () => {
@@ -23,8 +20,8 @@ describe('account events', () => {
   });
 
   it('are emitted by the key store for an account’s keys only: created, rotated without grace, revoked', async () => {
-    const store = openSqlite(tmpDir());
-    const keys = new KeyStore(store);
+    const { db } = await freshDatabase('sqlite');
+    const keys = new KeyStore(db, { announce: async () => {} });
     const seen: AccountEvent[] = [];
     keys.events.on((e) => void seen.push(e));
     await keys.issue('premium', 'cli key');
@@ -39,6 +36,5 @@ describe('account events', () => {
       ['key.revoked', 'acct1', 'rotated'],
       ['key.revoked', 'acct1', 'revoked'],
     ]);
-    await store.close();
   });
 });

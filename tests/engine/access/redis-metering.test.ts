@@ -3,7 +3,7 @@
 // it, and goes back to Redis by itself.
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { testApp, KEYS, redisAvailable, type TestApp } from '../../helpers/app.js';
+import { onTwoInstances, testApp, KEYS, redisAvailable, type TestApp } from '../../helpers/app.js';
 import { tcpProxy } from '../../helpers/tcp-proxy.js';
 import { newKey, record } from '../../../engine/access/keystore.js';
 
@@ -64,11 +64,9 @@ test('Redis down: the service keeps answering with headers, reports it on /healt
     expect(Date.now() - started).toBeLessThan(2000);
     const health = await request(t.app).get('/health');
     expect(health.body).toMatchObject({ status: 'degraded', redis: 'down' });
-    // A personal key the instance has not seen cannot be checked while its store is down: 503, not 401.
+    // Keys live in the database, not in Redis: a key the instance has not seen is still judged.
     const unseen = await request(t.app).get(ccgen).query({ apikey: 'uua_never-seen-before-key', bin: '457173' });
-    expect(unseen.status).toBe(503);
-    expect(unseen.body.error).toBe('The key store is unavailable; try again shortly');
-    expect(unseen.headers['retry-after']).toBe('5');
+    expect(unseen.status).toBe(401);
 
     await proxy.restore();
     await waitFor(async () => (await request(t!.app).get('/health')).body.redis === 'ready');
@@ -82,28 +80,16 @@ test('Redis down: the service keeps answering with headers, reports it on /healt
   }
 });
 
-test('keys live in Redis when REDIS_URL is set, hashed', async () => {
-  if (!redisUrl) return;
-  const prefix = `test-${crypto.randomUUID()}:`;
-  const t = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
-  try {
-    await waitFor(() => t.api.redis!.ready());
+test('with REDIS_URL and DATABASE_URL, keys live in the database, hashed, and every instance knows them', async () => {
+  await onTwoInstances(async (t, other) => {
     const key = newKey();
-    await t.api.keys.save(record(key, 'enterprise', 'redis test'));
+    await t.api.keys.save(record(key, 'enterprise', 'shared test'));
     expect((await t.api.keys.list()).map((k) => k.plan)).toEqual(['enterprise']);
-    const raw = JSON.stringify(await t.api.redis!.client.hGetAll(`${prefix}keys`));
-    expect(raw).not.toContain(key);
+    expect(JSON.stringify(await t.api.database.db.selectFrom('apiKeys').selectAll().execute())).not.toContain(key);
     const res = await request(t.app).get(ccgen).query({ apikey: key, bin: '457173' });
     expect(res.status).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBe('50000');
-    // A second instance on the same Redis knows the key too.
-    const other = await testApp({ REDIS_URL: redisUrl, REDIS_PREFIX: prefix });
-    try {
-      expect((await request(other.app).get(ccgen).query({ apikey: key, bin: '457173' })).status).toBe(200);
-    } finally {
-      await other.close();
-    }
-  } finally {
-    await t.close();
-  }
+    // The second instance, on the same database, knows the key too.
+    expect((await request(other.app).get(ccgen).query({ apikey: key, bin: '457173' })).status).toBe(200);
+  });
 });

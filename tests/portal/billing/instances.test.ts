@@ -30,7 +30,7 @@ test('Stripe’s event on one instance: the other answers the same key on Premiu
         const agent = visitor(x);
         const email = `two-${crypto.randomUUID().slice(0, 8)}@example.com`;
         expect((await signUp(agent, email, 'correct horse battery')).status).toBe(303);
-        const account = (await new Accounts(x.api.store, x.api.keys).byEmail(email))!;
+        const account = (await new Accounts(x.api.database.db, x.api.keys).byEmail(email))!;
         const { key } = await x.api.keys.issue('free-personal', 'script', account.id);
         const call = () => request(y.app).get('/api/v1/tools/ccgen?bin=457173').set('X-API-Key', key);
         for (let i = 0; i < 3; i++) expect((await call()).headers['x-ratelimit-limit']).toBe('200');

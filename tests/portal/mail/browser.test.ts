@@ -148,7 +148,7 @@ run('email journeys in Chromium', () => {
     const email = freshEmail('quota');
     const { page } = await open();
     await confirmed(page, email, 'Quinn');
-    const accounts = new Accounts(t.api.store, t.api.keys);
+    const accounts = new Accounts(t.api.database.db, t.api.keys);
     const id = (await accounts.byEmail(email))!.id;
     await accounts.update(id, { plan: 'premium' });
     const resetAt = new Date(Date.now() + 3600_000).toISOString();

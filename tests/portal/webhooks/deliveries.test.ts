@@ -41,7 +41,7 @@ async function hooked(app: TestApp, r: Receiver, events = ALL): Promise<{ agent:
   const agent = visitor(app);
   const email = `wh-${crypto.randomUUID().slice(0, 8)}@example.com`;
   expect((await signUp(agent, email, PW)).status).toBe(303);
-  const id = (await new Accounts(app.api.store, app.api.keys).byEmail(email))!.id;
+  const id = (await new Accounts(app.api.database.db, app.api.keys).byEmail(email))!.id;
   const form = new URLSearchParams({ csrf: csrfOf((await agent.get(PAGE)).text), url: r.url });
   for (const e of events) form.append('events', e);
   expect((await agent.post(PAGE).type('form').send(form.toString())).status).toBe(303);
@@ -94,7 +94,7 @@ describe('through the app', () => {
   test('only the chosen events are sent, by the real emitters: a key made and a plan changed', async () => {
     const r = await receiver();
     const { id } = await hooked(t, r, ['key.created']);
-    await new Accounts(t.api.store, t.api.keys).update(id, { plan: 'premium' }); // plan.changed: not chosen
+    await new Accounts(t.api.database.db, t.api.keys).update(id, { plan: 'premium' }); // plan.changed: not chosen
     await t.api.keys.issue('premium', 'billing server', id);
     await r.waitFor(1);
     await new Promise((ok) => setTimeout(ok, 300));
