@@ -64,7 +64,8 @@ async function place(engine: 'sqlite' | 'postgres'): Promise<Place> {
 
 /** `n` accounts with two keys each, in bulk; the first is the measured user, the second an admin. */
 async function seed(p: Place, n: number): Promise<{ email: string; adminEmail: string; key: string }> {
-  const { db, close } = await openDatabase({ dataDir: p.dataDir, databaseUrl: p.databaseUrl });
+  const database = await openDatabase({ dataDir: p.dataDir, databaseUrl: p.databaseUrl });
+  const { db } = database;
   const passwordHash = await hashPassword(PASSWORD);
   const key = newKey();
   const start = Date.parse('2026-01-01T00:00:00Z');
@@ -110,7 +111,7 @@ async function seed(p: Place, n: number): Promise<{ email: string; adminEmail: s
       await db.insertInto('apiKeys').values(keys).execute();
     }
   } finally {
-    await close();
+    await database.close();
   }
   return { email: 'user0@scale.example', adminEmail: 'user1@scale.example', key };
 }
@@ -219,7 +220,21 @@ async function measure(engine: 'sqlite' | 'postgres', n: number) {
       });
       reloading = false;
       await reloads;
-      return { engine, n, seededMs: seeded, bootMs: boot, apiAlone, apiBeside, signIn, keyPage, rename, revoke, usage, adminPage, adminBytes };
+      return {
+        engine,
+        n,
+        seededMs: seeded,
+        bootMs: boot,
+        apiAlone,
+        apiBeside,
+        signIn,
+        keyPage,
+        rename,
+        revoke,
+        usage,
+        adminPage,
+        adminBytes,
+      };
     } finally {
       server.closeAllConnections();
       server.close();
