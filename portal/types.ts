@@ -6,6 +6,7 @@ import type { Config } from '../engine/config.js';
 import type { EndpointSpec, PlanSpec } from '../engine/catalog/load.js';
 import type { KeyRecord, KeyStore } from '../engine/access/keystore.js';
 import type { Store } from '../engine/store/index.js';
+import type { Db } from '../engine/db/open.js';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import type { AccountUsageDeps, keyUsage } from '../engine/access/account-usage.js';
 import type { History } from '../engine/access/usage.js';
@@ -17,6 +18,8 @@ export interface PortalDeps {
   config: Config;
   /** Accounts, sessions, invites (SQLite or Redis, as keys). */
   store: Store;
+  /** The tables (engine/db/): sessions, one-time links, invites, upgrade requests, plan changes, claims. */
+  db: Db;
   keys: KeyStore;
   plans: Record<string, PlanSpec>;
   /** The catalog's endpoints, as loaded at boot: the landing page counts and lists them. */

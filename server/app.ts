@@ -220,6 +220,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
           plans,
           adapters,
           store,
+          db: database.db,
           keys,
           redis,
           blobs,

@@ -8,6 +8,7 @@ import type { Config } from '../engine/config.js';
 import type { Catalog, PlanSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
 import type { Store } from '../engine/store/index.js';
+import type { Db } from '../engine/db/open.js';
 import type { KeyStore } from '../engine/access/keystore.js';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import type { createMetrics } from '../engine/infra/metrics.js';
@@ -31,6 +32,8 @@ export interface WebDeps {
   plans: Record<string, PlanSpec>;
   adapters: Map<string, Adapter>;
   store: Store;
+  /** The tables (engine/db/). */
+  db: Db;
   keys: KeyStore;
   redis: RedisHandle | undefined;
   blobs: HostedBlobs;
@@ -86,6 +89,7 @@ export function createWeb(deps: WebDeps): Web {
   const portal = createPortal({
     config,
     store: deps.store,
+    db: deps.db,
     keys: deps.keys,
     plans: deps.plans,
     endpoints: catalog.endpoints,

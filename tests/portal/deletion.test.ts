@@ -85,7 +85,9 @@ test('delete: a wrong password changes nothing; the right one revokes keys at on
   // The person is erased: account, email index, upgrade request, last-use address; no key names the account.
   expect(await accounts.get(u.id)).toBeUndefined();
   expect(await t.api.store.get('account-emails', u.email)).toBeUndefined();
-  expect(await t.api.store.get('upgrade-requests', u.id)).toBeUndefined();
+  expect(
+    await t.api.database.db.selectFrom('upgradeRequests').selectAll().where('accountId', '=', u.id).executeTakeFirst(),
+  ).toBeUndefined();
   expect((await t.api.keys.lastUsed([u.keyId])).size).toBe(0);
   expect(await t.api.keys.list({ accountId: u.id })).toEqual([]);
   const erased = JSON.stringify(await t.api.store.list('erased-usage'));
