@@ -91,7 +91,8 @@ export class PlanChanges {
 /**
  * Moves the account to `plan` (a no-op when it is on it) and records why; undefined when there is no such
  * account. The record goes in first and only its writer moves the account: of callers handling one billing
- * event at once, one changes the plan (and announces 'plan.changed'), the others find the event recorded.
+ * event at once, one changes the plan (and announces 'plan.changed'), the others find the event recorded
+ * and answer with the account as it is then (the first may still be moving it).
  */
 export async function changePlan(
   o: { accounts: Pick<Accounts, 'get' | 'update'>; planChanges: PlanChanges },

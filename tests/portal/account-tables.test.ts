@@ -249,7 +249,9 @@ describeEngines('account tables', (_engine, open) => {
         const instances = [first, ...others].map((d) => ({ accounts: mem.accounts, planChanges: new PlanChanges(d.db) }));
         const cause = { by: 'stripe' as const, event: { id: 'evt_1', type: 'checkout.session.completed' } };
         const after = await Promise.all(instances.map((o) => changePlan(o, a.id, 'premium', cause)));
-        expect(after.map((x) => x?.plan)).toEqual(['premium', 'premium', 'premium']);
+        // The one that recorded it answers with the account moved; the others with the account as they found it.
+        expect(after.filter((x) => x?.plan === 'premium').length).toBeGreaterThanOrEqual(1);
+        expect((await mem.accounts.get(a.id))!.plan).toBe('premium');
         expect(mem.announced).toEqual([{ accountId: a.id, data: { from: 'free', to: 'premium' } }]);
         const changes = await instances[1].planChanges.of(a.id);
         expect(changes).toEqual([{ at: expect.any(String), from: 'free', to: 'premium', ...cause }]);
