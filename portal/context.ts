@@ -57,7 +57,7 @@ export interface PortalContext {
 
 export function createContext(deps: PortalDeps): PortalContext {
   const { config, log } = deps;
-  const accounts = new Accounts(deps.keys.db, deps.keys, config.freePersonalKeys);
+  const accounts = new Accounts(deps.db, deps.keys, config.freePersonalKeys);
   const counters = { redis: deps.redis?.client, redisHealth: deps.redis, store: deps.store, prefix: config.redisPrefix, log };
   const webhookSettings = new WebhookSettingsStore(deps.db);
   const deliveries = new Deliveries({
@@ -71,8 +71,8 @@ export function createContext(deps: PortalDeps): PortalContext {
   });
   deliveries.start(deps.keys.events);
   const mail = createMailer(config.mail, { serviceName: config.serviceName, publicUrl: config.publicUrl }, log);
-  const upgrades = new UpgradeRequests(deps.store, accounts, log);
-  const planChanges = new PlanChanges(deps.store);
+  const upgrades = new UpgradeRequests(deps.db, accounts, log);
+  const planChanges = new PlanChanges(deps.db);
   const billing = config.billing
     ? new Billing(config.billing, {
         accounts,
@@ -83,7 +83,7 @@ export function createContext(deps: PortalDeps): PortalContext {
         mail,
       })
     : undefined;
-  if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, store: deps.store, mailer: mail });
+  if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, db: deps.db, mailer: mail });
   // Operator alerts by mail too, when there is mail and someone to send them to.
   const alertTo = deps.health.alertEmail;
   if (mail && alertTo)
@@ -93,14 +93,14 @@ export function createContext(deps: PortalDeps): PortalContext {
   const services = {
     deps,
     accounts,
-    sessions: new Sessions(deps.store, accounts, config.publicUrl),
-    invites: new Invites(deps.store),
+    sessions: new Sessions(deps.db, accounts, config.publicUrl),
+    invites: new Invites(deps.db),
     throttle: SignInThrottle.create(counters),
     signups: SignUpThrottle.create({ ...counters, max: config.signupLimit }),
-    devices: new DeviceCookies(deps.store, config.publicUrl),
+    devices: new DeviceCookies(deps.db, config.publicUrl),
     upgrades,
-    freshKeys: new FreshKeys(deps.store),
-    links: new LinkTokens(deps.store),
+    freshKeys: new FreshKeys(deps.db),
+    links: new LinkTokens(deps.db),
     linkThrottle: LinkThrottle.create(counters),
     mail,
     pages: createPages(config.serviceName, log),

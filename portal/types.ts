@@ -18,7 +18,7 @@ export interface PortalDeps {
   config: Config;
   /** Accounts, sessions, invites (SQLite or Redis, as keys). */
   store: Store;
-  /** The tables (engine/db/): webhooks, billing. */
+  /** The tables (engine/db/): accounts, sessions, links, invites, upgrades, plan changes, webhooks, billing, claims. */
   db: Db;
   keys: KeyStore;
   plans: Record<string, PlanSpec>;

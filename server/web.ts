@@ -32,6 +32,7 @@ export interface WebDeps {
   plans: Record<string, PlanSpec>;
   adapters: Map<string, Adapter>;
   store: Store;
+  /** The tables (engine/db/). */
   db: Db;
   keys: KeyStore;
   redis: RedisHandle | undefined;

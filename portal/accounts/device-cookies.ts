@@ -1,7 +1,7 @@
 // Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): after a successful
 // sign-in the browser gets `uua_device`, a proof that it signed in to that account before: a random nonce
-// and HMAC-SHA256(secret, email | nonce). The secret is made once and kept in the store ('portal-secrets',
-// written with insert, so every instance uses the one that won). A sign-in attempt that brings a proof
+// and HMAC-SHA256(secret, email | nonce). The secret is made once and kept in the `secrets` table (inserted
+// unless one is there, then read back, so every instance uses the one that won). A sign-in attempt that brings a proof
 // valid for the email typed is a trusted one and counts on that device's own allowance (accounts/
 // throttle.ts); a missing, forged or other account's proof makes the attempt an untrusted one. The email
 // is not in the cookie: a proof is checked against the email typed. One cookie holds the proofs of the
@@ -9,11 +9,10 @@
 // sign-in replaces its account's proof with a new one.
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
 import { normalEmail } from './accounts.js';
 
 const COOKIE = 'uua_device';
-const SECRETS = 'portal-secrets';
 const SECRET_ID = 'device-cookie';
 const MAX_AGE_S = 180 * 86400;
 /** Proofs kept per browser: the accounts signed in from it most recently. */
@@ -32,19 +31,22 @@ export class DeviceCookies {
   private secret?: Promise<Buffer>;
 
   constructor(
-    private readonly store: Store,
+    private readonly db: Db,
     private readonly publicUrl: string,
   ) {}
 
-  /** The server's secret: read from the store, or made there by the first instance that needs it. */
+  /** The server's secret: read from the database, or made there by the first instance that needs it. */
   private key(): Promise<Buffer> {
     this.secret ??= (async () => {
-      const made = { secret: crypto.randomBytes(32).toString('base64url') };
-      await this.store.insert(SECRETS, SECRET_ID, made);
-      const kept = await this.store.get<{ secret: string }>(SECRETS, SECRET_ID);
-      return Buffer.from((kept ?? made).secret, 'base64url');
+      await this.db
+        .insertInto('secrets')
+        .values({ name: SECRET_ID, value: crypto.randomBytes(32).toString('base64url') })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const kept = await this.db.selectFrom('secrets').select('value').where('name', '=', SECRET_ID).executeTakeFirstOrThrow();
+      return Buffer.from(kept.value, 'base64url');
     })().catch((err: unknown) => {
-      this.secret = undefined; // the store was down: ask again next time
+      this.secret = undefined; // the database was down: ask again next time
       throw err;
     });
     return this.secret;

@@ -1,10 +1,11 @@
 // One-time invite links made by admins: /signup?invite=TOKEN works in every sign-up mode, once, until it
-// expires. Only the token's SHA-256 is stored ('invites'), with an optional plan for the new account. The
-// link is used up by deleting its document: a delete succeeds for one caller only, so two sign-ups with
-// the same link cannot both win.
+// expires. Only the token's SHA-256 is stored (`invites`), with an optional plan for the new account. The
+// link is used up by deleting its row: a delete succeeds for one caller only, so two sign-ups with the same
+// link cannot both win. Expired invites are treated as absent and deleted by the next sweep.
 import crypto from 'node:crypto';
-import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
 import type { Plan } from './accounts.js';
+import { SWEEP_BATCH, sweeper } from './sweep.js';
 
 export interface Invite {
   /** Short public id (first 12 hex characters of the hash), to list and withdraw by. */
@@ -18,13 +19,37 @@ export interface Invite {
 
 /** How many days an invite link may be valid, as the admin page offers them. */
 export const INVITE_DAYS = [1, 7, 30];
+/** Open invites listed at most (newest first). */
+const INVITES_LISTED = 200;
 
-const COLL = 'invites';
 const hashOf = (token: string) => crypto.hash('sha256', token);
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
+type Row = { hash: string; id: string; plan: string | null; createdBy: string; createdAt: string; expiresAt: string };
+
+const inviteOf = (r: Row): Invite => ({
+  id: r.id,
+  hash: r.hash,
+  ...(r.plan !== null ? { plan: r.plan as Plan } : {}),
+  createdBy: r.createdBy,
+  createdAt: r.createdAt,
+  expiresAt: r.expiresAt,
+});
+
+const rowOf = (i: Invite): Row => ({ ...i, plan: i.plan ?? null });
+
 export class Invites {
-  constructor(private readonly store: Store) {}
+  // Expiry times are ISO strings of one length: they compare as the times they stand for.
+  private readonly sweep = sweeper((now) =>
+    this.db
+      .deleteFrom('invites')
+      .where('hash', 'in', (eb) =>
+        eb.selectFrom('invites').select('hash').where('expiresAt', '<', new Date(now).toISOString()).limit(SWEEP_BATCH),
+      )
+      .execute(),
+  );
+
+  constructor(private readonly db: Db) {}
 
   async create(o: { plan?: Plan; days: number; createdBy: string }): Promise<{ token: string; invite: Invite }> {
     const token = crypto.randomBytes(32).toString('base64url');
@@ -38,40 +63,54 @@ export class Invites {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + o.days * 86400_000).toISOString(),
     };
-    await this.store.put(COLL, hash, invite);
+    await this.db.insertInto('invites').values(rowOf(invite)).execute();
+    this.sweep();
     return { token, invite };
   }
 
   /** The unused, unexpired invite of a token. */
   async find(token: unknown): Promise<Invite | undefined> {
     if (typeof token !== 'string' || !TOKEN.test(token)) return undefined;
-    const invite = await this.store.get<Invite>(COLL, hashOf(token));
-    return invite && Date.parse(invite.expiresAt) > Date.now() ? invite : undefined;
+    const row = await this.db
+      .selectFrom('invites')
+      .selectAll()
+      .where('hash', '=', hashOf(token))
+      .where('expiresAt', '>', new Date().toISOString())
+      .executeTakeFirst();
+    return row && inviteOf(row);
   }
 
   /** Uses the invite up; false when another sign-up used it first. */
   async claim(invite: Invite): Promise<boolean> {
-    return this.store.del(COLL, invite.hash);
+    const done = await this.db.deleteFrom('invites').where('hash', '=', invite.hash).executeTakeFirst();
+    return done.numDeletedRows > 0n;
   }
 
   /** Gives a claimed invite back (the sign-up it was claimed for did not happen). */
   async restore(invite: Invite): Promise<void> {
-    await this.store.put(COLL, invite.hash, invite);
+    await this.db
+      .insertInto('invites')
+      .values(rowOf(invite))
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
   }
 
-  /** Open invites, newest first; expired ones are dropped on the way. */
+  /** Open invites, newest first (the newest INVITES_LISTED); expired ones are swept on the way. */
   async list(): Promise<Invite[]> {
-    const now = Date.now();
-    const out: Invite[] = [];
-    for (const inv of await this.store.list<Invite>(COLL)) {
-      if (Date.parse(inv.expiresAt) > now) out.push(inv);
-      else await this.store.del(COLL, inv.hash);
-    }
-    return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    this.sweep();
+    const rows = await this.db
+      .selectFrom('invites')
+      .selectAll()
+      .where('expiresAt', '>', new Date().toISOString())
+      .orderBy('createdAt', 'desc')
+      .orderBy('hash', 'desc')
+      .limit(INVITES_LISTED)
+      .execute();
+    return rows.map(inviteOf);
   }
 
   async withdraw(id: string): Promise<boolean> {
-    const inv = (await this.list()).find((i) => i.id === id);
-    return inv ? this.store.del(COLL, inv.hash) : false;
+    const done = await this.db.deleteFrom('invites').where('id', '=', id).executeTakeFirst();
+    return done.numDeletedRows > 0n;
   }
 }

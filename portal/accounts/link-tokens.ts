@@ -1,9 +1,10 @@
 // One-time links: confirm an address at sign-up, reset a password, confirm a new address. As with invites
-// (invites.ts), only the token's SHA-256 is stored, here as a short-lived document of the shared store
-// ('link-tokens') that expires by itself; a link is used up by deleting its document, which succeeds for
-// one caller only, so a link works once even when two requests race.
+// (invites.ts), only the token's SHA-256 is stored (`link_tokens`); a row past its expires_at is treated as
+// absent and deleted by the next sweep. A link is used up by deleting its row, which succeeds for one caller
+// only, so a link works once even when two requests race.
 import crypto from 'node:crypto';
-import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
+import { SWEEP_BATCH, sweeper } from './sweep.js';
 
 export type LinkPurpose = 'verify' | 'reset' | 'email-change';
 
@@ -32,19 +33,37 @@ export interface FoundLink {
   link: LinkToken;
 }
 
-const COLL = 'link-tokens';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const hashOf = (token: string) => crypto.hash('sha256', token);
 
 export class LinkTokens {
-  constructor(private readonly store: Store) {}
+  private readonly sweep = sweeper((now) =>
+    this.db
+      .deleteFrom('linkTokens')
+      .where('hash', 'in', (eb) => eb.selectFrom('linkTokens').select('hash').where('expiresAt', '<', now).limit(SWEEP_BATCH))
+      .execute(),
+  );
+
+  constructor(private readonly db: Db) {}
 
   /** A new link's token (to put in the URL) and when it expires. */
   async issue(o: Omit<LinkToken, 'expiresAt'>): Promise<{ token: string; expiresAt: number }> {
     const token = crypto.randomBytes(32).toString('base64url');
-    const ttl = LINK_TTL_MS[o.purpose];
-    const expiresAt = Date.now() + ttl;
-    await this.store.putTemp(COLL, hashOf(token), { ...o, expiresAt }, ttl);
+    const expiresAt = Date.now() + LINK_TTL_MS[o.purpose];
+    await this.db
+      .insertInto('linkTokens')
+      .values({
+        hash: hashOf(token),
+        purpose: o.purpose,
+        accountId: o.accountId,
+        gen: o.gen ?? null,
+        mailed: o.mailed === undefined ? null : Number(o.mailed),
+        fromEmail: o.from ?? null,
+        toEmail: o.to ?? null,
+        expiresAt,
+      })
+      .execute();
+    this.sweep();
     return { token, expiresAt };
   }
 
@@ -52,12 +71,29 @@ export class LinkTokens {
   async find(purpose: LinkPurpose, token: unknown): Promise<FoundLink | undefined> {
     if (typeof token !== 'string' || !TOKEN.test(token)) return undefined;
     const hash = hashOf(token);
-    const link = await this.store.getTemp<LinkToken>(COLL, hash);
-    return link && link.purpose === purpose && link.expiresAt > Date.now() ? { hash, link } : undefined;
+    const row = await this.db
+      .selectFrom('linkTokens')
+      .selectAll()
+      .where('hash', '=', hash)
+      .where('purpose', '=', purpose)
+      .where('expiresAt', '>', Date.now())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const link: LinkToken = {
+      purpose,
+      accountId: row.accountId,
+      ...(row.gen !== null ? { gen: row.gen } : {}),
+      ...(row.mailed !== null ? { mailed: row.mailed === 1 } : {}),
+      ...(row.fromEmail !== null ? { from: row.fromEmail } : {}),
+      ...(row.toEmail !== null ? { to: row.toEmail } : {}),
+      expiresAt: row.expiresAt,
+    };
+    return { hash, link };
   }
 
   /** Uses the link up; false when another request used it first. */
-  use(found: FoundLink): Promise<boolean> {
-    return this.store.delTemp(COLL, found.hash);
+  async use(found: FoundLink): Promise<boolean> {
+    const done = await this.db.deleteFrom('linkTokens').where('hash', '=', found.hash).executeTakeFirst();
+    return done.numDeletedRows > 0n;
   }
 }

@@ -1,19 +1,20 @@
 // Sessions (OWASP Session Management cheat sheet): a random 256-bit id in the cookie `uua_session`
 // (HttpOnly, SameSite=Lax, Path=/, Secure over https, no Expires: it ends with the browser), kept in the
-// store only as its SHA-256 (a leaked store holds no usable id) as a short-lived document: 12 hours idle,
-// renewed on use at most once a minute, 7 days at most in all. A new id at sign-in (the pre-session of
-// the sign-in form is destroyed), destroyed at sign-out; a password change bumps the account's session
-// generation, which ends every other session of it. Anonymous visitors get a pre-session only when a
-// form needs a CSRF token (sign-in, sign-up), never on a plain page view.
+// `sessions` table only as its SHA-256 (a leaked database holds no usable id): 12 hours idle, renewed on use
+// at most once a minute, 7 days at most in all. A row past its expires_at is treated as absent and deleted
+// by the next sweep. A new id at sign-in (the pre-session of the sign-in form is destroyed), destroyed at
+// sign-out; a password change bumps the account's session generation, which ends every other session of
+// it. Anonymous visitors get a pre-session only when a form needs a CSRF token (sign-in, sign-up), never on
+// a plain page view.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
 import type { Viewer } from '../types.js';
 import type { Account, Accounts } from './accounts.js';
 import { PageError } from '../pages.js';
+import { SWEEP_BATCH, sweeper } from './sweep.js';
 
 const COOKIE = 'uua_session';
-const COLL = 'sessions';
 const IDLE_MS = 12 * 3600_000;
 const ANON_IDLE_MS = 2 * 3600_000;
 const ABSOLUTE_MS = 7 * 24 * 3600_000;
@@ -63,9 +64,19 @@ function cookieValue(req: Request): string | undefined {
   return undefined;
 }
 
+/** When a session ends unless used again: idle time from its last use, never past its absolute end. */
+const expiryOf = (doc: SessionDoc) => Math.min(doc.seenAt + (doc.accountId ? IDLE_MS : ANON_IDLE_MS), doc.createdAt + ABSOLUTE_MS);
+
 export class Sessions {
+  private readonly sweep = sweeper((now) =>
+    this.db
+      .deleteFrom('sessions')
+      .where('hash', 'in', (eb) => eb.selectFrom('sessions').select('hash').where('expiresAt', '<', now).limit(SWEEP_BATCH))
+      .execute(),
+  );
+
   constructor(
-    private readonly store: Store,
+    private readonly db: Db,
     private readonly accounts: Accounts,
     private readonly publicUrl: string,
   ) {}
@@ -85,7 +96,19 @@ export class Sessions {
   private async save(req: Request, res: Response, doc: SessionDoc): Promise<void> {
     const id = token();
     const hash = idHash(id);
-    await this.store.putTemp(COLL, hash, doc, doc.accountId ? IDLE_MS : ANON_IDLE_MS);
+    await this.db
+      .insertInto('sessions')
+      .values({
+        hash,
+        csrf: doc.csrf,
+        accountId: doc.accountId ?? null,
+        gen: doc.gen ?? null,
+        createdAt: doc.createdAt,
+        seenAt: doc.seenAt,
+        expiresAt: expiryOf(doc),
+      })
+      .execute();
+    this.sweep();
     this.setCookie(req, res, id);
     res.locals.session = { hash, doc };
     res.locals.csrf = doc.csrf;
@@ -102,9 +125,20 @@ export class Sessions {
 
   private async resume(req: Request, res: Response, id: string) {
     const hash = idHash(id);
-    const doc = await this.store.getTemp<SessionDoc>(COLL, hash);
     const now = Date.now();
-    if (!doc || now - doc.createdAt > ABSOLUTE_MS) return this.end(req, res, hash);
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['csrf', 'accountId', 'gen', 'createdAt', 'seenAt'])
+      .where('hash', '=', hash)
+      .where('expiresAt', '>', now)
+      .executeTakeFirst();
+    if (!row) return this.end(req, res, hash);
+    const doc: SessionDoc = {
+      csrf: row.csrf,
+      ...(row.accountId !== null ? { accountId: row.accountId, gen: row.gen ?? 0 } : {}),
+      createdAt: row.createdAt,
+      seenAt: row.seenAt,
+    };
     if (doc.accountId) {
       const account = await this.accounts.get(doc.accountId);
       // Suspended, no longer there, or signed out everywhere by a password change.
@@ -116,13 +150,21 @@ export class Sessions {
     res.locals.csrf = doc.csrf;
     if (now - doc.seenAt > RENEW_MS) {
       doc.seenAt = now;
-      await this.store.putTemp(COLL, hash, doc, doc.accountId ? IDLE_MS : ANON_IDLE_MS);
+      await this.db
+        .updateTable('sessions')
+        .set({ seenAt: now, expiresAt: expiryOf(doc) })
+        .where('hash', '=', hash)
+        .execute();
     }
   }
 
   private async end(req: Request, res: Response, hash: string) {
-    await this.store.delTemp(COLL, hash);
+    await this.drop(hash);
     this.clearCookie(req, res);
+  }
+
+  private async drop(hash: string) {
+    await this.db.deleteFrom('sessions').where('hash', '=', hash).execute();
   }
 
   /** The CSRF token of this visitor, making a pre-session for an anonymous one (forms need it). */
@@ -135,11 +177,16 @@ export class Sessions {
 
   /** A new session id for the account (the old session, signed in or not, is destroyed). */
   async signIn(req: Request, res: Response, account: Account): Promise<void> {
-    if (res.locals.session) await this.store.delTemp(COLL, res.locals.session.hash);
+    if (res.locals.session) await this.drop(res.locals.session.hash);
     const now = Date.now();
     await this.save(req, res, { csrf: token(), accountId: account.id, gen: account.sessionGen ?? 0, createdAt: now, seenAt: now });
     res.locals.account = account;
     res.locals.viewer = viewerOf(account);
+  }
+
+  /** Ends every session of the account (it is being deleted), by the account's index. */
+  async forget(accountId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('accountId', '=', accountId).execute();
   }
 
   async signOut(req: Request, res: Response): Promise<void> {

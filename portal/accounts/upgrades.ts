@@ -1,10 +1,13 @@
 // Plan upgrades without billing: a user asks for a higher plan (with an optional message), an admin approves
 // (Accounts.update moves the account and its keys, and announces 'plan.changed') or declines (with an
-// optional reason). The store keeps one request per account ('upgrade-requests', keyed by the account's
-// id): the latest, pending or decided, which is what the user sees; a new request replaces a decided one
-// and is refused while one is pending. Whoever tells the user of a decision (email) listens with onDecided.
+// optional reason). `upgrade_requests` keeps one row per account: the latest request, pending or decided,
+// which is what the user sees; a new request replaces a decided one and is refused while one is pending
+// (one upsert that leaves a pending row alone, so two requests at once cannot both go in), and of two
+// decisions at once only the one that finds the row still pending counts. Whoever tells the user of a
+// decision (email) listens with onDecided.
 import type { Logger } from 'pino';
-import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
+import type { UpgradeRequestsTable } from '../../engine/db/tables/accounts.js';
 import { PLANS, type Account, type Accounts, type Plan } from './accounts.js';
 
 export interface UpgradeRequest {
@@ -26,7 +29,8 @@ export type UpgradeListener = (request: UpgradeRequest, account: Account) => voi
 
 export const MESSAGE_MAX = 500;
 export const REASON_MAX = 300;
-const COLL = 'upgrade-requests';
+/** Pending requests listed at most per page of the admins' queue. */
+const PENDING_PAGE = 100;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/;
 
@@ -39,31 +43,50 @@ export function textProblem(text: string, max: number, what: string): string | u
   return undefined;
 }
 
+const requestOf = (r: UpgradeRequestsTable): UpgradeRequest => ({
+  accountId: r.accountId,
+  from: r.fromPlan as Plan,
+  to: r.toPlan as Plan,
+  ...(r.message !== null ? { message: r.message } : {}),
+  status: r.status as UpgradeRequest['status'],
+  requestedAt: r.requestedAt,
+  ...(r.decidedAt !== null ? { decidedAt: r.decidedAt } : {}),
+  ...(r.decidedBy !== null ? { decidedBy: r.decidedBy } : {}),
+  ...(r.reason !== null ? { reason: r.reason } : {}),
+});
+
 export class UpgradeRequests {
   private readonly listeners: UpgradeListener[] = [];
 
   constructor(
-    private readonly store: Store,
+    private readonly db: Db,
     private readonly accounts: Accounts,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
   /** The account's latest request, pending or decided. */
-  of(accountId: string): Promise<UpgradeRequest | undefined> {
-    return this.store.get<UpgradeRequest>(COLL, accountId);
+  async of(accountId: string): Promise<UpgradeRequest | undefined> {
+    const row = await this.db.selectFrom('upgradeRequests').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+    return row && requestOf(row);
   }
 
-  /** Pending requests, oldest first: the admins' queue. */
-  async pending(): Promise<UpgradeRequest[]> {
-    return (await this.store.list<UpgradeRequest>(COLL))
-      .filter((r) => r.status === 'pending')
-      .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+  /** Pending requests, oldest first: the admins' queue, a page at a time (`after`: the last one of the page before). */
+  async pending(after?: Pick<UpgradeRequest, 'requestedAt' | 'accountId'>): Promise<UpgradeRequest[]> {
+    let q = this.db.selectFrom('upgradeRequests').selectAll().where('status', '=', 'pending');
+    if (after)
+      q = q.where((eb) =>
+        eb.or([
+          eb('requestedAt', '>', after.requestedAt),
+          eb.and([eb('requestedAt', '=', after.requestedAt), eb('accountId', '>', after.accountId)]),
+        ]),
+      );
+    const rows = await q.orderBy('requestedAt').orderBy('accountId').limit(PENDING_PAGE).execute();
+    return rows.map(requestOf);
   }
 
   /** Asks for `to`: 'pending' when one waits already, 'not-higher' when `to` is not above the account's plan. */
   async request(account: Account, to: Plan, message: string): Promise<UpgradeRequest | 'pending' | 'not-higher'> {
     if (!higherPlans(account.plan).includes(to)) return 'not-higher';
-    if ((await this.of(account.id))?.status === 'pending') return 'pending';
     const request: UpgradeRequest = {
       accountId: account.id,
       from: account.plan,
@@ -72,8 +95,37 @@ export class UpgradeRequests {
       status: 'pending',
       requestedAt: new Date().toISOString(),
     };
-    await this.store.put(COLL, account.id, request);
-    return request;
+    const row = {
+      accountId: request.accountId,
+      fromPlan: request.from,
+      toPlan: request.to,
+      message: request.message ?? null,
+      status: request.status,
+      requestedAt: request.requestedAt,
+      decidedAt: null,
+      decidedBy: null,
+      reason: null,
+    };
+    const done = await this.db
+      .insertInto('upgradeRequests')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('accountId')
+          .doUpdateSet((eb) => ({
+            fromPlan: eb.ref('excluded.fromPlan'),
+            toPlan: eb.ref('excluded.toPlan'),
+            message: eb.ref('excluded.message'),
+            status: eb.ref('excluded.status'),
+            requestedAt: eb.ref('excluded.requestedAt'),
+            decidedAt: null,
+            decidedBy: null,
+            reason: null,
+          }))
+          .where('upgradeRequests.status', '<>', 'pending'),
+      )
+      .executeTakeFirst();
+    return Number(done.numInsertedOrUpdatedRows ?? 0) > 0 ? request : 'pending';
   }
 
   /**
@@ -87,8 +139,6 @@ export class UpgradeRequests {
     const pending = await this.of(accountId);
     let account = await this.accounts.get(accountId);
     if (pending?.status !== 'pending' || !account) return undefined;
-    if (o.approve && PLANS.indexOf(account.plan) < PLANS.indexOf(pending.to))
-      account = (await this.accounts.update(accountId, { plan: pending.to }))!;
     const request: UpgradeRequest = {
       ...pending,
       status: o.approve ? 'approved' : 'declined',
@@ -96,7 +146,29 @@ export class UpgradeRequests {
       decidedBy: o.by,
       ...(!o.approve && o.reason?.trim() ? { reason: o.reason.trim() } : {}),
     };
-    await this.store.put(COLL, accountId, request);
+    // The decision is written first, on the condition that the row is still the pending request read: of
+    // two admins deciding at once, one moves the account.
+    const decided = await this.db
+      .updateTable('upgradeRequests')
+      .set({ status: request.status, decidedAt: request.decidedAt!, decidedBy: o.by, reason: request.reason ?? null })
+      .where('accountId', '=', accountId)
+      .where('status', '=', 'pending')
+      .where('requestedAt', '=', pending.requestedAt)
+      .executeTakeFirst();
+    if (decided.numUpdatedRows === 0n) return undefined;
+    if (o.approve && PLANS.indexOf(account.plan) < PLANS.indexOf(pending.to)) {
+      try {
+        account = (await this.accounts.update(accountId, { plan: pending.to })) ?? account;
+      } catch (err) {
+        // The account did not move: the request waits again.
+        await this.db
+          .updateTable('upgradeRequests')
+          .set({ status: 'pending', decidedAt: null, decidedBy: null, reason: null })
+          .where('accountId', '=', accountId)
+          .execute();
+        throw err;
+      }
+    }
     for (const listener of this.listeners) this.tell(listener, request, account);
     return { request, account };
   }
@@ -108,7 +180,7 @@ export class UpgradeRequests {
 
   /** Forgets the account's request (the account is being deleted). */
   async forget(accountId: string): Promise<void> {
-    await this.store.del(COLL, accountId);
+    await this.db.deleteFrom('upgradeRequests').where('accountId', '=', accountId).execute();
   }
 
   private tell(listener: UpgradeListener, request: UpgradeRequest, account: Account) {

@@ -2,39 +2,55 @@
 // the owner for every personal key made, the answer to a request for a higher plan (heard from the
 // upgrade requests), and the quota alerts at 80% and 100% of the allowance, unless the
 // owner turned alerts off on /account. Each alert is sent once per account, kind and window however many
-// instances hear the meter cross the line: the first to insert `<account>:<kind>:<resetAt>` into
-// 'mail-alerts' sends it (insert succeeds for one caller only). The marker of the window before is removed
-// then, so the collection holds at most one marker per account and kind.
-import type { Store } from '../../engine/store/index.js';
+// instances hear the meter cross the line: the first to claim `<account>:<kind>:<resetAt>` (a row of
+// `claims`, scope 'quota-mail', inserted unless there: one caller wins) sends it. A claim lasts a day past
+// the end of its window (a late event of that window finds it), then a sweep deletes it.
+import type { Db } from '../../engine/db/open.js';
+import { SWEEP_BATCH, sweeper } from '../accounts/sweep.js';
 import type { AccountEvents, AccountEventData } from '../../engine/access/account-events.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { UpgradeRequests } from '../accounts/upgrades.js';
 import { planName } from '../views/format.js';
 import type { Mailer } from './mailer.js';
 
-const SENT = 'mail-alerts';
+const SCOPE = 'quota-mail';
+/** How long a window's claim outlives the window. */
+const KEPT_AFTER_MS = 86400_000;
+/** A claim of a window whose end cannot be read is kept this long. */
+const KEPT_UNKNOWN_MS = 31 * 86400_000;
 
 type QuotaKind = 'quota.warning' | 'quota.exhausted';
 const QUOTA_MAIL = { 'quota.warning': 'quota-warning', 'quota.exhausted': 'quota-exhausted' } as const;
 
-/** Whether this instance is the one to send the alert of this window (and forgets the window before). */
-async function firstForWindow(store: Store, accountId: string, kind: QuotaKind, resetAt: string): Promise<boolean> {
-  if (!(await store.insert(SENT, `${accountId}:${kind}:${resetAt}`, { at: new Date().toISOString() }))) return false;
-  const last = `${accountId}:${kind}`;
-  const before = await store.get<{ resetAt: string }>(SENT, last);
-  await store.put(SENT, last, { resetAt });
-  if (before && before.resetAt !== resetAt) await store.del(SENT, `${last}:${before.resetAt}`);
-  return true;
+/** Whether this instance is the one to send the alert of this window. */
+async function firstForWindow(db: Db, accountId: string, kind: QuotaKind, resetAt: string): Promise<boolean> {
+  const now = Date.now();
+  const end = Date.parse(resetAt);
+  const done = await db
+    .insertInto('claims')
+    .values({
+      scope: SCOPE,
+      id: `${accountId}:${kind}:${resetAt}`,
+      at: now,
+      expiresAt: Number.isNaN(end) ? now + KEPT_UNKNOWN_MS : Math.max(end, now) + KEPT_AFTER_MS,
+      note: null,
+    })
+    .onConflict((oc) => oc.columns(['scope', 'id']).doNothing())
+    .executeTakeFirst();
+  return Number(done.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export function mailNotices(o: {
-  events: AccountEvents;
-  upgrades: UpgradeRequests;
-  accounts: Accounts;
-  store: Store;
-  mailer: Mailer;
-}): void {
-  const { accounts, store, mailer } = o;
+export function mailNotices(o: { events: AccountEvents; upgrades: UpgradeRequests; accounts: Accounts; db: Db; mailer: Mailer }): void {
+  const { accounts, db, mailer } = o;
+  const sweep = sweeper((now) =>
+    db
+      .deleteFrom('claims')
+      .where('scope', '=', SCOPE)
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('claims').select('id').where('scope', '=', SCOPE).where('expiresAt', '<', now).limit(SWEEP_BATCH),
+      )
+      .execute(),
+  );
 
   o.upgrades.onDecided(async (request, account) => {
     if (request.status === 'pending') return;
@@ -49,7 +65,8 @@ export function mailNotices(o: {
   const quota = async (kind: QuotaKind, accountId: string, d: AccountEventData[QuotaKind]) => {
     const account = await accounts.get(accountId);
     if (!account || account.quotaAlerts === false) return;
-    if (!(await firstForWindow(store, accountId, kind, d.resetAt))) return;
+    sweep();
+    if (!(await firstForWindow(db, accountId, kind, d.resetAt))) return;
     await mailer.send(QUOTA_MAIL[kind], account.email, {
       name: account.name,
       plan: d.plan,

@@ -150,6 +150,7 @@ export function accountRoutes(ctx: PortalContext): Router {
       await devices.forget(req, res, account.email);
       await deleteAccount({ ...deps, accounts, upgrades }, account);
       await sessions.signOut(req, res);
+      await sessions.forget(account.id);
       log.info({ accountId: account.id }, 'portal: account deleted');
       res.redirect(303, '/account/deleted');
     }),

@@ -284,7 +284,7 @@ test('SIGNUP=approval: new accounts wait for an admin; an invite link skips the 
     await accounts.update((await accounts.byEmail(mail))!.id, { status: 'active' });
     expect((await signIn(visitor(p), mail, PW)).status).toBe(303);
 
-    const { token } = await new Invites(p.api.store).create({ days: 1, createdBy: 'test' });
+    const { token } = await new Invites(p.api.database.db).create({ days: 1, createdBy: 'test' });
     const invited = await signUp(visitor(p), email(), PW, 'Invited', token);
     expect(invited.status).toBe(303);
   } finally {
@@ -302,7 +302,7 @@ test('SIGNUP=closed: only an invite link signs up, once; its plan is preset', as
     expect((await a.get('/login')).text).toContain('New accounts are by invitation');
     expect((await submit(a, '/login', '/signup', { email: email(), name: 'X', password: PW })).status).toBe(403);
 
-    const { token } = await new Invites(p.api.store).create({ days: 7, plan: 'premium', createdBy: 'test' });
+    const { token } = await new Invites(p.api.database.db).create({ days: 7, plan: 'premium', createdBy: 'test' });
     const page = await a.get(`/signup?invite=${token}`);
     expect(page.status).toBe(200);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
@@ -328,7 +328,7 @@ test('SIGNUP=closed: only an invite link signs up, once; its plan is preset', as
 test('an invite used by two sign-ups at once makes one account', async () => {
   const p = await testApp({ SIGNUP: 'closed' });
   try {
-    const { token } = await new Invites(p.api.store).create({ days: 1, createdBy: 'test' });
+    const { token } = await new Invites(p.api.database.db).create({ days: 1, createdBy: 'test' });
     const [x, y] = [visitor(p), visitor(p)];
     const [px, py] = [await x.get(`/signup?invite=${token}`), await y.get(`/signup?invite=${token}`)];
     const results = await Promise.all([

@@ -86,7 +86,7 @@ test('delete: a wrong password changes nothing; the right one revokes keys at on
   expect(await accounts.get(u.id)).toBeUndefined();
   const db = t.api.database.db;
   expect(await db.selectFrom('accounts').select('id').where('emailKey', '=', u.email.toLowerCase()).executeTakeFirst()).toBeUndefined();
-  expect(await t.api.store.get('upgrade-requests', u.id)).toBeUndefined();
+  expect(await db.selectFrom('upgradeRequests').selectAll().where('accountId', '=', u.id).executeTakeFirst()).toBeUndefined();
   expect((await t.api.keys.lastUsed([u.keyId])).size).toBe(0);
   expect(await t.api.keys.list({ accountId: u.id })).toEqual([]);
   const erased = JSON.stringify(await db.selectFrom('erasedUsage').selectAll().execute());

@@ -134,7 +134,7 @@ test('the admin declines with a reason; the user sees it and may ask again', asy
 
 test('onDecided hears every decision (the seam for telling the user); a failing listener changes nothing', async () => {
   const warned: string[] = [];
-  const upgrades = new UpgradeRequests(t.api.store, accounts, { warn: (_o: unknown, msg: string) => void warned.push(msg) } as never);
+  const upgrades = new UpgradeRequests(t.api.database.db, accounts, { warn: (_o: unknown, msg: string) => void warned.push(msg) } as never);
   const heard: string[] = [];
   upgrades.onDecided(() => {
     throw new Error('mail server down');

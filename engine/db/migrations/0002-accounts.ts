@@ -63,6 +63,8 @@ export const accounts: Migration = {
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('invites_by_expiry').on('invites').column('expires_at').execute();
+    // The admin's list: the newest open ones.
+    await db.schema.createIndex('invites_by_created').on('invites').columns(['created_at', 'hash']).execute();
 
     await db.schema
       .createTable('fresh_keys')

@@ -37,7 +37,7 @@ beforeAll(async () => {
   server = await listen(t.app);
   stripe.webhookUrl = `${server.url}/billing/webhook`;
   accounts = new Accounts(t.api.database.db, t.api.keys);
-  changes = new PlanChanges(t.api.store);
+  changes = new PlanChanges(t.api.database.db);
   records = new BillingRecords(t.api.database.db);
   admin = visitor(t);
   expect((await signIn(admin, ADMIN, PW)).status).toBe(303);
