@@ -1,5 +1,5 @@
-// Operators' CLI for keys and accounts: `npm run keys -- add <plan> <name> | list | revoke <id> | migrate
-// | admin <email> [name] | accounts`.
+// Operators' CLI for keys and accounts: `npm run keys -- add <plan> <name> | list | revoke <id> | admin <email>
+// [name] | accounts`.
 // It uses the server's own database (DATA_DIR/uua.sqlite, or PostgreSQL when DATABASE_URL is set) and
 // announces its changes on the server's store (the same file, or Redis when REDIS_URL is set), so a running
 // server sees every change within a second. Run through tsx: no build step per call.
@@ -8,7 +8,7 @@ import { loadCatalog } from '../engine/catalog/load.js';
 import { KeyStore } from '../engine/access/keystore.js';
 import { importKeysJson } from '../engine/access/keys-file.js';
 import { openDatabase } from '../engine/db/open.js';
-import { migrate, openSqlite, sqlitePath, type Store } from '../engine/store/index.js';
+import { openSqlite, type Store } from '../engine/store/index.js';
 import { RedisStore } from '../engine/store/redis.js';
 import { Accounts, ensureAdmin } from '../portal/accounts/accounts.js';
 
@@ -18,13 +18,12 @@ const [command, ...args] = process.argv.slice(2);
 const prefix = config.redisPrefix;
 
 function usage(): never {
-  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | migrate | admin <email> [name] | accounts');
+  console.error('usage: npm run keys -- add <plan> <name> | list | revoke <id> | admin <email> [name] | accounts');
   console.error(
     `plans: ${Object.keys(plans)
       .filter((p) => p !== 'anonymous' && p !== 'free')
       .join(', ')}`,
   );
-  console.error('migrate: copies the keys and accounts of DATA_DIR/uua.sqlite into the Redis of REDIS_URL');
   console.error('admin: makes <email> a portal admin, creating the account with the password of ADMIN_PASSWORD or typed in');
   process.exit(2);
 }
@@ -78,17 +77,6 @@ try {
       if (!args[0]) usage();
       console.log((await keys.revoke(args[0])) ? `revoked ${args[0]}` : `no key ${args[0]}`);
       break;
-    case 'migrate': {
-      if (store.kind !== 'redis') {
-        console.error('migrate copies DATA_DIR/uua.sqlite into Redis: set REDIS_URL to the Redis to copy into');
-        process.exit(2);
-      }
-      const local = openSqlite(config.dataDir);
-      const n = await migrate(local, store);
-      await local.close();
-      console.log(`copied ${n} documents from ${sqlitePath(config.dataDir)} to Redis (prefix ${prefix})`);
-      break;
-    }
     case 'admin': {
       const [email, ...name] = args;
       if (!email || !email.includes('@')) usage();

@@ -1,11 +1,13 @@
 // `npm run migrate`: brings the database's schema up to date and moves an earlier layout's data (documents
-// in DATA_DIR/uua.sqlite, and in Redis when REDIS_URL is set) into the tables, printing what it moved. Run
-// with the deployment's own DATA_DIR, REDIS_URL, REDIS_PREFIX and DATABASE_URL; safe to run again.
+// in DATA_DIR/uua.sqlite, and in Redis when REDIS_URL is set) into the tables, and, when DATABASE_URL names
+// PostgreSQL, the tables of DATA_DIR/uua.sqlite too, printing what it moved. Run with the deployment's own
+// DATA_DIR, REDIS_URL, REDIS_PREFIX and DATABASE_URL; safe to run again.
 import { loadConfig } from '../server/config.js';
 import { openDatabase, sqliteFile } from '../engine/db/open.js';
 import { migrateToLatest } from '../engine/db/migrate.js';
 import { importLegacy, type ImportResult } from '../engine/db/legacy/import.js';
 import { redisSource, sqliteSource, type LegacySource } from '../engine/db/legacy/source.js';
+import { copySqliteTables } from '../engine/db/legacy/sqlite-tables.js';
 
 const config = loadConfig();
 const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, migrate: false });
@@ -40,7 +42,10 @@ try {
     closers.push(() => source.close());
     report(await importLegacy(source, database.db));
   }
-  if (!sources.length) console.log('no earlier layout found: nothing to move');
+  // Moving from one machine's SQLite to PostgreSQL: the tables themselves come along.
+  const tables = config.databaseUrl ? await copySqliteTables(sqliteFile(config.dataDir), database.db) : undefined;
+  if (tables) report(tables);
+  if (!sources.length && !tables) console.log('no earlier layout found: nothing to move');
 } catch (err) {
   console.error(`migrate: ${(err as Error).message}`);
   process.exitCode = 1;

@@ -18,6 +18,7 @@ import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
 import { openDatabase, type OpenDatabase } from '../engine/db/open.js';
+import { dataLeftBehind } from '../engine/db/legacy/refuse.js';
 import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
 import { ApiError } from '../engine/errors.js';
@@ -86,16 +87,30 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const prefix = config.redisPrefix;
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const store: Store = redis
-    ? await openRedisStore(redis.client, prefix, config.redisUrl!, config.dataDir, log).catch(async (err: Error) => {
+    ? await openRedisStore(redis.client, prefix, config.redisUrl!, log).catch(async (err: Error) => {
         await redis.close();
         throw err;
       })
     : openSqlite(config.dataDir);
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (err: Error) => {
-    await store.close();
-    await redis?.close();
-    throw err;
-  });
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+    .then(async (opened) => {
+      const left = await dataLeftBehind({
+        db: opened.db,
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        redis: redis && { client: redis.client, prefix },
+      });
+      if (left) {
+        await opened.close();
+        throw new Error(left);
+      }
+      return opened;
+    })
+    .catch(async (err: Error) => {
+      await store.close();
+      await redis?.close();
+      throw err;
+    });
   const keys = new KeyStore(database.db, store, new AccountEvents(log));
   await importKeysJson(keys, config.dataDir);
   const configuredKeys = config.apiKeysFile

@@ -1,7 +1,6 @@
-// The shared store in Redis. A collection is one hash (`<prefix><coll>`, field = id, value = JSON), which
-// is also the layout the key store had before (`uua:keys`), so existing keys are read as they are.
-// Short-lived documents are string keys with an expiry; counters are hashes and lists are lists, each
-// with an expiry renewed on write. Changes are announced on a pub/sub channel heard by every instance.
+// The shared store in Redis: short-lived documents are string keys with an expiry; counters are hashes and
+// lists are lists, each with an expiry renewed on write. Changes are announced on a pub/sub channel heard by
+// every instance.
 import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from './types.js';
@@ -36,39 +35,6 @@ export class RedisStore implements Store {
     return this.prefix + coll;
   }
 
-  async get<T>(coll: string, id: string) {
-    const raw = await this.redis.hGet(this.k(coll), id);
-    return raw ? (JSON.parse(raw) as T) : undefined;
-  }
-  async put(coll: string, id: string, doc: unknown) {
-    await this.redis.hSet(this.k(coll), id, JSON.stringify(doc));
-  }
-  async insert(coll: string, id: string, doc: unknown) {
-    return Number(await this.redis.hSetNX(this.k(coll), id, JSON.stringify(doc))) === 1;
-  }
-  async del(coll: string, id: string) {
-    return (await this.redis.hDel(this.k(coll), id)) === 1;
-  }
-  async list<T>(coll: string) {
-    return Object.values(await this.redis.hGetAll(this.k(coll))).map((v) => JSON.parse(v) as T);
-  }
-  async entries<T>(coll: string) {
-    return Object.entries(await this.redis.hGetAll(this.k(coll))).map(([id, v]): [string, T] => [id, JSON.parse(v) as T]);
-  }
-  async count(coll: string) {
-    return this.redis.hLen(this.k(coll));
-  }
-
-  async getTemp<T>(coll: string, id: string) {
-    const raw = await this.redis.get(`${this.k(coll)}:${id}`);
-    return raw ? (JSON.parse(raw) as T) : undefined;
-  }
-  async putTemp(coll: string, id: string, doc: unknown, ttlMs: number) {
-    await this.redis.set(`${this.k(coll)}:${id}`, JSON.stringify(doc), { PX: Math.max(1, Math.round(ttlMs)) });
-  }
-  async delTemp(coll: string, id: string) {
-    return (await this.redis.del(`${this.k(coll)}:${id}`)) === 1;
-  }
   async tempEntries<T>(coll: string) {
     const head = `${this.k(coll)}:`;
     const keys: string[] = [];
@@ -91,10 +57,8 @@ export class RedisStore implements Store {
         m.rPush(key, op.items);
         m.lTrim(key, -op.cap, -1);
         m.pExpire(key, op.ttlMs);
-      } else if (op.kind === 'temp') {
-        m.set(`${this.k(op.coll)}:${op.id}`, JSON.stringify(op.doc), { PX: Math.max(1, Math.round(op.ttlMs)) });
       } else {
-        m.hSet(this.k(op.coll), op.id, JSON.stringify(op.doc));
+        m.set(`${this.k(op.coll)}:${op.id}`, JSON.stringify(op.doc), { PX: Math.max(1, Math.round(op.ttlMs)) });
       }
     }
     await m.execAsPipeline();

@@ -13,8 +13,8 @@ CREATE TABLE IF NOT EXISTS counters (coll TEXT NOT NULL, id TEXT NOT NULL, field
 CREATE TABLE IF NOT EXISTS lists (seq INTEGER PRIMARY KEY AUTOINCREMENT, list TEXT NOT NULL, item TEXT NOT NULL, expires INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS lists_by_name ON lists (list, seq);
 `;
-// Permanent documents carry no expiry; short-lived ones live in the same table under a collection of
-// their own name space, so the two kinds never meet.
+// Short-lived documents live under a name space of their own ('~<coll>'), apart from the records an earlier
+// layout kept in this table (read only by `npm run migrate`, engine/db/legacy/).
 const TEMP = '~';
 const BUSY_RETRY_MS = 5;
 const BUSY_GIVE_UP_MS = 10_000;
@@ -56,15 +56,10 @@ export class SqliteStore implements Store {
     }
     const p = (sql: string) => this.db.prepare(sql);
     this.s = {
-      get: p('SELECT body, expires FROM docs WHERE coll = ? AND id = ?'),
       put: p(
         'INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, ?) ON CONFLICT (coll, id) DO UPDATE SET body = excluded.body, expires = excluded.expires',
       ),
-      insert: p('INSERT INTO docs (coll, id, body, expires) VALUES (?, ?, ?, NULL) ON CONFLICT (coll, id) DO NOTHING'),
-      del: p('DELETE FROM docs WHERE coll = ? AND id = ?'),
-      list: p('SELECT id, body FROM docs WHERE coll = ?'),
       listLive: p('SELECT id, body FROM docs WHERE coll = ? AND expires > ?'),
-      count: p('SELECT count(*) AS n FROM docs WHERE coll = ?'),
       add: p(
         'INSERT INTO counters (coll, id, field, value, expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT (coll, id, field) DO UPDATE SET value = value + excluded.value, expires = excluded.expires',
       ),
@@ -88,39 +83,6 @@ export class SqliteStore implements Store {
     this.dropExpired();
   }
 
-  async get<T>(coll: string, id: string) {
-    const row = this.s.get.get(coll, id) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as T) : undefined;
-  }
-  async put(coll: string, id: string, doc: unknown) {
-    await whenFree(() => this.s.put.run(coll, id, JSON.stringify(doc), null));
-  }
-  async insert(coll: string, id: string, doc: unknown) {
-    return Number((await whenFree(() => this.s.insert.run(coll, id, JSON.stringify(doc)))).changes) === 1;
-  }
-  async del(coll: string, id: string) {
-    return Number((await whenFree(() => this.s.del.run(coll, id))).changes) === 1;
-  }
-  async list<T>(coll: string) {
-    return (this.s.list.all(coll) as { body: string }[]).map((r) => JSON.parse(r.body) as T);
-  }
-  async entries<T>(coll: string) {
-    return (this.s.list.all(coll) as { id: string; body: string }[]).map((r): [string, T] => [r.id, JSON.parse(r.body) as T]);
-  }
-  async count(coll: string) {
-    return Number((this.s.count.get(coll) as { n: number }).n);
-  }
-
-  async getTemp<T>(coll: string, id: string) {
-    const row = this.s.get.get(TEMP + coll, id) as { body: string; expires: number } | undefined;
-    return row && row.expires > Date.now() ? (JSON.parse(row.body) as T) : undefined;
-  }
-  async putTemp(coll: string, id: string, doc: unknown, ttlMs: number) {
-    await whenFree(() => this.s.put.run(TEMP + coll, id, JSON.stringify(doc), Date.now() + ttlMs));
-  }
-  async delTemp(coll: string, id: string) {
-    return Number((await whenFree(() => this.s.del.run(TEMP + coll, id))).changes) === 1;
-  }
   async tempEntries<T>(coll: string) {
     return (this.s.listLive.all(TEMP + coll, Date.now()) as { id: string; body: string }[]).map((r): [string, T] => [
       r.id,
@@ -142,10 +104,8 @@ export class SqliteStore implements Store {
         } else if (op.kind === 'push') {
           for (const item of op.items) this.s.push.run(op.list, item, now + op.ttlMs);
           this.s.trim.run(op.list, op.list, op.cap);
-        } else if (op.kind === 'temp') {
-          this.s.put.run(TEMP + op.coll, op.id, JSON.stringify(op.doc), now + op.ttlMs);
         } else {
-          this.s.put.run(op.coll, op.id, JSON.stringify(op.doc), null);
+          this.s.put.run(TEMP + op.coll, op.id, JSON.stringify(op.doc), now + op.ttlMs);
         }
       }
       this.db.exec('COMMIT');

@@ -1,7 +1,7 @@
-// The one store behind keys, accounts, sessions and usage history: SQLite under DATA_DIR by default
-// (node:sqlite, shipped with Node 24), Redis when REDIS_URL is set, so every instance shares it. Callers
-// see documents in named collections, short-lived documents, counters and capped lists, and a change
-// signal heard by every process on the same store (the CLI's changes included).
+// What must be shared and fast, and nothing else: counters (usage, throttles), the meter's windows kept
+// across restarts, capped lists of recent calls, and a change signal heard by every process on the same
+// store (the CLI's changes included). Redis when REDIS_URL is set, so every instance shares it; SQLite under
+// DATA_DIR otherwise (node:sqlite). Records (accounts, keys, sessions, …) live in the tables (engine/db/).
 
 export interface CounterAdd {
   kind: 'add';
@@ -23,13 +23,6 @@ export interface ListPush {
   ttlMs: number;
 }
 
-export interface DocPut {
-  kind: 'put';
-  coll: string;
-  id: string;
-  doc: unknown;
-}
-
 export interface TempPut {
   kind: 'temp';
   coll: string;
@@ -38,28 +31,14 @@ export interface TempPut {
   ttlMs: number;
 }
 
-export type WriteOp = CounterAdd | ListPush | DocPut | TempPut;
+export type WriteOp = CounterAdd | ListPush | TempPut;
 
 export interface Store {
   readonly kind: 'sqlite' | 'redis';
   /** Where it lives, for logs and messages (a file path, or the Redis URL without credentials). */
   readonly where: string;
 
-  // Documents that stay until deleted.
-  get<T>(coll: string, id: string): Promise<T | undefined>;
-  put(coll: string, id: string, doc: unknown): Promise<void>;
-  /** Writes only when `id` is absent: false when it was already there. */
-  insert(coll: string, id: string, doc: unknown): Promise<boolean>;
-  del(coll: string, id: string): Promise<boolean>;
-  list<T>(coll: string): Promise<T[]>;
-  /** Ids with their documents. */
-  entries<T>(coll: string): Promise<[string, T][]>;
-  count(coll: string): Promise<number>;
-
-  // Documents that expire by themselves (sessions, invites' one-time tokens, pending messages).
-  getTemp<T>(coll: string, id: string): Promise<T | undefined>;
-  putTemp(coll: string, id: string, doc: unknown, ttlMs: number): Promise<void>;
-  delTemp(coll: string, id: string): Promise<boolean>;
+  // Short-lived documents (the meter's windows), written by write()'s 'temp' ops.
   /** Every short-lived document of a collection that has not expired, with its id (read at boot). */
   tempEntries<T>(coll: string): Promise<[string, T][]>;
 

@@ -63,3 +63,14 @@ export async function importLegacy(source: LegacySource, db: Db): Promise<Import
   });
   return { source: source.name, counts };
 }
+/** Says what to do when a source still holds keys or accounts that were never imported; undefined when none. */
+export async function unmigrated(source: LegacySource, db: Db): Promise<string | undefined> {
+  const held = await source.held();
+  if (!held) return undefined;
+  const done = await db.selectFrom('legacyImports').select('source').where('source', '=', source.name).executeTakeFirst();
+  if (done) return undefined;
+  return (
+    `${source.name} holds ${held} keys and accounts in the earlier layout, not yet in the tables. ` +
+    "Run `npm run migrate` (with this deployment's DATA_DIR, REDIS_URL and DATABASE_URL) to move them, then start again."
+  );
+}

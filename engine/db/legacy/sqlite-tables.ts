@@ -1,0 +1,97 @@
+// An installation that outgrows one machine moves from SQLite's tables (DATA_DIR/uua.sqlite) to PostgreSQL
+// (DATABASE_URL): every table is copied as it is, rows already there left alone, once (recorded in
+// `legacy_imports` as 'sqlite-tables'). Identity columns are left to PostgreSQL to number.
+import fs from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import type { Db } from '../open.js';
+import type { ImportResult } from './import.js';
+
+const SOURCE = 'sqlite-tables';
+/** The counters' store and the migrations' own tables stay behind. */
+const NOT_COPIED = new Set([
+  'docs',
+  'counters',
+  'lists',
+  'schema_migrations',
+  'schema_migrations_lock',
+  'legacy_imports',
+  'sqlite_sequence',
+]);
+/** Columns PostgreSQL numbers itself (GENERATED ALWAYS AS IDENTITY). */
+const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
+const CHUNK = 200;
+
+function openFile(file: string): DatabaseSync | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  return new DatabaseSync(file, { readOnly: true });
+}
+
+const tablesOf = (db: DatabaseSync) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
+    .map((r) => r.name)
+    .filter((n) => !NOT_COPIED.has(n));
+
+/** How many accounts and keys the SQLite file's tables hold (0 when it has none, or no such tables). */
+function held(file: string): number {
+  const db = openFile(file);
+  if (!db) return 0;
+  try {
+    const tables = new Set(tablesOf(db));
+    let n = 0;
+    for (const t of ['accounts', 'api_keys'])
+      if (tables.has(t)) n += Number((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n);
+    return n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Says what to do when DATABASE_URL is set and the SQLite file's tables hold records never copied. */
+export async function tablesLeftBehind(file: string, to: Db): Promise<string | undefined> {
+  const n = held(file);
+  if (!n) return undefined;
+  if (await to.selectFrom('legacyImports').select('source').where('source', '=', SOURCE).executeTakeFirst()) return undefined;
+  return (
+    `${file} holds ${n} accounts and keys that are not in the PostgreSQL of DATABASE_URL. ` +
+    "Run `npm run migrate` (with this deployment's DATA_DIR and DATABASE_URL) to copy them, then start again."
+  );
+}
+
+export async function copySqliteTables(file: string, to: Db): Promise<ImportResult | undefined> {
+  const from = openFile(file);
+  if (!from) return undefined;
+  try {
+    const before = await to.selectFrom('legacyImports').select('at').where('source', '=', SOURCE).executeTakeFirst();
+    if (before) return { source: SOURCE, importedBefore: before.at, counts: {} };
+    const raw = to.withoutPlugins();
+    const counts: Record<string, { read: number; written: number }> = {};
+    await raw.transaction().execute(async (trx) => {
+      for (const table of tablesOf(from)) {
+        const rows = from.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+        const numbered = NUMBERED[table];
+        let written = 0;
+        for (let at = 0; at < rows.length; at += CHUNK) {
+          const chunk = rows.slice(at, at + CHUNK).map((r) => {
+            if (!numbered) return r;
+            const { [numbered]: _dropped, ...rest } = r;
+            return rest;
+          });
+          const r = await trx
+            .insertInto(table as never)
+            .values(chunk)
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
+          written += Number(r.numInsertedOrUpdatedRows ?? 0);
+        }
+        if (rows.length) counts[table] = { read: rows.length, written };
+      }
+      await trx
+        .insertInto('legacy_imports' as never)
+        .values({ source: SOURCE, at: new Date().toISOString(), counts: JSON.stringify(counts) })
+        .execute();
+    });
+    return { source: SOURCE, counts: counts };
+  } finally {
+    from.close();
+  }
+}
