@@ -39,7 +39,7 @@ test('an edited, added or removed catalog file is compiled at boot, and a broken
   expect((await openCatalog(edited, file)).compiled).toBe(false);
   const added = copy('tools.yaml');
   fs.copyFileSync(path.join(added, 'anime.yaml'), path.join(added, 'zz.yaml'));
-  await expect(openCatalog(added, file)).rejects.toThrow(/zz\.yaml: endpoint .*: defined twice/);
+  await expect(openCatalog(added, file)).rejects.toThrow(/zz\.yaml:\d+:\d+ endpoint .*: defined twice \(first at .*anime\.yaml:\d+:\d+\)/);
   const removed = copy('tools.yaml');
   fs.rmSync(path.join(removed, 'anime.yaml'));
   expect((await openCatalog(removed, file)).compiled).toBe(false);
