@@ -13,7 +13,7 @@ const realDir = loadConfig({}).catalogDir;
 /** A copy of the catalog with one file changed. */
 function plant(file: string, change: (doc: any) => void): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-cat-'));
-  for (const f of fs.readdirSync(realDir)) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
+  for (const f of fs.readdirSync(realDir).filter((f) => f.endsWith('.yaml'))) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
   const doc = YAML.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   change(doc);
   fs.writeFileSync(path.join(dir, file), YAML.stringify(doc));

@@ -16,7 +16,7 @@ const file = path.join(tmp, 'catalog.compiled.json');
 /** A copy of the catalog, with `edit` applied to one file's text. */
 function copy(name: string, edit: (text: string) => string = (t) => t): string {
   const dir = fs.mkdtempSync(path.join(tmp, 'catalog-'));
-  for (const f of fs.readdirSync(realDir)) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
+  for (const f of fs.readdirSync(realDir).filter((f) => f.endsWith('.yaml'))) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
   fs.writeFileSync(path.join(dir, name), edit(fs.readFileSync(path.join(dir, name), 'utf8')));
   return dir;
 }
