@@ -74,6 +74,16 @@ describe('check-catalog catches planted differences', () => {
     );
   });
 
+  test('an endpoint outside the spec marked as an extension is named, not a difference; one of the spec must not be marked', () => {
+    const dir = plant('finance.yaml', (doc: Doc) => {
+      doc.endpoints.push({ ...endpoint(doc, 'p2p'), name: 'p2p-extra', extension: true });
+      endpoint(doc, 'p2p').extension = true;
+    });
+    const result = checkCatalog(specText, dir, noAdapters);
+    expect(result.extensions).toEqual(['finance/p2p-extra']);
+    expect(result.differences).toEqual(['finance/p2p: marked extension but the spec has it; remove "extension: true"']);
+  });
+
   test('a wrong method', () => {
     const dir = plant('tts.yaml', (doc: Doc) => {
       endpoint(doc, 'generate').method = 'GET';
