@@ -1,18 +1,18 @@
 // Compares the catalog with the customer's spec (docs/spec.md): every endpoint (and no other), its
 // method, each parameter (and no other), the required flag, conditional requirements, flags, the lists
 // the spec closes, the examples it leaves open, and the bounds and defaults it gives. Bounds the spec
-// does not give are ours and are not compared. Also validates every YAML file against the catalog's
-// schemas. Prints one line per difference and exits 1 if there is any.
+// does not give are ours and are not compared. Also reports every problem the loader finds in the YAML
+// files (engine/catalog/load.ts), each with its file:line:column. An endpoint marked `extension: true` is
+// outside the spec on purpose: it is named, not compared. Prints one line per difference and exits 1 if
+// there is any.
 //
 //   npm run check-catalog        (builds, then runs dist/scripts/check-catalog.js from the project root)
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import YAML from 'yaml';
-import { Ajv, type ErrorObject } from 'ajv';
-import { categorySchema, plansSchema, upstreamsSchema } from '../engine/catalog/schema.js';
 import { parseSpec, type SpecEndpoint, type SpecParam } from './spec-tables.js';
-import { describeSchemaError, ruleParams, type ParamSpec, type Rule } from '../engine/catalog/load.js';
+import { readCatalog, type EndpointSpec, type ParamSpec } from '../engine/catalog/load.js';
+import { shownPath } from '../engine/catalog/yaml-source.js';
 
 export interface CheckResult {
   differences: string[];
@@ -26,6 +26,8 @@ export interface CheckResult {
   exceptions: string[];
   /** Listed exceptions the catalog no longer needs (harmless: it then follows the spec's letter). */
   unusedExceptions: string[];
+  /** `category/name` of the endpoints marked `extension: true`: outside the spec on purpose. */
+  extensions: string[];
 }
 
 // The only three ways the catalog may depart from the letter of the spec, each listed here with its reason
@@ -41,34 +43,6 @@ export const CLOSED_LISTS: Record<string, string> = {
   'anime/creature-data resource': 'the spec names 9 and "40+ more"; PokéAPI v2 has exactly these 48 resources, so the catalog lists them',
   'art-design/color-scheme scheme': 'the spec names 4 and "others"; the embedded scheme algorithm has exactly these 8',
 };
-
-interface CatalogEndpoint {
-  name: string;
-  method: string;
-  adapter: string;
-  upstream: string;
-  rules?: Rule[];
-  params: Record<string, ParamSpec>;
-}
-
-// Our own files: report every schema error, not just the first.
-const ajv = new Ajv({ allErrors: true, strict: false });
-const checkCategory = ajv.compile(categorySchema);
-const checkPlans = ajv.compile(plansSchema);
-const checkUpstreams = ajv.compile(upstreamsSchema);
-
-function schemaErrors(file: string, doc: unknown, errors: ErrorObject[]): string[] {
-  return errors.map((e) => describeSchemaError(file, doc, e));
-}
-
-function readYaml(file: string, differences: string[]): unknown {
-  try {
-    return YAML.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    differences.push(`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
-    return undefined;
-  }
-}
 
 const show = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v));
 const sameSet = (a: unknown[], b: unknown[]) =>
@@ -119,7 +93,7 @@ function compareParam(id: string, s: SpecParam, c: ParamSpec, used: Set<string>)
   return out;
 }
 
-function compareEndpoint(s: SpecEndpoint, c: CatalogEndpoint, used: Set<string>): string[] {
+function compareEndpoint(s: SpecEndpoint, c: EndpointSpec, used: Set<string>): string[] {
   const id = `${s.category}/${s.name}`;
   const out: string[] = [];
   if (c.method !== s.method) out.push(`${id}: method is ${c.method}, spec says ${s.method}`);
@@ -180,47 +154,16 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
   const spec = parseSpec(specText);
   differences.push(...spec.problems.map((p) => `spec: ${p}`));
 
-  const plansFile = path.join(catalogDir, 'plans.yaml');
-  const plans = readYaml(plansFile, differences);
-  if (plans !== undefined && !checkPlans(plans)) differences.push(...schemaErrors(plansFile, plans, checkPlans.errors!));
-  const upstreamsFile = path.join(catalogDir, 'upstreams.yaml');
-  const upstreamsDoc = readYaml(upstreamsFile, differences) as { upstreams?: Record<string, unknown> } | undefined;
-  if (upstreamsDoc !== undefined && !checkUpstreams(upstreamsDoc))
-    differences.push(...schemaErrors(upstreamsFile, upstreamsDoc, checkUpstreams.errors!));
-  const upstreams = (upstreamsDoc?.upstreams ?? {}) as Record<string, unknown>;
-
-  const catalog = new Map<string, CatalogEndpoint>();
-  const files = fs
-    .readdirSync(catalogDir)
-    .filter((f) => f.endsWith('.yaml') && f !== 'plans.yaml' && f !== 'upstreams.yaml')
-    .sort();
-  for (const f of files) {
-    const file = path.join(catalogDir, f);
-    const doc = readYaml(file, differences) as { category?: string; endpoints?: CatalogEndpoint[] } | undefined;
-    if (doc === undefined) continue;
-    const raw: unknown = doc; // checked through a copy, so the guard does not narrow doc to the schema's type
-    if (!checkCategory(raw)) {
-      differences.push(...schemaErrors(file, doc, checkCategory.errors!));
-      continue;
-    }
-    if (`${doc.category}.yaml` !== f)
-      differences.push(`${file}: holds category ${doc.category}; the file should be named ${doc.category}.yaml`);
-    for (const ep of doc.endpoints!) {
-      const id = `${doc.category}/${ep.name}`;
-      if (catalog.has(id)) differences.push(`${file}: endpoint ${ep.name} is defined twice`);
-      catalog.set(id, ep);
-      if (ep.upstream !== 'embedded' && !(ep.upstream in upstreams))
-        differences.push(`${id}: upstream ${ep.upstream} is not in upstreams.yaml`);
-      for (const [name, p] of Object.entries(ep.params)) {
-        for (const other of Object.keys(p.requiredWhen ?? {})) {
-          if (!ep.params[other]) differences.push(`${id} ${name}: requiredWhen names unknown parameter ${other}`);
-        }
-        differences.push(...selfCheck(`${id} ${name}`, p));
-      }
-      for (const [i, name] of ruleParams(ep.rules ?? [])) {
-        if (!ep.params[name]) differences.push(`${id}: rules.${i} names unknown parameter ${name}`);
-      }
-    }
+  // The loader's own checks, every problem with its place; then what only the spec comparison needs.
+  const reading = readCatalog(catalogDir);
+  differences.push(...reading.problems);
+  for (const { file, category } of reading.categories) {
+    if (typeof category === 'string' && `${category}.yaml` !== path.basename(file))
+      differences.push(`${shownPath(file)}: holds category ${category}; the file should be named ${category}.yaml`);
+  }
+  const catalog = new Map(reading.catalog.endpoints.map((ep) => [ep.id, ep]));
+  for (const ep of reading.catalog.endpoints) {
+    for (const [name, p] of Object.entries(ep.params)) differences.push(...selfCheck(`${ep.id} ${name}`, p));
   }
 
   let params = 0;
@@ -229,11 +172,17 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
     const id = `${s.category}/${s.name}`;
     params += s.params.length;
     const c = catalog.get(id);
-    if (!c) differences.push(`missing endpoint ${id}`);
+    // An endpoint refused for a problem of its own is already reported with its place.
+    if (!c) {
+      if (!reading.refused.includes(id)) differences.push(`missing endpoint ${id}`);
+    } else if (c.extension) differences.push(`${id}: marked extension but the spec has it; remove "extension: true"`);
     else differences.push(...compareEndpoint(s, c, used));
   }
-  for (const id of catalog.keys()) {
-    if (!spec.endpoints.some((s) => `${s.category}/${s.name}` === id)) differences.push(`extra endpoint ${id} (not in the spec)`);
+  const extensions: string[] = [];
+  for (const [id, ep] of catalog) {
+    if (spec.endpoints.some((s) => `${s.category}/${s.name}` === id)) continue;
+    if (ep.extension) extensions.push(id);
+    else differences.push(`extra endpoint ${id} (not in the spec): if it is meant to be outside the spec, mark it "extension: true"`);
   }
 
   const listed: Record<string, string> = { ...EXTENSIONS, ...CLOSED_LISTS };
@@ -242,7 +191,7 @@ export function checkCatalog(specText: string, catalogDir: string, adaptersDir: 
 
   const dirs = Array.isArray(adaptersDir) ? adaptersDir : [adaptersDir];
   const missingAdapters = [...catalog].filter(([, ep]) => !hasAdapter(ep.adapter, dirs)).map(([id]) => id);
-  return { differences, endpoints: spec.endpoints.length, params, missingAdapters, exceptions, unusedExceptions };
+  return { differences, endpoints: spec.endpoints.length, params, missingAdapters, exceptions, unusedExceptions, extensions };
 }
 
 function main(): void {
@@ -259,6 +208,7 @@ function main(): void {
   }
   console.log(`catalog matches spec: ${result.endpoints} endpoints, ${result.params} parameters`);
   for (const e of result.exceptions) console.log(`  exception: ${e}`);
+  for (const e of result.extensions) console.log(`  extension: ${e} (outside the spec)`);
   for (const e of result.unusedExceptions) console.log(`  unused exception (remove it from scripts/check-catalog.ts): ${e}`);
   const k = result.missingAdapters.length;
   console.log(`endpoints without an adapter: ${k}${k ? ` (${result.missingAdapters.join(', ')})` : ''}`);

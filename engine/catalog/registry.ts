@@ -9,6 +9,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Adapter } from '../types.js';
 import type { EndpointSpec } from './load.js';
 import { LoadOnce } from '../load-once.js';
+import { nearest } from './did-you-mean.js';
 
 export interface AdapterRegistry {
   /** Every adapter with a file, by name; a call before its module is imported waits for the import. */
@@ -37,6 +38,8 @@ function lazyAdapter(file: string, name: string) {
 
 export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): AdapterRegistry {
   const lazy = new Map<string, ReturnType<typeof lazyAdapter>>();
+  // Every stray file is named at once, so one boot tells the maintainer all there is to fix.
+  const strays: string[] = [];
   if (fs.existsSync(dir)) {
     const wanted = new Set(endpoints.flatMap((e) => [e.adapter, ...(e.fallback ?? []).map((p) => p.adapter)]));
     for (const category of fs.readdirSync(dir).sort()) {
@@ -46,11 +49,19 @@ export function adapterRegistry(dir: string, endpoints: EndpointSpec[]): Adapter
         const m = /^([a-z0-9][a-z0-9-]*)\.(ts|js)$/.exec(file);
         if (!m || file.endsWith('.d.ts')) continue;
         const name = `${category}/${m[1]}`;
-        if (!wanted.has(name)) throw new Error(`adapters/${name}.${m[2]} has no catalog entry (no endpoint says adapter: ${name})`);
-        lazy.set(name, lazyAdapter(path.join(catDir, file), name));
+        if (wanted.has(name)) lazy.set(name, lazyAdapter(path.join(catDir, file), name));
+        else {
+          // A catalog entry whose adapter: has a slip names a file that does not exist: show the pair.
+          const near = nearest(name, wanted);
+          strays.push(
+            `adapters/${name}.${m[2]} has no catalog entry (no endpoint says adapter: ${name}${near ? `; one says adapter: ${near}` : ''})`,
+          );
+        }
       }
     }
   }
+  if (strays.length)
+    throw new Error(strays.length === 1 ? strays[0] : `${strays.length} adapter files have no catalog entry:\n${strays.join('\n')}`);
   return {
     adapters: new Map([...lazy].map(([name, l]) => [name, l.adapter])),
     async warm(pauseMs = 10) {

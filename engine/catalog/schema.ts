@@ -109,6 +109,8 @@ const endpoint = {
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
     method: { enum: ['GET', 'POST'] },
     summary: { type: 'string', minLength: 3 },
+    /** true: outside the customer's spec on purpose (scripts/check-catalog.ts names it instead of failing). */
+    extension: { type: 'boolean' },
     /** Registry key: the adapter file's path below adapters/, without extension (`tools/ccgen`). */
     adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' },
     /** An id of catalog/upstreams.yaml, or `embedded`. */

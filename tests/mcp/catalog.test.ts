@@ -33,7 +33,8 @@ it('a planted catalog entry is listed and called as a tool, validated like REST'
   const catalogDir = path.join(dir, 'catalog');
   const adaptersDir = path.join(dir, 'adapters');
   fs.mkdirSync(catalogDir);
-  for (const f of fs.readdirSync(CATALOG)) fs.copyFileSync(path.join(CATALOG, f), path.join(catalogDir, f));
+  for (const f of fs.readdirSync(CATALOG).filter((f) => f.endsWith('.yaml')))
+    fs.copyFileSync(path.join(CATALOG, f), path.join(catalogDir, f));
   fs.writeFileSync(path.join(catalogDir, 'planted.yaml'), PLANTED);
   fs.mkdirSync(path.join(adaptersDir, 'planted'), { recursive: true });
   fs.writeFileSync(path.join(adaptersDir, 'package.json'), '{ "type": "module" }\n');

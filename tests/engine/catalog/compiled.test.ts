@@ -16,7 +16,7 @@ const file = path.join(tmp, 'catalog.compiled.json');
 /** A copy of the catalog, with `edit` applied to one file's text. */
 function copy(name: string, edit: (text: string) => string = (t) => t): string {
   const dir = fs.mkdtempSync(path.join(tmp, 'catalog-'));
-  for (const f of fs.readdirSync(realDir)) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
+  for (const f of fs.readdirSync(realDir).filter((f) => f.endsWith('.yaml'))) fs.copyFileSync(path.join(realDir, f), path.join(dir, f));
   fs.writeFileSync(path.join(dir, name), edit(fs.readFileSync(path.join(dir, name), 'utf8')));
   return dir;
 }
@@ -39,7 +39,7 @@ test('an edited, added or removed catalog file is compiled at boot, and a broken
   expect((await openCatalog(edited, file)).compiled).toBe(false);
   const added = copy('tools.yaml');
   fs.copyFileSync(path.join(added, 'anime.yaml'), path.join(added, 'zz.yaml'));
-  await expect(openCatalog(added, file)).rejects.toThrow(/zz\.yaml: endpoint .*: defined twice/);
+  await expect(openCatalog(added, file)).rejects.toThrow(/zz\.yaml:\d+:\d+ endpoint .*: defined twice \(first at .*anime\.yaml:\d+:\d+\)/);
   const removed = copy('tools.yaml');
   fs.rmSync(path.join(removed, 'anime.yaml'));
   expect((await openCatalog(removed, file)).compiled).toBe(false);

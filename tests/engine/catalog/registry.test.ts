@@ -46,3 +46,20 @@ test('a module without a default function fails its calls, and warm() names it',
   ]);
   expect(registry.cold()).toBe(1);
 });
+
+test('every adapter file without a catalog entry is named at once, with the entry a slip may have meant', () => {
+  const strays = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-strays-'));
+  fs.mkdirSync(path.join(strays, 'tools'));
+  for (const f of ['git-user.ts', 'other.js']) fs.writeFileSync(path.join(strays, 'tools', f), 'export default async () => ({});\n');
+  try {
+    expect(() => adapterRegistry(strays, [{ adapter: 'tools/git-usr' }] as EndpointSpec[])).toThrow(
+      [
+        '2 adapter files have no catalog entry:',
+        'adapters/tools/git-user.ts has no catalog entry (no endpoint says adapter: tools/git-user; one says adapter: tools/git-usr)',
+        'adapters/tools/other.js has no catalog entry (no endpoint says adapter: tools/other)',
+      ].join('\n'),
+    );
+  } finally {
+    fs.rmSync(strays, { recursive: true, force: true });
+  }
+});
