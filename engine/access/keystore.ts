@@ -298,17 +298,26 @@ export class KeyStore {
     return true;
   }
 
-  /** Moves every key of an account to a plan, or disables/enables them (suspension): one UPDATE by account_id. */
-  async updateAccount(accountId: string, change: { plan?: string; disabled?: boolean }): Promise<number> {
+  /**
+   * Moves every key of an account to a plan, or disables/enables them (suspension): one UPDATE by account_id.
+   * Returns how many keys it wrote. Within a transaction (`trx`) nothing is announced: what it wrote is not
+   * there for others before the commit, so the caller announces (announce) once it has committed.
+   */
+  async updateAccount(accountId: string, change: { plan?: string; disabled?: boolean }, trx?: Db): Promise<number> {
     const set = {
       ...(change.plan !== undefined && { plan: change.plan }),
       ...(change.disabled !== undefined && { disabled: change.disabled ? 1 : 0 }),
     };
     if (!Object.keys(set).length) return 0;
-    const done = await this.db.updateTable('apiKeys').set(set).where('accountId', '=', accountId).executeTakeFirst();
+    const done = await (trx ?? this.db).updateTable('apiKeys').set(set).where('accountId', '=', accountId).executeTakeFirst();
     const n = Number(done.numUpdatedRows);
-    if (n) await this.store.announce(KEYS);
+    if (n && !trx) await this.announce();
     return n;
+  }
+
+  /** Tells every instance that keys changed: each forgets what it had cached. */
+  async announce(): Promise<void> {
+    await this.store.announce(KEYS);
   }
 
   /** When and from where these keys were last used: the primary key of key_last_used. */

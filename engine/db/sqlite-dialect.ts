@@ -3,11 +3,36 @@
 // parameters as one array; node:sqlite's take them spread and tell it by their columns. A transaction
 // begins IMMEDIATE, so it holds the write lock from its first statement: a deferred one that read first
 // could not write after another connection of this file (the counters' store) had (SQLITE_BUSY_SNAPSHOT).
+// That lock is waited for without holding the event loop, and row locks (FOR UPDATE) are left out: the
+// transaction holds the whole file already, so code that locks rows on PostgreSQL runs here unchanged.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type SelectModifierNode,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 
 /** Prepared statements kept per SQL text (a builder makes the same few texts again and again). */
 const KEPT_STATEMENTS = 500;
+const BUSY_RETRY_MS = 5;
+const isBusy = (err: unknown) => (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
+/** PostgreSQL's row locks, which SQLite has no syntax for. */
+const ROW_LOCKS = new Set<SelectModifierNode['modifier']>([
+  'ForUpdate',
+  'ForNoKeyUpdate',
+  'ForShare',
+  'ForKeyShare',
+  'NoWait',
+  'SkipLocked',
+]);
 
 function asKyselyDatabase(db: DatabaseSync): SqliteDatabase {
   const kept = new Map<string, StatementSync>();
@@ -38,19 +63,57 @@ function asKyselyDatabase(db: DatabaseSync): SqliteDatabase {
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly busyTimeoutMs: number,
+  ) {
+    super(config);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    // Another connection of this process (the counters' store, another open of the file) may hold the
+    // write lock across awaits: SQLite's own busy wait would block the event loop that lets it finish, so
+    // the lock is asked for without waiting, again every few milliseconds, as long as busy_timeout says.
+    const run = (sql: string) => connection.executeQuery(CompiledQuery.raw(sql));
+    const giveUp = Date.now() + this.busyTimeoutMs;
+    await run('pragma busy_timeout = 0');
+    try {
+      for (;;) {
+        try {
+          await run('begin immediate');
+          return;
+        } catch (err) {
+          if (!isBusy(err) || Date.now() >= giveUp) throw err;
+          await pause(BUSY_RETRY_MS);
+        }
+      }
+    } finally {
+      await run(`pragma busy_timeout = ${this.busyTimeoutMs}`);
+    }
+  }
+}
+
+class NodeSqliteQueryCompiler extends SqliteQueryCompiler {
+  protected override visitSelectModifier(node: SelectModifierNode): void {
+    if (node.modifier && ROW_LOCKS.has(node.modifier)) return;
+    super.visitSelectModifier(node);
   }
 }
 
 export class NodeSqliteDialect extends SqliteDialect {
   private readonly database: SqliteDatabase;
+  private readonly busyTimeoutMs: number;
   constructor(db: DatabaseSync) {
     const database = asKyselyDatabase(db);
     super({ database });
     this.database = database;
+    // The connection's own setting (engine/db/open.ts), kept for the waits of its transactions.
+    this.busyTimeoutMs = Number((db.prepare('pragma busy_timeout').get() as { timeout?: number } | undefined)?.timeout ?? 0);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.database });
+    return new ImmediateSqliteDriver({ database: this.database }, this.busyTimeoutMs);
+  }
+  override createQueryCompiler(): QueryCompiler {
+    return new NodeSqliteQueryCompiler();
   }
 }

@@ -315,12 +315,44 @@ export class Accounts {
     return after;
   }
 
-  /** Carries the account's plan and status to its keys (their plan, whether they work). */
-  async applyKeyPolicy(a: Account): Promise<void> {
-    await this.keys.updateAccount(a.id, {
-      plan: keyPlanOf(a.plan, this.freePersonalKeys),
-      disabled: keysDisabled(a, this.freePersonalKeys),
-    });
+  /**
+   * Carries the account's plan and status to its keys (their plan, whether they work); returns how many
+   * keys it wrote. Within a transaction (`trx`) nothing is announced: the caller does once it has committed.
+   */
+  async applyKeyPolicy(a: Account, trx?: Db): Promise<number> {
+    return this.keys.updateAccount(
+      a.id,
+      { plan: keyPlanOf(a.plan, this.freePersonalKeys), disabled: keysDisabled(a, this.freePersonalKeys) },
+      trx,
+    );
+  }
+
+  /**
+   * The account, read within a transaction and held to its end: PostgreSQL locks the row (FOR UPDATE);
+   * SQLite's transaction holds the file's write lock from its first statement already.
+   */
+  async lock(id: string, trx: Db): Promise<Account | undefined> {
+    const row = await trx.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  /**
+   * Within the transaction `trx` that holds the account (lock): moves it to `plan`, and its keys as update
+   * would. Nothing is announced before the commit: the caller then calls planMoved.
+   */
+  async setPlan(held: Account, plan: Plan, trx: Db): Promise<{ account: Account; keysMoved: number }> {
+    await trx.updateTable('accounts').set({ plan }).where('id', '=', held.id).execute();
+    const account = { ...held, plan };
+    return { account, keysMoved: await this.applyKeyPolicy(account, trx) };
+  }
+
+  /** After the commit of setPlan: every instance forgets the keys it had cached, and 'plan.changed' is heard. */
+  async planMoved(id: string, from: Plan, to: Plan, keysMoved: number): Promise<void> {
+    try {
+      if (keysMoved) await this.keys.announce();
+    } finally {
+      this.keys.events.emit('plan.changed', id, { from, to });
+    }
   }
 
   /**

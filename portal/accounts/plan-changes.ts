@@ -1,10 +1,11 @@
 // Every change of an account's plan, with who or what made it, when, and from which event: an admin on
 // /admin (by hand, or approving an upgrade request) or Stripe (a webhook event, by its id). changePlan is
-// the one way the portal moves an account to another plan: Accounts.update carries the plan to the keys
-// (every instance forgets its cached identities within a second) and announces 'plan.changed'; the record
-// is written only when the plan did change. `plan_changes` keeps one row per change; a billing event is
-// recorded once per account (a unique index), so an event that reaches several instances at once moves
-// the account, and announces it, once.
+// the one way the portal moves an account to another plan, in one transaction that holds the account (its
+// row locked on PostgreSQL; SQLite's transaction holds the file): the plan is read again there, and the
+// account, its keys and the record are written together or not at all. Of changes at once (instances
+// handling one Stripe event, two admins), each finds the plan the one before it left, so every record's
+// `from` is the plan it moved the account from, and a billing event is recorded (and applied) once per
+// account: a unique index. Only the one that committed a change announces it ('keys', 'plan.changed').
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
 import type { PlanChangesTable } from '../../engine/db/tables/accounts.js';
@@ -55,11 +56,12 @@ export class PlanChanges {
   /**
    * Records a change; with an event, only when that event is not recorded for the account yet. Returns the
    * new record's id, or undefined when the event was recorded already (by this instance or another).
+   * `trx`: within the transaction of the change it records.
    */
-  async record(accountId: string, change: PlanChange): Promise<string | undefined> {
+  async record(accountId: string, change: PlanChange, trx: Db = this.db): Promise<string | undefined> {
     // Sortable by time within one millisecond too: the list's order is the order of the records.
     const id = `${Date.now().toString(36).padStart(9, '0')}${crypto.randomBytes(8).toString('hex')}`;
-    const done = await this.db
+    const done = await trx
       .insertInto('planChanges')
       .values({
         id,
@@ -81,34 +83,32 @@ export class PlanChanges {
   async forget(accountId: string): Promise<void> {
     await this.db.deleteFrom('planChanges').where('accountId', '=', accountId).execute();
   }
-
-  /** Takes back a record whose change could not be made, so the event that asked for it can be tried again. */
-  async unrecord(id: string): Promise<void> {
-    await this.db.deleteFrom('planChanges').where('id', '=', id).execute();
-  }
 }
 
 /**
- * Moves the account to `plan` (a no-op when it is on it) and records why; undefined when there is no such
- * account. The record goes in first and only its writer moves the account: of callers handling one billing
- * event at once, one changes the plan (and announces 'plan.changed'), the others find the event recorded
- * and answer with the account as it is then (the first may still be moving it).
+ * Moves the account to `plan` (a no-op when it is on it, or when `when` refuses the plan it is on) and
+ * records why; undefined when there is no such account. Answers with the account as it is once done. A
+ * billing event applied to the account already (recorded) is not applied again, even after another change
+ * moved the account since.
  */
 export async function changePlan(
-  o: { accounts: Pick<Accounts, 'get' | 'update'>; planChanges: PlanChanges },
+  o: { accounts: Pick<Accounts, 'db' | 'lock' | 'setPlan' | 'planMoved'>; planChanges: PlanChanges },
   accountId: string,
   plan: Plan,
   cause: PlanCause,
+  when: (current: Plan) => boolean = () => true,
 ): Promise<Account | undefined> {
-  const before = await o.accounts.get(accountId);
-  if (!before) return undefined;
-  if (before.plan === plan) return before;
-  const recorded = await o.planChanges.record(accountId, { at: new Date().toISOString(), from: before.plan, to: plan, ...cause });
-  if (!recorded) return o.accounts.get(accountId);
-  try {
-    return await o.accounts.update(accountId, { plan });
-  } catch (err) {
-    await o.planChanges.unrecord(recorded);
-    throw err;
-  }
+  let moved = undefined as { from: Plan; keysMoved: number } | undefined;
+  const account = await o.accounts.db.transaction().execute(async (trx) => {
+    const held = await o.accounts.lock(accountId, trx);
+    if (!held || held.plan === plan || !when(held.plan)) return held;
+    // The record first: when the event is recorded already, nothing has been written and nothing is.
+    const change = { at: new Date().toISOString(), from: held.plan, to: plan, ...cause };
+    if (!(await o.planChanges.record(accountId, change, trx))) return held;
+    const done = await o.accounts.setPlan(held, plan, trx);
+    moved = { from: held.plan, keysMoved: done.keysMoved };
+    return done.account;
+  });
+  if (moved) await o.accounts.planMoved(accountId, moved.from, plan, moved.keysMoved);
+  return account;
 }

@@ -1,5 +1,5 @@
 // Plan upgrades without billing: a user asks for a higher plan (with an optional message), an admin approves
-// (Accounts.update moves the account and its keys, and announces 'plan.changed') or declines (with an
+// (changePlan moves the account and its keys, records it and announces 'plan.changed') or declines (with an
 // optional reason). `upgrade_requests` keeps one row per account: the latest request, pending or decided,
 // which is what the user sees; a new request replaces a decided one and is refused while one is pending
 // (one upsert that leaves a pending row alone, so two requests at once cannot both go in), and of two
@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../engine/db/open.js';
 import type { UpgradeRequestsTable } from '../../engine/db/tables/accounts.js';
 import { PLANS, type Account, type Accounts, type Plan } from './accounts.js';
+import { changePlan, PlanChanges } from './plan-changes.js';
 
 export interface UpgradeRequest {
   accountId: string;
@@ -57,12 +58,15 @@ const requestOf = (r: UpgradeRequestsTable): UpgradeRequest => ({
 
 export class UpgradeRequests {
   private readonly listeners: UpgradeListener[] = [];
+  private readonly planChanges: PlanChanges;
 
   constructor(
     private readonly db: Db,
     private readonly accounts: Accounts,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {}
+  ) {
+    this.planChanges = new PlanChanges(db);
+  }
 
   /** The account's latest request, pending or decided. */
   async of(accountId: string): Promise<UpgradeRequest | undefined> {
@@ -130,11 +134,12 @@ export class UpgradeRequests {
 
   /**
    * Approves or declines the account's pending request; undefined when none is pending (decided meanwhile).
-   * Approval moves the account to the requested plan unless it is on that plan or a higher one already.
+   * Approval moves the account to the requested plan unless it is on that plan or a higher one already
+   * (as it is when the move is made), recorded as the admin's (`actor`: their email).
    */
   async decide(
     accountId: string,
-    o: { approve: boolean; by: string; reason?: string },
+    o: { approve: boolean; by: string; actor?: string; reason?: string },
   ): Promise<{ request: UpgradeRequest; account: Account } | undefined> {
     const pending = await this.of(accountId);
     let account = await this.accounts.get(accountId);
@@ -156,9 +161,12 @@ export class UpgradeRequests {
       .where('requestedAt', '=', pending.requestedAt)
       .executeTakeFirst();
     if (decided.numUpdatedRows === 0n) return undefined;
-    if (o.approve && PLANS.indexOf(account.plan) < PLANS.indexOf(pending.to)) {
+    if (o.approve) {
+      const below = (plan: Plan) => PLANS.indexOf(plan) < PLANS.indexOf(pending.to);
+      const cause = { by: 'upgrade' as const, ...(o.actor !== undefined && { actor: o.actor }) };
       try {
-        account = (await this.accounts.update(accountId, { plan: pending.to })) ?? account;
+        account =
+          (await changePlan({ accounts: this.accounts, planChanges: this.planChanges }, accountId, pending.to, cause, below)) ?? account;
       } catch (err) {
         // The account did not move: the request waits again.
         await this.db

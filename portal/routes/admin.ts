@@ -229,18 +229,10 @@ export function adminRoutes(ctx: PortalContext): Router {
       const problem = textProblem(reason, REASON_MAX, 'reason');
       if (problem) throw new PageError(400, 'The reason is too long', problem);
       const by = res.locals.viewer!.id;
-      const before = await accounts.get(String(req.params.id));
-      const decided = await upgrades.decide(String(req.params.id), { approve: decision === 'approve', by, reason });
+      const actor = res.locals.viewer!.email;
+      const decided = await upgrades.decide(String(req.params.id), { approve: decision === 'approve', by, actor, reason });
       if (!decided) return res.redirect(303, '/admin?done=already-decided');
-      const { request, account } = decided;
-      if (before && account.plan !== before.plan)
-        await ctx.planChanges.record(account.id, {
-          at: request.decidedAt!,
-          from: before.plan,
-          to: account.plan,
-          by: 'upgrade',
-          actor: res.locals.viewer!.email,
-        });
+      const { request } = decided;
       log.info({ by, accountId: request.accountId, to: request.to, status: request.status }, 'portal: admin decided an upgrade request');
       res.redirect(303, `/admin?done=${request.status}`);
     }),

@@ -1,10 +1,12 @@
 // What hangs on portal accounts, on both engines: sessions, one-time links, invites, keys held for one page,
 // the device cookies' secret, upgrade requests, plan changes (one record and one announcement of a billing
-// event however many callers handle it at once) and the quota mail's claims.
+// event however many instances handle it at once; changes at once chained, each from the plan the other
+// left; a change that fails leaves nothing) and the quota mail's claims.
 import type { Request, Response } from 'express';
 import { describeEngines, engineTest } from '../helpers/db.js';
 import { openDatabase, type Db, type OpenDatabase } from '../../engine/db/open.js';
 import { AccountEvents } from '../../engine/access/account-events.js';
+import { KeyStore } from '../../engine/access/keystore.js';
 import { Sessions } from '../../portal/accounts/sessions.js';
 import { LinkTokens } from '../../portal/accounts/link-tokens.js';
 import { Invites } from '../../portal/accounts/invites.js';
@@ -13,7 +15,7 @@ import { DeviceCookies } from '../../portal/accounts/device-cookies.js';
 import { UpgradeRequests } from '../../portal/accounts/upgrades.js';
 import { changePlan, PlanChanges } from '../../portal/accounts/plan-changes.js';
 import { mailNotices } from '../../portal/mail/notices.js';
-import type { Account, Accounts } from '../../portal/accounts/accounts.js';
+import { Accounts, normalEmail, type Account } from '../../portal/accounts/accounts.js';
 
 const tick = () => new Promise((ok) => setTimeout(ok, 5));
 
@@ -32,35 +34,60 @@ function account(over: Partial<Account> = {}): Account {
   };
 }
 
-/**
- * Accounts kept in memory, as several instances share them: a read and a write each take a turn of the
- * event loop, so callers at once interleave; a change of plan is announced as Accounts.update does.
- */
+/** Accounts kept in memory, for what only reads them (sessions, the quota mail): a read takes a turn of the event loop. */
 function memoryAccounts(...held: Account[]) {
   const byId = new Map(held.map((a) => [a.id, a]));
-  const events = new AccountEvents({ warn: () => {} });
-  const announced: { accountId: string; data: unknown }[] = [];
-  events.on((e) => {
-    if (e.type === 'plan.changed') announced.push({ accountId: e.accountId, data: e.data });
-  });
   const accounts = {
     async get(id: string) {
       await tick();
       const a = byId.get(id);
       return a && { ...a };
     },
-    async update(id: string, change: Partial<Account>) {
-      await tick();
-      const before = byId.get(id);
-      if (!before) return undefined;
-      const after = { ...before, ...change };
-      byId.set(id, after);
-      if (after.plan !== before.plan) events.emit('plan.changed', id, { from: before.plan, to: after.plan });
-      return after;
-    },
   };
-  return { accounts: accounts as unknown as Accounts, events, announced };
+  return { accounts: accounts as unknown as Accounts };
 }
+
+type Heard = { accountId: string; data: unknown }[];
+
+/**
+ * One instance's accounts, keys and plan changes on `db`: the 'plan.changed' it announces go to `announced`
+ * (shared by instances, as webhooks hear them all), the topics its key store announces to `topics`.
+ */
+function instance(db: Db, announced: Heard = []) {
+  const events = new AccountEvents({ warn: () => {} });
+  events.on((e) => {
+    if (e.type === 'plan.changed') announced.push({ accountId: e.accountId, data: e.data });
+  });
+  const topics: string[] = [];
+  const keys = new KeyStore(db, { announce: async (topic: string) => void topics.push(topic) }, events);
+  return { db, keys, accounts: new Accounts(db, keys), planChanges: new PlanChanges(db), announced, topics };
+}
+
+/** Writes the account's row and gives it a key whose plan and state follow the account's. */
+async function stored(o: ReturnType<typeof instance>, a: Account): Promise<Account> {
+  await o.db
+    .insertInto('accounts')
+    .values({
+      id: a.id,
+      email: a.email,
+      emailKey: `${a.id}.${normalEmail(a.email)}`,
+      name: a.name,
+      passwordHash: a.passwordHash,
+      role: a.role,
+      plan: a.plan,
+      status: a.status,
+      createdAt: a.createdAt,
+      lastSignInAt: null,
+      quotaAlerts: null,
+    })
+    .execute();
+  await o.keys.issue(a.plan, 'default', a.id);
+  await o.accounts.applyKeyPolicy(a);
+  return a;
+}
+
+const keysOf = async (o: ReturnType<typeof instance>, accountId: string) =>
+  (await o.keys.ofAccount(accountId)).map((k) => ({ plan: k.plan, disabled: k.disabled ?? false }));
 
 /** A request carrying `cookie`, and a response that keeps what it was told to set. */
 function exchange(cookie?: string) {
@@ -209,10 +236,10 @@ describeEngines('account tables', (_engine, open) => {
 
   engineTest('upgrade requests: one pending per account, the queue oldest first by pages, one decision wins', async () => {
     const { db } = await open();
-    const a = account();
-    const b = account();
-    const mem = memoryAccounts(a, b);
-    const upgrades = new UpgradeRequests(db, mem.accounts, { warn: () => {} });
+    const o = instance(db);
+    const a = await stored(o, account());
+    const b = await stored(o, account());
+    const upgrades = new UpgradeRequests(db, o.accounts, { warn: () => {} });
     const asked = await Promise.all([upgrades.request(a, 'premium', 'please'), upgrades.request(a, 'enterprise', '')]);
     expect(asked.filter((r) => r === 'pending')).toHaveLength(1);
     expect(await upgrades.request(a, 'free', '')).toBe('not-higher');
@@ -223,13 +250,17 @@ describeEngines('account tables', (_engine, open) => {
     expect(await upgrades.pending(queue[0])).toEqual([queue[1]]);
 
     const decided = await Promise.all([
-      upgrades.decide(a.id, { approve: true, by: 'adm1' }),
+      upgrades.decide(a.id, { approve: true, by: 'adm1', actor: 'adm1@example.com' }),
       upgrades.decide(a.id, { approve: false, by: 'adm2', reason: 'no' }),
     ]);
     expect(decided.filter(Boolean)).toHaveLength(1);
     const mine = (await upgrades.of(a.id))!;
     expect(mine.status).not.toBe('pending');
-    expect(mem.announced).toHaveLength(mine.status === 'approved' ? 1 : 0);
+    expect(o.announced).toHaveLength(mine.status === 'approved' ? 1 : 0);
+    // An approval is recorded with the move, as the admin's.
+    expect((await o.planChanges.of(a.id)).map((c) => `${c.from}>${c.to}:${c.by}:${c.actor}`)).toEqual(
+      mine.status === 'approved' ? [`free>${mine.to}:upgrade:adm1@example.com`] : [],
+    );
     expect((await upgrades.pending()).map((r) => r.accountId)).toEqual([b.id]);
 
     // A decided request is replaced by a new one; forgetting drops it.
@@ -239,33 +270,46 @@ describeEngines('account tables', (_engine, open) => {
   });
 
   engineTest(
-    'one billing event handled by three instances at once: one change, one record, one plan.changed',
+    'one billing event handled by three instances at once, for 20 accounts: one change, one record, one plan.changed each',
     async () => {
       const first = (await open()) as OpenDatabase & { dataDir: string; url?: string };
+      // Three connections to one database (on SQLite, three opens of one file), as three instances have.
       const others = await Promise.all([1, 2].map(() => openDatabase({ dataDir: first.dataDir, databaseUrl: first.url })));
       try {
-        const a = account();
-        const mem = memoryAccounts(a);
-        const instances = [first, ...others].map((d) => ({ accounts: mem.accounts, planChanges: new PlanChanges(d.db) }));
+        const announced: Heard = [];
+        const instances = [first, ...others].map((d) => instance(d.db, announced));
+        const held = await Promise.all(Array.from({ length: 20 }, () => stored(instances[0], account())));
+        for (const o of instances) o.topics.length = 0;
         const cause = { by: 'stripe' as const, event: { id: 'evt_1', type: 'checkout.session.completed' } };
-        const after = await Promise.all(instances.map((o) => changePlan(o, a.id, 'premium', cause)));
-        // The one that recorded it answers with the account moved; the others with the account as they found it.
-        expect(after.filter((x) => x?.plan === 'premium').length).toBeGreaterThanOrEqual(1);
-        expect((await mem.accounts.get(a.id))!.plan).toBe('premium');
-        expect(mem.announced).toEqual([{ accountId: a.id, data: { from: 'free', to: 'premium' } }]);
-        const changes = await instances[1].planChanges.of(a.id);
-        expect(changes).toEqual([{ at: expect.any(String), from: 'free', to: 'premium', ...cause }]);
+        const after = await Promise.all(held.flatMap((a) => instances.map((o) => changePlan(o, a.id, 'premium', cause))));
+        // Each answers with the account moved: the ones that came second find it moved.
+        expect(after.map((a) => a?.plan)).toEqual(after.map(() => 'premium'));
+        for (const a of held) {
+          expect(announced.filter((e) => e.accountId === a.id)).toEqual([{ accountId: a.id, data: { from: 'free', to: 'premium' } }]);
+          expect(await instances[1].planChanges.of(a.id)).toEqual([{ at: expect.any(String), from: 'free', to: 'premium', ...cause }]);
+          expect(await keysOf(instances[2], a.id)).toEqual([{ plan: 'premium', disabled: false }]);
+        }
+        // The keys are announced once per account moved, after its commit.
+        expect(instances.flatMap((o) => o.topics)).toEqual(held.map(() => 'keys'));
 
         // The same event again later changes nothing; an admin's change and another event are recorded, newest first.
+        const a = held[0];
+        announced.length = 0;
         await changePlan(instances[2], a.id, 'premium', cause);
         await changePlan(instances[0], a.id, 'enterprise', { by: 'admin', actor: 'adm@example.com' });
+        // Delivered again after the admin's change: applied once already (its record), so not again.
+        expect((await changePlan(instances[1], a.id, 'premium', cause))?.plan).toBe('enterprise');
         await changePlan(instances[1], a.id, 'free', { by: 'stripe', event: { id: 'evt_2', type: 'customer.subscription.deleted' } });
         expect((await instances[0].planChanges.of(a.id)).map((c) => `${c.from}>${c.to}:${c.by}`)).toEqual([
           'enterprise>free:stripe',
           'premium>enterprise:admin',
           'free>premium:stripe',
         ]);
-        expect(mem.announced).toHaveLength(3);
+        expect(announced.map((e) => e.data)).toEqual([
+          { from: 'premium', to: 'enterprise' },
+          { from: 'enterprise', to: 'free' },
+        ]);
+        expect(await keysOf(instances[0], a.id)).toEqual([{ plan: 'free', disabled: true }]);
         expect(await changePlan(instances[0], 'acc_none', 'premium', cause)).toBeUndefined();
 
         await instances[0].planChanges.forget(a.id);
@@ -274,20 +318,69 @@ describeEngines('account tables', (_engine, open) => {
         await Promise.all(others.map((d) => d.close()));
       }
     },
-    30_000,
+    60_000,
   );
 
-  engineTest('a failed move takes its record back, so the event can be handled again', async () => {
+  engineTest(
+    'two admins changing one account at once: two records, the second from the plan the first left',
+    async () => {
+      const first = (await open()) as OpenDatabase & { dataDir: string; url?: string };
+      const other = await openDatabase({ dataDir: first.dataDir, databaseUrl: first.url });
+      try {
+        const announced: Heard = [];
+        const [p, q] = [first, other].map((d) => instance(d.db, announced));
+        const held = await Promise.all(Array.from({ length: 10 }, () => stored(p, account({ plan: 'premium' }))));
+        await Promise.all(
+          held.flatMap((a) => [
+            changePlan(p, a.id, 'enterprise', { by: 'admin', actor: 'one@example.com' }),
+            changePlan(q, a.id, 'free', { by: 'admin', actor: 'two@example.com' }),
+          ]),
+        );
+        for (const a of held) {
+          // Whichever went first, the other moved the account on from the plan it left.
+          const changes = await q.planChanges.of(a.id);
+          expect(changes).toHaveLength(2);
+          const [older, newer] = [changes.find((c) => c.from === 'premium')!, changes.find((c) => c.from !== 'premium')!];
+          expect(older).toBeDefined();
+          expect(newer).toMatchObject({ from: older.to, to: older.to === 'enterprise' ? 'free' : 'enterprise' });
+          const now = (await p.accounts.get(a.id))!.plan;
+          expect(now).toBe(newer.to);
+          expect(announced.filter((e) => e.accountId === a.id).map((e) => e.data)).toEqual(
+            expect.arrayContaining([
+              { from: older.from, to: older.to },
+              { from: newer.from, to: newer.to },
+            ]),
+          );
+          expect(await keysOf(p, a.id)).toEqual([{ plan: now, disabled: now === 'free' }]);
+        }
+        expect(announced).toHaveLength(20);
+      } finally {
+        await other.close();
+      }
+    },
+    60_000,
+  );
+
+  engineTest('a change whose transaction fails midway leaves no record and the plan as it was', async () => {
     const { db } = await open();
-    const a = account();
-    const mem = memoryAccounts(a);
-    const planChanges = new PlanChanges(db);
-    const failing = { get: (id: string) => mem.accounts.get(id), update: () => Promise.reject(new Error('down')) } as unknown as Accounts;
+    const o = instance(db);
+    const a = await stored(o, account());
+    o.topics.length = 0;
+    const move = o.keys.updateAccount.bind(o.keys);
+    o.keys.updateAccount = () => Promise.reject(new Error('down'));
     const cause = { by: 'stripe' as const, event: { id: 'evt_9', type: 'x' } };
-    await expect(changePlan({ accounts: failing, planChanges }, a.id, 'premium', cause)).rejects.toThrow('down');
-    expect(await planChanges.of(a.id)).toEqual([]);
-    expect((await changePlan({ accounts: mem.accounts, planChanges }, a.id, 'premium', cause))?.plan).toBe('premium');
-    expect(await planChanges.of(a.id)).toHaveLength(1);
+    await expect(changePlan(o, a.id, 'premium', cause)).rejects.toThrow('down');
+    expect((await o.accounts.get(a.id))!.plan).toBe('free');
+    expect(await o.planChanges.of(a.id)).toEqual([]);
+    expect(await keysOf(o, a.id)).toEqual([{ plan: 'free', disabled: true }]);
+    expect(o.announced).toEqual([]);
+    expect(o.topics).toEqual([]);
+
+    // The event, delivered again, is handled afresh.
+    o.keys.updateAccount = move;
+    expect((await changePlan(o, a.id, 'premium', cause))?.plan).toBe('premium');
+    expect(await o.planChanges.of(a.id)).toHaveLength(1);
+    expect(await keysOf(o, a.id)).toEqual([{ plan: 'premium', disabled: false }]);
   });
 
   engineTest('quota mail: one claim per account, kind and window across instances; expired claims swept', async () => {
