@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import {
   byStatus,
@@ -52,6 +54,8 @@ const apps: { proc: Proc; port: number; url: string }[] = [];
 let testStarted = 0;
 
 let databaseUrl: string | undefined;
+let redisPort = 0;
+const run = promisify(execFile);
 const instanceEnv = (name: string, ports: { port: number; redis: number; s3: number; lb: number }) => ({
   PORT: String(ports.port),
   DATABASE_URL: databaseUrl,
@@ -107,6 +111,7 @@ maybe('a cluster of three instances behind nginx', () => {
     const gtxAnswer = JSON.parse(fs.readFileSync(new URL('../fixtures/gtx/single-dj.json', import.meta.url), 'utf8'));
     slow = await fakeUpstream(() => ({ json: gtxAnswer, delayMs: 1500 }));
     const ports = { redis: await freePort(), s3: await freePort(), lb: await freePort() };
+    redisPort = ports.redis;
     redis = redisServer(dir, ports.redis).start();
     s3 = s3rver(dir, ports.s3, BUCKET).start();
     await waitUntil('redis', () => tcpOpen(ports.redis));
@@ -376,6 +381,22 @@ maybe('a cluster of three instances behind nginx', () => {
     const checked = readBack.length;
     report(`instance killed: ${ok.length} uploads read back ${checked} times, none lost`);
   }
+
+  test('a key made with `npm run keys` on the shared database answers on every instance; revoked, it is refused by all within a second', async () => {
+    if (!databaseUrl) return;
+    const cli = (...args: string[]) =>
+      run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', ...args], {
+        env: { ...process.env, ...instanceEnv('cli', { port: 0, redis: redisPort, s3: 0, lb: 0 }), LOG_LEVEL: 'silent' },
+      });
+    const made = await cli('add', 'premium', 'cluster', 'cli');
+    const [, id, key] = /created key ([0-9a-f]{12}) .*:\n(\S+)\n/.exec(made.stdout) ?? [];
+    const call = (a: (typeof apps)[number]) => send(`${a.url}/api/v1/tools/ccgen?apikey=${key}&bin=457173`);
+    for (const a of apps) expect((await call(a)).status).toBe(200);
+    await cli('revoke', id);
+    const revokedAt = Date.now();
+    for (const a of apps) await waitUntil(`${a.proc.name} to refuse the revoked key`, async () => (await call(a)).status === 401, 1500);
+    report(`shared keys: a key made by the CLI answered on 3 instances; revoked, refused by all in ${Date.now() - revokedAt} ms`);
+  }, 60_000);
 
   test('the image that expires in 60 s is gone from all three instances after it', async () => {
     const wait = expiring.expiresAt + 1000 - Date.now();
