@@ -1,8 +1,8 @@
 // The path and query of an API request, read from the request line the way parseurl and node:querystring
 // read them, with a short way for the plain case every well-formed call takes. parseurl builds a whole Url
-// object and querystring.parse handles percent-escapes, `+` and a key limit: together ~0.55 µs of a request
-// whose engine costs ~8 µs in all, of which the short way leaves ~0.2 (docs/decisions.md, "Plain request
-// targets read directly"). Anything out of the plain case goes to the libraries; tests/engine/pipeline/request-line.test.ts
+// object and querystring.parse handles percent-escapes, `+` and a key limit, a visible share of the engine's
+// work per request, most of which the short way saves (figures: docs/decisions/engine-request-path.md, "Plain
+// request targets read directly"). Anything out of the plain case goes to the libraries; tests/engine/pipeline/request-line.test.ts
 // checks that both ways agree on thousands of generated lines.
 import querystring from 'node:querystring';
 import { plainRecord } from './plain-record.js';
