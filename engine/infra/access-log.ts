@@ -32,7 +32,7 @@ export type AccessLog = (
 /**
  * A string as JSON.stringify writes it: quoted as it is when no character needs escaping (what these fields
  * hold), otherwise by JSON.stringify. A loop over a few dozen characters costs less than JSON.stringify's own
- * entry (~90 ns a call). pino on Node 24 writes a lone surrogate as it is (on Node 25 escaped, as here).
+ * entry (docs/decisions/engine-request-path.md). pino on Node 24 writes a lone surrogate as it is (on Node 25 escaped, as here).
  */
 function quote(s: string): string {
   for (let i = 0; i < s.length; i++) {
