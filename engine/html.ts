@@ -1,7 +1,7 @@
 // Server-rendered HTML: a tagged template that escapes every interpolated value unless it is already
 // markup made by this same template (or `raw`), so nothing a user typed reaches a page unescaped.
 // Own code rather than a template engine: twenty lines give escape-by-default and nesting, which is all the
-// pages need, and keep every page a typed function (docs/decisions.md, Portal); the portal and the hosting pages share it.
+// pages need, and keep every page a typed function (docs/decisions/portal-layout.md); the portal and the hosting pages share it.
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

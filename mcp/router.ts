@@ -1,4 +1,4 @@
-// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions.md, "Agents (MCP)").
+// /mcp: the catalog as MCP tools over the Streamable HTTP transport, stateless (docs/decisions/mcp.md).
 // Every POST gets its own Server and transport (mcp/server.ts), answered with plain JSON: no session to keep, so any
 // instance behind a load balancer answers any message. A tool call is the REST request it stands for,
 // injected into the app in process (mcp/inject.ts) with the connection's key and client address, so the

@@ -1,5 +1,5 @@
 // One MCP exchange: a fresh low-level Server and a stateless Streamable HTTP transport answering one POST
-// with plain JSON (docs/decisions.md, "Agents (MCP)"). tools/list hands out pages; tools/call runs the
+// with plain JSON (docs/decisions/mcp.md). tools/list hands out pages; tools/call runs the
 // REST request the call stands for through the app (mcp/inject.ts) and turns its answer into the result.
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

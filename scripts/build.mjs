@@ -5,7 +5,7 @@
 // build setting is newer than the last build, the catalog only when the build ran or a catalog file is newer
 // than its compiled copy, the geoip data only when the build ran or the folder is missing.
 // Checking ~600 files' times takes a few milliseconds, where even a no-op `tsc` takes seconds: see
-// docs/decisions.md, "npm start on an installed tree".
+// docs/decisions/boot.md, "npm start on an installed tree".
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,7 +2,7 @@
 // with a 500 after FAULT_DELAY_MS (default 200); FAULT_CALLS (default 40) calls of anime/creature-data with
 // distinct ids (so the response cache answers none) go through the engine one after the other. Printed:
 // how many times the upstream was asked, and the callers' answer times (median, 95th percentile, total),
-// by status and code. The figures of docs/decisions.md ("Fault figures") come from here.
+// by status and code. The figures of docs/decisions/upstream-policies.md ("Fault figures") come from here.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

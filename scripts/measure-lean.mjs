@@ -1,4 +1,4 @@
-// Measures what issue 27 asks of a small machine: the time from starting the server to its first /health
+// Measures what a small machine asks of the server: the time from starting the server to its first /health
 // answer (median of several boots), then to the end of its warm-up (the pages and adapters it loads after
 // listening) with the slowest /health answer meanwhile, and its resident memory once warm plus one call of each embedded
 // endpoint's cheapest request that touches its data. With --hostile it then sends a sweep of malformed and

@@ -1,5 +1,5 @@
 // Bible chapters and verses in 200+ versions from wldeh/bible-api on jsDelivr, and the list of versions.
-// Quirks absorbed here: chapters list each verse twice (upstream issue #5) → deduplicated by verse
+// Quirks absorbed here: chapters list each verse twice (a known bug of the upstream's data) → deduplicated by verse
 // number; pilcrows (¶) are stripped; every value is a string → verse numbers become integers.
 // English book slugs are lower case without spaces (`1samuel`); other versions use localised folder
 // names, so the caller's book name is only lower-cased and stripped of spaces.

@@ -17,7 +17,7 @@ import {
 
 const UPSTREAM = 'pollinations';
 
-/** q is optional in the spec, but there is nothing to generate without it (docs/decisions.md). */
+/** q is optional in the spec, but there is nothing to generate without it (docs/decisions/adapters-ai-generation-downloaders.md). */
 export function promptOf(params: Params): string {
   const q = typeof params.q === 'string' ? params.q.trim() : '';
   if (!q) throw missingParam('q');

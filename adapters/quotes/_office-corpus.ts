@@ -2,7 +2,7 @@
 // Searching quotes, listing characters and picking random episodes need the whole data set, so it is
 // built once per process from /quote/1…N and /season/1…S (a few calls at a time, never bursting),
 // kept for 7 days, and rebuilt in the background when stale. Until the first build is done the
-// endpoint answers 503 with Retry-After (see docs/decisions.md).
+// endpoint answers 503 with Retry-After (see docs/decisions/adapters-quotes-museums-books.md).
 import type { Logger } from 'pino';
 import { upstreamBusy, type UpstreamClient } from '../../engine/adapter.js';
 import { isRecord, unexpectedShape } from './_quotes.js';

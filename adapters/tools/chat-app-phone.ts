@@ -1,6 +1,6 @@
 // The public Telegram profile of a username (t.me/<name>), with a phone number only when the owner wrote
 // one in the public bio. Nothing else is looked up: messaging apps never show a member's number to
-// strangers, and "id → phone" services run on leaked databases (see docs/decisions.md, "chat-app-phone").
+// strangers, and "id → phone" services run on leaked databases (see docs/decisions/chat-app-phone.md).
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
 import { invalidParam, notFound, upstreamChanged, type Adapter } from '../../engine/adapter.js';

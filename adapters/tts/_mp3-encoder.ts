@@ -17,7 +17,7 @@ export class Mp3Writer {
   /**
    * The block being filled. Every block but the last is full, so no gaps of padding inside the audio, and
    * samples are copied into it as they come: no joined copy of a chunk's PCM is made (speech makes enough
-   * garbage outside the heap already, see docs/decisions.md).
+   * garbage outside the heap already, see docs/decisions/embedded-memory.md).
    */
   private readonly block = new Int16Array(BLOCK);
   private filled = 0;

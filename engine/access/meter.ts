@@ -7,7 +7,7 @@
 // Every response carries the limit headers (the legacy X-RateLimit-* trio and IETF draft 8's RateLimit /
 // RateLimit-Policy, as express-rate-limit writes them); a 429 adds Retry-After; 5xx are refunded by the
 // error handler through the call's `refund`. This replaces express-rate-limit's middleware, which cost more
-// than the rest of a request together (docs/decisions.md); its counting semantics are kept, and
+// than the rest of a request together (docs/decisions/engine-request-path.md); its counting semantics are kept, and
 // rate-limit-redis's layout in Redis.
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';

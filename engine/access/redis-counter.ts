@@ -6,7 +6,7 @@
 // takes), not one call per request: each request still gets its own place in its window's count, so the
 // allowance stays exact, and a busy key or many keys cost Redis and this process one command per turn
 // instead of one per request. While a call is in flight, later hits wait for its answer and then go out
-// together (group commit), so the busier the server, the larger and fewer the calls (docs/decisions.md,
+// together (group commit), so the busier the server, the larger and fewer the calls (docs/decisions/upstream-path.md,
 // "One script call per turn"). The counters keep rate-limit-redis's layout (an integer with the window as
 // its PX expiry), so counters already in Redis carry on.
 import type { RedisClientType } from 'redis';

@@ -2,7 +2,7 @@
 // as fast as MemoryCounter, and those that changed are written to the store (SQLite) once a second in one
 // transaction, as short-lived documents that expire with their window; at boot the open windows are read
 // back. A SIGTERM writes what is left (close), so a restart loses nothing; a kill -9 loses at most the
-// last second of counts (docs/decisions.md).
+// last second of counts (docs/decisions/account-allowance.md).
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../store/types.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';

@@ -2,10 +2,10 @@
 // one synchronous write per batch, when 16 KiB have gathered or at most FLUSH_MS after the first line of a
 // batch.
 //
-// Our own rather than sonic-boom (pino.destination), measured (docs/decisions.md, "Access log"): sonic-boom
+// Our own rather than sonic-boom (pino.destination), measured (docs/decisions/upstream-path.md, "The access log is written in batches"): sonic-boom
 // measures the byte length of its whole pending string on every line, and in its asynchronous mode hands
-// each write to libuv's thread pool, whose thread shares the server's core; the access log then cost 2.6 µs
-// a line in isolation and up to a tenth of an uncached upstream call. A line is encoded at once, while it is
+// each write to libuv's thread pool, whose thread shares the server's core; the access log then cost several
+// times this writer's CPU a line (figures in that decision). A line is encoded at once, while it is
 // fresh in the CPU's cache, rather than joined with the others and encoded when the batch is written. A line
 // of fixed shape (the access line) can be put together in the batch itself, with no string at all (LineBytes).
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
 // whether Redis and the object store answer. Every label child is looked up once and kept. A request adds
 // 1 to plain numbers (Tally) that are handed to prom-client's counters when /metrics is read, and its
 // latency to a TalliedHistogram's counts: prom-client's own increment and observe re-hash the labels on
-// every call (docs/decisions.md).
+// every call (docs/decisions/engine-request-path.md).
 import crypto from 'node:crypto';
 import client from 'prom-client';
 import { TalliedHistogram, type HistogramSeries } from './tallied-histogram.js';

@@ -1,6 +1,6 @@
 // A Prometheus histogram with one label whose observations are a few number updates. prom-client's own
-// Histogram child builds a label object, validates it and hashes it again on every observe (~0.3 µs of
-// every API request: docs/decisions.md, "Counters are plain numbers until /metrics is read"). This one keeps plain counts per label value and is
+// Histogram child builds a label object, validates it and hashes it again on every observe, a cost paid by
+// every API request (docs/decisions/engine-request-path.md, "Counters are plain numbers until /metrics is read"). This one keeps plain counts per label value and is
 // registered in prom-client's registry as a metric of its own: the registry asks a metric only for
 // `get()` (and `reset()`), and what get() gives is the same set of series prom-client's Histogram gives for
 // the same observations (tests/engine/infra/tallied-histogram.test.ts compares the two expositions).

@@ -1,8 +1,8 @@
 // The path and query of an API request, read from the request line the way parseurl and node:querystring
 // read them, with a short way for the plain case every well-formed call takes. parseurl builds a whole Url
-// object and querystring.parse handles percent-escapes, `+` and a key limit: together ~0.55 µs of a request
-// whose engine costs ~8 µs in all, of which the short way leaves ~0.2 (docs/decisions.md, "Plain request
-// targets read directly"). Anything out of the plain case goes to the libraries; tests/engine/pipeline/request-line.test.ts
+// object and querystring.parse handles percent-escapes, `+` and a key limit, a visible share of the engine's
+// work per request, most of which the short way saves (figures: docs/decisions/engine-request-path.md, "Plain
+// request targets read directly"). Anything out of the plain case goes to the libraries; tests/engine/pipeline/request-line.test.ts
 // checks that both ways agree on thousands of generated lines.
 import querystring from 'node:querystring';
 import { plainRecord } from './plain-record.js';
@@ -13,7 +13,8 @@ import { plainRecord } from './plain-record.js';
  * character that parseurl hands to url.parse: whitespace, `#`, U+00A0, U+FEFF).
  */
 export function plainTarget(url: string): { pathname: string; search: string | null } | undefined {
-  // One regular expression rather than a loop over the characters: ~50 ns against ~190 for a call's target.
+  // One regular expression rather than a loop over the characters, measured faster for a call's target
+  // (docs/decisions/engine-request-path.md).
   if (url.charCodeAt(0) !== 0x2f || NOT_PLAIN.test(url)) return undefined;
   const cut = url.indexOf('?');
   return cut < 0 ? { pathname: url, search: null } : { pathname: url.slice(0, cut), search: url.slice(cut + 1) };

@@ -10,7 +10,7 @@ import type { Fail } from './chain.js';
 import type { CacheCodec } from '../upstream/response-cache.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** From the module itself, not an `import`: see server/main.ts and "A bounded heap" in docs/decisions.md. */
+/** From the module itself, not an `import`: see server/main.ts and docs/decisions/bounded-heap.md. */
 const { validateHeaderValue } = process.getBuiltinModule('node:http');
 
 /** A page's JSON answer (Express's res.json adds content negotiation and charset parsing we never need). */
@@ -30,7 +30,7 @@ let leaving: unknown[] = [];
  * An API call's answer. Answers leave at the end of the event-loop turn (setImmediate), once the server
  * has read every socket that was ready, instead of one by one in between those reads: on a busy server
  * that batching nearly halves the CPU of a request (fewer wake-ups of the peers, warmer caches:
- * docs/decisions.md); on an idle one it costs a loop turn of microseconds. The headers the steps gathered
+ * docs/decisions/engine-request-path.md); on an idle one it costs a loop turn of microseconds. The headers the steps gathered
  * on the call go out in one writeHead. The answer counts as given now: it is logged and counted here.
  */
 function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {

@@ -1,6 +1,6 @@
 // Stopping a request's upstream exchanges when its client goes away or its time is up, without an
 // AbortSignal. An AbortController per request, a 'close' listener per response and an 'abort' listener per
-// exchange cost an uncached upstream call about a sixth of its CPU in the bench (docs/decisions.md), for a
+// exchange cost an uncached upstream call about a sixth of its CPU in the bench (docs/decisions/upstream-path.md), for a
 // cancel that almost never happens. The context (engine/pipeline/context.ts) is the scope of its request; the
 // client's connection is watched once per socket, not once per request.
 import type { Socket } from 'node:net';

@@ -1,7 +1,7 @@
 // The policy of one upstream, declared under `policy:` in catalog/upstreams.yaml and applied to every
 // exchange its client makes: a circuit breaker, a bound on exchanges at once, a rate or a minimum interval,
 // and pauses on the answers an upstream bans with. Breaker and bulkhead are cockatiel's
-// (docs/decisions.md says why cockatiel); the rate window, the pacing and the pauses are a few lines each,
+// (docs/decisions/upstream-policies.md says why cockatiel); the rate window, the pacing and the pauses are a few lines each,
 // which no such library has in the form needed here (refuse beyond the rate at once, with Retry-After).
 //
 // Everything is per process and per client, so an app made in a test has its own (no module state).

@@ -70,9 +70,9 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   const { redis, prefix, log } = opts;
   const maxEntries = Math.max(1, opts.maxEntries);
   // Not a Map kept in insertion order: evicting its oldest entry walks past every one deleted since its
-  // last rehash, which cost ~4 µs an insert once full (lru-cache: ~0.2 µs; docs/decisions.md).
+  // last rehash, which made an insert once full many times dearer than lru-cache's (docs/decisions/upstream-path.md).
   // Bounded in bytes too: 5,000 entries of long parameters and large answers would otherwise hold hundreds
-  // of megabytes (issue 27's hostile sweep); an answer larger than the whole bound is not kept in memory.
+  // of megabytes (the hostile sweep of scripts/measure-lean.mjs); an answer larger than the whole bound is not kept in memory.
   const mem = new LRUCache<string, Entry>({
     max: maxEntries,
     maxSize: opts.maxBytes ?? 32 * 1024 * 1024,
@@ -135,7 +135,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   }
 
   // Promise chains rather than async functions: a miss passes through here on every uncached call, and
-  // each async layer cost it a promise and a microtask more (docs/decisions.md).
+  // each async layer cost it a promise and a microtask more (docs/decisions/upstream-path.md).
   function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
     const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
     if (!redis?.isReady) return run();

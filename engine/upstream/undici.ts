@@ -1,7 +1,8 @@
 // undici's Agent and connector, loaded at the first exchange that needs them (an upstream call, a guarded
 // fetch or post), not at boot. Only those two modules, not the package's index: the index also loads fetch,
 // WebSocket, the mocks and the caches, and its cookie helpers read globalThis.Headers, which makes Node load
-// its own bundled copy of undici too: ~13 MB resident and ~100 ms, against ~2 MB and ~20 ms for these two.
+// its own bundled copy of undici too: several times the memory and load time of these two (figures:
+// docs/decisions/embedded-memory.md, "What held memory that nothing needed").
 // The engine drives an Agent with dispatch() and a handler of its own (whole-answer.ts), so it needs none of
 // the index's request API. undici has no exports map (these are files it publishes) and its version is
 // pinned; tests/engine/upstream/undici.test.ts checks they are the index's own classes.

@@ -5,8 +5,8 @@
 // cancelled by the caller's signal.
 //
 // undici's handler API rather than `Agent.request`: the engine always reads the whole body, and
-// request()'s body is a Readable stream whose bookkeeping (a dozen nextTicks, destroy) cost ~4 µs of CPU a
-// call, a fifth of the client's own (docs/decisions.md).
+// request()'s body is a Readable stream whose bookkeeping (a dozen nextTicks, destroy) cost a fifth of the
+// client's own CPU per call (figures: docs/decisions/upstream-path.md).
 import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';

@@ -49,7 +49,7 @@ export const maxKeysOf = (viewer: Viewer) => (viewer.plan === 'free' ? MAX_FREE_
  * then disables it: Accounts.applyFreeKeyPolicy). The shared free key keeps the free plan as it is.
  */
 /** 1234567 → "1,234,567": what toLocaleString('en-US') writes for an integer, without loading ICU's number
- * formatting at boot (~30 ms of CPU, the boot's biggest single step after module loading). */
+ * formatting at boot, the boot's biggest single step after module loading (docs/decisions/embedded-memory.md). */
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<string, PlanSpec> {

@@ -60,7 +60,7 @@ const invoiceSubscription = (i: Stripe.Invoice) => {
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id);
 
 export class Billing {
-  /** The SDK, imported when billing is configured (it is about 17 MB resident): a server without Stripe never loads it. */
+  /** The SDK, imported when billing is configured (its resident cost: docs/decisions/embedded-memory.md): a server without Stripe never loads it. */
   private readonly sdk: Promise<Stripe>;
   private readonly byPrice: Map<string, PaidPlan>;
   private priceCache?: { at: number; prices: Promise<Partial<Record<PaidPlan, PriceInfo>>> };

@@ -136,7 +136,7 @@ ${list.map((e) => operationView({ ...e, schemas: o.doc.components.schemas, publi
 </div></div>`;
 }
 
-/** What an MCP client needs (README, "AI agents (MCP)"): the URL and the key header. */
+/** What an MCP client needs (docs/mcp.md): the URL and the key header. */
 function mcpConfig(publicUrl: string): string {
   const server = { type: 'http', url: `${publicUrl}/mcp`, headers: { 'X-API-Key': 'YOUR_KEY' } };
   return JSON.stringify({ mcpServers: { 'unified-utility-api': server } }, null, 2);

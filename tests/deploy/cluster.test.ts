@@ -1,4 +1,4 @@
-// The cluster of issue 11, for real: three instances of the built server, one Redis, one S3 server
+// The cluster recipe, for real: three instances of the built server, one Redis, one S3 server
 // (s3rver) and nginx with deploy/nginx/nginx.conf as the load balancer, each a process of its own on a
 // free loopback port, started and stopped here. Required under CI=true; skipped with a notice elsewhere
 // when a part is missing. The figures of each scenario are printed.

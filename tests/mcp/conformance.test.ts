@@ -2,7 +2,7 @@
 // The suite's client sends no headers of its own, so it reaches /mcp through a loopback proxy that adds the
 // key; the app is configured with the proxy's port as its own (PORT, and the default PUBLIC_URL), so the
 // suite's localhost Origin is this server's. Every scenario that applies to a tools server passes; the
-// others (the README lists them with why) ask for the suite's own test tools and prompts, resources,
+// others (docs/mcp.md lists them with why) ask for the suite's own test tools and prompts, resources,
 // sampling, elicitation or sessions, which this server does not have.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ import { ROOT } from '../helpers/paths.js';
 /** Scenarios that apply to a stateless tools server: each must pass. */
 const APPLIES = ['server-initialize', 'ping', 'tools-list', 'completion-complete', 'prompts-list', 'dns-rebinding-protection'];
 
-/** Scenarios that do not apply, and why (the README's table says the same). */
+/** Scenarios that do not apply, and why (docs/mcp.md's table says the same). */
 const NOT_APPLICABLE: Record<string, string> = {
   'logging-set-level': 'no log notifications: stateless, so no session would keep a level; failures come back as tool results',
   'tools-call-simple-text': "the suite's own tool test_simple_text",

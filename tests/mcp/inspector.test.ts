@@ -1,6 +1,6 @@
 // A client we did not write: the MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the CLI of the
 // Inspector's v1 line) lists the tools of a running server over HTTP with a key header. Inspector v2 needs
-// Node >= 22 to install, which npm on the machine's Node 20 warns about (docs/decisions.md, "A quiet install");
+// Node >= 22 to install, which npm on the machine's Node 20 warns about (docs/decisions/quiet-install.md);
 // its one error-severity schema check, a bare `true`/`false` where a schema object is expected, is asserted
 // here on the tools the CLI listed.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// A plan belongs to the account (issue 24): every key of a Premium or Enterprise account spends the
+// A plan belongs to the account: every key of a Premium or Enterprise account spends the
 // account's one allowance, through the API as a caller meets it. Plans set small through configuration.
 import request from 'supertest';
 import { appForTests, KEYS } from '../helpers/app.js';

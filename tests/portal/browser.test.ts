@@ -1,4 +1,4 @@
-// The portal end to end in Debian's Chromium (issue 9's journeys): a new user signs up, signs out and in,
+// The portal end to end in Debian's Chromium (the user's journeys): a new user signs up, signs out and in,
 // opens the key page, calls an endpoint from /docs' try-it and sees it counted on the usage page; a
 // Premium user creates, rotates and revokes a key, and the revoked key gets 401 at once; an admin
 // upgrades an account and the next API answer carries X-RateLimit-Limit: 5000. Every page is saved as

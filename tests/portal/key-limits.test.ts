@@ -1,4 +1,4 @@
-// A key's own limits, set by its holder on the key page (issue 24): a cap below the account's allowance and
+// A key's own limits, set by its holder on the key page: a cap below the account's allowance and
 // an expiry day, each checked (422 with the reason), applied from the key's next call, shown on its card.
 import request from 'supertest';
 import { appForTests } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// History that outlives keys (issue 24): the usage page and /admin keep the calls of revoked and rotated
+// History that outlives keys: the usage page and /admin keep the calls of revoked and rotated
 // keys, listed as such; the account's keys together are shown on the account's one allowance, and the CSV
 // export includes every key's calls.
 import request from 'supertest';

@@ -1,6 +1,6 @@
 // Nothing counted is lost on a restart of the embedded default (SQLite under DATA_DIR, no Redis): after a
 // SIGTERM the next answer's X-RateLimit-Remaining continues exactly; after a kill -9 at most the last
-// second of counts is lost (the counters are written once a second: docs/decisions.md). Runs the build
+// second of counts is lost (the counters are written once a second: docs/decisions/account-allowance.md). Runs the build
 // `npm test` makes first (dist/).
 import fs from 'node:fs';
 import os from 'node:os';

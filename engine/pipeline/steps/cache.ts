@@ -27,7 +27,7 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
       }),
     );
   };
-  /** A miss in memory: Redis, a call shared with concurrent ones, or the adapter (promise chains: docs/decisions.md). */
+  /** A miss in memory: Redis, a call shared with concurrent ones, or the adapter (promise chains: docs/decisions/upstream-path.md). */
   const miss = (call: Call, key: string): Promise<Outcome> =>
     cache.fill(key, ttlMs, produce(call), outcomeCodec).then(({ value, cached }) => {
       if (!cached) return value;

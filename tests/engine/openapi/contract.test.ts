@@ -104,8 +104,7 @@ test('the document lists the 79 catalog operations and the account usage', () =>
   expect(ops.filter((o) => o.path !== '/api/v1/account/usage')).toHaveLength(79);
 });
 
-// Operations whose adapters still hold a rule the catalog does not (issue 10, item 1, in progress on
-// another branch): their example request is refused. test.failing keeps them honest: the day one passes,
+// Operations whose adapters still hold a rule the catalog does not: their example request is refused. test.failing keeps them honest: the day one passes,
 // its test fails, and it must leave this list.
 
 describe('the documented example request gets a 2xx matching the documented schema', () => {
