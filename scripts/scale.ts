@@ -214,10 +214,13 @@ async function measure(engine: 'sqlite' | 'postgres', n: number) {
       const reloads = (async () => {
         while (reloading) await user.get('/dashboard');
       })();
-      const apiBeside = await timed(RUNS * 3, async () => {
-        await api();
+      // 50 calls a second: each timed alone, with a pause after it that is not.
+      const beside: number[] = [];
+      for (let i = 0; i < RUNS * 3; i++) {
+        beside.push(await timed(1, api));
         await new Promise((r) => setTimeout(r, 20));
-      });
+      }
+      const apiBeside = median(beside);
       reloading = false;
       await reloads;
       return {
