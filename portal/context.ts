@@ -6,7 +6,7 @@
 // back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
 // `close` stops.
 import type { SignupMode } from '../engine/config.js';
-import type { PortalDeps } from './types.js';
+import type { PortalDeps } from './shared/types.js';
 import { Accounts, ensureAdmin } from './accounts/accounts.js';
 import { Sessions } from './accounts/sessions.js';
 import { Invites } from './accounts/invites.js';
@@ -18,7 +18,7 @@ import { LinkTokens } from './accounts/link-tokens.js';
 import { LinkThrottle } from './accounts/link-throttle.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { mailNotices } from './mail/notices.js';
-import { createPages, type Pages } from './pages.js';
+import { createPages, type Pages } from './shared/pages.js';
 import { WebhookSettingsStore } from './webhooks/settings.js';
 import { Deliveries } from './webhooks/deliveries.js';
 import { PlanChanges } from './accounts/plan-changes.js';

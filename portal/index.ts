@@ -5,12 +5,12 @@
 // Its `close` stops what the portal runs in the background (webhook deliveries): server/app.ts calls it
 // before closing the store.
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import type { PortalDeps } from './types.js';
+import type { PortalDeps } from './shared/types.js';
 import { createContext } from './context.js';
 import { requireSignedIn } from './accounts/sessions.js';
-import { csrfProtect, expiredForm } from './csrf.js';
-import { pageHeaders } from './security.js';
-import { assetRoutes } from './routes/assets.js';
+import { csrfProtect, expiredForm } from './shared/csrf.js';
+import { pageHeaders } from './shared/security.js';
+import { assetRoutes } from './shared/assets.js';
 import { docsRoutes } from './routes/docs.js';
 import { authRoutes } from './routes/auth.js';
 import { confirmRoutes } from './routes/confirm.js';

@@ -7,7 +7,7 @@
 // deleted by a sweep once expired.
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
-import { SWEEP_BATCH, sweeper } from './sweep.js';
+import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 
 const TTL_MS = 5 * 60_000;
 const TICKET = /^[A-Za-z0-9_-]{43}$/;

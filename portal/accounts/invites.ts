@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
 import type { Plan } from './accounts.js';
-import { SWEEP_BATCH, sweeper } from './sweep.js';
+import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 
 export interface Invite {
   /** Short public id (first 12 hex characters of the hash), to list and withdraw by. */

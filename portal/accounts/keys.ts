@@ -5,7 +5,7 @@
 import net from 'node:net';
 import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { KeyRecord } from '../../engine/access/keystore.js';
-import type { KeyRef, PortalDeps, Viewer } from '../types.js';
+import type { KeyRef, PortalDeps, Viewer } from '../shared/types.js';
 import { FREE_PERSONAL_PLAN, keyPlanOf } from './accounts.js';
 
 export const FREE_KEY_ID = 'free';

@@ -4,7 +4,7 @@
 // only, so a link works once even when two requests race.
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
-import { SWEEP_BATCH, sweeper } from './sweep.js';
+import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 
 export type LinkPurpose = 'verify' | 'reset' | 'email-change';
 

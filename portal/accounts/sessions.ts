@@ -9,10 +9,10 @@
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { Db } from '../../engine/db/open.js';
-import type { Viewer } from '../types.js';
+import type { Viewer } from '../shared/types.js';
 import type { Account, Accounts } from './accounts.js';
-import { PageError } from '../pages.js';
-import { SWEEP_BATCH, sweeper } from './sweep.js';
+import { PageError } from '../shared/pages.js';
+import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 
 const COOKIE = 'uua_session';
 const IDLE_MS = 12 * 3600_000;
@@ -22,7 +22,7 @@ const RENEW_MS = 60_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionDoc {
-  /** The synchronizer token of this session's forms (portal/csrf.ts). */
+  /** The synchronizer token of this session's forms (portal/shared/csrf.ts). */
   csrf: string;
   accountId?: string;
   gen?: number;

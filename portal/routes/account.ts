@@ -13,7 +13,7 @@ import { deleteAccount, lastAdmin } from '../accounts/deletion.js';
 import { MESSAGE_MAX, higherPlans, textProblem } from '../accounts/upgrades.js';
 import type { FoundLink } from '../accounts/link-tokens.js';
 import { mailEmailChange } from '../mail/links.js';
-import { PageError, posted, queried, wrap } from '../pages.js';
+import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from '../views/account.js';
 import { tooMany } from './auth.js';
 import { billingFor } from '../billing/routes.js';

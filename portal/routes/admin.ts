@@ -16,7 +16,7 @@ import { resetLink } from '../mail/links.js';
 import { changePlan } from '../accounts/plan-changes.js';
 import { isEntitled } from '../billing/records.js';
 import { adminSubscription, confirmPlanBody, planHistory } from '../billing/views.js';
-import { PageError, posted, wrap } from '../pages.js';
+import { PageError, posted, wrap } from '../shared/pages.js';
 import {
   accountDetailBody,
   accountsBody,

@@ -12,7 +12,7 @@ import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword 
 import { localPath } from '../accounts/sessions.js';
 import type { Invite } from '../accounts/invites.js';
 import { mailConfirmation, mailSignupExisting } from '../mail/links.js';
-import { PageError, posted, wrap } from '../pages.js';
+import { PageError, posted, wrap } from '../shared/pages.js';
 import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from '../views/auth.js';
 
 const WRONG = 'Wrong email or password';

@@ -9,8 +9,8 @@ import { verifyPassword } from '../accounts/passwords.js';
 import { LINK_TTL_MS, type FoundLink, type LinkPurpose, type LinkToken } from '../accounts/link-tokens.js';
 import { profileProblems, type Account } from '../accounts/accounts.js';
 import { mailConfirmation } from '../mail/links.js';
-import { PageError, posted, queried, wrap } from '../pages.js';
-import { messageBody } from '../views/error.js';
+import { PageError, posted, queried, wrap } from '../shared/pages.js';
+import { messageBody } from '../shared/error.js';
 import { confirmBody, sentBody } from '../views/confirm.js';
 import { tooMany } from './auth.js';
 

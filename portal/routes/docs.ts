@@ -4,10 +4,10 @@
 // offers their own keys; everyone's offers the anonymous key.
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import type { Viewer } from '../types.js';
+import type { Viewer } from '../shared/types.js';
 import { tryItKey } from '../accounts/keys.js';
-import { PageError, wrap } from '../pages.js';
-import { pageHeaders } from '../security.js';
+import { PageError, wrap } from '../shared/pages.js';
+import { pageHeaders } from '../shared/security.js';
 import { landingBody } from '../views/landing.js';
 import { categoryTitle } from '../views/categories.js';
 import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from '../views/docs.js';

@@ -8,7 +8,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { isLive, type KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
-import type { Viewer } from '../types.js';
+import type { Viewer } from '../shared/types.js';
 import {
   addressNote,
   allowanceOf,
@@ -23,7 +23,7 @@ import {
 } from '../accounts/keys.js';
 import { higherPlans } from '../accounts/upgrades.js';
 import type { HeldKey } from '../accounts/fresh-keys.js';
-import { PageError, posted, wrap } from '../pages.js';
+import { PageError, posted, wrap } from '../shared/pages.js';
 import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from '../views/keys.js';
 import { billingFor } from '../billing/routes.js';
 

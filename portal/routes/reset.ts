@@ -10,7 +10,7 @@ import { profileProblems } from '../accounts/accounts.js';
 import { passwordProblem } from '../accounts/passwords.js';
 import { LINK_TTL_MS } from '../accounts/link-tokens.js';
 import { mailReset } from '../mail/links.js';
-import { posted, queried, wrap } from '../pages.js';
+import { posted, queried, wrap } from '../shared/pages.js';
 import { forgotBody, resetBody, type ForgotPage } from '../views/reset.js';
 import { linkedAccount, linkRefused, tooManyLinks } from './confirm.js';
 

@@ -5,11 +5,11 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { keyUsage } from '../../engine/access/account-usage.js';
 import type { PortalContext } from '../context.js';
-import type { KeyRef, KeyUsage, Viewer } from '../types.js';
+import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
 import { subjectOf, viewerKeys } from '../accounts/keys.js';
-import { PageError, wrap } from '../pages.js';
+import { PageError, wrap } from '../shared/pages.js';
 import { noKeysBody, noSuchKey, usageBody, usageCsv } from '../views/usage.js';
-import { CHART_URL } from './assets.js';
+import { CHART_URL } from '../shared/assets.js';
 
 /** `?key=` of every key of the account together. */
 const ALL = 'all';

@@ -4,8 +4,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
 import type { PortalContext } from '../context.js';
-import type { Viewer } from '../types.js';
-import { PageError, posted, wrap } from '../pages.js';
+import type { Viewer } from '../shared/types.js';
+import { PageError, posted, wrap } from '../shared/pages.js';
 import { chosenEvents, endpointUrl, URL_MAX } from '../webhooks/settings.js';
 import { secretText } from '../webhooks/signing.js';
 import { webhookRefusals, webhooksBody, type WebhooksPage } from '../views/webhooks.js';

@@ -4,7 +4,7 @@
 import express, { type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
-import { PageError, posted, queried, wrap } from '../pages.js';
+import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { probesBody } from './admin-view.js';
 
 export function statusAdminRoutes(ctx: PortalContext): Router {

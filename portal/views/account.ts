@@ -5,13 +5,13 @@
 // shown once an account is deleted.
 import { html, type Safe } from '../../engine/html.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
-import type { Viewer } from '../types.js';
+import type { Viewer } from '../shared/types.js';
 import { NAME_MAX, type Plan } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
 import { MESSAGE_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { LINK_TTL_MS } from '../accounts/link-tokens.js';
-import { csrfField, errors, field, notice } from './forms.js';
-import { count, planName, time, windowText } from './format.js';
+import { csrfField, errors, field, notice } from '../shared/forms.js';
+import { count, planName, time, windowText } from '../shared/format.js';
 
 // The confirmations of ?done= after a change.
 const DONE: Record<string, string> = {

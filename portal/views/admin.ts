@@ -6,8 +6,8 @@ import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keysto
 import { PLANS, STATES, type Account } from '../accounts/accounts.js';
 import { INVITE_DAYS, type Invite } from '../accounts/invites.js';
 import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
-import { csrfField, notice } from './forms.js';
-import { planName } from './format.js';
+import { csrfField, notice } from '../shared/forms.js';
+import { planName } from '../shared/format.js';
 import type { BillingRecord } from '../billing/records.js';
 import { adminStatusCell } from '../billing/views.js';
 

@@ -4,8 +4,8 @@
 import { html } from '../../engine/html.js';
 import { NAME_MAX } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
-import { csrfField, errors, field, notice } from './forms.js';
-import { freeTierText, type FreeTier } from './free-tier.js';
+import { csrfField, errors, field, notice } from '../shared/forms.js';
+import { freeTierText, type FreeTier } from '../shared/free-tier.js';
 
 export interface SignupForm {
   csrf?: string;

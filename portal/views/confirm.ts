@@ -1,7 +1,7 @@
 // The pages of address confirmation at sign-up (routes/confirm.ts): "check your inbox", with the form that
 // mails the link again, and the page a confirmation link opens, which asks for the sign-up's password.
 import { html } from '../../engine/html.js';
-import { csrfField, errors, field, notice } from './forms.js';
+import { csrfField, errors, field, notice } from '../shared/forms.js';
 
 export interface SentPage {
   csrf?: string;

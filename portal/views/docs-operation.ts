@@ -2,7 +2,7 @@
 // /openapi.json serves: what it does, its parameters, a request in curl, JavaScript and Python, the
 // documented example answer, and a Try it form (portal/static/docs.js sends it with the chosen key).
 import { html, type Safe } from '../../engine/html.js';
-import { LANGUAGES, sample } from './snippets.js';
+import { LANGUAGES, sample } from '../shared/snippets.js';
 
 export interface Schema {
   type?: string | string[];

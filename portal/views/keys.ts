@@ -3,13 +3,13 @@
 // shown once (focused, so keyboard and screen-reader users land on it), how to call the API with it, where
 // to ask for a higher plan; the page that confirms a revocation; and the refusals of the key actions, each
 // with a way back.
-import { LANGUAGES, sample, type SampleRequest } from './snippets.js';
+import { LANGUAGES, sample, type SampleRequest } from '../shared/snippets.js';
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
-import type { AllowanceFigures } from '../types.js';
+import type { AllowanceFigures } from '../shared/types.js';
 import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, type AddressNote } from '../accounts/keys.js';
-import { csrfField, errors, notice } from './forms.js';
-import { allowanceFacts, count, planName, relative, time, windowText } from './format.js';
+import { csrfField, errors, notice } from '../shared/forms.js';
+import { allowanceFacts, count, planName, relative, time, windowText } from '../shared/format.js';
 
 const DONE: Record<string, string> = {
   renamed: 'The key was renamed.',

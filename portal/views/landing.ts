@@ -3,7 +3,7 @@
 import type { Config } from '../../engine/config.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { html } from '../../engine/html.js';
-import { freeTierText } from './free-tier.js';
+import { freeTierText } from '../shared/free-tier.js';
 import { categoryTitle } from './categories.js';
 
 // The first call shown: embedded (no upstream, works offline) and harmless.

@@ -3,7 +3,7 @@
 // link opens, where the new password is chosen.
 import { html } from '../../engine/html.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
-import { csrfField, errors, field, notice } from './forms.js';
+import { csrfField, errors, field, notice } from '../shared/forms.js';
 
 export interface ForgotPage {
   csrf?: string;

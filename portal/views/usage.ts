@@ -4,9 +4,9 @@
 // (data, never executed, so allowed under default-src 'self').
 import { html, raw, type Safe } from '../../engine/html.js';
 import type { History } from '../../engine/access/usage.js';
-import type { KeyRef, KeyUsage } from '../types.js';
-import { notice } from './forms.js';
-import { allowanceFacts, count, time } from './format.js';
+import type { KeyRef, KeyUsage } from '../shared/types.js';
+import { notice } from '../shared/forms.js';
+import { allowanceFacts, count, time } from '../shared/format.js';
 
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 

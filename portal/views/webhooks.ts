@@ -6,8 +6,8 @@ import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/
 import { TEST_EVENT } from '../webhooks/deliveries.js';
 import type { AttemptRecord } from '../webhooks/attempt-log.js';
 import { URL_MAX } from '../webhooks/settings.js';
-import { csrfField, errors, notice } from './forms.js';
-import { relative, time } from './format.js';
+import { csrfField, errors, notice } from '../shared/forms.js';
+import { relative, time } from '../shared/format.js';
 
 const DONE: Record<string, string> = {
   created: 'Your webhook is set. Copy its signing secret into your receiver: every delivery is signed with it.',

@@ -1,5 +1,5 @@
 // Form pieces the portal's pages share: labelled fields, the hidden CSRF field, and notices (errors,
-// confirmations). Reading a posted field is the routes' part (portal/pages.ts posted).
+// confirmations). Reading a posted field is the routes' part (portal/shared/pages.ts posted).
 import { html, type Safe } from '../../engine/html.js';
 
 export interface FieldOptions {

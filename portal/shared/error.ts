@@ -1,4 +1,4 @@
-// The bodies of error pages: the status, a heading, what happened and the ways on (portal/pages.ts answers
+// The bodies of error pages: the status, a heading, what happened and the ways on (portal/shared/pages.ts answers
 // every PageError with one, and browsers' errors outside the portal too), and the expired form, which gives
 // back what was typed.
 import { html, type Safe } from '../../engine/html.js';

@@ -3,9 +3,9 @@
 // with a page; and the helpers every route uses (async handlers, posted fields, query parameters).
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { Safe } from '../engine/html.js';
-import { page } from './views/layout.js';
-import { errorBody, resetWords } from './views/error.js';
+import type { Safe } from '../../engine/html.js';
+import { page } from './layout.js';
+import { errorBody, resetWords } from './error.js';
 import { pageHeaders } from './security.js';
 
 /** An error shown to the visitor as a page with this status, title and message. */

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import { assetHeaders } from '../security.js';
+import { assetHeaders } from './security.js';
 
-// portal/routes/ in the source tree, dist/portal/routes/ once built: static files are read from the source
+// portal/shared/ in the source tree, dist/portal/shared/ once built: static files are read from the source
 // tree, which tsc does not copy (as server/config.ts does for catalog/).
 const here = path.dirname(fileURLToPath(import.meta.url));
 const up = path.resolve(here, '../..');

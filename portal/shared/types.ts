@@ -2,16 +2,16 @@
 // the key and usage figures the dashboard pages show. This module imports no other portal file, so routes,
 // views and the accounts code can all name these types without an import circle.
 import type { Logger } from 'pino';
-import type { Config } from '../engine/config.js';
-import type { EndpointSpec, PlanSpec } from '../engine/catalog/load.js';
-import type { KeyRecord, KeyStore } from '../engine/access/keystore.js';
-import type { Store } from '../engine/store/index.js';
-import type { Db } from '../engine/db/open.js';
-import type { RedisHandle } from '../engine/infra/redis.js';
-import type { AccountUsageDeps, keyUsage } from '../engine/access/account-usage.js';
-import type { History } from '../engine/access/usage.js';
-import type { openApiDocument } from '../engine/openapi/document.js';
-import type { Health } from '../engine/health/health.js';
+import type { Config } from '../../engine/config.js';
+import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
+import type { KeyRecord, KeyStore } from '../../engine/access/keystore.js';
+import type { Store } from '../../engine/store/index.js';
+import type { Db } from '../../engine/db/open.js';
+import type { RedisHandle } from '../../engine/infra/redis.js';
+import type { AccountUsageDeps, keyUsage } from '../../engine/access/account-usage.js';
+import type { History } from '../../engine/access/usage.js';
+import type { openApiDocument } from '../../engine/openapi/document.js';
+import type { Health } from '../../engine/health/health.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
 export interface PortalDeps {

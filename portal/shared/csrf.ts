@@ -9,10 +9,10 @@
 // token to check and send again. Never for another site's request: that stays a plain refusal.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction } from 'express';
-import type { PortalContext } from './context.js';
+import type { PortalContext } from '../context.js';
 import { PageError } from './pages.js';
 import { pageHeaders } from './security.js';
-import { formExpiredBody, formRefused, type TypedField } from './views/error.js';
+import { formExpiredBody, formRefused, type TypedField } from './error.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Fields given back as they were but not shown (links' tokens, where to go next). */

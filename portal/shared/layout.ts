@@ -2,7 +2,7 @@
 // under Content-Security-Policy default-src 'self'), the top bar with the viewer's state and the dark mode
 // toggle (theme.js), and the footer.
 import { html, type Safe } from '../../engine/html.js';
-import type { Viewer } from '../types.js';
+import type { Viewer } from './types.js';
 
 export interface PageOptions {
   title: string;

@@ -1,7 +1,7 @@
 // Figures as the dashboard pages show them: times (UTC on the server, made local by dashboard.js), counts,
 // plan windows, relative times, and the allowance of a key as the X-RateLimit-* headers carry it.
 import { html, type Safe } from '../../engine/html.js';
-import type { AllowanceFigures } from '../types.js';
+import type { AllowanceFigures } from './types.js';
 
 export const count = (n: number) => n.toLocaleString('en-US');
 
