@@ -7,14 +7,14 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { PortalDeps } from './shared/types.js';
 import { createContext } from './context.js';
-import { requireSignedIn } from './accounts/sessions.js';
+import { requireSignedIn } from './auth/sessions.js';
 import { csrfProtect, expiredForm } from './shared/csrf.js';
 import { pageHeaders } from './shared/security.js';
 import { assetRoutes } from './shared/assets.js';
 import { docsRoutes } from './routes/docs.js';
-import { authRoutes } from './routes/auth.js';
-import { confirmRoutes } from './routes/confirm.js';
-import { resetRoutes } from './routes/reset.js';
+import { authRoutes } from './auth/routes.js';
+import { confirmRoutes } from './auth/confirm-routes.js';
+import { resetRoutes } from './auth/reset-routes.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
 import { keyRoutes } from './routes/keys.js';

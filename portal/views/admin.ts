@@ -4,7 +4,7 @@
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import { PLANS, STATES, type Account } from '../accounts/accounts.js';
-import { INVITE_DAYS, type Invite } from '../accounts/invites.js';
+import { INVITE_DAYS, type Invite } from '../auth/invites.js';
 import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from '../shared/forms.js';
 import { planName } from '../shared/format.js';

@@ -6,7 +6,7 @@
 // dropped past it.
 import type { PortalContext } from '../context.js';
 import type { Account } from '../accounts/accounts.js';
-import { LINK_TTL_MS } from '../accounts/link-tokens.js';
+import { LINK_TTL_MS } from './link-tokens.js';
 
 type Mailing = Pick<PortalContext, 'links' | 'linkThrottle' | 'mail' | 'deps'>;
 

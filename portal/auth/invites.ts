@@ -4,7 +4,7 @@
 // link cannot both win. Expired invites are treated as absent and deleted by the next sweep.
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
-import type { Plan } from './accounts.js';
+import type { Plan } from '../accounts/accounts.js';
 import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 
 export interface Invite {

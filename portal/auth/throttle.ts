@@ -12,7 +12,7 @@
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Counter } from '../../engine/access/counter.js';
 import { counterIn, readBack, type CounterHome } from '../../engine/access/counter-home.js';
-import { normalEmail } from './accounts.js';
+import { normalEmail } from '../accounts/accounts.js';
 
 const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES = 10;

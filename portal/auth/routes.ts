@@ -9,11 +9,11 @@ import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { profileProblems } from '../accounts/accounts.js';
 import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from '../accounts/passwords.js';
-import { localPath } from '../accounts/sessions.js';
-import type { Invite } from '../accounts/invites.js';
-import { mailConfirmation, mailSignupExisting } from '../mail/links.js';
+import { localPath } from './sessions.js';
+import type { Invite } from './invites.js';
+import { mailConfirmation, mailSignupExisting } from './mail-links.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
-import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from '../views/auth.js';
+import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from './views.js';
 
 const WRONG = 'Wrong email or password';
 

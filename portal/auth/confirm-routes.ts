@@ -6,13 +6,13 @@
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { verifyPassword } from '../accounts/passwords.js';
-import { LINK_TTL_MS, type FoundLink, type LinkPurpose, type LinkToken } from '../accounts/link-tokens.js';
+import { LINK_TTL_MS, type FoundLink, type LinkPurpose, type LinkToken } from './link-tokens.js';
 import { profileProblems, type Account } from '../accounts/accounts.js';
-import { mailConfirmation } from '../mail/links.js';
+import { mailConfirmation } from './mail-links.js';
 import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { messageBody } from '../shared/error.js';
-import { confirmBody, sentBody } from '../views/confirm.js';
-import { tooMany } from './auth.js';
+import { confirmBody, sentBody } from './confirm-views.js';
+import { tooMany } from './routes.js';
 
 /** A mailed link that is unknown, used, expired or no longer fits its account. */
 export const linkRefused = () =>

@@ -8,11 +8,11 @@ import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { profileProblems } from '../accounts/accounts.js';
 import { passwordProblem } from '../accounts/passwords.js';
-import { LINK_TTL_MS } from '../accounts/link-tokens.js';
-import { mailReset } from '../mail/links.js';
+import { LINK_TTL_MS } from './link-tokens.js';
+import { mailReset } from './mail-links.js';
 import { posted, queried, wrap } from '../shared/pages.js';
-import { forgotBody, resetBody, type ForgotPage } from '../views/reset.js';
-import { linkedAccount, linkRefused, tooManyLinks } from './confirm.js';
+import { forgotBody, resetBody, type ForgotPage } from './reset-views.js';
+import { linkedAccount, linkRefused, tooManyLinks } from './confirm-routes.js';
 
 export function resetRoutes(ctx: PortalContext): Router {
   const { accounts, sessions, throttle, links, pages } = ctx;

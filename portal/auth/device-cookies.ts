@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Db } from '../../engine/db/open.js';
-import { normalEmail } from './accounts.js';
+import { normalEmail } from '../accounts/accounts.js';
 
 const COOKIE = 'uua_device';
 const SECRET_ID = 'device-cookie';

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { Db } from '../../engine/db/open.js';
 import type { Viewer } from '../shared/types.js';
-import type { Account, Accounts } from './accounts.js';
+import type { Account, Accounts } from '../accounts/accounts.js';
 import { PageError } from '../shared/pages.js';
 import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 

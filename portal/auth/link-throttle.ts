@@ -4,7 +4,7 @@
 // nothing about the address), in fixed one-hour windows on the engine's counters, as the sign-in throttle
 // (kept in the store, or Redis, so a restart resets nothing).
 import type { Counter } from '../../engine/access/counter.js';
-import { normalEmail } from './accounts.js';
+import { normalEmail } from '../accounts/accounts.js';
 import { counterIn, readBack, type CounterHome } from '../../engine/access/counter-home.js';
 
 const WINDOW_MS = 3600_000;
