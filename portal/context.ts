@@ -13,7 +13,7 @@ import { Invites } from './auth/invites.js';
 import { SignInThrottle, SignUpThrottle } from './auth/throttle.js';
 import { DeviceCookies } from './auth/device-cookies.js';
 import { UpgradeRequests } from './accounts/upgrades.js';
-import { FreshKeys } from './accounts/fresh-keys.js';
+import { FreshKeys } from './keys/fresh-keys.js';
 import { LinkTokens } from './auth/link-tokens.js';
 import { LinkThrottle } from './auth/link-throttle.js';
 import { createMailer, type Mailer } from './mail/mailer.js';

@@ -17,7 +17,7 @@ import { confirmRoutes } from './auth/confirm-routes.js';
 import { resetRoutes } from './auth/reset-routes.js';
 import { accountRoutes } from './routes/account.js';
 import { adminRoutes } from './routes/admin.js';
-import { keyRoutes } from './routes/keys.js';
+import { keyRoutes } from './keys/routes.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { statusRoutes } from './status/routes.js';

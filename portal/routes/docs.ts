@@ -5,7 +5,7 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
-import { tryItKey } from '../accounts/keys.js';
+import { tryItKey } from '../keys/keys.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { pageHeaders } from '../shared/security.js';
 import { landingBody } from '../views/landing.js';

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { keyUsage } from '../../engine/access/account-usage.js';
 import type { PortalContext } from '../context.js';
 import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
-import { subjectOf, viewerKeys } from '../accounts/keys.js';
+import { subjectOf, viewerKeys } from '../keys/keys.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { noKeysBody, noSuchKey, usageBody, usageCsv } from '../views/usage.js';
 import { CHART_URL } from '../shared/assets.js';

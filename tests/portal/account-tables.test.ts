@@ -10,7 +10,7 @@ import { KeyStore } from '../../engine/access/keystore.js';
 import { Sessions } from '../../portal/auth/sessions.js';
 import { LinkTokens } from '../../portal/auth/link-tokens.js';
 import { Invites } from '../../portal/auth/invites.js';
-import { FreshKeys } from '../../portal/accounts/fresh-keys.js';
+import { FreshKeys } from '../../portal/keys/fresh-keys.js';
 import { DeviceCookies } from '../../portal/auth/device-cookies.js';
 import { UpgradeRequests } from '../../portal/accounts/upgrades.js';
 import { changePlan, PlanChanges } from '../../portal/accounts/plan-changes.js';

@@ -20,11 +20,11 @@ import {
   maxKeysOf,
   personalRef,
   viewerKeyPlan,
-} from '../accounts/keys.js';
+} from './keys.js';
 import { higherPlans } from '../accounts/upgrades.js';
-import type { HeldKey } from '../accounts/fresh-keys.js';
+import type { HeldKey } from './fresh-keys.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
-import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from '../views/keys.js';
+import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from './views.js';
 import { billingFor } from '../billing/routes.js';
 
 const ID_SHAPE = /^[0-9a-f]{12}$/;

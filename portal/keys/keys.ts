@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { KeyRef, PortalDeps, Viewer } from '../shared/types.js';
-import { FREE_PERSONAL_PLAN, keyPlanOf } from './accounts.js';
+import { FREE_PERSONAL_PLAN, keyPlanOf } from '../accounts/accounts.js';
 
 export const FREE_KEY_ID = 'free';
 export const KEY_NAME_MAX = 60;

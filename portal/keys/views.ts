@@ -7,7 +7,7 @@ import { LANGUAGES, sample, type SampleRequest } from '../shared/snippets.js';
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import type { AllowanceFigures } from '../shared/types.js';
-import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, type AddressNote } from '../accounts/keys.js';
+import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, type AddressNote } from './keys.js';
 import { csrfField, errors, notice } from '../shared/forms.js';
 import { allowanceFacts, count, planName, relative, time, windowText } from '../shared/format.js';
 
