@@ -9,7 +9,7 @@ import type { PortalContext } from '../context.js';
 import { PLANS, isPlan, isState } from '../accounts/accounts.js';
 import { INVITE_DAYS } from '../auth/invites.js';
 import { REASON_MAX, textProblem } from '../accounts/upgrades.js';
-import { erasedUsage } from '../accounts/deletion.js';
+import { erasedUsage } from '../account/deletion.js';
 import { requireAdmin, requireSignedIn } from '../auth/sessions.js';
 import type { Account } from '../accounts/accounts.js';
 import { resetLink } from '../auth/mail-links.js';

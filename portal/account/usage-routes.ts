@@ -8,7 +8,7 @@ import type { PortalContext } from '../context.js';
 import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
 import { subjectOf, viewerKeys } from '../keys/keys.js';
 import { PageError, wrap } from '../shared/pages.js';
-import { noKeysBody, noSuchKey, usageBody, usageCsv } from '../views/usage.js';
+import { noKeysBody, noSuchKey, usageBody, usageCsv } from './usage-views.js';
 import { CHART_URL } from '../shared/assets.js';
 
 /** `?key=` of every key of the account together. */

@@ -10,8 +10,8 @@ import type { Db } from '../../engine/db/open.js';
 import type { KeyStore } from '../../engine/access/keystore.js';
 import type { AccountUsageDeps } from '../../engine/access/account-usage.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
-import type { Account, Accounts } from './accounts.js';
-import type { UpgradeRequests } from './upgrades.js';
+import type { Account, Accounts } from '../accounts/accounts.js';
+import type { UpgradeRequests } from '../accounts/upgrades.js';
 
 /** How long the usage history keeps a day (engine/access/usage.ts). */
 const HISTORY_MS = 31 * 86400_000;
