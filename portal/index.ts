@@ -16,7 +16,7 @@ import { authRoutes } from './auth/routes.js';
 import { confirmRoutes } from './auth/confirm-routes.js';
 import { resetRoutes } from './auth/reset-routes.js';
 import { accountRoutes } from './account/routes.js';
-import { adminRoutes } from './routes/admin.js';
+import { adminRoutes } from './admin/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { usageRoutes } from './account/usage-routes.js';
 import { webhookRoutes } from './routes/webhooks.js';

@@ -25,7 +25,7 @@ import {
   type AccountUsage,
   type InvitesPage,
   type QueuedRequest,
-} from '../views/admin.js';
+} from './views.js';
 
 /** ?done= of the redirect after a change. */
 const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
