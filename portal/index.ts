@@ -19,7 +19,7 @@ import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { usageRoutes } from './account/usage-routes.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { statusAdminRoutes } from './status/admin.js';
 import { webhookRoutes as stripeWebhook } from './billing/webhook.js';

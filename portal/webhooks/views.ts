@@ -3,9 +3,9 @@
 // bytes, escaped like everything else), how to verify a delivery, and the refusals of its actions.
 import { html, type Safe } from '../../engine/html.js';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
-import { TEST_EVENT } from '../webhooks/deliveries.js';
-import type { AttemptRecord } from '../webhooks/attempt-log.js';
-import { URL_MAX } from '../webhooks/settings.js';
+import { TEST_EVENT } from './deliveries.js';
+import type { AttemptRecord } from './attempt-log.js';
+import { URL_MAX } from './settings.js';
 import { csrfField, errors, notice } from '../shared/forms.js';
 import { relative, time } from '../shared/format.js';
 

@@ -6,9 +6,9 @@ import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
-import { chosenEvents, endpointUrl, URL_MAX } from '../webhooks/settings.js';
-import { secretText } from '../webhooks/signing.js';
-import { webhookRefusals, webhooksBody, type WebhooksPage } from '../views/webhooks.js';
+import { chosenEvents, endpointUrl, URL_MAX } from './settings.js';
+import { secretText } from './signing.js';
+import { webhookRefusals, webhooksBody, type WebhooksPage } from './views.js';
 
 const PAGE = '/dashboard/webhooks';
 
