@@ -11,7 +11,7 @@ import { requireSignedIn } from './auth/sessions.js';
 import { csrfProtect, expiredForm } from './shared/csrf.js';
 import { pageHeaders } from './shared/security.js';
 import { assetRoutes } from './shared/assets.js';
-import { docsRoutes } from './routes/docs.js';
+import { docsRoutes } from './docs/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { confirmRoutes } from './auth/confirm-routes.js';
 import { resetRoutes } from './auth/reset-routes.js';

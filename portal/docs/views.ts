@@ -6,7 +6,7 @@
 import { ERROR_STATUS } from '../../engine/errors.js';
 import { html, type Safe } from '../../engine/html.js';
 import { categoryTitle } from './categories.js';
-import { operationView, prose, type Operation, type Schema } from './docs-operation.js';
+import { operationView, prose, type Operation, type Schema } from './operation.js';
 
 /** The parts of the OpenAPI document the reference reads. */
 export interface ReferenceDoc {

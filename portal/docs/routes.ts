@@ -8,9 +8,9 @@ import type { Viewer } from '../shared/types.js';
 import { tryItKey } from '../keys/keys.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { pageHeaders } from '../shared/security.js';
-import { landingBody } from '../views/landing.js';
-import { categoryTitle } from '../views/categories.js';
-import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from '../views/docs.js';
+import { landingBody } from './landing.js';
+import { categoryTitle } from './categories.js';
+import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from './views.js';
 
 const SCRIPTS = ['/portal/static/docs.js'];
 
