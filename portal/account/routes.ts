@@ -1,9 +1,9 @@
 // GET /account, the signed-in account's own page, with POST /account/profile (the name),
 // /account/password (a new password ends every other session of the account), /account/upgrade (ask the
 // admins for a higher plan: accounts/upgrades.ts), /account/delete (confirmed with the password:
-// accounts/deletion.ts), and with SMTP_URL set /account/email (a change of address, made only when the link
+// account/deletion.ts), and with SMTP_URL set /account/email (a change of address, made only when the link
 // mailed to the new address is used, with a notice to the old one) and /account/alerts (quota alerts by
-// email, on by default). A wrong current password counts as a failed sign-in (accounts/throttle.ts).
+// email, on by default). A wrong current password counts as a failed sign-in (auth/throttle.ts).
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { isPlan, normalEmail, profileProblems, type Account } from '../accounts/accounts.js';

@@ -1,7 +1,7 @@
 // The usage page at /dashboard/usage, and its CSV export at /dashboard/usage.csv: of all the account's
 // keys together (revoked ones included), or of one of them, or of the free key for a free account
 // (counted for the client IP). The figures come from the engine's usage
-// history (engine/access/account-usage.ts keyUsage); views/usage.ts shows them.
+// history (engine/access/account-usage.ts keyUsage); account/usage-views.ts shows them.
 import express, { type Request, type Response, type Router } from 'express';
 import { keyUsage } from '../../engine/access/account-usage.js';
 import type { PortalContext } from '../context.js';

@@ -199,7 +199,7 @@ export function adminRoutes(ctx: PortalContext): Router {
         throw new PageError(400, 'No such status', 'An account can be made active or suspended.');
       if (a.id === res.locals.viewer!.id)
         throw new PageError(400, 'Not your own account', "Another admin can change your account's status.");
-      // A suspended account's sessions end at their next request (accounts/sessions.ts checks the status).
+      // A suspended account's sessions end at their next request (auth/sessions.ts checks the status).
       await accounts.update(a.id, { status });
       log.info({ by: res.locals.viewer!.id, accountId: a.id, status }, 'portal: admin changed status');
       res.redirect(303, `/admin/accounts/${a.id}?done=${status}`);

@@ -1,5 +1,5 @@
 // The admin pages: the queue of upgrade requests and the accounts list with its search, one account (plan,
-// status, keys, usage), and the invite links. The figures come from routes/admin.ts; the confirmations of
+// status, keys, usage), and the invite links. The figures come from admin/routes.ts; the confirmations of
 // ?done= are here.
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';

@@ -1,4 +1,4 @@
-// Confirming the address of a new account, when SMTP_URL is set (routes/auth.ts signs up): GET
+// Confirming the address of a new account, when SMTP_URL is set (auth/routes.ts signs up): GET
 // /signup/sent ("check your inbox", the same page for every sign-up), POST /signup/resend (the link again,
 // throttled, with the same answer whatever the address), and the link itself, /signup/confirm?token=…,
 // whose GET only shows a form (mail scanners open links) and whose POST wants the sign-up's password: so a

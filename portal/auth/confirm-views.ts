@@ -1,4 +1,4 @@
-// The pages of address confirmation at sign-up (routes/confirm.ts): "check your inbox", with the form that
+// The pages of address confirmation at sign-up (auth/confirm-routes.ts): "check your inbox", with the form that
 // mails the link again, and the page a confirmation link opens, which asks for the sign-up's password.
 import { html } from '../../engine/html.js';
 import { csrfField, errors, field, notice } from '../shared/forms.js';

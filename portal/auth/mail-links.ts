@@ -1,8 +1,8 @@
-// The links the portal mails (accounts/link-tokens.ts makes them): the confirmation of a new account's
+// The links the portal mails (auth/link-tokens.ts makes them): the confirmation of a new account's
 // address and the password reset, and the notice of a sign-up with a taken address. The page that asks for
 // one never waits for it: its answer must not wait on (nor tell, by its time) the making and sending of a
 // message, and a failure is logged, never shown. Each counts on the address's hourly allowance of link
-// mails (accounts/link-throttle.ts) unless the route counted the request already (`counted`), and is
+// mails (auth/link-throttle.ts) unless the route counted the request already (`counted`), and is
 // dropped past it.
 import type { PortalContext } from '../context.js';
 import type { Account } from '../accounts/accounts.js';

@@ -1,4 +1,4 @@
-// The password reset pages (routes/reset.ts): "Forgot your password?" (a form when mail is on, else who to
+// The password reset pages (auth/reset-routes.ts): "Forgot your password?" (a form when mail is on, else who to
 // ask), the answer after it (the same whether or not the address has an account), and the page a reset
 // link opens, where the new password is chosen.
 import { html } from '../../engine/html.js';

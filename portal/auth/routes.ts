@@ -1,8 +1,8 @@
 // GET/POST /signup, GET/POST /login and POST /logout. Sign-up is throttled per client IP. Sign-in answers
 // "Wrong email or password" for either mistake, in the same time (an unknown email still costs one
 // argon2id), and is throttled per IP and per account, or per device for a browser that signed in to the
-// account before (accounts/throttle.ts, accounts/device-cookies.ts); a successful one gives the browser a
-// new device cookie. With SMTP_URL set, sign-up confirms the address (routes/confirm.ts): a new address and
+// account before (auth/throttle.ts, auth/device-cookies.ts); a successful one gives the browser a
+// new device cookie. With SMTP_URL set, sign-up confirms the address (auth/confirm-routes.ts): a new address and
 // one that has an account get the same answer, the mail tells them apart, and an account that has not
 // confirmed yet cannot sign in (its owner is mailed the link again instead).
 import express, { type Response, type Router } from 'express';

@@ -1,7 +1,7 @@
 // Sign-in and sign-up throttling (OWASP Authentication cheat sheet), on the engine's counters (Redis shared
 // by every instance, or in process and kept in the store, so a restart hands nobody fresh tries).
 // Sign-in: failed attempts are counted in fixed 15-minute windows. An attempt from a browser that holds a
-// device cookie for the account (accounts/device-cookies.ts, OWASP's "Slow Down Online Guessing Attacks
+// device cookie for the account (auth/device-cookies.ts, OWASP's "Slow Down Online Guessing Attacks
 // with Device Cookies") counts on that device's own small allowance and nothing else; every other attempt
 // counts per client IP and on the account's lockout of untrusted clients (by the email typed, so an
 // unknown email is counted like a known one). Past an allowance the next attempt is answered 429 without

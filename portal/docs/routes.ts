@@ -1,6 +1,6 @@
 // The front door: GET / for browsers (the landing page; JSON clients fall through to the service
 // document), GET /docs (the reference's overview) and GET /docs/<category> (its operations), rendered on
-// the server from the OpenAPI document /openapi.json serves (views/docs.ts). A signed-in viewer's Try it
+// the server from the OpenAPI document /openapi.json serves (docs/views.ts). A signed-in viewer's Try it
 // offers their own keys; everyone's offers the anonymous key.
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';

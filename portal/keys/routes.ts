@@ -2,7 +2,7 @@
 // IP (or, with FREE_PERSONAL_KEYS, holds one personal key); a Premium or Enterprise account creates,
 // renames, rotates (with a grace period for the old key) and revokes personal keys. Creating and rotating
 // answer with a redirect (post/redirect/get): the new key is held for the page after it and shown there
-// once (accounts/fresh-keys.ts; never in a URL), so a reload neither makes a key nor shows one; only its
+// once (keys/fresh-keys.ts; never in a URL), so a reload neither makes a key nor shows one; only its
 // hint afterwards. Every action looks the key up within the signed-in account: another account's key id
 // is answered as if it did not exist.
 import express, { type Request, type Response, type Router } from 'express';

@@ -223,7 +223,7 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
 </article>`;
 }
 
-/** Why an address is missing or may not be the caller's (accounts/keys.ts addressNote). */
+/** Why an address is missing or may not be the caller's (keys/keys.ts addressNote). */
 const NOTES: Record<AddressNote, string> = {
   'not-recorded':
     'address not recorded: the call was made before this version, which read the address only after the caller had closed its connection',

@@ -34,7 +34,7 @@ export interface PortalDeps {
   health: Health;
 }
 
-/** The signed-in account as the pages show it (accounts/sessions.ts makes it from an Account). */
+/** The signed-in account as the pages show it (auth/sessions.ts makes it from an Account). */
 export interface Viewer {
   /** The account's id (accounts/accounts.ts). */
   id: string;
