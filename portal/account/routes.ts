@@ -8,17 +8,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { isPlan, normalEmail, profileProblems, type Account } from '../accounts/accounts.js';
 import { passwordProblem, verifyPassword } from '../accounts/passwords.js';
-import { requireSignedIn } from '../auth/sessions.js';
+import { type FoundLink, linkedAccount, linkRefused, mailEmailChange, requireSignedIn, tooMany, tooManyLinks } from '../auth/index.js';
 import { deleteAccount, lastAdmin } from './deletion.js';
 import { MESSAGE_MAX, higherPlans, textProblem } from '../accounts/upgrades.js';
-import type { FoundLink } from '../auth/link-tokens.js';
-import { mailEmailChange } from '../auth/mail-links.js';
 import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from './views.js';
-import { tooMany } from '../auth/routes.js';
-import { billingFor } from '../billing/routes.js';
-import { planHistory } from '../billing/views.js';
-import { linkedAccount, linkRefused, tooManyLinks } from '../auth/confirm-routes.js';
+import { billingFor, planHistory } from '../billing/index.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
   const { accounts, sessions, throttle, devices, upgrades, links, pages, deps } = ctx;

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { keyUsage } from '../../engine/access/account-usage.js';
 import type { PortalContext } from '../context.js';
 import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
-import { subjectOf, viewerKeys } from '../keys/keys.js';
+import { subjectOf, viewerKeys } from '../keys/index.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { noKeysBody, noSuchKey, usageBody, usageCsv } from './usage-views.js';
 import { CHART_URL } from '../shared/assets.js';

@@ -9,7 +9,7 @@ import type { Viewer } from '../shared/types.js';
 import { NAME_MAX, type Plan } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
 import { MESSAGE_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
-import { LINK_TTL_MS } from '../auth/link-tokens.js';
+import { LINK_TTL_MS } from '../auth/index.js';
 import { csrfField, errors, field, notice } from '../shared/forms.js';
 import { count, planName, time, windowText } from '../shared/format.js';
 

@@ -7,15 +7,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
 import { PLANS, isPlan, isState } from '../accounts/accounts.js';
-import { INVITE_DAYS } from '../auth/invites.js';
+import { INVITE_DAYS, requireAdmin, requireSignedIn, resetLink } from '../auth/index.js';
 import { REASON_MAX, textProblem } from '../accounts/upgrades.js';
-import { erasedUsage } from '../account/deletion.js';
-import { requireAdmin, requireSignedIn } from '../auth/sessions.js';
+import { erasedUsage } from '../account/index.js';
 import type { Account } from '../accounts/accounts.js';
-import { resetLink } from '../auth/mail-links.js';
 import { changePlan } from '../accounts/plan-changes.js';
-import { isEntitled } from '../billing/records.js';
-import { adminSubscription, confirmPlanBody, planHistory } from '../billing/views.js';
+import { adminSubscription, confirmPlanBody, isEntitled, planHistory } from '../billing/index.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
 import {
   accountDetailBody,

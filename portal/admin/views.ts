@@ -4,12 +4,11 @@
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import { PLANS, STATES, type Account } from '../accounts/accounts.js';
-import { INVITE_DAYS, type Invite } from '../auth/invites.js';
+import { INVITE_DAYS, type Invite } from '../auth/index.js';
 import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from '../shared/forms.js';
 import { planName } from '../shared/format.js';
-import type { BillingRecord } from '../billing/records.js';
-import { adminStatusCell } from '../billing/views.js';
+import { adminStatusCell, type BillingRecord } from '../billing/index.js';
 
 const DONE: Record<string, string> = {
   plan: "The plan was changed; the account's keys carry it from their next request.",

@@ -6,7 +6,7 @@ import express, { type Router } from 'express';
 import { html } from '../../engine/html.js';
 import type { PortalContext } from '../context.js';
 import { PLANS, type Account } from '../accounts/accounts.js';
-import { requireSignedIn } from '../auth/sessions.js';
+import { requireSignedIn } from '../auth/index.js';
 import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import type { Billing, PaidPlan } from './billing.js';
 import { isEntitled } from './records.js';

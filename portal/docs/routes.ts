@@ -5,7 +5,7 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
-import { tryItKey } from '../keys/keys.js';
+import { tryItKey } from '../keys/index.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { pageHeaders } from '../shared/security.js';
 import { landingBody } from './landing.js';

@@ -25,7 +25,7 @@ import { higherPlans } from '../accounts/upgrades.js';
 import type { HeldKey } from './fresh-keys.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
 import { keyRefusals, keysBody, revokeBody, type FreshKey, type KeysPage } from './views.js';
-import { billingFor } from '../billing/routes.js';
+import { billingFor } from '../billing/index.js';
 
 const ID_SHAPE = /^[0-9a-f]{12}$/;
 

@@ -3,7 +3,7 @@
 // how probes and alerts are set up (PROBE_INTERVAL, ALERT_WEBHOOK_URL, ALERT_EMAIL).
 import express, { type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { requireAdmin, requireSignedIn } from '../auth/sessions.js';
+import { requireAdmin, requireSignedIn } from '../auth/index.js';
 import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { probesBody } from './admin-view.js';
 
