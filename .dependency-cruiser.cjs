@@ -6,6 +6,9 @@
 /** A forbidden import: every rule here is an error, never a warning. */
 const rule = (name, from, to) => ({ name, severity: 'error', from, to });
 
+/** The portal's feature slices (docs/architecture.md, "The portal's slices"): one feature's routes, views, services and repositories each. */
+const SLICES = '(keys|account|auth|admin|webhooks|billing|status|docs)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -26,6 +29,17 @@ module.exports = {
     // The portal and MCP are two faces of the same engine, side by side: neither imports the other.
     rule('portal-not-to-mcp', { path: '^portal/' }, { path: '^mcp/' }),
     rule('mcp-not-to-portal', { path: '^mcp/' }, { path: '^portal/' }),
+    // A slice uses the engine, what the portal shares (portal/shared/, portal/mail/, the accounts slice
+    // portal/accounts/, portal/context.ts) and another slice only through that slice's index.ts, the part it
+    // offers the others, so a change inside a slice stays there. portal/index.ts and portal/context.ts, which
+    // put the slices together, reach into each.
+    rule(
+      'slices-through-their-index',
+      { path: `^portal/${SLICES}/` },
+      { path: `^portal/${SLICES}/`, pathNot: ['^portal/$1/', `^portal/${SLICES}/index\\.ts$`] },
+    ),
+    // What the slices share knows none of them.
+    rule('shared-below-slices', { path: '^portal/(shared|mail|accounts)/' }, { path: `^portal/${SLICES}/` }),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

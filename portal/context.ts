@@ -6,19 +6,19 @@
 // back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
 // `close` stops.
 import type { SignupMode } from '../engine/config.js';
-import type { PortalDeps } from './types.js';
+import type { PortalDeps } from './shared/types.js';
 import { Accounts, ensureAdmin } from './accounts/accounts.js';
-import { Sessions } from './accounts/sessions.js';
-import { Invites } from './accounts/invites.js';
-import { SignInThrottle, SignUpThrottle } from './accounts/throttle.js';
-import { DeviceCookies } from './accounts/device-cookies.js';
+import { Sessions } from './auth/sessions.js';
+import { Invites } from './auth/invites.js';
+import { SignInThrottle, SignUpThrottle } from './auth/throttle.js';
+import { DeviceCookies } from './auth/device-cookies.js';
 import { UpgradeRequests } from './accounts/upgrades.js';
-import { FreshKeys } from './accounts/fresh-keys.js';
-import { LinkTokens } from './accounts/link-tokens.js';
-import { LinkThrottle } from './accounts/link-throttle.js';
+import { FreshKeys } from './keys/fresh-keys.js';
+import { LinkTokens } from './auth/link-tokens.js';
+import { LinkThrottle } from './auth/link-throttle.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { mailNotices } from './mail/notices.js';
-import { createPages, type Pages } from './pages.js';
+import { createPages, type Pages } from './shared/pages.js';
 import { WebhookSettingsStore } from './webhooks/settings.js';
 import { Deliveries } from './webhooks/deliveries.js';
 import { PlanChanges } from './accounts/plan-changes.js';

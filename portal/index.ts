@@ -5,21 +5,21 @@
 // Its `close` stops what the portal runs in the background (webhook deliveries): server/app.ts calls it
 // before closing the store.
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import type { PortalDeps } from './types.js';
+import type { PortalDeps } from './shared/types.js';
 import { createContext } from './context.js';
-import { requireSignedIn } from './accounts/sessions.js';
-import { csrfProtect, expiredForm } from './csrf.js';
-import { pageHeaders } from './security.js';
-import { assetRoutes } from './routes/assets.js';
-import { docsRoutes } from './routes/docs.js';
-import { authRoutes } from './routes/auth.js';
-import { confirmRoutes } from './routes/confirm.js';
-import { resetRoutes } from './routes/reset.js';
-import { accountRoutes } from './routes/account.js';
-import { adminRoutes } from './routes/admin.js';
-import { keyRoutes } from './routes/keys.js';
-import { usageRoutes } from './routes/usage.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { requireSignedIn } from './auth/sessions.js';
+import { csrfProtect, expiredForm } from './shared/csrf.js';
+import { pageHeaders } from './shared/security.js';
+import { assetRoutes } from './shared/assets.js';
+import { docsRoutes } from './docs/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { confirmRoutes } from './auth/confirm-routes.js';
+import { resetRoutes } from './auth/reset-routes.js';
+import { accountRoutes } from './account/routes.js';
+import { adminRoutes } from './admin/routes.js';
+import { keyRoutes } from './keys/routes.js';
+import { usageRoutes } from './account/usage-routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { statusAdminRoutes } from './status/admin.js';
 import { webhookRoutes as stripeWebhook } from './billing/webhook.js';

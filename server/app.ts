@@ -35,7 +35,7 @@ import { importKeysJson, loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
-import { withFreePersonalPlan } from '../portal/accounts/keys.js';
+import { withFreePersonalPlan } from '../portal/keys/keys.js';
 import { createUsage } from '../engine/access/usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
 import { createHealth, type Health } from '../engine/health/health.js';

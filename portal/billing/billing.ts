@@ -11,7 +11,7 @@ import type { BillingConfig } from '../../engine/config.js';
 import type { Account, Accounts, Plan } from '../accounts/accounts.js';
 import { changePlan, type PlanChanges } from '../accounts/plan-changes.js';
 import type { Mailer } from '../mail/mailer.js';
-import { planName } from '../views/format.js';
+import { planName } from '../shared/format.js';
 import { BillingRecords, isEntitled, type BillingRecord } from './records.js';
 
 export type PaidPlan = 'premium' | 'enterprise';

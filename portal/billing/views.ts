@@ -6,8 +6,8 @@ import { html, type Safe } from '../../engine/html.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
 import { PLANS, type Account, type Plan } from '../accounts/accounts.js';
 import type { PlanChange } from '../accounts/plan-changes.js';
-import { csrfField, notice } from '../views/forms.js';
-import { count, planName, time, windowText } from '../views/format.js';
+import { csrfField, notice } from '../shared/forms.js';
+import { count, planName, time, windowText } from '../shared/format.js';
 import type { PaidPlan, PriceInfo } from './billing.js';
 import { isEntitled, type BillingRecord } from './records.js';
 

@@ -6,11 +6,11 @@
 // `claims`, scope 'quota-mail', inserted unless there: one caller wins) sends it. A claim lasts a day past
 // the end of its window (a late event of that window finds it), then a sweep deletes it.
 import type { Db } from '../../engine/db/open.js';
-import { SWEEP_BATCH, sweeper } from '../accounts/sweep.js';
+import { SWEEP_BATCH, sweeper } from '../shared/sweep.js';
 import type { AccountEvents, AccountEventData } from '../../engine/access/account-events.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { UpgradeRequests } from '../accounts/upgrades.js';
-import { planName } from '../views/format.js';
+import { planName } from '../shared/format.js';
 import type { Mailer } from './mailer.js';
 
 const SCOPE = 'quota-mail';

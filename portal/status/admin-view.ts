@@ -2,7 +2,7 @@
 // "Probe now" button per row.
 import { html } from '../../engine/html.js';
 import type { Judgement, ProbeRecord } from '../../engine/health/monitor.js';
-import { csrfField, notice } from '../views/forms.js';
+import { csrfField, notice } from '../shared/forms.js';
 import { STATE_WORDS, STYLESHEET } from './view.js';
 
 export interface ProbeRow {

@@ -3,8 +3,8 @@
 // how probes and alerts are set up (PROBE_INTERVAL, ALERT_WEBHOOK_URL, ALERT_EMAIL).
 import express, { type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { requireAdmin, requireSignedIn } from '../accounts/sessions.js';
-import { PageError, posted, queried, wrap } from '../pages.js';
+import { requireAdmin, requireSignedIn } from '../auth/index.js';
+import { PageError, posted, queried, wrap } from '../shared/pages.js';
 import { probesBody } from './admin-view.js';
 
 export function statusAdminRoutes(ctx: PortalContext): Router {

@@ -3,8 +3,8 @@
 // same for everyone, so it may be cached for a few seconds.
 import express, { type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { pageHeaders } from '../security.js';
-import { wrap } from '../pages.js';
+import { pageHeaders } from '../shared/security.js';
+import { wrap } from '../shared/pages.js';
 import { statusBody } from './view.js';
 import { incidentsFeed } from './feed.js';
 

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { testApp, type TestApp } from '../helpers/app.js';
 import request from 'supertest';
 import { csrfOf, sessionCookie, signIn, signOut, signUp, submit, visitor, type Agent } from '../helpers/portal.js';
-import { DEVICE_MAX_FAILURES, MAX_FAILURES } from '../../portal/accounts/throttle.js';
+import { DEVICE_MAX_FAILURES, MAX_FAILURES } from '../../portal/auth/throttle.js';
 
 const PW = 'correct horse battery';
 const email = () => `abuse-${crypto.randomUUID().slice(0, 8)}@example.com`;

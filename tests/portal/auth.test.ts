@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { appForTests, testApp, onTwoInstances } from '../helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signOut, signUp, submit, visitor } from '../helpers/portal.js';
-import { Invites } from '../../portal/accounts/invites.js';
+import { Invites } from '../../portal/auth/invites.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import { hashPassword, verifyPassword, passwordProblem } from '../../portal/accounts/passwords.js';
 import { logSink } from '../helpers/log-sink.js';

@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { Browser } from 'playwright-core';
 import { testApp, listen, KEYS, type TestApp } from '../helpers/app.js';
 import { chromiumAvailable, launchBrowser, screenshot, watchedPage, type WatchedPage } from '../helpers/browser.js';
-import { categoryTitle } from '../../portal/views/categories.js';
+import { categoryTitle } from '../../portal/docs/categories.js';
 
 const hasChromium = chromiumAvailable();
 const inBrowser = hasChromium ? test : test.skip;

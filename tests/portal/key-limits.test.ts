@@ -4,7 +4,7 @@ import request from 'supertest';
 import { appForTests } from '../helpers/app.js';
 import { signUp, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
-import { keyLimits } from '../../portal/accounts/keys.js';
+import { keyLimits } from '../../portal/keys/keys.js';
 
 const t = appForTests({ PLAN_PREMIUM_LIMIT: '10' });
 const PW = 'correct horse battery';

@@ -22,7 +22,7 @@ import {
   watchedPage,
   type WatchedPage,
 } from '../helpers/browser.js';
-import { createPages } from '../../portal/pages.js';
+import { createPages } from '../../portal/shared/pages.js';
 
 const hasChromium = chromiumAvailable();
 const inBrowser = hasChromium ? test : test.skip;

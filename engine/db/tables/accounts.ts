@@ -1,5 +1,5 @@
 // Portal accounts and what hangs on them: sessions, one-time links, invites, keys shown once, upgrade
-// requests and plan changes (portal/accounts/).
+// requests and plan changes (portal/accounts/, portal/auth/, portal/keys/).
 import type { Generated } from 'kysely';
 
 export interface AccountsTable {

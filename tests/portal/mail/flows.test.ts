@@ -12,7 +12,7 @@ import { csrfOf, sessionCookie, signIn, signUp, submit, visitor, type Agent } fr
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { logSink } from '../../helpers/log-sink.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
-import { Invites } from '../../../portal/accounts/invites.js';
+import { Invites } from '../../../portal/auth/invites.js';
 
 const PW = 'correct horse battery';
 const FROM = 'Portal <portal@example.com>';

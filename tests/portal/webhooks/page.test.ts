@@ -1,4 +1,4 @@
-// The webhook page over HTTP (portal/routes/webhooks.ts): signed-in accounts only, Free ones too; every
+// The webhook page over HTTP (portal/webhooks/routes.ts): signed-in accounts only, Free ones too; every
 // form needs the session's CSRF token and answers a redirect (post/redirect/get), a refused one a 422 page
 // that says why and keeps what was typed (escaped); the secret made once, rolled, the test and remove
 // buttons; and, with private fetch off, loopback and private hosts refused.

@@ -1,0 +1,109 @@
+// Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): after a successful
+// sign-in the browser gets `uua_device`, a proof that it signed in to that account before: a random nonce
+// and HMAC-SHA256(secret, email | nonce). The secret is made once and kept in the `secrets` table (inserted
+// unless one is there, then read back, so every instance uses the one that won). A sign-in attempt that brings a proof
+// valid for the email typed is a trusted one and counts on that device's own allowance (accounts/
+// throttle.ts); a missing, forged or other account's proof makes the attempt an untrusted one. The email
+// is not in the cookie: a proof is checked against the email typed. One cookie holds the proofs of the
+// last few accounts signed in from the browser, so one person's accounts do not push each other out; each
+// sign-in replaces its account's proof with a new one.
+import crypto from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Db } from '../../engine/db/open.js';
+import { normalEmail } from '../accounts/accounts.js';
+
+const COOKIE = 'uua_device';
+const SECRET_ID = 'device-cookie';
+const MAX_AGE_S = 180 * 86400;
+/** Proofs kept per browser: the accounts signed in from it most recently. */
+const MAX_PROOFS = 5;
+const PROOF = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+function cookieValue(req: Request): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export class DeviceCookies {
+  private secret?: Promise<Buffer>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** The server's secret: read from the database, or made there by the first instance that needs it. */
+  private key(): Promise<Buffer> {
+    this.secret ??= (async () => {
+      await this.db
+        .insertInto('secrets')
+        .values({ name: SECRET_ID, value: crypto.randomBytes(32).toString('base64url') })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const kept = await this.db.selectFrom('secrets').select('value').where('name', '=', SECRET_ID).executeTakeFirstOrThrow();
+      return Buffer.from(kept.value, 'base64url');
+    })().catch((err: unknown) => {
+      this.secret = undefined; // the database was down: ask again next time
+      throw err;
+    });
+    return this.secret;
+  }
+
+  private mac(key: Buffer, email: string, nonce: string): Buffer {
+    return crypto
+      .createHmac('sha256', key)
+      .update(`${normalEmail(email)}|${nonce}`)
+      .digest();
+  }
+
+  /** The proofs the request's cookie carries, as [nonce, mac]. */
+  private proofs(req: Request): [string, Buffer][] {
+    const value = cookieValue(req);
+    if (!value) return [];
+    return value
+      .split('~')
+      .slice(0, MAX_PROOFS)
+      .flatMap((p): [string, Buffer][] => {
+        const m = PROOF.exec(p);
+        return m ? [[m[1], Buffer.from(m[2], 'base64url')]] : [];
+      });
+  }
+
+  /** The id of this browser's device for `email` (its nonce), when it brings a valid proof for it. */
+  async deviceFor(req: Request, email: string): Promise<string | undefined> {
+    const proofs = this.proofs(req);
+    if (!proofs.length || !email) return undefined;
+    const key = await this.key();
+    return proofs.find(([nonce, mac]) => crypto.timingSafeEqual(mac, this.mac(key, email, nonce)))?.[0];
+  }
+
+  /** After a successful sign-in: a new proof for `email`, in front of the browser's other accounts' proofs. */
+  async issue(req: Request, res: Response, email: string): Promise<void> {
+    const key = await this.key();
+    const nonce = crypto.randomBytes(16).toString('base64url');
+    const others = this.proofs(req).filter(([n, mac]) => !crypto.timingSafeEqual(mac, this.mac(key, email, n)));
+    const value = [[nonce, this.mac(key, email, nonce)] as const, ...others]
+      .slice(0, MAX_PROOFS)
+      .map(([n, mac]) => `${n}.${mac.toString('base64url')}`)
+      .join('~');
+    res.append('Set-Cookie', `${COOKIE}=${value}; Path=/; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Strict${this.secure(req)}`);
+  }
+
+  /** Drops the proof for `email` from this browser (its account was deleted). */
+  async forget(req: Request, res: Response, email: string): Promise<void> {
+    const device = await this.deviceFor(req, email);
+    if (!device) return;
+    const value = (cookieValue(req) ?? '')
+      .split('~')
+      .filter((p) => !p.startsWith(`${device}.`))
+      .join('~');
+    res.append('Set-Cookie', `${COOKIE}=${value}; Path=/; Max-Age=${value ? MAX_AGE_S : 0}; HttpOnly; SameSite=Strict${this.secure(req)}`);
+  }
+
+  private secure(req: Request): string {
+    return req.secure || this.publicUrl.startsWith('https:') ? '; Secure' : '';
+  }
+}

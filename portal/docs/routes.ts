@@ -1,0 +1,76 @@
+// The front door: GET / for browsers (the landing page; JSON clients fall through to the service
+// document), GET /docs (the reference's overview) and GET /docs/<category> (its operations), rendered on
+// the server from the OpenAPI document /openapi.json serves (docs/views.ts). A signed-in viewer's Try it
+// offers their own keys; everyone's offers the anonymous key.
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import type { PortalContext } from '../context.js';
+import type { Viewer } from '../shared/types.js';
+import { tryItKey } from '../keys/index.js';
+import { PageError, wrap } from '../shared/pages.js';
+import { pageHeaders } from '../shared/security.js';
+import { landingBody } from './landing.js';
+import { categoryTitle } from './categories.js';
+import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from './views.js';
+
+const SCRIPTS = ['/portal/static/docs.js'];
+
+export function docsRoutes(ctx: PortalContext): Router {
+  const { deps, pages } = ctx;
+  const router = express.Router();
+
+  router.get('/', (req: Request, res: Response, next: NextFunction) => {
+    if (req.accepts(['json', 'html']) !== 'html') return next(); // JSON clients keep the service document
+    pageHeaders(req, res, () => {
+      try {
+        const viewer = res.locals.viewer;
+        const body = landingBody({ config: deps.config, endpoints: deps.endpoints, plans: deps.plans, signedIn: Boolean(viewer) });
+        pages.send(res, 'Home', body, { wide: true });
+      } catch (err) {
+        next(err);
+      }
+    });
+  });
+
+  /** Try it's keys: the viewer's live personal keys and the shared free key (if theirs), then the anonymous key. */
+  const keysOf = async (viewer: Viewer | undefined): Promise<TryKey[]> => {
+    const anonymous = { label: 'Anonymous key (shared by everyone)', value: deps.config.anonymousKey };
+    if (!viewer) return [anonymous];
+    const own = (await deps.keys.ofAccount(viewer.id))
+      .filter((k) => !k.disabled && !k.revokedAt)
+      .map((k) => ({ label: `Your key “${k.name}” (${k.hint ?? k.id})`, id: k.id, hint: k.hint }));
+    const free = tryItKey(deps, viewer);
+    return [...own, ...(free ? [{ label: 'Your shared free key', value: free }] : []), anonymous];
+  };
+
+  const pageOf = async (res: Response): Promise<DocsPage> => {
+    const viewer = res.locals.viewer;
+    return {
+      doc: deps.openapi() as unknown as ReferenceDoc,
+      publicUrl: deps.config.publicUrl,
+      anonymousKey: deps.config.anonymousKey,
+      signedIn: Boolean(viewer),
+      keys: await keysOf(viewer),
+    };
+  };
+
+  router.get(
+    '/docs',
+    pageHeaders,
+    wrap(async (_req, res) => {
+      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
+    }),
+  );
+
+  router.get(
+    '/docs/:category',
+    pageHeaders,
+    wrap(async (req, res) => {
+      const category = String(req.params.category);
+      const body = docsCategory(await pageOf(res), category);
+      if (!body) throw new PageError(404, 'No such category', 'See the list on the API reference page: /docs.');
+      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,33 @@
+// The files the pages load: portal/static at /portal/static and chart.js (the usage charts) at
+// /portal/vendor/chartjs/<version>, from wherever npm put it; the version in the URL lets browsers keep it
+// for a year and still see an upgrade at once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import express, { type Router } from 'express';
+import { assetHeaders } from './security.js';
+
+// portal/shared/ in the source tree, dist/portal/shared/ once built: static files are read from the source
+// tree, which tsc does not copy (as server/config.ts does for catalog/).
+const here = path.dirname(fileURLToPath(import.meta.url));
+const up = path.resolve(here, '../..');
+const root = path.basename(up) === 'dist' ? path.dirname(up) : up;
+const STATIC_DIR = path.join(root, 'portal', 'static');
+
+const requireHere = createRequire(import.meta.url);
+const versionOf = (dist: string) =>
+  (JSON.parse(fs.readFileSync(path.join(dist, '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+const chartDist = path.dirname(requireHere.resolve('chart.js'));
+export const CHART_URL = `/portal/vendor/chartjs/${versionOf(chartDist)}/chart.umd.min.js`;
+
+export function assetRoutes(): Router {
+  const router = express.Router();
+  router.use('/portal/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: assetHeaders }));
+  router.get(CHART_URL, (_req, res, next) => {
+    assetHeaders(res);
+    res.sendFile(path.join(chartDist, 'chart.umd.min.js'), { maxAge: '365d', immutable: true }, (err) => err && next(err));
+  });
+  return router;
+}
