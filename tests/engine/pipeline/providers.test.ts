@@ -94,7 +94,8 @@ test('failing, then broken: the next provider answers at once once the first one
   for (let i = 0; i < 5; i++) {
     const r = await call();
     expect(r).toMatchObject({ source: 'b' });
-    expect(r.ms).toBeLessThan(400);
+    // Below a's 600 ms with room for a loaded machine (one answer took 431 ms under a full suite).
+    expect(r.ms).toBeLessThan(590);
   }
   expect(a.calls).toHaveLength(2);
   expect(b.calls).toHaveLength(7);
