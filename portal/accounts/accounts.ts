@@ -356,11 +356,15 @@ export class Accounts {
   }
 
   /**
-   * At boot: FREE_PERSONAL_KEYS may have been switched since the last start, so free accounts' keys are
-   * moved to the plan and state it now gives them: two UPDATEs (active free accounts, the others) that
-   * write only the keys that differ. Returns how many keys were moved.
+   * At boot: FREE_PERSONAL_KEYS may have been switched since the last start (the value last applied is kept
+   * in `settings`), so free accounts' keys are moved to the plan and state it now gives them: two UPDATEs
+   * (active free accounts, the others) that write only the keys that differ. Returns how many keys were moved.
    */
   async applyFreeKeyPolicy(): Promise<number> {
+    // Only when the setting differs from the one last applied: the UPDATEs join every free account's keys.
+    const setting = { name: 'free-personal-keys', value: String(this.freePersonalKeys) };
+    const applied = await this.db.selectFrom('settings').select('value').where('name', '=', setting.name).executeTakeFirst();
+    if (applied?.value === setting.value) return 0;
     const plan = keyPlanOf('free', this.freePersonalKeys);
     let moved = 0;
     for (const active of [true, false]) {
@@ -379,6 +383,11 @@ export class Accounts {
         .executeTakeFirst();
       moved += Number(done.numUpdatedRows);
     }
+    await this.db
+      .insertInto('settings')
+      .values(setting)
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: setting.value }))
+      .execute();
     if (moved) await this.keys.store.announce('keys');
     return moved;
   }

@@ -18,6 +18,11 @@ export const shared: Migration = {
       .addColumn('value', 'text', (c) => c.notNull())
       .execute();
     await db.schema
+      .createTable('settings')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
       .createTable('legacy_imports')
       .addColumn('source', 'text', (c) => c.primaryKey())
       .addColumn('at', 'text', (c) => c.notNull())

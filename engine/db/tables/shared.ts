@@ -16,6 +16,12 @@ export interface SecretsTable {
   value: string;
 }
 
+/** Settings as last applied to the records (a start compares them with the configuration's). */
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
 export interface LegacyImportsTable {
   source: string;
   at: string;
@@ -26,5 +32,6 @@ export interface LegacyImportsTable {
 export interface SharedTables {
   claims: ClaimsTable;
   secrets: SecretsTable;
+  settings: SettingsTable;
   legacyImports: LegacyImportsTable;
 }
