@@ -84,19 +84,22 @@ async function seed(p: Place, n: number): Promise<{ email: string; adminEmail: s
           name: `User ${i}`,
           passwordHash,
           role: i === 1 ? 'admin' : 'user',
-          plan: i % 3 === 0 ? 'free' : 'premium',
+          plan: i % 3 === 0 && i > 1 ? 'free' : 'premium',
           status: 'active',
           createdAt,
           lastSignInAt: null,
           quotaAlerts: null,
         });
+        // A free account's keys are kept but off (no FREE_PERSONAL_KEYS), as the portal leaves them.
+        const free = i % 3 === 0 && i > 1;
         for (let k = 0; k < 2; k++) {
           const hash = i === 0 && k === 0 ? hashKey(key) : crypto.randomBytes(32).toString('hex');
           keys.push({
             hash,
             id: hash.slice(0, 12),
             accountId: id,
-            plan: 'premium',
+            plan: free ? 'free' : 'premium',
+            disabled: free ? 1 : 0,
             name: `key ${k + 1}`,
             createdAt,
             hint: `uua_${hash.slice(0, 4)}…${hash.slice(-4)}`,
@@ -110,6 +113,8 @@ async function seed(p: Place, n: number): Promise<{ email: string; adminEmail: s
       await db.insertInto('accounts').values(accounts).execute();
       await db.insertInto('apiKeys').values(keys).execute();
     }
+    // As a deployment that has started before: the key policy's setting applied already.
+    await db.insertInto('settings').values({ name: 'free-personal-keys', value: 'false' }).execute();
   } finally {
     await database.close();
   }
