@@ -5,7 +5,6 @@
 // could not write after another connection of this file (the counters' store) had (SQLITE_BUSY_SNAPSHOT).
 // That lock is waited for without holding the event loop, and row locks (FOR UPDATE) are left out: the
 // transaction holds the whole file already, so code that locks rows on PostgreSQL runs here unchanged.
-import { setTimeout as pause } from 'node:timers/promises';
 import type { DatabaseSync, StatementSync, SQLInputValue } from 'node:sqlite';
 import {
   CompiledQuery,
@@ -19,11 +18,10 @@ import {
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
+import { whenFree } from './sqlite-busy.js';
 
 /** Prepared statements kept per SQL text (a builder makes the same few texts again and again). */
 const KEPT_STATEMENTS = 500;
-const BUSY_RETRY_MS = 5;
-const isBusy = (err: unknown) => (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
 /** PostgreSQL's row locks, which SQLite has no syntax for. */
 const ROW_LOCKS = new Set<SelectModifierNode['modifier']>([
   'ForUpdate',
@@ -75,18 +73,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
     // write lock across awaits: SQLite's own busy wait would block the event loop that lets it finish, so
     // the lock is asked for without waiting, again every few milliseconds, as long as busy_timeout says.
     const run = (sql: string) => connection.executeQuery(CompiledQuery.raw(sql));
-    const giveUp = Date.now() + this.busyTimeoutMs;
     await run('pragma busy_timeout = 0');
     try {
-      for (;;) {
-        try {
-          await run('begin immediate');
-          return;
-        } catch (err) {
-          if (!isBusy(err) || Date.now() >= giveUp) throw err;
-          await pause(BUSY_RETRY_MS);
-        }
-      }
+      await whenFree(() => run('begin immediate'), this.busyTimeoutMs);
     } finally {
       await run(`pragma busy_timeout = ${this.busyTimeoutMs}`);
     }

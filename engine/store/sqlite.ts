@@ -2,10 +2,10 @@
 // dependency), in WAL mode so the server and the CLI can use it at once. Another process's commit is
 // noticed through PRAGMA data_version, polled four times a second, and announced as '*'.
 import fs from 'node:fs';
-import { setTimeout as pause } from 'node:timers/promises';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Store, WriteOp } from './types.js';
+import { isBusy, whenFree } from '../db/sqlite-busy.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, expires INTEGER, PRIMARY KEY (coll, id)) WITHOUT ROWID;
@@ -16,21 +16,8 @@ CREATE INDEX IF NOT EXISTS lists_by_name ON lists (list, seq);
 // Short-lived documents live under a name space of their own ('~<coll>'), apart from the records an earlier
 // layout kept in this table (read only by `npm run migrate`, engine/db/legacy/).
 const TEMP = '~';
-const BUSY_RETRY_MS = 5;
+/** How long a write waits for a lock another connection holds. */
 const BUSY_GIVE_UP_MS = 10_000;
-const isBusy = (err: unknown) => (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
-
-/** Runs a write, again a little later while the file is locked by another connection (for at most 10 s). */
-async function whenFree<T>(write: () => T): Promise<T> {
-  for (let waited = 0; ; waited += BUSY_RETRY_MS) {
-    try {
-      return write();
-    } catch (err) {
-      if (!isBusy(err) || waited >= BUSY_GIVE_UP_MS) throw err;
-      await pause(BUSY_RETRY_MS);
-    }
-  }
-}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -91,7 +78,7 @@ export class SqliteStore implements Store {
   }
 
   async write(ops: WriteOp[]) {
-    if (ops.length) await whenFree(() => this.writeNow(ops));
+    if (ops.length) await whenFree(() => this.writeNow(ops), BUSY_GIVE_UP_MS);
   }
 
   private writeNow(ops: WriteOp[]) {

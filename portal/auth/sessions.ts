@@ -22,7 +22,7 @@ const RENEW_MS = 60_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionDoc {
-  /** The synchronizer token of this session's forms (portal/shared/csrf.ts). */
+  /** The synchronizer token of the session's forms (portal/shared/csrf.ts). */
   csrf: string;
   accountId?: string;
   gen?: number;
@@ -41,7 +41,7 @@ declare global {
     interface Locals {
       /** The signed-in account's view (pages, the top bar), when there is one. */
       viewer?: Viewer;
-      /** This session's CSRF token, when the request has a session. */
+      /** The session's CSRF token, when the request has one. */
       csrf?: string;
       session?: Loaded;
       account?: Account;

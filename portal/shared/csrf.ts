@@ -39,7 +39,7 @@ class FormExpired extends PageError {
   }
 }
 
-/** Middleware (after the body parsers): refuses a state-changing request without this session's token. */
+/** Middleware (after the body parsers): refuses a state-changing request without the session's token. */
 export function csrfProtect(req: Request, res: Response, next: NextFunction) {
   if (SAFE.has(req.method)) return next();
   if (req.get('sec-fetch-site') === 'cross-site') return next(new PageError(403, 'This form has expired', formRefused()));
