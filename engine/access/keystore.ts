@@ -264,22 +264,37 @@ export class KeyStore {
     return next;
   }
 
-  /** A new key with the same name, plan, holder and cap; the old one works `graceMs` longer (0: revoked now). */
+  /**
+   * A new key with the same name, plan, holder and cap; the old one works `graceMs` longer (0: revoked now).
+   * One transaction: the old key is claimed (row locked on PostgreSQL) only while live and not already
+   * replaced, so two rotations at once make one new key, and a crash leaves either both rows or neither.
+   */
   async rotate(id: string, graceMs: number): Promise<{ key: string; record: KeyRecord } | undefined> {
-    const old = await this.get(id);
-    if (!old || !isLive(old)) return undefined;
-    const fresh = await this.issue(old.plan, old.name, old.accountId);
-    if (old.cap !== undefined) {
-      fresh.record.cap = old.cap;
-      await this.save(fresh.record);
+    const key = newKey();
+    const rotated = await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('apiKeys').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      const old = row && fromRow(row);
+      if (!old || old.revokedAt !== undefined || old.replacedBy !== undefined || !isLive(old)) return undefined;
+      const fresh = { ...record(key, old.plan, old.name, old.accountId), ...(old.cap !== undefined && { cap: old.cap }) };
+      await trx.insertInto('apiKeys').values(toRow(fresh)).execute();
+      const now = Date.now();
+      const end = graceMs <= 0 ? { revokedAt: new Date(now).toISOString() } : { expiresAt: new Date(now + graceMs).toISOString() };
+      await trx
+        .updateTable('apiKeys')
+        .set({ ...end, replacedBy: fresh.id })
+        .where('hash', '=', old.hash)
+        .execute();
+      return { old, fresh };
+    });
+    if (!rotated) return undefined;
+    const { old, fresh } = rotated;
+    await this.store.announce(KEYS);
+    if (old.accountId) {
+      this.events.emit('key.created', old.accountId, { keyId: fresh.id, name: fresh.name, hint: fresh.hint, plan: fresh.plan });
+      if (graceMs <= 0)
+        this.events.emit('key.revoked', old.accountId, { keyId: old.id, name: old.name, hint: old.hint, reason: 'rotated' });
     }
-    if (graceMs <= 0) await this.revoke(id, 'rotated');
-    else {
-      const expiresAt = new Date(Date.now() + graceMs).toISOString();
-      await this.db.updateTable('apiKeys').set({ expiresAt, replacedBy: fresh.record.id }).where('hash', '=', old.hash).execute();
-      await this.store.announce(KEYS);
-    }
-    return fresh;
+    return { key, record: fresh };
   }
 
   async revoke(id: string, reason: 'revoked' | 'rotated' | 'account-deleted' = 'revoked'): Promise<boolean> {

@@ -57,6 +57,30 @@ describeEngines('key store', (_engine, open) => {
     expect((await keys.find(fresh.record.hash))?.id).toBe(fresh.record.id);
   });
 
+  engineTest('a rotation is one transaction: two at once make one new key, a replaced key is not rotated again', async () => {
+    const { keys, heard } = await storeOn();
+    const created: string[] = [];
+    const revoked: string[] = [];
+    keys.events.on((e) => {
+      if (e.type === 'key.created') created.push(e.data.keyId);
+      if (e.type === 'key.revoked') revoked.push(e.data.keyId);
+    });
+    const { record } = await keys.issue('premium', 'app', 'acc_1');
+    const both = await Promise.all([keys.rotate(record.id, 60_000), keys.rotate(record.id, 60_000)]);
+    const made = both.filter((r) => r !== undefined);
+    expect(made).toHaveLength(1);
+    expect((await keys.ofAccount('acc_1')).map((k) => k.id).sort()).toEqual([record.id, made[0].record.id].sort());
+    expect(await keys.rotate(record.id, 60_000)).toBeUndefined();
+    expect(created.slice(1)).toEqual([made[0].record.id]);
+
+    // Without grace the old key ends at once, in the same transaction, and its holder hears of both.
+    const second = (await keys.rotate(made[0].record.id, 0))!;
+    expect(await keys.find(made[0].record.hash)).toBeUndefined();
+    expect(await keys.find(second.record.hash)).toMatchObject({ id: second.record.id, name: 'app' });
+    expect(revoked).toEqual([made[0].record.id]);
+    expect(heard.filter((t) => t === 'keys').length).toBeGreaterThanOrEqual(3);
+  });
+
   engineTest('last uses are upserted in one batch and read by key ids; erasure takes a revoked key and its last use', async () => {
     const { keys } = await storeOn();
     const a = (await keys.issue('premium', 'a', 'acc_1')).record;
