@@ -98,6 +98,72 @@ describeEngines('accounts', (_engine, open) => {
     expect(await accounts.count({ q: 'acc_90' })).toBe(1);
   });
 
+  engineTest(
+    'the totals the triggers keep follow every insert, change and deletion, and crossing plan changes do not deadlock',
+    async () => {
+      const { accounts, db } = await accountsOn();
+      const counted = async () => {
+        const kept = await db
+          .selectFrom('accountCounts')
+          .selectAll()
+          .where('n', '>', 0)
+          .orderBy(['plan', 'status', 'unverified'])
+          .execute();
+        const real = await db
+          .selectFrom('accounts')
+          .select(['plan', 'status', 'unverified', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy(['plan', 'status', 'unverified'])
+          .orderBy(['plan', 'status', 'unverified'])
+          .execute();
+        expect(kept.map((r) => ({ ...r, n: Number(r.n) }))).toEqual(real.map((r) => ({ ...r, n: Number(r.n) })));
+      };
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const mail = `t${i}@example.com`;
+        ids.push(`acc_t${i}`);
+        await db
+          .insertInto('accounts')
+          .values({
+            id: `acc_t${i}`,
+            email: mail,
+            emailKey: mail,
+            name: 'T',
+            passwordHash: 'x',
+            role: 'user',
+            plan: 'free',
+            status: 'active',
+            createdAt: new Date(i).toISOString(),
+            lastSignInAt: null,
+          })
+          .execute();
+      }
+      await counted();
+      expect(await accounts.count()).toBe(12);
+      // Crossing changes at once: half move free → premium while the other half move premium → free.
+      await db.updateTable('accounts').set({ plan: 'premium' }).where('id', 'in', ids.slice(6)).execute();
+      await Promise.all(
+        ids.map((id, i) =>
+          db.transaction().execute((trx) =>
+            trx
+              .updateTable('accounts')
+              .set({ plan: i < 6 ? 'premium' : 'free' })
+              .where('id', '=', id)
+              .execute(),
+          ),
+        ),
+      );
+      await db.updateTable('accounts').set({ status: 'pending', unverified: 1 }).where('id', 'in', ids.slice(0, 3)).execute();
+      await db.updateTable('accounts').set({ name: 'renamed' }).execute();
+      await db.deleteFrom('accounts').where('id', 'in', ids.slice(9)).execute();
+      await counted();
+      expect(await accounts.count()).toBe(9);
+      expect(await accounts.count({ plan: 'premium' })).toBe(6);
+      expect(await accounts.count({ state: 'pending' })).toBe(3);
+      expect(await accounts.count({ state: 'unverified', plan: 'premium' })).toBe(3);
+      expect(await accounts.count({ plan: 'enterprise' })).toBe(0);
+    },
+  );
+
   engineTest("a key's id or hint finds its holder", async () => {
     const { accounts, keys } = await accountsOn();
     const a = (await accounts.create({ email: 'holder@example.com', name: 'H', password: PW }))!;

@@ -21,6 +21,14 @@ export interface AccountsTable {
   quotaAlerts: number | null;
 }
 
+/** Accounts per plan, status and verification: kept by triggers on `accounts` (migration 0008). */
+export interface AccountCountsTable {
+  plan: string;
+  status: string;
+  unverified: number;
+  n: number;
+}
+
 export interface SessionsTable {
   hash: string;
   csrf: string;
@@ -95,6 +103,7 @@ export interface ErasedUsageTable {
 
 export interface AccountTables {
   accounts: AccountsTable;
+  accountCounts: AccountCountsTable;
   sessions: SessionsTable;
   linkTokens: LinkTokensTable;
   invites: InvitesTable;
