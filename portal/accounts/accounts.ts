@@ -11,6 +11,7 @@ import type { Db } from '../../engine/db/open.js';
 import type { Database } from '../../engine/db/tables.js';
 import type { AccountsTable } from '../../engine/db/tables/accounts.js';
 import { hashPassword, passwordProblem } from './passwords.js';
+import { bareMailbox } from './mailbox.js';
 
 export const PLANS = ['free', 'premium', 'enterprise'] as const;
 export const STATUSES = ['active', 'pending', 'suspended'] as const;
@@ -52,7 +53,6 @@ export const keyPlanOf = (plan: string, freePersonalKeys: boolean) => (plan === 
 const keysDisabled = (a: Pick<Account, 'plan' | 'status'>, freePersonalKeys: boolean) =>
   a.status !== 'active' || keyPlanOf(a.plan, freePersonalKeys) === 'free';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 export const NAME_MAX = 80;
@@ -60,7 +60,7 @@ export const NAME_MAX = 80;
 /** Why an email (at sign-up; undefined when it is not being set) or a name is refused: none when fine. */
 export function profileProblems(email: string | undefined, name: string): string[] {
   const out: string[] = [];
-  if (email !== undefined && (!EMAIL.test(email) || email.length > 254)) out.push('Enter an email address like name@example.com.');
+  if (email !== undefined && !bareMailbox(email)) out.push('Enter an email address like name@example.com.');
   if (!name.trim()) out.push('Enter your name.');
   else if (name.trim().length > NAME_MAX || CONTROL.test(name))
     out.push(`Use at most ${NAME_MAX} characters for your name, without line breaks.`);

@@ -32,7 +32,6 @@ export function mailConfirmation(ctx: Mailing, account: Account, counted = false
   later(ctx, 'confirmation link', account.email, counted, async () => {
     const { token } = await ctx.links.issue({ purpose: 'verify', accountId: account.id });
     await mail.send('verify-email', account.email, {
-      name: account.name,
       link: `${ctx.deps.config.publicUrl}/signup/confirm?token=${token}`,
       hours: LINK_TTL_MS.verify / 3600_000,
     });
@@ -52,7 +51,7 @@ export function mailReset(ctx: Mailing, account: Account, counted = false): void
 /** Tells an address's owner that someone tried to sign up with it. */
 export function mailSignupExisting(ctx: Mailing, account: Account): void {
   const mail = ctx.mail;
-  if (mail) later(ctx, 'sign-up notice', account.email, false, () => mail.send('signup-existing', account.email, { name: account.name }));
+  if (mail) later(ctx, 'sign-up notice', account.email, false, () => mail.send('signup-existing', account.email, {}));
 }
 
 /** Mails the confirmation of a new address to it, and a notice to the account's address now. */

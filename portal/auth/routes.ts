@@ -161,8 +161,9 @@ export function authRoutes(ctx: PortalContext): Router {
       const ok = account && password ? await verifyPassword(password, account.passwordHash) : await burnVerify(password);
       // An account whose address is not confirmed yet is answered as a wrong password, or sign-in would tell
       // which sign-ups made an account; its owner is mailed the link again (the page says so to everyone).
+      // The mail counts as a sign-up of the client's (SIGNUP_LIMIT), as the sign-up that first sent it did.
       const unconfirmed = ok && account?.unverified && ctx.mail;
-      if (unconfirmed) mailConfirmation(ctx, account);
+      if (unconfirmed && !(await signups.attempt(req.ip))) mailConfirmation(ctx, account);
       if (!ok || !account || unconfirmed) {
         await throttle.failed(attempt);
         log.info({ accountId: account?.id, trusted: Boolean(attempt.device) }, 'portal: sign-in failed');

@@ -3,9 +3,8 @@
 import { html } from '../../../engine/html.js';
 import { button, frame, text, type Template } from './message.js';
 
-export interface SignupExistingData {
-  name: string;
-}
+// No name: the account may be an unconfirmed one, whose name whoever signed it up chose.
+export type SignupExistingData = Record<string, never>;
 
 export const signupExisting: Template<SignupExistingData> = (d, site) => {
   const login = `${site.publicUrl}/login`;
@@ -15,7 +14,7 @@ export const signupExisting: Template<SignupExistingData> = (d, site) => {
     subject: `Someone tried to sign up at ${site.serviceName} with your address`,
     text: text(
       [
-        `Hello ${d.name},`,
+        'Hello,',
         'Someone tried to create an account with this email address, which has an account already. No new account was made.',
         `If it was you: sign in at ${login}, or choose a new password if you forgot it: ${reset}`,
         'If it was not you, there is nothing to do.',
@@ -26,7 +25,7 @@ export const signupExisting: Template<SignupExistingData> = (d, site) => {
     html: frame(
       site,
       'Someone tried to sign up with your address',
-      html`<p>Hello ${d.name},</p>
+      html`<p>Hello,</p>
 <p>Someone tried to create an account with this email address, which has an account already. No new account was made.</p>
 <p>If it was you, sign in, or <a href="${reset}">choose a new password</a> if you forgot it. If it was not you, there is nothing to do.</p>
 ${button(login, 'Sign in')}`,

@@ -3,8 +3,9 @@
 import { html } from '../../../engine/html.js';
 import { button, frame, text, type Template } from './message.js';
 
+// No text the person signing up chose (their name): the address is not known to be theirs, and the mail would
+// carry a stranger's words to it.
 export interface VerifyEmailData {
-  name: string;
   link: string;
   hours: number;
 }
@@ -15,7 +16,7 @@ export const verifyEmail: Template<VerifyEmailData> = (d, site) => {
     subject: `Confirm your email address for ${site.serviceName}`,
     text: text(
       [
-        `Hello ${d.name},`,
+        'Hello,',
         `Open this link to confirm your email address and finish creating your account (it works once, for ${d.hours} hours):`,
         d.link,
         'You will be asked for the password you chose at sign-up.',
@@ -26,7 +27,7 @@ export const verifyEmail: Template<VerifyEmailData> = (d, site) => {
     html: frame(
       site,
       'Confirm your email address',
-      html`<p>Hello ${d.name},</p>
+      html`<p>Hello,</p>
 <p>Confirm your email address to finish creating your account. The link works once, for ${d.hours} hours; you will be asked for the password you chose at sign-up.</p>
 ${button(d.link, 'Confirm my address')}`,
       why,
