@@ -50,7 +50,7 @@ export function accountRoutes(ctx: PortalContext): Router {
    * right, else the 422 problem to show. Throws the 429 page while sign-in is paused.
    */
   const checkPassword = async (req: Request, account: Account, password: string): Promise<string | undefined> => {
-    const attempt = { ip: req.ip, email: account.email, device: await devices.deviceFor(req, account.email) };
+    const attempt = { ip: req.ip, email: account.email, device: await devices.trusted(req, account) };
     const until = await throttle.blockedUntil(attempt);
     if (until) throw tooMany(until);
     if (await verifyPassword(password, account.passwordHash)) return undefined;
@@ -90,6 +90,8 @@ export function accountRoutes(ctx: PortalContext): Router {
       if (weak) return accountPage(req, res, { pwProblems: [weak], status: 422 });
       const changed = await accounts.setPassword(account.id, password);
       await sessions.signIn(req, res, changed!);
+      // The new generation ended every proof of the account; this browser, which knew the password, gets one.
+      await devices.issue(req, res, changed!);
       log.info({ accountId: account.id }, 'portal: password changed');
       res.redirect(303, '/account?done=password');
     }),
@@ -142,7 +144,7 @@ export function accountRoutes(ctx: PortalContext): Router {
           );
         });
       await ctx.planChanges.forget(account.id);
-      await devices.forget(req, res, account.email);
+      await devices.forget(req, res, account);
       await deleteAccount({ ...deps, accounts, upgrades }, account);
       await sessions.signOut(req, res);
       await sessions.forget(account.id);

@@ -1,16 +1,22 @@
 // Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): after a successful
 // sign-in the browser gets `uua_device`, a proof that it signed in to that account before: a random nonce
-// and HMAC-SHA256(secret, email | nonce). The secret is made once and kept in the `secrets` table (inserted
+// and HMAC-SHA256(secret, account id | session generation | email | nonce). Bound so, a proof ends with the
+// account it was made for: a deleted account's proofs are worth nothing to whoever signs up with its address
+// later (another id), and a password reset or change (a new generation) or a change of address ends them. The secret is made once and kept in the `secrets` table (inserted
 // unless one is there, then read back, so every instance uses the one that won). A sign-in attempt that brings a proof
-// valid for the email typed is a trusted one and counts on that device's own allowance (accounts/
-// throttle.ts); a missing, forged or other account's proof makes the attempt an untrusted one. The email
-// is not in the cookie: a proof is checked against the email typed. One cookie holds the proofs of the
+// valid for the account of the email typed is a trusted one and counts on that device's own allowance and
+// on the account's ceiling for trusted devices (auth/throttle.ts); a missing, forged, ended or other
+// account's proof makes the attempt an untrusted one. The account is not in the cookie: a proof is checked
+// against the account of the email typed. One cookie holds the proofs of the
 // last few accounts signed in from the browser, so one person's accounts do not push each other out; each
 // sign-in replaces its account's proof with a new one.
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Db } from '../../engine/db/open.js';
-import { normalEmail } from '../accounts/accounts.js';
+import { normalEmail, type Account } from '../accounts/accounts.js';
+
+/** What a proof is bound to. */
+export type Holder = Pick<Account, 'id' | 'email' | 'sessionGen'>;
 
 const COOKIE = 'uua_device';
 const SECRET_ID = 'device-cookie';
@@ -52,10 +58,10 @@ export class DeviceCookies {
     return this.secret;
   }
 
-  private mac(key: Buffer, email: string, nonce: string): Buffer {
+  private mac(key: Buffer, holder: Holder, nonce: string): Buffer {
     return crypto
       .createHmac('sha256', key)
-      .update(`${normalEmail(email)}|${nonce}`)
+      .update(`${holder.id}|${holder.sessionGen ?? 0}|${normalEmail(holder.email)}|${nonce}`)
       .digest();
   }
 
@@ -72,29 +78,35 @@ export class DeviceCookies {
       });
   }
 
-  /** The id of this browser's device for `email` (its nonce), when it brings a valid proof for it. */
-  async deviceFor(req: Request, email: string): Promise<string | undefined> {
+  /** The id of this browser's device for the account (its nonce), when it brings a live proof for it. */
+  async deviceFor(req: Request, holder: Holder | undefined): Promise<string | undefined> {
     const proofs = this.proofs(req);
-    if (!proofs.length || !email) return undefined;
+    if (!proofs.length || !holder) return undefined;
     const key = await this.key();
-    return proofs.find(([nonce, mac]) => crypto.timingSafeEqual(mac, this.mac(key, email, nonce)))?.[0];
+    return proofs.find(([nonce, mac]) => crypto.timingSafeEqual(mac, this.mac(key, holder, nonce)))?.[0];
   }
 
-  /** After a successful sign-in: a new proof for `email`, in front of the browser's other accounts' proofs. */
-  async issue(req: Request, res: Response, email: string): Promise<void> {
+  /** The attempt's device for the throttle (auth/throttle.ts): the proof's id and its account, when live. */
+  async trusted(req: Request, holder: Holder | undefined): Promise<{ id: string; accountId: string } | undefined> {
+    const id = await this.deviceFor(req, holder);
+    return id && holder ? { id, accountId: holder.id } : undefined;
+  }
+
+  /** After a successful sign-in: a new proof for the account, in front of the browser's other accounts' proofs. */
+  async issue(req: Request, res: Response, holder: Holder): Promise<void> {
     const key = await this.key();
     const nonce = crypto.randomBytes(16).toString('base64url');
-    const others = this.proofs(req).filter(([n, mac]) => !crypto.timingSafeEqual(mac, this.mac(key, email, n)));
-    const value = [[nonce, this.mac(key, email, nonce)] as const, ...others]
+    const others = this.proofs(req).filter(([n, mac]) => !crypto.timingSafeEqual(mac, this.mac(key, holder, n)));
+    const value = [[nonce, this.mac(key, holder, nonce)] as const, ...others]
       .slice(0, MAX_PROOFS)
       .map(([n, mac]) => `${n}.${mac.toString('base64url')}`)
       .join('~');
     res.append('Set-Cookie', `${COOKIE}=${value}; Path=/; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Strict${this.secure(req)}`);
   }
 
-  /** Drops the proof for `email` from this browser (its account was deleted). */
-  async forget(req: Request, res: Response, email: string): Promise<void> {
-    const device = await this.deviceFor(req, email);
+  /** Drops the account's proof from this browser (the account was deleted). */
+  async forget(req: Request, res: Response, holder: Holder): Promise<void> {
+    const device = await this.deviceFor(req, holder);
     if (!device) return;
     const value = (cookieValue(req) ?? '')
       .split('~')

@@ -154,10 +154,10 @@ export function authRoutes(ctx: PortalContext): Router {
       const email = posted(req, 'email', 300).trim();
       const password = posted(req, 'password');
       const next = localPath(posted(req, 'next'), '');
-      const attempt = { ip: req.ip, email, device: await devices.deviceFor(req, email) };
+      const account = email ? await accounts.byEmail(email) : undefined;
+      const attempt = { ip: req.ip, email, device: await devices.trusted(req, account) };
       const until = await throttle.blockedUntil(attempt);
       if (until) throw tooMany(until);
-      const account = email ? await accounts.byEmail(email) : undefined;
       const ok = account && password ? await verifyPassword(password, account.passwordHash) : await burnVerify(password);
       // An account whose address is not confirmed yet is answered as a wrong password, or sign-in would tell
       // which sign-ups made an account; its owner is mailed the link again (the page says so to everyone).
@@ -171,7 +171,7 @@ export function authRoutes(ctx: PortalContext): Router {
       }
       await throttle.succeeded(attempt);
       // The password was right: this browser is known to the account from now on, whatever comes next.
-      await devices.issue(req, res, account.email);
+      await devices.issue(req, res, account);
       if (account.status === 'pending')
         throw new PageError(
           403,

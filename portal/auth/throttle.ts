@@ -2,7 +2,8 @@
 // by every instance, or in process and kept in the store, so a restart hands nobody fresh tries).
 // Sign-in: failed attempts are counted in fixed 15-minute windows. An attempt from a browser that holds a
 // device cookie for the account (auth/device-cookies.ts, OWASP's "Slow Down Online Guessing Attacks
-// with Device Cookies") counts on that device's own small allowance and nothing else; every other attempt
+// with Device Cookies") counts on that device's own small allowance and on the account's ceiling for all
+// its trusted devices together (so proofs gathered in many browsers add no guesses); every other attempt
 // counts per client IP and on the account's lockout of untrusted clients (by the email typed, so an
 // unknown email is counted like a known one). Past an allowance the next attempt is answered 429 without
 // checking the password, until its window closes: an attacker who locks an account out of untrusted
@@ -20,11 +21,14 @@ export const MAX_FAILURES = 10;
 export const DEVICE_MAX_FAILURES = 5;
 const SIGNUP_WINDOW_MS = 60_000;
 
-/** One sign-in attempt: from where, for which email, and the device cookie's id when it is valid for that email. */
+/**
+ * One sign-in attempt: from where, for which email, and, when the browser brings a live proof for the
+ * email's account, the device cookie's id and that account.
+ */
 export interface Attempt {
   ip: string | undefined;
   email: string;
-  device?: string;
+  device?: { id: string; accountId: string };
 }
 
 export class SignInThrottle {
@@ -40,7 +44,11 @@ export class SignInThrottle {
 
   /** The counters an attempt counts on, each with its allowance. */
   private keys(a: Attempt): [string, number][] {
-    if (a.device) return [[`dev:${a.device}`, DEVICE_MAX_FAILURES]];
+    if (a.device)
+      return [
+        [`dev:${a.device.id}`, DEVICE_MAX_FAILURES],
+        [`devs:${a.device.accountId}`, MAX_FAILURES],
+      ];
     return [
       [`ip:${a.ip ?? 'unknown'}`, MAX_FAILURES],
       [`acct:${normalEmail(a.email)}`, MAX_FAILURES],
@@ -61,11 +69,13 @@ export class SignInThrottle {
     await Promise.all(this.keys(a).map(([k]) => this.counter.hit(k)));
   }
 
-  /** Clears the run of failures of the device, or of the account for an untrusted browser (not the IP's). */
+  /** Clears the runs of failures the attempt counted on, but the IP's. */
   async succeeded(a: Attempt): Promise<void> {
-    const key = this.keys(a).at(-1)![0];
-    const w = await this.counter.peek(key);
-    for (let i = 0; i < (w?.hits ?? 0); i++) await this.counter.refund(key);
+    for (const [key] of this.keys(a)) {
+      if (key.startsWith('ip:')) continue;
+      const w = await this.counter.peek(key);
+      for (let i = 0; i < (w?.hits ?? 0); i++) await this.counter.refund(key);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 // Abuse from outside: sign-up throttled per client IP (the 11th in a minute gets 429 with a page that says
 // when to come back), and OWASP's device cookies: with an account locked out by failures from other
 // addresses, the owner's browser, which signed in before, still signs in on its own small allowance, while
-// a browser without the cookie, with a forged one, or with one of another account gets 429.
+// a browser without the cookie, with a forged one, or with one of another account gets 429; a proof ends with
+// its account (deleted, reset, moved to another address), and all of an account's browsers share one ceiling.
 import crypto from 'node:crypto';
 import { testApp, type TestApp } from '../helpers/app.js';
 import request from 'supertest';
@@ -118,6 +119,52 @@ describe('device cookies', () => {
     expect((await signIn(owner, mail, PW, from('198.51.100.1'))).status).toBe(429);
     // Those failures were the device's only: an untrusted browser still signs in.
     expect((await signIn(visitor(t), mail, PW, from('198.51.100.2'))).status).toBe(303);
+  });
+
+  test("proofs end with their account: a deleted account's proofs are no cookie for the next account of its address", async () => {
+    const mail = email();
+    // The attacker signs the address up, gathers proofs in many browsers, then deletes the account.
+    await signUp(visitor(t), mail, PW);
+    const kept: string[] = [];
+    let last: Agent | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = visitor(t);
+      const res = await signIn(last, mail, PW, from(`198.51.100.${60 + i}`));
+      expect(res.status).toBe(303);
+      kept.push(/^uua_device=([^;~]+)/.exec(deviceCookie(res)!)![1]);
+    }
+    expect((await submit(last!, '/account', '/account/delete', { password: PW })).status).toBe(303);
+    // The victim signs up with the address later; the attacker locks strangers out, then tries the old proofs.
+    await signUp(visitor(t), mail, 'the victims own passphrase');
+    await attack(mail);
+    for (const [i, proof] of kept.entries()) {
+      const res = await signInWithCookie(proof, mail, `192.0.2.${70 + i}`);
+      expect(res.status).toBe(429);
+    }
+  });
+
+  test("a trusted browser's allowance is the account's too: proofs from many browsers add no guesses", async () => {
+    const mail = email();
+    await signUp(visitor(t), mail, PW);
+    const proofsOf: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await signIn(visitor(t), mail, PW, from(`198.51.100.${80 + i}`));
+      proofsOf.push(/^uua_device=([^;~]+)/.exec(deviceCookie(res)!)![1]);
+    }
+    const statuses: number[] = [];
+    for (const proof of proofsOf)
+      for (let i = 0; i < DEVICE_MAX_FAILURES; i++) {
+        const page = await request(t.app).get('/login');
+        const res = await request(t.app)
+          .post('/login')
+          .set('Cookie', `uua_session=${sessionCookie(page)!}; uua_device=${proof}`)
+          .set(from('192.0.2.90'))
+          .type('form')
+          .send({ csrf: csrfOf(page.text), email: mail, password: `guess-${statuses.length}-password` });
+        statuses.push(res.status);
+      }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES);
+    expect(statuses.slice(MAX_FAILURES).every((s) => s === 429)).toBe(true);
   });
 
   test("a forged or tampered cookie, or another account's, counts as no cookie", async () => {

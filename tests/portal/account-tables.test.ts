@@ -228,9 +228,14 @@ describeEngines('account tables', (_engine, open) => {
     // Two instances making the secret at once agree on one: a proof made by one is valid on the other.
     const [d1, d2] = [new DeviceCookies(db, 'http://localhost'), new DeviceCookies(db, 'http://localhost')];
     const made = exchange();
-    await Promise.all([d1.issue(made.req, made.res, 'ada@example.com'), d2.deviceFor(exchange('uua_device=x').req, 'x')]);
+    const ada = { id: 'acc_ada', email: 'ada@example.com', sessionGen: 0 };
+    await Promise.all([d1.issue(made.req, made.res, ada), d2.deviceFor(exchange('uua_device=x').req, ada)]);
     const cookie = made.set[0].split(';')[0];
-    expect(await d2.deviceFor(exchange(cookie).req, 'Ada@Example.com')).toBeDefined();
+    expect(await d2.deviceFor(exchange(cookie).req, { ...ada, email: 'Ada@Example.com' })).toBeDefined();
+    // Bound to the account: another account of the same address, a new generation or a new address ends it.
+    expect(await d2.deviceFor(exchange(cookie).req, { ...ada, id: 'acc_later' })).toBeUndefined();
+    expect(await d2.deviceFor(exchange(cookie).req, { ...ada, sessionGen: 1 })).toBeUndefined();
+    expect(await d2.deviceFor(exchange(cookie).req, { ...ada, email: 'ada@example.org' })).toBeUndefined();
     expect(await db.selectFrom('secrets').select('name').execute()).toEqual([{ name: 'device-cookie' }]);
   });
 
