@@ -28,6 +28,13 @@ export class LinkThrottle {
     await this.counter.close();
   }
 
+  /** Counts one request for a link from `ip` only: undefined when it may be answered, else until when (epoch ms). */
+  async hitClient(ip: string | undefined): Promise<number | undefined> {
+    if (ip === undefined) return undefined;
+    const w = await this.counter.hit(`ip:${ip}`);
+    return w.hits > PER_IP ? w.resetAt : undefined;
+  }
+
   /**
    * Counts one request for a link to `email` (from `ip`, when a client asked for it): undefined when it
    * may be sent, else when the next will be allowed (epoch ms).

@@ -21,7 +21,14 @@ function later(ctx: Mailing, what: string, to: string, counted: boolean, run: ()
 
 /** A one-hour reset link for the account (ended by any password change before it is used). */
 export async function resetLink(ctx: Mailing, account: Account, mailed: boolean): Promise<{ url: string; expiresAt: number }> {
-  const { token, expiresAt } = await ctx.links.issue({ purpose: 'reset', accountId: account.id, gen: account.sessionGen ?? 0, mailed });
+  // A mailed link names the address it went to: once the account's address changes, it opens nothing.
+  const { token, expiresAt } = await ctx.links.issue({
+    purpose: 'reset',
+    accountId: account.id,
+    gen: account.sessionGen ?? 0,
+    mailed,
+    ...(mailed && { to: account.email }),
+  });
   return { url: `${ctx.deps.config.publicUrl}/login/reset?token=${token}`, expiresAt };
 }
 

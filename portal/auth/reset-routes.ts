@@ -1,12 +1,14 @@
 // Password reset (OWASP Forgot Password cheat sheet): GET/POST /login/forgot mails a link when SMTP_URL is
-// set, answering the same whether or not the address has an account, throttled per client IP and per
-// address; without mail the page says to ask an administrator, who makes a link on /admin. The link,
-// /login/reset?token=…, works once, for an hour, and not after any password change; its GET only shows
+// set, answering the same whether or not the address has an account. A client asking too often is refused
+// (per IP); an address asked for too often simply gets no more mails that hour (its owner is never refused:
+// the links already mailed still work); without mail the page says to ask an administrator, who makes a link on /admin. The link,
+// /login/reset?token=…, works once, for an hour, not after any password change, and not once the account's
+// address is another than the one it was mailed to; its GET only shows
 // the form (mail scanners open links). The new password bumps the session generation, so every session of
 // the account ends, and the user signs in again. A mailed link also proves the address is the account's.
 import express, { type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { profileProblems } from '../accounts/accounts.js';
+import { normalEmail, profileProblems } from '../accounts/accounts.js';
 import { passwordProblem } from '../accounts/passwords.js';
 import { LINK_TTL_MS } from './link-tokens.js';
 import { mailReset } from './mail-links.js';
@@ -40,18 +42,26 @@ export function resetRoutes(ctx: PortalContext): Router {
       const email = posted(req, 'email', 300).trim();
       if (profileProblems(email, 'x').length)
         return forgot(res, { sent: false, email, problems: ['Enter an email address like name@example.com.'], status: 422 });
-      const until = await ctx.linkThrottle.hit(req.ip, email);
+      const until = await ctx.linkThrottle.hitClient(req.ip);
       if (until) throw tooManyLinks(until);
       const account = await accounts.byEmail(email);
-      // A suspended account gets no link: a reset would not let it in.
-      if (account && account.status !== 'suspended') mailReset(ctx, account, true);
+      // A suspended account gets no link: a reset would not let it in. The mail counts on the address's
+      // hourly allowance, past which it is not sent.
+      if (account && account.status !== 'suspended') mailReset(ctx, account, false);
       log.info({ accountId: account?.id }, 'portal: password reset asked for');
       res.redirect(303, '/login/forgot?sent=1');
     }),
   );
 
   /** The reset link of a token, with its account, while no password change has ended it; else a 410. */
-  const valid = (token: unknown) => linkedAccount(ctx, 'reset', token, (account, link) => (account.sessionGen ?? 0) === link.gen);
+  const valid = (token: unknown) =>
+    linkedAccount(
+      ctx,
+      'reset',
+      token,
+      (account, link) =>
+        (account.sessionGen ?? 0) === link.gen && (link.to === undefined || normalEmail(link.to) === normalEmail(account.email)),
+    );
 
   const form = (res: Response, o: { token: string; email: string; problems?: string[]; status?: number }) => {
     res.set('Referrer-Policy', 'no-referrer'); // the token is in the page's URL and form
