@@ -9,6 +9,11 @@
 // instance sends it; a claim whose holder died is taken over once its lease (the send's time limit and a
 // minute) has run out. Closing aborts the attempts in flight and lets go of their claims: the next start
 // makes them again.
+//
+// Fair to every account: a worker has at most PER_ACCOUNT attempts of one account in flight and takes due
+// deliveries in turns across accounts, so an endpoint that never answers holds its own account's places
+// only; an account's queue holds at most QUEUE_CAP deliveries (past it new events are dropped, and its page
+// says so), and one test event at a time.
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../engine/db/open.js';
@@ -18,6 +23,9 @@ import { messageId, signedHeaders } from './signing.js';
 import { signingSecrets, type WebhookSettingsStore } from './settings.js';
 import { DeliveryQueue, type Delivery } from './queue.js';
 import { AttemptLog, type AttemptRecord } from './attempt-log.js';
+
+/** What became of an event handed to the queue. */
+export type Queued = 'queued' | 'test-waiting' | 'full';
 
 /** The event "send a test event" sends, whatever events the webhook chose. */
 export const TEST_EVENT = 'webhook.test';
@@ -39,6 +47,10 @@ export interface DeliveryOptions {
 /** Bytes of an answer kept for the page. */
 const KEEP_BYTES = 512;
 const MAX_IN_FLIGHT = 8;
+/** Attempts of one account in flight on one worker. */
+const PER_ACCOUNT = 2;
+/** Deliveries one account may have waiting. */
+export const QUEUE_CAP = 100;
 /** The longest sleep: retries another instance scheduled (and claims of instances that died) are seen this often. */
 const POLL_MS = 5000;
 
@@ -50,7 +62,7 @@ export class Deliveries {
   private timerAt = Infinity;
   private running: Promise<void> | undefined;
   private again = false;
-  private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private readonly inFlight = new Map<string, { accountId: string; stop: AbortController; done: Promise<void> }>();
   private readonly queue: DeliveryQueue;
   private readonly attemptLog: AttemptLog;
   /** This worker, as its claims name it. */
@@ -79,8 +91,8 @@ export class Deliveries {
     await this.add(event.accountId, event.type, event.at, event.data);
   }
 
-  /** Queues a test event for the account's webhook. */
-  sendTest(accountId: string): Promise<void> {
+  /** Queues a test event for the account's webhook, unless one waits already (or the queue is full). */
+  sendTest(accountId: string): Promise<Queued> {
     const message = `A test event from ${this.o.serviceName}: your endpoint is set up.`;
     return this.add(accountId, TEST_EVENT, new Date().toISOString(), { message });
   }
@@ -99,12 +111,29 @@ export class Deliveries {
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
   }
 
-  private async add(accountId: string, type: string, at: string, data: unknown) {
-    if (this.closed) return;
+  private async add(accountId: string, type: string, at: string, data: unknown): Promise<Queued> {
+    if (this.closed) return 'full';
+    const waiting = await this.queue.waiting(accountId, TEST_EVENT);
+    if (type === TEST_EVENT && waiting.ofType) return 'test-waiting';
+    if (waiting.count >= QUEUE_CAP) {
+      this.o.log.warn({ accountId, type }, 'webhooks: event dropped, the account’s queue is full');
+      await this.attemptLog.add(accountId, {
+        id: messageId(),
+        type,
+        attempt: 0,
+        attempts: this.attempts,
+        at: new Date().toISOString(),
+        ms: 0,
+        error: `not sent: ${QUEUE_CAP} deliveries were waiting for this endpoint already`,
+        outcome: 'failed',
+      });
+      return 'full';
+    }
     const id = messageId();
     const delivery: Delivery = { id, accountId, type, body: JSON.stringify({ type, timestamp: at, data }), attempt: 1, dueAt: Date.now() };
     await this.queue.add(delivery);
     this.wake(0);
+    return 'queued';
   }
 
   /** Looks at the queue at `at` (epoch ms), unless a look is due sooner already. */
@@ -143,11 +172,18 @@ export class Deliveries {
   private async sendDue() {
     const now = Date.now();
     let next = now + POLL_MS;
-    if (this.inFlight.size < MAX_IN_FLIGHT)
-      for (const d of await this.queue.due(now, MAX_IN_FLIGHT)) {
+    if (this.inFlight.size < MAX_IN_FLIGHT) {
+      const busy = new Map<string, number>();
+      for (const f of this.inFlight.values()) busy.set(f.accountId, (busy.get(f.accountId) ?? 0) + 1);
+      // More than the free places: some of those read may belong to accounts at their limit here.
+      for (const d of await this.queue.due(now, MAX_IN_FLIGHT * 2, PER_ACCOUNT)) {
         if (this.closed) return;
-        if (!this.inFlight.has(d.id) && this.inFlight.size < MAX_IN_FLIGHT) this.send(d);
+        if (this.inFlight.size >= MAX_IN_FLIGHT) break;
+        if (this.inFlight.has(d.id) || (busy.get(d.accountId) ?? 0) >= PER_ACCOUNT) continue;
+        busy.set(d.accountId, (busy.get(d.accountId) ?? 0) + 1);
+        this.send(d);
       }
+    }
     const due = await this.queue.nextDue(now);
     if (due !== undefined) next = Math.min(next, due);
     this.wake(next);
@@ -162,7 +198,7 @@ export class Deliveries {
         // A place is free: what waited for one is due.
         this.wake(Date.now());
       });
-    this.inFlight.set(d.id, { stop, done });
+    this.inFlight.set(d.id, { accountId: d.accountId, stop, done });
   }
 
   private async attempt(d: Delivery, signal: AbortSignal) {

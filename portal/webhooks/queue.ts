@@ -35,17 +35,46 @@ export class DeliveryQueue {
     await this.db.insertInto('webhookDeliveries').values(d).execute();
   }
 
-  /** Up to `limit` deliveries due at `now` that nobody holds, the longest waiting first (by the due_at index). */
-  async due(now: number, limit: number): Promise<Delivery[]> {
-    const rows = await this.db
+  /**
+   * Up to `limit` deliveries due at `now` that nobody holds, taken in turns across accounts: each account's
+   * longest waiting first, then each one's second, and so on, at most `perAccount` of one account. One account
+   * with a full queue therefore never stands in front of another's single delivery.
+   */
+  async due(now: number, limit: number, perAccount = limit): Promise<Delivery[]> {
+    const ranked = this.db
       .selectFrom('webhookDeliveries')
       .selectAll()
+      .select((eb) =>
+        eb.fn
+          .agg<number>('row_number')
+          .over((ob) => ob.partitionBy('accountId').orderBy('dueAt').orderBy('id'))
+          .as('turn'),
+      )
       .where('dueAt', '<=', now)
-      .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', now)]))
+      .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', now)]));
+    const rows = await this.db
+      .selectFrom(ranked.as('d'))
+      .selectAll()
+      .where('turn', '<=', perAccount)
+      .orderBy('turn')
       .orderBy('dueAt')
+      .orderBy('id')
       .limit(limit)
       .execute();
     return rows.map(deliveryOf);
+  }
+
+  /** How many deliveries of the account wait (by the account_id index), and whether one is of `type`. */
+  async waiting(accountId: string, type: string): Promise<{ count: number; ofType: boolean }> {
+    const row = await this.db
+      .selectFrom('webhookDeliveries')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>(eb.case().when('type', '=', type).then(1).else(0).end()).as('ofType'),
+      ])
+      .where('accountId', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), ofType: Number(row.ofType ?? 0) > 0 };
   }
 
   /** When the next delivery not due at `now` falls due (by the due_at index). */

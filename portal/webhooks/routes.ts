@@ -87,8 +87,8 @@ export function webhookRoutes(ctx: PortalContext): Router {
     wrap(async (req, res) => {
       const saved = await savedOf(res);
       if (saved.stopped) throw new PageError(409, 'Deliveries are stopped', webhookRefusals.stopped());
-      await deliveries.sendTest(viewerOf(res).id);
-      res.redirect(303, `${PAGE}?done=test`);
+      const queued = await deliveries.sendTest(viewerOf(res).id);
+      res.redirect(303, `${PAGE}?done=${queued === 'queued' ? 'test' : queued}`);
     }),
   );
 

@@ -3,7 +3,7 @@
 // bytes, escaped like everything else), how to verify a delivery, and the refusals of its actions.
 import { html, type Safe } from '../../engine/html.js';
 import { ACCOUNT_EVENT_TYPES, type AccountEventType } from '../../engine/access/account-events.js';
-import { TEST_EVENT } from './deliveries.js';
+import { QUEUE_CAP, TEST_EVENT } from './deliveries.js';
 import type { AttemptRecord } from './attempt-log.js';
 import { URL_MAX } from './settings.js';
 import { csrfField, errors, notice } from '../shared/forms.js';
@@ -14,6 +14,8 @@ const DONE: Record<string, string> = {
   saved: 'Your webhook is saved.',
   rolled: 'A new signing secret is made. The previous one keeps signing beside it for 24 hours.',
   test: 'A test event is on its way: its delivery shows below in a moment (reload the page).',
+  'test-waiting': 'A test event is still on its way (or waiting to be tried again): send another once it has been delivered or given up.',
+  full: `No test event was sent: ${QUEUE_CAP} deliveries are waiting for your endpoint already. Make it answer, or remove the webhook to drop them.`,
   removed: 'Your webhook is removed: no more events are sent, and deliveries still waiting are dropped.',
 };
 
@@ -57,7 +59,7 @@ export function webhooksBody(o: WebhooksPage): Safe {
   const done = o.done !== undefined ? DONE[o.done] : undefined;
   const s = o.saved;
   return html`<h1>Webhooks</h1>
-${done ? notice('ok', done) : ''}
+${done ? notice(o.done === 'test-waiting' || o.done === 'full' ? 'info' : 'ok', done) : ''}
 ${errors(o.problems ?? [])}
 ${s?.stopped ? notice('error', html`Deliveries are stopped since ${time(s.stopped.at)}. ${s.stopped.reason} Save the form to start them again.`) : ''}
 <p class="lead">Your server can hear what happens to your account: each event is sent to your URL as a POST, signed as the <a href="https://www.standardwebhooks.com">Standard Webhooks</a> specification says.</p>

@@ -6,6 +6,7 @@
 // own connection) sends each attempt, a claim left by a dead instance is taken over, and with private fetch
 // off a loopback URL is never reached.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { appForTests, testApp, type TestApp } from '../../helpers/app.js';
@@ -13,10 +14,10 @@ import { csrfOf, signUp, visitor, type Agent } from '../../helpers/portal.js';
 import { webhookReceiver, type Receiver, type Script } from '../../helpers/webhook-receiver.js';
 import { describeEngines, engineTest } from '../../helpers/db.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
-import { Deliveries, type DeliveryOptions } from '../../../portal/webhooks/deliveries.js';
+import { Deliveries, QUEUE_CAP, type DeliveryOptions } from '../../../portal/webhooks/deliveries.js';
 import { WebhookSettingsStore } from '../../../portal/webhooks/settings.js';
 import { secretText } from '../../../portal/webhooks/signing.js';
-import { AccountEvents } from '../../../engine/access/account-events.js';
+import { AccountEvents, type AccountEvent } from '../../../engine/access/account-events.js';
 import { openDatabase, type Db, type OpenDatabase } from '../../../engine/db/open.js';
 import { eventually } from '../../helpers/eventually.js';
 
@@ -32,6 +33,25 @@ async function receiver(script?: Script): Promise<Receiver> {
   receivers.push(r);
   return r;
 }
+/** A server that takes every request and never answers: how many of its connections are open. */
+async function tarpitServer(): Promise<{ url: string; open(): number; close(): Promise<void> }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer(() => {});
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/hook`,
+    open: () => sockets.size,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
 const statuses =
   (...list: number[]): Script =>
   (n) => ({ status: list[Math.min(n, list.length - 1)], body: `answer ${n}` });
@@ -225,6 +245,13 @@ describeEngines('the worker', (_engine, open) => {
     });
   }
 
+  const keyCreated = (accountId: string, i: number): AccountEvent => ({
+    type: 'key.created',
+    accountId,
+    at: new Date().toISOString(),
+    data: { keyId: `key_${i}`, name: `key ${i}`, plan: 'premium' },
+  });
+
   async function setUp(db: Db, r: Receiver, accountId: string) {
     const s = await new WebhookSettingsStore(db).save(accountId, { url: r.url, events: ['key.created'] });
     r.secret = secretText(s.secret);
@@ -244,7 +271,7 @@ describeEngines('the worker', (_engine, open) => {
     const a = worker(one.db);
     const b = worker(two.db);
     try {
-      for (let i = 0; i < 6; i++) await a.sendTest('acct-one-sender');
+      for (let i = 0; i < 6; i++) await a.enqueue(keyCreated('acct-one-sender', i));
       b.start(new AccountEvents());
       await r.waitFor(6);
       await new Promise((ok) => setTimeout(ok, 300));
@@ -260,6 +287,41 @@ describeEngines('the worker', (_engine, open) => {
       await two.close();
     }
   });
+
+  engineTest(
+    'fair to every account: one flooding a tarpit holds its own places only; its queue is capped; one test at a time',
+    async () => {
+      const { db } = await open();
+      const tarpit = await tarpitServer();
+      const fast = await receiver();
+      await new WebhookSettingsStore(db).save('acct-flood', { url: tarpit.url, events: ['key.created'] });
+      await setUp(db, fast, 'acct-calm');
+      const w = worker(db, { timeoutMs: 30_000, retryDelaysMs: [] });
+      try {
+        w.start(new AccountEvents());
+        for (let i = 0; i < QUEUE_CAP + 5; i++) await w.enqueue(keyCreated('acct-flood', i));
+        await eventually(async () => tarpit.open() === 2);
+        const asked = Date.now();
+        await w.enqueue(keyCreated('acct-calm', 1));
+        await fast.waitFor(1);
+        expect(Date.now() - asked).toBeLessThan(3000);
+        expect(tarpit.open()).toBe(2); // the flooding account's own two places, no more
+        expect(await queued(db, 'acct-flood')).toHaveLength(QUEUE_CAP);
+        expect((await w.recent('acct-flood'))[0]).toMatchObject({
+          outcome: 'failed',
+          error: expect.stringContaining(`${QUEUE_CAP} deliveries were waiting`),
+        });
+        // A test event waits behind the others; a second one is not queued while it does.
+        await new WebhookSettingsStore(db).save('acct-tests', { url: tarpit.url, events: ['key.created'] });
+        expect(await w.sendTest('acct-tests')).toBe('queued');
+        expect(await w.sendTest('acct-tests')).toBe('test-waiting');
+        expect(await w.sendTest('acct-flood')).toBe('full');
+      } finally {
+        await w.close();
+        await tarpit.close();
+      }
+    },
+  );
 
   engineTest('a claim left by an instance that died is taken over; a live one is left alone', async () => {
     const { db } = await open();
