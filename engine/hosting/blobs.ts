@@ -18,12 +18,7 @@ export { canonicalKind } from './meta.js';
 export type { HostedBlobs } from './types.js';
 
 /** The backend the configuration asks for. Failures of the object store surface as 503s, never at boot. */
-export function openBlobStore(
-  config: Config,
-  db: Db,
-  log: Logger,
-  redis?: { client: RedisClientType; prefix: string },
-): HostedBlobs {
+export function openBlobStore(config: Config, db: Db, log: Logger, redis?: { client: RedisClientType; prefix: string }): HostedBlobs {
   return createHostedBlobs({
     db,
     bytes: config.s3 ? s3Bytes(config.s3, log) : diskBytes(config.dataDir),

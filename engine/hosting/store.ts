@@ -64,7 +64,12 @@ export function createHostedBlobs(o: HostedBlobOptions): HostedBlobs {
 
   async function remove(id: string): Promise<boolean> {
     if (!BLOB_ID.test(id)) return false;
-    const hidden = await db.updateTable('hosted').set({ ready: 0, expiresAt: clock() }).where('id', '=', id).where('ready', '=', 1).executeTakeFirst();
+    const hidden = await db
+      .updateTable('hosted')
+      .set({ ready: 0, expiresAt: clock() })
+      .where('id', '=', id)
+      .where('ready', '=', 1)
+      .executeTakeFirst();
     if (!Number(hidden.numUpdatedRows)) return false;
     await discard(id).catch((err: Error) => log.warn({ err: err.message, id }, 'blob removal: the sweeper will finish it'));
     return true;
