@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { S3Server } from './s3-server.js';
 import type { TestApp } from './app.js';
 
-export const TOKEN = 'a'.repeat(32);
+const TOKEN = 'a'.repeat(32);
 export const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 /** Sidecars exactly as the build before typed metadata wrote them (adapters' `extra` spread in first). */
@@ -60,7 +60,7 @@ export const EARLIER = {
 };
 
 /** Looser shapes earlier builds wrote: short kinds, fields missing or of another type. */
-export const LOOSE = {
+const LOOSE = {
   shortPaste: {
     id: 'LoosePst',
     kind: 'p',
