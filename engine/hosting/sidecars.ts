@@ -16,7 +16,7 @@ import { expiryMs, rowOf } from './records.js';
 import { parseStoredMeta } from './stored-meta.js';
 import type { HostedMeta, SidecarSource } from './types.js';
 
-/** Sidecars read from the store at once (S3: one GET each). */
+/** Sidecars read or deleted at once (S3: one request each). */
 const READS_AT_ONCE = 32;
 
 async function readPage(source: SidecarSource, ids: string[]): Promise<{ metas: HostedMeta[]; unreadable: number }> {
@@ -59,7 +59,9 @@ export async function importSidecars(source: SidecarSource, db: Db): Promise<Imp
       .executeTakeFirst();
     read += page.metas.length;
     written += Number(made.numInsertedOrUpdatedRows ?? 0);
-    for (const m of page.metas) await source.remove(m.id);
+    for (let at = 0; at < page.metas.length; at += READS_AT_ONCE) {
+      await Promise.all(page.metas.slice(at, at + READS_AT_ONCE).map((m) => source.remove(m.id)));
+    }
   }
   const markers = await source.dropMarkers();
   const counts: ImportResult['counts'] = read ? { hosted: { read, written } } : {};

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import type { OpenDatabase } from '../../../engine/db/open.js';
+import { openDatabase, type OpenDatabase } from '../../../engine/db/open.js';
 import { openSidecars } from '../../../engine/hosting/blobs.js';
 import { importSidecars, sidecarsLeftBehind } from '../../../engine/hosting/sidecars.js';
 import { loadConfig } from '../../../server/config.js';
@@ -38,7 +38,8 @@ describeEngines('sidecars moved into the table', (_engine, open) => {
         await expect(testApp(env, { dataDir })).rejects.toThrow(REFUSAL);
 
         const config = loadConfig(env);
-        const t0 = await openTarget(config, url, dataDir);
+        // The engine's database as `npm run migrate` opens it.
+        const t0 = await openDatabase({ dataDir, databaseUrl: url });
         const source = openSidecars(config, log);
         try {
           const first = await importSidecars(source, t0.db);
@@ -83,9 +84,3 @@ describeEngines('sidecars moved into the table', (_engine, open) => {
     expect(recorded).toHaveLength(1);
   });
 });
-
-/** The engine's database as `npm run migrate` opens it. */
-async function openTarget(config: ReturnType<typeof loadConfig>, url: string | undefined, dataDir: string) {
-  const { openDatabase } = await import('../../../engine/db/open.js');
-  return openDatabase({ dataDir, databaseUrl: url ?? config.databaseUrl });
-}
