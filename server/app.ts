@@ -26,7 +26,8 @@ import { createLogger } from '../engine/infra/logger.js';
 import { accessLog } from '../engine/infra/access-log.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
 import { createMetrics } from '../engine/infra/metrics.js';
-import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
+import { openBlobStore, openSidecars, type HostedBlobs } from '../engine/hosting/blobs.js';
+import { sidecarsLeftBehind } from '../engine/hosting/sidecars.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createMemo } from '../engine/upstream/memo.js';
@@ -94,12 +95,15 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     : openSqlite(config.dataDir);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
     .then(async (opened) => {
+      const sidecars = openSidecars(config, log);
       const left = await dataLeftBehind({
         db: opened.db,
         dataDir: config.dataDir,
         databaseUrl: config.databaseUrl,
         redis: redis && { client: redis.client, prefix },
-      });
+      })
+        .then(async (problem) => problem ?? (await sidecarsLeftBehind(sidecars, opened.db, log)))
+        .finally(() => sidecars.close());
       if (left) {
         await opened.close();
         throw new Error(left);
@@ -139,7 +143,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   await countersRead;
   const cache = createResponseCache({ redis: redis?.client, prefix: `${prefix}cache:`, maxEntries: 5000, log });
   const userAgent = `${config.serviceName.replace(/[^A-Za-z0-9._-]+/g, '')}/${VERSION} (+${config.publicUrl})`;
-  const blobs = openBlobStore(config, log, redis && { client: redis.client, prefix });
+  const blobs = openBlobStore(config, database.db, log, redis && { client: redis.client, prefix });
   const metrics = createMetrics({
     redisUp: redis ? () => redis.ready() : undefined,
     objectStoreUp: config.s3 ? () => blobs.state().reachable : undefined,

@@ -8,6 +8,7 @@ import { webhooks } from './migrations/0003-webhooks.js';
 import { billing } from './migrations/0004-billing.js';
 import { health } from './migrations/0005-health.js';
 import { shared } from './migrations/0006-shared.js';
+import { hosted } from './migrations/0007-hosted.js';
 import { accountCounts } from './migrations/0008-account-counts.js';
 import type { Engine, Migration } from './migration.js';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-billing': billing,
   '0005-health': health,
   '0006-shared': shared,
+  '0007-hosted': hosted,
   '0008-account-counts': accountCounts,
 };
 

@@ -6,5 +6,6 @@ import type { WebhookTables } from './tables/webhooks.js';
 import type { BillingTables } from './tables/billing.js';
 import type { HealthTables } from './tables/health.js';
 import type { SharedTables } from './tables/shared.js';
+import type { HostedTables } from './tables/hosted.js';
 
-export interface Database extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables {}
+export interface Database extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables, HostedTables {}

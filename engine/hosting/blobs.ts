@@ -1,27 +1,35 @@
-// Hosted blobs (pastes, images, files, generated media): one interface, two backends. The disk under
-// DATA_DIR is the embedded default (engine/hosting/disk.ts); with S3_BUCKET set every blob and its metadata
-// go to an S3-compatible store shared by all instances (engine/hosting/s3.ts). Nothing outside these files
-// knows which one is in use: the engine, the hosting routes and the adapters see only HostedBlobs. The types
-// they share live in engine/hosting/types.ts, which imports neither backend (no circle through this file).
+// Hosted blobs (pastes, images, files, generated media): one interface over the `hosted` table (the metadata)
+// and one of two byte stores. The disk under DATA_DIR is the embedded default (engine/hosting/disk.ts); with
+// S3_BUCKET set the bytes go to an S3-compatible store shared by all instances (engine/hosting/s3.ts).
+// Nothing outside these files knows which one is in use: the engine, the hosting routes and the adapters see
+// only HostedBlobs (engine/hosting/store.ts). The types they share live in engine/hosting/types.ts, which
+// imports neither backend (no circle through this file).
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { RedisClientType } from 'redis';
-import { createBlobStore } from './disk.js';
-import { createS3BlobStore } from './s3.js';
+import type { Db } from '../db/open.js';
+import { diskBytes, diskSidecars } from './disk.js';
+import { s3Bytes, s3Sidecars } from './s3.js';
+import { createHostedBlobs } from './store.js';
 import { sweepLock } from './sweep-lock.js';
-import type { HostedBlobs } from './types.js';
+import type { HostedBlobs, SidecarSource } from './types.js';
 
 export { canonicalKind } from './meta.js';
-export { createBlobStore } from './disk.js';
 export type { HostedBlobs } from './types.js';
 
 /** The backend the configuration asks for. Failures of the object store surface as 503s, never at boot. */
-export function openBlobStore(config: Config, log: Logger, redis?: { client: RedisClientType; prefix: string }): HostedBlobs {
-  if (!config.s3) return createBlobStore(config.dataDir, config.publicUrl, log);
-  return createS3BlobStore(config.s3, {
+export function openBlobStore(config: Config, db: Db, log: Logger, redis?: { client: RedisClientType; prefix: string }): HostedBlobs {
+  return createHostedBlobs({
+    db,
+    bytes: config.s3 ? s3Bytes(config.s3, log) : diskBytes(config.dataDir),
     publicUrl: config.publicUrl,
     log,
-    // With Redis, one instance at a time sweeps the shared bucket; without, the one instance does.
+    // With Redis, one instance at a time sweeps; without, each sweeps what is due (idempotent deletes).
     lock: redis ? sweepLock(redis.client, `${redis.prefix}blobs:sweep`) : undefined,
   });
+}
+
+/** Where an earlier build of this configuration kept its blobs' metadata (engine/hosting/sidecars.ts). */
+export function openSidecars(config: Config, log: Logger): SidecarSource {
+  return config.s3 ? s3Sidecars(config.s3, log) : diskSidecars(config.dataDir);
 }

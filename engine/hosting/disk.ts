@@ -1,65 +1,23 @@
-// The disk backend of hosted blobs (engine/hosting/blobs.ts), the embedded default. Under DATA_DIR/blobs: the bytes
-// as <id> and their metadata as <id>.json beside them, so nothing is lost on restart. Expired blobs are hidden at once
-// by get() and removed from disk by a sweeper (every minute, and once at start for what expired while the
-// service was down).
-//
-// Writes are ordered so that a crash never leaves a half-written blob visible: bytes first (to a .part
-// file renamed into place), metadata last (written to .tmp and renamed). A blob whose metadata never got
-// written is an orphan; the sweeper removes orphans and stale temporary files after an hour.
+// The disk backend of hosted blobs (engine/hosting/blobs.ts), the embedded default: the bytes of each blob as
+// DATA_DIR/blobs/<id>. Their metadata is in the `hosted` table (engine/hosting/store.ts), which also says
+// when a blob is served: bytes are written to <id>.part and renamed into place, and a write cut off is
+// removed by the sweeper through its row. Also the sidecars (<id>.json) earlier builds wrote beside the
+// bytes, for `npm run migrate` to move into the table.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Logger } from 'pino';
-import { BLOB_ID, blobUrl, isExpired, newId, newMeta } from './meta.js';
-import { parseStoredMeta } from './stored-meta.js';
-import type { ByteRange, HostedBlobs, HostedMeta } from './types.js';
+import { BLOB_ID } from './meta.js';
+import type { BlobBody, ByteRange, ByteStore, SidecarSource } from './types.js';
 
-/** Orphans and temporary files younger than this may belong to a write in progress. */
-const STALE_MS = 60 * 60_000;
+const blobsDir = (dataDir: string) => path.join(dataDir, 'blobs');
+const SIDECAR = /^([A-Za-z0-9]{6,32})\.json$/;
+const PAGE = 500;
 
-/** `clock` is the time for expiry (tests move it). */
-export function createBlobStore(
-  dataDir: string,
-  publicUrl: string,
-  log: Logger,
-  sweepEveryMs = 60_000,
-  clock: () => number = () => Date.now(),
-): HostedBlobs {
-  const dir = path.join(dataDir, 'blobs');
+export function diskBytes(dataDir: string): ByteStore {
+  const dir = blobsDir(dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const file = (id: string) => path.join(dir, id);
-  const metaFile = (id: string) => path.join(dir, `${id}.json`);
-
-  async function readMeta(id: string): Promise<HostedMeta | undefined> {
-    if (!BLOB_ID.test(id)) return undefined;
-    const json = await fsp.readFile(metaFile(id), 'utf8').catch(() => undefined);
-    return json === undefined ? undefined : parseStoredMeta(json, id);
-  }
-
-  async function remove(id: string): Promise<boolean> {
-    if (!BLOB_ID.test(id)) return false;
-    // Metadata first: once it is gone the blob is no longer served, even if removing the bytes fails.
-    const had = await fsp.rm(metaFile(id)).then(
-      () => true,
-      () => false,
-    );
-    await fsp.rm(file(id), { force: true });
-    return had;
-  }
-
-  /** Claims a fresh id by creating its blob file exclusively (no two puts can get the same id). */
-  async function claimId(): Promise<string> {
-    for (let i = 0; ; i++) {
-      const id = newId();
-      try {
-        await (await fsp.open(file(id), 'wx')).close();
-        return id;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || i > 5) throw err;
-      }
-    }
-  }
 
   async function moveInto(fromPath: string, to: string) {
     try {
@@ -72,78 +30,20 @@ export function createBlobStore(
     }
   }
 
-  async function sweep(): Promise<number> {
-    const now = clock();
-    let expiredCount = 0;
-    let names: string[];
-    try {
-      names = await fsp.readdir(dir);
-    } catch {
-      return 0;
-    }
-    const metas = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
-    for (const name of names) {
-      try {
-        if (name.endsWith('.json')) {
-          const meta = await readMeta(name.slice(0, -5));
-          if (meta && isExpired(meta, now)) {
-            await remove(meta.id);
-            expiredCount++;
-          }
-        } else if (name.endsWith('.tmp') || name.endsWith('.part') || (BLOB_ID.test(name) && !metas.has(name))) {
-          const { mtimeMs } = await fsp.stat(path.join(dir, name));
-          if (now - mtimeMs <= STALE_MS) continue;
-          // The listing may predate a put that has since written its metadata: look again before removing.
-          if (
-            BLOB_ID.test(name) &&
-            (await fsp.access(metaFile(name)).then(
-              () => true,
-              () => false,
-            ))
-          )
-            continue;
-          await fsp.rm(path.join(dir, name), { force: true });
-        }
-      } catch (err) {
-        log.warn({ err: (err as Error).message, name }, 'blob sweep: could not handle an entry');
-      }
-    }
-    if (expiredCount) log.info({ removed: expiredCount }, 'blob sweep');
-    return expiredCount;
-  }
-
-  const store: HostedBlobs = {
-    async put(input) {
-      const { bytes, fromPath } = input;
-      const id = await claimId();
+  return {
+    async write(id: string, { bytes, fromPath }: BlobBody) {
       try {
         if (fromPath) await moveInto(fromPath, file(id));
         else {
           await fsp.writeFile(`${file(id)}.part`, bytes ?? Buffer.alloc(0));
           await fsp.rename(`${file(id)}.part`, file(id));
         }
-        const meta = newMeta(id, (await fsp.stat(file(id))).size, input, clock());
-        const tmp = `${metaFile(id)}.tmp`;
-        await fsp.writeFile(tmp, JSON.stringify(meta));
-        await fsp.rename(tmp, metaFile(id));
-        return meta;
       } catch (err) {
-        await fsp.rm(file(id), { force: true });
         await fsp.rm(`${file(id)}.part`, { force: true });
         throw err;
       }
     },
-    async get(id) {
-      const meta = await readMeta(id);
-      if (!meta) return undefined;
-      if (isExpired(meta, clock())) {
-        await remove(id);
-        return undefined;
-      }
-      return { meta };
-    },
     async read(id: string, range?: ByteRange): Promise<Readable | undefined> {
-      if (!BLOB_ID.test(id)) return undefined;
       const stream = fs.createReadStream(file(id), range ?? {});
       // Opened before it is handed out, so a blob removed meanwhile is a 404 rather than a broken answer.
       return new Promise((resolve, reject) => {
@@ -151,17 +51,34 @@ export function createBlobStore(
         stream.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? resolve(undefined) : reject(err)));
       });
     },
-    url: (meta, suffix) => blobUrl(publicUrl, meta, suffix),
-    remove,
-    sweep,
-    state: () => ({ backend: 'disk', reachable: true }),
-    close() {
-      clearInterval(timer);
+    async delete(id: string) {
+      await fsp.rm(file(id), { force: true });
+      await fsp.rm(`${file(id)}.part`, { force: true });
     },
+    state: () => ({ backend: 'disk', reachable: true }),
+    close() {},
   };
-  const run = () => sweep().catch((err) => log.warn({ err }, 'blob sweep failed'));
-  const timer = setInterval(() => void run(), sweepEveryMs);
-  timer.unref();
-  setImmediate(() => void run());
-  return store;
+}
+
+export function diskSidecars(dataDir: string): SidecarSource {
+  const dir = blobsDir(dataDir);
+  const sidecar = (id: string) => path.join(dir, `${id}.json`);
+  return {
+    name: 'hosted-sidecars:disk',
+    async any() {
+      const found = await fsp.opendir(dir).catch(() => undefined);
+      if (!found) return false;
+      for await (const entry of found) if (SIDECAR.test(entry.name)) return true; // leaving the loop closes it
+      return false;
+    },
+    async *pages() {
+      const names = await fsp.readdir(dir).catch(() => [] as string[]);
+      const ids = names.flatMap((n) => SIDECAR.exec(n)?.[1] ?? []).filter((id) => BLOB_ID.test(id));
+      for (let at = 0; at < ids.length; at += PAGE) yield ids.slice(at, at + PAGE);
+    },
+    read: (id) => fsp.readFile(sidecar(id), 'utf8').catch(() => undefined),
+    remove: (id) => fsp.rm(sidecar(id), { force: true }),
+    dropMarkers: async () => 0,
+    close() {},
+  };
 }

@@ -1,8 +1,9 @@
 // The hosting feature's vocabulary, in one module every other hosting file imports and that imports none of
 // them (so the store choice, the two backends and the routes form no circle): what each hosted kind records
 // about its blob, what an adapter hands the store, and the stores' interfaces. Adapters see the metadata
-// types and BlobStore through engine/adapter.ts; the stored JSON is exactly a HostedMeta, and what earlier
-// builds stored is read into one by engine/hosting/stored-meta.ts.
+// types and BlobStore through engine/adapter.ts. A HostedMeta is one row of the `hosted` table
+// (engine/hosting/records.ts); the sidecars earlier builds kept beside the bytes are read into one by
+// engine/hosting/stored-meta.ts, for `npm run migrate`.
 import type { Readable } from 'node:stream';
 
 /** What every hosted blob has, whatever its kind: the store sets these. */
@@ -66,11 +67,11 @@ export type PasteMeta = BlobBase & PasteFields;
 export type ImageMeta = BlobBase & ImageFields;
 export type FileMeta = BlobBase & FileFields;
 type MediaMeta = BlobBase & MediaFields;
-/** The metadata of a hosted blob, as stored beside its bytes and as the routes read it. */
+/** The metadata of a hosted blob, as the `hosted` table keeps it and the routes read it. */
 export type HostedMeta = PasteMeta | ImageMeta | FileMeta | MediaMeta;
 
 /** Where a new blob's bytes come from, their type and how long they are kept. */
-interface BlobBody {
+export interface BlobBody {
   bytes?: Buffer;
   /** A file already on disk (an upload): moved, not copied. */
   fromPath?: string;
@@ -103,6 +104,38 @@ export interface BlobStoreState {
   /** False while the object store does not answer (the disk is always reachable). */
   reachable: boolean;
   lastError?: string;
+}
+
+/** Where the bytes of hosted blobs are kept (engine/hosting/disk.ts, s3.ts): bytes only, under their blob's id. */
+export interface ByteStore {
+  /** Writes the bytes whole (a file on disk is moved in, not copied); on failure nothing is left to read. */
+  write(id: string, body: BlobBody): Promise<void>;
+  /** The bytes, or one range of them; undefined when there are none. */
+  read(id: string, range?: ByteRange): Promise<Readable | undefined>;
+  /** Deletes them; none there is no error. */
+  delete(id: string): Promise<void>;
+  state(): BlobStoreState;
+  close(): void;
+}
+
+/**
+ * The metadata earlier builds kept beside the bytes, `<id>.json`, on disk or in the bucket: what
+ * engine/hosting/sidecars.ts moves into the `hosted` table. Read only by `npm run migrate` and by the check
+ * before the server starts.
+ */
+export interface SidecarSource {
+  /** Names it in `legacy_imports` and in messages. */
+  readonly name: string;
+  /** Whether any sidecar is there (reads no further than the first). */
+  any(): Promise<boolean>;
+  /** The ids that have a sidecar, a page at a time. */
+  pages(): AsyncIterable<string[]>;
+  /** A sidecar's text; undefined when it is gone. */
+  read(id: string): Promise<string | undefined>;
+  remove(id: string): Promise<void>;
+  /** Removes what only the earlier layout's own sweeper read (the bucket's expiry markers); returns how many. */
+  dropMarkers(): Promise<number>;
+  close(): void;
 }
 
 /** What the engine does with hosted blobs beyond the adapters' part: serve, delete, sweep, watch. */

@@ -35,6 +35,8 @@ export interface ImportResult {
   importedBefore?: string;
   /** Per table: documents read, rows written (fewer when a row was there already). */
   counts: Partial<Record<keyof Database, { read: number; written: number }>>;
+  /** What else it found or did, in a line each. */
+  notes?: string[];
 }
 
 export async function importLegacy(source: LegacySource, db: Db): Promise<ImportResult> {

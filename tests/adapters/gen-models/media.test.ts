@@ -2,13 +2,11 @@
 // catalog/upstreams.yaml, the bytes sniffed (a JSON error inside a 200 is a 502, or a 400 when the prompt
 // was turned down), hosted for a day and served back byte for byte at data.url, or sent raw for a
 // matching Accept header; the key rules apply as for chat.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createBlobStore } from '../../../engine/hosting/blobs.js';
+import type { HostedBlobs } from '../../../engine/hosting/blobs.js';
+import { openBlobs } from '../../helpers/blob-store.js';
 import { parseDuration } from '../../../engine/duration.js';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';
@@ -232,9 +230,11 @@ describe('audio-01', () => {
   });
 
   describe('chat mode (settings.audio.mode: chat)', () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-audio-chat-'));
     const log = pino({ level: 'silent' });
-    const blobs = createBlobStore(dataDir, 'http://127.0.0.1:3999', log);
+    let blobs: HostedBlobs;
+    beforeAll(async () => {
+      ({ blobs } = await openBlobs());
+    });
     afterAll(() => blobs.close());
 
     function chatCtx(url: string) {

@@ -1,6 +1,7 @@
 // `npm run migrate` as an operator runs it, and the server's refusal to start beside data it would not read:
-// an earlier layout's SQLite file, and SQLite's tables when DATABASE_URL now names PostgreSQL. After the
-// command, the server starts and what was there works: a fixture account signs in, a key answers.
+// an earlier layout's SQLite file, SQLite's tables when DATABASE_URL now names PostgreSQL, hosted blobs'
+// metadata in sidecars. After the command, the server starts and what was there works: a fixture account
+// signs in, a key answers, every hosted kind is served.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
@@ -9,6 +10,7 @@ import { freshPostgresUrl } from '../../helpers/db.js';
 import { legacyDataDir } from '../../helpers/legacy.js';
 import { signIn, visitor } from '../../helpers/portal.js';
 import { tmpDirs } from '../../helpers/tmp-dirs.js';
+import { diskSidecars, expectServedAsBefore, SIDECARS } from '../../helpers/sidecars.js';
 
 const run = promisify(execFile);
 const migrate = (env: Record<string, string>) =>
@@ -52,3 +54,28 @@ test('SQLite tables are refused beside a DATABASE_URL until `npm run migrate` co
     await moved.close();
   }
 }, 90_000);
+
+test.each([['SQLite'], ['PostgreSQL']])(
+  'hosted blobs with sidecars are refused until `npm run migrate` moves them (%s), printing the count; a second run moves none',
+  async (engine) => {
+    const databaseUrl = engine === 'PostgreSQL' ? await freshPostgresUrl() : undefined;
+    if (engine === 'PostgreSQL' && !databaseUrl) return;
+    const dataDir = dirs();
+    diskSidecars(dataDir);
+    const env = { DATA_DIR: dataDir, ...(databaseUrl && { DATABASE_URL: databaseUrl }) };
+    await expect(testApp(env, { dataDir })).rejects.toThrow(/hosted-sidecars:disk holds metadata of hosted blobs .* Run `npm run migrate`/);
+    const first = await migrate(env);
+    expect(first.stdout).toContain(
+      `hosted-sidecars:disk: moved\n  hosted: ${SIDECARS.length} of ${SIDECARS.length}\n  1 sidecars that read as no blob (never served) left as they were\n`,
+    );
+    const second = await migrate(env);
+    expect(second.stdout).toContain('hosted-sidecars:disk: nothing to move\n');
+    const t = await testApp(env, { dataDir });
+    try {
+      await expectServedAsBefore(t);
+    } finally {
+      await t.close();
+    }
+  },
+  90_000,
+);

@@ -1,14 +1,13 @@
-// engine/hosting/sweep-lock.ts on a real Redis: one holder at a time, released only by its holder; and the S3
-// blob store sweeping only when it holds the lock (two instances on one bucket, one Redis).
+// engine/hosting/sweep-lock.ts on a real Redis: one holder at a time, released only by its holder; and the
+// blob store sweeping only when it holds the lock (two instances on one table and one bucket, one Redis).
 import crypto from 'node:crypto';
-import pino from 'pino';
 import { createClient, type RedisClientType } from 'redis';
-import { createS3BlobStore } from '../../../engine/hosting/s3.js';
-import { loadConfig } from '../../../server/config.js';
 import { sweepLock } from '../../../engine/hosting/sweep-lock.js';
 import { redisAvailable } from '../../helpers/app.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
 import { PASTE } from '../../helpers/hosted.js';
+import { openBlobs } from '../../helpers/blob-store.js';
+import { freshDatabase } from '../../helpers/db.js';
 
 let client: RedisClientType | undefined;
 beforeAll(async () => {
@@ -83,17 +82,10 @@ describe('S3 store with the lock', () => {
     const k = key();
     let offset = 0;
     const clock = () => Date.now() + offset;
-    const log = pino({ level: 'silent' });
-    const open = () =>
-      createS3BlobStore(loadConfig(s3.env).s3!, {
-        publicUrl: 'http://x',
-        log,
-        lock: sweepLock(client!, k),
-        sweepEveryMs: 3_600_000,
-        clock,
-      });
-    const a = open();
-    const b = open();
+    const { db } = await freshDatabase('sqlite');
+    const open = async () => (await openBlobs({ db, s3: s3.env, lock: sweepLock(client!, k), clock })).blobs;
+    const a = await open();
+    const b = await open();
     try {
       const m = await a.put({ bytes: Buffer.from('brief'), ...PASTE, contentType: 'text/plain', ttlSeconds: 1 });
       offset = 5000;
