@@ -101,7 +101,7 @@ test('the kept hash does not keep a closed connection alive: its entry goes with
   const identify = createIdentifier(config, { find: async () => undefined }, [record('configured-key-000a', 'enterprise', 'a')]);
   const ref = (() => {
     const connection = {};
-    identify('configured-key-000a', connection);
+    expect(identify('configured-key-000a', connection)).toMatchObject({ status: 'ok', plan: 'enterprise' });
     return new WeakRef(connection);
   })();
   for (let i = 0; i < 10 && ref.deref() !== undefined; i++) {

@@ -205,7 +205,7 @@ test('the success envelope is the bytes JSON.stringify writes for it, whatever t
 test('each answer reaches its socket as one write, headers and body together, string or Buffer', async () => {
   const writes: number[] = [];
   const server = http.createServer((req, res) => {
-    const socket = req.socket as unknown as { _writeGeneric(...a: unknown[]): unknown };
+    const socket = req.socket as unknown as { _writeGeneric: (this: unknown, ...a: unknown[]) => unknown };
     if (!Object.hasOwn(socket, '_writeGeneric')) {
       const original = socket._writeGeneric;
       socket._writeGeneric = function (this: unknown, ...a: unknown[]) {
