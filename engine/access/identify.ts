@@ -83,7 +83,7 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
 /**
  * A key's SHA-256, remembered for the last key each connection presented: a client on a kept-alive connection
  * sends the same key every time, and the hash was the costliest part of a known key's look-up
- * (docs/decisions/engine-request-path.md, "Known keys are answered synchronously"). The key is compared in constant time, so how long the comparison takes tells nothing of the
+ * (docs/decisions/request-path-tuning.md, "The key's hash per connection"). The key is compared in constant time, so how long the comparison takes tells nothing of the
  * last key on a connection a proxy shares between clients (only whether the lengths differ, which keys'
  * formats make public). Kept in a WeakMap: a closed connection's entry goes with its socket.
  */

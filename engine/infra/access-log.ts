@@ -1,8 +1,8 @@
 // The access log: one line per answered API request, written straight to the logger's stream as the bytes
 // pino itself writes for `log.info({ requestId, endpoint, method, status, ms, keyId }, 'request')`.
 // pino's generic path walks the object's keys, looks up a serialiser and a redaction stringifier for each
-// and escapes every string by hand, about three times this line's cost (docs/decisions/engine-request-path.md,
-// "The access line is put together directly"). These fields are fixed and none can hold a key, so the line is put
+// and escapes every string by hand (why this is kept, the plain way it stands against and the guard test:
+// docs/decisions/request-path-tuning.md, "The access line"). These fields are fixed and none can hold a key, so the line is put
 // together directly. Whether it comes out as pino's is checked when the writer is made, against the
 // logger's own serialiser (asJson, with its formatters, message key and redaction): a logger it does not
 // match (a mixin, a hook, a message prefix, a multistream) is written through log.info as before. Into the
@@ -32,7 +32,7 @@ export type AccessLog = (
 /**
  * A string as JSON.stringify writes it: quoted as it is when no character needs escaping (what these fields
  * hold), otherwise by JSON.stringify. A loop over a few dozen characters costs less than JSON.stringify's own
- * entry (docs/decisions/engine-request-path.md). pino on Node 24 writes a lone surrogate as it is (on Node 25 escaped, as here).
+ * entry (docs/decisions/request-path-tuning.md). pino on Node 24 writes a lone surrogate as it is (on Node 25 escaped, as here).
  */
 function quote(s: string): string {
   for (let i = 0; i < s.length; i++) {
@@ -82,8 +82,8 @@ export function accessLog(log: Logger): AccessLog {
 
 /**
  * The same line put together in the log destination's batch (engine/infra/log-destination.ts), when the
- * logger writes to one: no string made, joined and encoded for it (the line as a string was a large share of a
- * constant endpoint's CPU per request: docs/decisions/engine-request-path.md). Says false, having written nothing, for a line it cannot write so: a
+ * logger writes to one: no string made, joined and encoded for it (docs/decisions/request-path-tuning.md,
+ * "The access line"). Says false, having written nothing, for a line it cannot write so: a
  * request id that JSON would escape or that is not ASCII, a time or figure that is not a whole number.
  */
 function inBatch(stream: object, head: string, chindings: string, tail: string) {

@@ -1,7 +1,7 @@
 // The deadlines of one endpoint's calls. Every call of an endpoint is given the same time, so calls run out
 // of time in the order they started: they wait in a list in that order, and one timer, set for the oldest,
 // serves them all. A timer per call (setTimeout, and clearTimeout when the call answered) made an object, a
-// closure and two updates of Node's timer lists on every call (docs/decisions/engine-request-path.md, "Deadlines").
+// closure and two updates of Node's timer lists on every call (docs/decisions/request-path-tuning.md, "Deadlines").
 
 /** A piece of work under a deadline: in its Deadlines' list while its clock runs. */
 export abstract class Timed {

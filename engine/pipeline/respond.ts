@@ -23,14 +23,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** The answers given in this turn of the event loop, as call, status, payload, …: one setImmediate writes them
- * all, in order (an Immediate per answer cost an object and a pass of Node's immediate queue each). */
+ * all, in order (not an Immediate per answer, each an object and a pass of Node's immediate queue). */
 let leaving: unknown[] = [];
 
 /**
  * An API call's answer. Answers leave at the end of the event-loop turn (setImmediate), once the server
  * has read every socket that was ready, instead of one by one in between those reads: on a busy server
- * that batching nearly halves the CPU of a request (fewer wake-ups of the peers, warmer caches:
- * docs/decisions/engine-request-path.md); on an idle one it costs a loop turn of microseconds. The headers the steps gathered
+ * the peers are woken once per batch and the same code runs many times in a row (figures, the plain way it
+ * stands against and the guard tests: docs/decisions/request-path-tuning.md, "Answers per loop turn"); on
+ * an idle one it costs a loop turn. The headers the steps gathered
  * on the call go out in one writeHead. The answer counts as given now: it is logged and counted here.
  */
 function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {

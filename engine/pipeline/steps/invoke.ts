@@ -20,7 +20,7 @@ export interface Provider {
 }
 
 /** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. No
- * promise of its own, no timer of its own: the providers' promise and the endpoint's Deadlines (docs/decisions/engine-request-path.md). */
+ * promise of its own, no timer of its own: the providers' promise and the endpoint's Deadlines (docs/decisions/request-path-tuning.md). */
 class Invocation extends Timed {
   constructor(
     private readonly call: Call,

@@ -178,3 +178,56 @@ test("through the product's log destination the line is put together in its batc
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// What the line leans on in pino (docs/decisions/request-path-tuning.md): internals reached through
+// pino.symbols. A pino that renames or drops one, or whose line for these fields changes, must fail here,
+// not fall back in silence (slower) or write lines that differ from its own.
+test('guard: the pino internals the line reads are all there', () => {
+  const log = pino(loggerOptions('info'), logSink().sink) as unknown as Record<symbol, unknown>;
+  const symbols = pino.symbols as Record<string, symbol>;
+  for (const name of [
+    'asJsonSym',
+    'streamSym',
+    'chindingsSym',
+    'timeSym',
+    'lsCacheSym',
+    'endSym',
+    'mixinSym',
+    'hooksSym',
+    'needsMetadataGsym',
+    'msgPrefixSym',
+  ])
+    expect({ name, type: typeof symbols[name] }).toEqual({ name, type: 'symbol' });
+  expect(typeof log[symbols.asJsonSym]).toBe('function');
+  expect(typeof (log[symbols.lsCacheSym] as Record<number, string>)[30]).toBe('string');
+  expect(log[symbols.timeSym]).toBe(pino.stdTimeFunctions.epochTime);
+  expect(typeof log[symbols.endSym]).toBe('string');
+});
+
+test("guard: with the product's logger and destination, every plain line is put together in the batch, never by info()", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-access-'));
+  const fd = fs.openSync(path.join(dir, 'access.log'), 'w');
+  try {
+    const destination = logDestination(fd);
+    const log = pino(loggerOptions('info'), destination).child({ instance: 'i-1' });
+    const info = jest.spyOn(log, 'info');
+    const close = jest.spyOn(lineBytesOf(destination)!, 'close');
+    const write = accessLog(log);
+    for (let i = 0; i < 50; i++)
+      write(`r-${i}`, 'tools/ccgen', i % 2 ? 'GET' : 'POST', 200 + i, i, i % 3 ? 'k-1' : undefined, 1_764_000_000_000 + i);
+    expect(info).not.toHaveBeenCalled();
+    expect(close).toHaveBeenCalledTimes(50);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a multistream logger (pino decides per stream and level) gets pino’s own line', () => {
+  const { lines, sink } = logSink();
+  const log = pino({ level: 'info' }, pino.multistream([{ stream: sink, level: 'info' }]));
+  const info = jest.spyOn(log, 'info');
+  accessLog(log)(...entries[0]);
+  expect(info).toHaveBeenCalledTimes(1);
+  expect(JSON.parse(lines[0])).toMatchObject({ requestId: entries[0][0], msg: 'request' });
+});

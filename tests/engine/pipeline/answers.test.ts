@@ -9,7 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
 import { Call } from '../../../engine/pipeline/call.js';
-import { failCall, sendData } from '../../../engine/pipeline/respond.js';
+import { failCall, sendData, sendMedia } from '../../../engine/pipeline/respond.js';
 import { createLogger } from '../../../engine/infra/logger.js';
 
 const ccgen = '/api/v1/tools/ccgen';
@@ -195,5 +195,54 @@ test('the success envelope is the bytes JSON.stringify writes for it, whatever t
       metadata: { endpoint: `test/é"${i}`, requestId: call.id, tookMs, cached: i === 7 },
     });
     expect({ i, body }).toEqual({ i, body: expected });
+  }
+});
+
+// What the batched answers lean on in Node (docs/decisions/request-path-tuning.md): res.end() corks the socket
+// by itself until the next tick, so an answer's headers and body reach the socket as one write, whether the
+// payload is a string (Node joins it to the headers) or a Buffer (Node queues the headers before it). The
+// engine's own cork was removed for that; if Node stops corking, a Buffer answer becomes two writes here.
+test('each answer reaches its socket as one write, headers and body together, string or Buffer', async () => {
+  const writes: number[] = [];
+  const server = http.createServer((req, res) => {
+    const socket = req.socket as unknown as { _writeGeneric: (this: unknown, ...a: unknown[]) => unknown };
+    if (!Object.hasOwn(socket, '_writeGeneric')) {
+      const original = socket._writeGeneric;
+      socket._writeGeneric = function (this: unknown, ...a: unknown[]) {
+        writes.push(1);
+        return original.apply(this, a);
+      };
+    }
+    const call = new Call('test/x', '/x', null, req, res, { observe: () => {}, trust: () => false });
+    call.header('X-Test', 'yes');
+    if (req.url === '/media') sendMedia(call, Buffer.from('GIF89a'), 'image/gif');
+    else sendData(call, 'test', 'embedded', { ok: true }, false);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const fetchOne = (p: string) =>
+    new Promise<string>((resolve, reject) => {
+      http
+        .get(`${base}${p}`, { agent }, (res) => {
+          let body = '';
+          res.setEncoding('latin1');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve(body));
+        })
+        .on('error', reject);
+    });
+  try {
+    for (const p of ['/data', '/media', '/data', '/media']) {
+      const before = writes.length;
+      const body = await fetchOne(p);
+      if (p === '/media') expect(body).toBe('GIF89a');
+      else expect(JSON.parse(body).data).toEqual({ ok: true });
+      expect({ p, writes: writes.length - before }).toEqual({ p, writes: 1 });
+    }
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

@@ -93,3 +93,47 @@ test('the timer does not keep the process up', () => {
   a.stop();
   clearTimeout(timer);
 });
+
+// What the list leans on in Node (docs/decisions/request-path-tuning.md): a timer may fire a little before
+// performance.now() reaches the time it was set for (libuv keeps the loop's time in whole milliseconds), so
+// the due check reads the clock and sets the timer again. On real timers, then on a clock made to lag.
+test('on real timers none runs out before its time by performance.now(), and all run out in the order started', async () => {
+  jest.useRealTimers();
+  const deadlines = new Deadlines(15);
+  const ranOut: { name: number; early: number }[] = [];
+  class Clocked extends Timed {
+    constructor(readonly name: number) {
+      super();
+    }
+    expire(): void {
+      ranOut.push({ name: this.name, early: Math.max(0, this.dueAt - performance.now()) });
+    }
+  }
+  for (let i = 0; i < 20; i++) {
+    deadlines.start(new Clocked(i));
+    // Starts spread over fractions of milliseconds, so some fall between two of the loop's whole ones.
+    const until = performance.now() + 0.3 + (i % 3) * 0.25;
+    while (performance.now() < until);
+    if (i % 5 === 4) await new Promise((r) => setTimeout(r, 1));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  expect(ranOut.map((r) => r.name)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  expect(ranOut.filter((r) => r.early > 0)).toEqual([]);
+  expect(deadlines.empty).toBe(true);
+});
+
+test('a timer that fires before the clock says the time is up is set again, and the work runs out then', () => {
+  const now = performance.now.bind(performance);
+  let lag = 0;
+  jest.spyOn(performance, 'now').mockImplementation(() => now() - lag);
+  const ranOut: string[] = [];
+  const deadlines = new Deadlines(100);
+  deadlines.start(new Work('a', ranOut));
+  lag = 0.5; // the timer fires at 100 ms by the loop, 99.5 by the clock
+  jest.advanceTimersByTime(100);
+  expect(ranOut).toEqual([]);
+  expect(jest.getTimerCount()).toBe(1);
+  jest.advanceTimersByTime(1);
+  expect(ranOut).toHaveLength(1);
+  expect(deadlines.empty).toBe(true);
+});
