@@ -4,7 +4,7 @@
 // delivered by the mailer to the same mailbox: each variant a new sign-up mail to one victim.
 import addresses from 'email-addresses';
 
-export const EMAIL_MAX = 254;
+const EMAIL_MAX = 254;
 
 /** The mailbox as compared and stored for uniqueness (lower case), or undefined when `input` is not a bare address. */
 export function bareMailbox(input: string): string | undefined {
