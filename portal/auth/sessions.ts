@@ -233,14 +233,16 @@ export class Sessions {
   async takeChallenge(res: Response): Promise<string | undefined> {
     const hash = res.locals.session?.hash;
     if (!hash) return undefined;
-    const row = await this.db
+    const row = await this.db.selectFrom('sessions').select(['challenge', 'challengeUntil']).where('hash', '=', hash).executeTakeFirst();
+    if (!row?.challenge) return undefined;
+    // Cleared only if it is still the one read: of two answers at once, one takes it.
+    const taken = await this.db
       .updateTable('sessions')
       .set({ challenge: null, challengeUntil: null })
       .where('hash', '=', hash)
-      .where('challenge', 'is not', null)
-      .returning(['challenge', 'challengeUntil'])
+      .where('challenge', '=', row.challenge)
       .executeTakeFirst();
-    return row?.challenge && (row.challengeUntil ?? 0) > Date.now() ? row.challenge : undefined;
+    return Number(taken.numUpdatedRows) > 0 && (row.challengeUntil ?? 0) > Date.now() ? row.challenge : undefined;
   }
 
   /** Ends every session of the account (it is being deleted), by the account's index. */

@@ -21,7 +21,7 @@ export class Factors {
   readonly passkeys: Passkeys;
   readonly recovery: RecoveryCodes;
 
-  constructor(db: Db, site: { publicUrl: string; serviceName: string }, clock: () => number = Date.now) {
+  constructor(db: Db, site: { publicUrl: string; serviceName: string }, clock: () => number = () => Date.now()) {
     this.totp = new TotpFactors(db, site.serviceName, clock);
     this.passkeys = new Passkeys(db, relyingParty(site.publicUrl, site.serviceName));
     this.recovery = new RecoveryCodes(db);

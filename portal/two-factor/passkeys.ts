@@ -19,6 +19,8 @@ import type { Db } from '../../engine/db/open.js';
 import type { PasskeysTable } from '../../engine/db/tables/two-factor.js';
 
 export const PASSKEY_NAME_MAX = 60;
+/** EdDSA, ES256 and RS256 (COSE ids): what authenticators make; named, so no post-quantum probe runs at each ceremony. */
+const ALGORITHMS = [-8, -7, -257];
 /** Passkeys one account may hold. */
 export const PASSKEYS_MAX = 10;
 
@@ -78,6 +80,7 @@ export class Passkeys {
       attestationType: 'none',
       excludeCredentials: held.map((p) => ({ id: p.id })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      supportedAlgorithmIDs: ALGORITHMS,
     });
   }
 
@@ -89,6 +92,7 @@ export class Passkeys {
       expectedOrigin: this.rp.origin,
       expectedRPID: this.rp.id,
       requireUserVerification: false,
+      supportedAlgorithmIDs: ALGORITHMS,
     }).catch(() => undefined);
     if (!verified?.verified) return undefined;
     const { credential } = verified.registrationInfo;

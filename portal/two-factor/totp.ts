@@ -28,7 +28,7 @@ export class TotpFactors {
   constructor(
     private readonly db: Db,
     private readonly issuer: string,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: () => number = () => Date.now(),
   ) {
     this.key = serverSecret(db, SECRET_ID);
   }
