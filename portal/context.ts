@@ -1,7 +1,7 @@
 // What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in, sign-up
 // and link throttles, device cookies, upgrade requests, new keys waiting to be shown, one-time links, second
-// factors of sign-in, the page sender, the webhooks, and with SMTP_URL the mailer (and the notices it sends on account events), over
-// the dependencies the composition root handed in. Creating it also makes the first admin from
+// factors of sign-in, the page sender, the webhooks, and with SMTP_URL the mailer (and the notices it sends
+// on account events), over the dependencies the composition root handed in. Creating it also makes the first admin from
 // ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), carries FREE_PERSONAL_KEYS to free accounts' keys and reads
 // back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
 // `close` stops.

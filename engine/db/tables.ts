@@ -9,6 +9,5 @@ import type { SharedTables } from './tables/shared.js';
 import type { HostedTables } from './tables/hosted.js';
 import type { TwoFactorTables } from './tables/two-factor.js';
 
-export interface Database extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables,
-    HostedTables,
-    TwoFactorTables {}
+export interface Database
+  extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables, HostedTables, TwoFactorTables {}

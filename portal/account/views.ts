@@ -1,6 +1,6 @@
 // The account page at /account: who is signed in, the plan (and a request for a higher one, with the state
-// of the last request), the profile form (name), the password form, the state of two-factor sign-in, with mail on the change of address and
-// the quota alerts switch, and the account's deletion, each with the problems of its last attempt, and the
+// of the last request), the profile form (name), the password form, the state of two-factor sign-in, with
+// mail on the change of address and the quota alerts switch, and the account's deletion, each with the problems of its last attempt, and the
 // confirmation of a change that redirected here; the page an address change's link opens; and the page
 // shown once an account is deleted.
 import { html, type Safe } from '../../engine/html.js';

@@ -2,8 +2,8 @@
 // accounts a page of 50 at a time and search them (email, key id or hint, plan, state), change an account's
 // plan, approve, suspend and reactivate it, list and revoke its keys, make a one-time password reset link
 // for it (how a user gets back in when the service sends no mail), reset its second factors (for an owner
-// who lost them), and hand out one-time invite links. Every change of plan or status reaches the account's keys at once
-// (Accounts.update → keys.updateAccount).
+// who lost them), and hand out one-time invite links. Every change of plan or status reaches the account's
+// keys at once (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';

@@ -19,7 +19,8 @@ const DONE: Record<string, string> = {
   withdrawn: 'The invite was withdrawn.',
   approved: 'The upgrade was approved: the account and its keys are on the new plan from their next request.',
   declined: 'The upgrade request was declined.',
-  'two-factor-reset': "The account's second factors and recovery codes were removed: its password alone signs in now. Its owner was told by mail.",
+  'two-factor-reset':
+    "The account's second factors and recovery codes were removed: its password alone signs in now. Its owner was told by mail.",
   'already-decided': 'That request was decided already (by another admin, or withdrawn by the account being deleted).',
 };
 

@@ -3,9 +3,10 @@
 // argon2id), and is throttled per IP and per account, or per device for a browser that signed in to the
 // account before (auth/throttle.ts, auth/device-cookies.ts); a successful one gives the browser a
 // new device cookie. An account with a second factor (portal/two-factor/) is half signed in by a right
-// password and sent to /login/factor, which finishes with completeSignIn. With SMTP_URL set, sign-up confirms the address (auth/confirm-routes.ts): a new address and
-// one that has an account get the same answer, the mail tells them apart, and an account that has not
-// confirmed yet cannot sign in (its owner is mailed the link again instead).
+// password and sent to /login/factor, which finishes with completeSignIn. With SMTP_URL set, sign-up
+// confirms the address (auth/confirm-routes.ts): a new address and one that has an account get the same
+// answer, the mail tells them apart, and an account that has not confirmed yet cannot sign in (its owner
+// is mailed the link again instead).
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { profileProblems, type Account } from '../accounts/accounts.js';

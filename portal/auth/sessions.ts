@@ -22,7 +22,7 @@ const ANON_IDLE_MS = 2 * 3600_000;
 const ABSOLUTE_MS = 7 * 24 * 3600_000;
 const RENEW_MS = 60_000;
 /** How long a half-signed-in session waits for the second factor, and a WebAuthn challenge for its answer. */
-export const PENDING_MS = 5 * 60_000;
+const PENDING_MS = 5 * 60_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionDoc {
@@ -148,7 +148,9 @@ export class Sessions {
       createdAt: row.createdAt,
       seenAt: row.seenAt,
       ...(row.pendingAccountId !== null &&
-        (row.pendingUntil ?? 0) > now && { pending: { accountId: row.pendingAccountId, gen: row.pendingGen ?? 0, until: row.pendingUntil! } }),
+        (row.pendingUntil ?? 0) > now && {
+          pending: { accountId: row.pendingAccountId, gen: row.pendingGen ?? 0, until: row.pendingUntil! },
+        }),
     };
     if (doc.accountId) {
       const account = await this.accounts.get(doc.accountId);

@@ -22,7 +22,9 @@
 
   // A cancelled or timed-out prompt is the browser's NotAllowedError: said plainly, not as an error.
   const words = (err) =>
-    err && err.name === 'NotAllowedError' ? 'The passkey prompt was closed before it finished.' : (err && err.message) || 'Something went wrong.';
+    err && err.name === 'NotAllowedError'
+      ? 'The passkey prompt was closed before it finished.'
+      : (err && err.message) || 'Something went wrong.';
 
   const statusOf = (el) => el.closest('form, .card, [data-passkey-box]')?.querySelector('[data-passkey-status]');
 

@@ -9,7 +9,10 @@ export const jsonRoute = (fn: (req: Request, res: Response) => Promise<unknown>)
       await fn(req, res);
     } catch (err) {
       if (!(err instanceof PageError)) throw err;
-      res.set(err.headers).status(err.status).json({ error: String(err.detail) });
+      res
+        .set(err.headers)
+        .status(err.status)
+        .json({ error: String(err.detail) });
     }
   });
 

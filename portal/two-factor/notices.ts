@@ -8,5 +8,11 @@ export type FactorChange = { added: string } | { removed: string; byAdmin?: bool
 export function mailFactorChange(ctx: Pick<PortalContext, 'mail'>, account: Account, change: FactorChange): void {
   const at = new Date().toISOString();
   if ('added' in change) void ctx.mail?.send('factor-added', account.email, { name: account.name, factor: change.added, at });
-  else void ctx.mail?.send('factor-removed', account.email, { name: account.name, factor: change.removed, byAdmin: Boolean(change.byAdmin), at });
+  else
+    void ctx.mail?.send('factor-removed', account.email, {
+      name: account.name,
+      factor: change.removed,
+      byAdmin: Boolean(change.byAdmin),
+      at,
+    });
 }

@@ -64,7 +64,13 @@ export class Passkeys {
   ) {}
 
   async list(accountId: string): Promise<Passkey[]> {
-    const rows = await this.db.selectFrom('passkeys').selectAll().where('accountId', '=', accountId).orderBy('createdAt').limit(PASSKEYS_MAX).execute();
+    const rows = await this.db
+      .selectFrom('passkeys')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .orderBy('createdAt')
+      .limit(PASSKEYS_MAX)
+      .execute();
     return rows.map(fromRow);
   }
 

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
 
-export const RECOVERY_CODES = 10;
+const RECOVERY_CODES = 10;
 /** Crockford's base32: no i, l, o or u, so a code copied from paper reads one way (o is read as 0, i and l as 1). */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

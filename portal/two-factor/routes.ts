@@ -42,7 +42,8 @@ export function twoFactorRoutes(ctx: PortalContext): Router {
   };
 
   /** Recovery codes for an account that has none yet: made now, to be shown once. */
-  const firstCodes = async (accountId: string) => ((await factors.recovery.left(accountId)) ? undefined : factors.recovery.renew(accountId));
+  const firstCodes = async (accountId: string) =>
+    (await factors.recovery.left(accountId)) ? undefined : factors.recovery.renew(accountId);
 
   r.get(
     '/account/two-factor',
@@ -63,7 +64,9 @@ export function twoFactorRoutes(ctx: PortalContext): Router {
   const setupPage = async (res: Response, o: { problems?: string[]; status?: number } = {}) => {
     const setup = await factors.totp.setup(res.locals.account!);
     if (!setup) return res.redirect(303, '/account/two-factor');
-    pages.send(res, 'Set up an authenticator app', totpSetupBody({ csrf: res.locals.csrf, ...setup, problems: o.problems }), { status: o.status });
+    pages.send(res, 'Set up an authenticator app', totpSetupBody({ csrf: res.locals.csrf, ...setup, problems: o.problems }), {
+      status: o.status,
+    });
   };
 
   r.get(
@@ -168,4 +171,3 @@ export function twoFactorRoutes(ctx: PortalContext): Router {
 
   return r;
 }
-

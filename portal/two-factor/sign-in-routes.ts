@@ -40,7 +40,13 @@ export function factorSignInRoutes(ctx: PortalContext): Router {
 
   const stepPage = async (res: Response, account: Account, next: string, o: { problems?: string[]; status?: number } = {}) => {
     const summary = await factors.summary(account.id);
-    const body = factorStepBody({ csrf: res.locals.csrf, next, totp: Boolean(summary.totp), passkeys: summary.passkeys.length > 0, problems: o.problems });
+    const body = factorStepBody({
+      csrf: res.locals.csrf,
+      next,
+      totp: Boolean(summary.totp),
+      passkeys: summary.passkeys.length > 0,
+      problems: o.problems,
+    });
     pages.send(res, 'Second step of sign-in', body, { status: o.status, scripts: PASSKEY_SCRIPTS });
   };
 
@@ -70,7 +76,8 @@ export function factorSignInRoutes(ctx: PortalContext): Router {
         return stepPage(res, account, next, { problems: [WRONG_CODE], status: 401 });
       }
       await completeSignIn(ctx, req, res, account, attempt);
-      if (kind === 'recovery') log.info({ accountId: account.id, left: await factors.recovery.left(account.id) }, 'portal: recovery code used');
+      if (kind === 'recovery')
+        log.info({ accountId: account.id, left: await factors.recovery.left(account.id) }, 'portal: recovery code used');
       res.redirect(303, next || '/dashboard');
     });
 
@@ -98,7 +105,9 @@ export function factorSignInRoutes(ctx: PortalContext): Router {
       const { account, attempt } = found;
       const challenge = await sessions.takeChallenge(res);
       if (!challenge) throw refused(400, 'This took too long: try again.');
-      const signer = isCredentialJson(body.response) ? await factors.passkeys.authenticate(body.response as never, challenge, account.id) : undefined;
+      const signer = isCredentialJson(body.response)
+        ? await factors.passkeys.authenticate(body.response as never, challenge, account.id)
+        : undefined;
       if (!signer) {
         await throttle.failed(attempt);
         log.info({ accountId: account.id, factor: 'passkey' }, 'portal: second factor failed');

@@ -17,7 +17,7 @@ const TOLERANCE_S = PERIOD_S;
 const CODE = /^\d{6}$/;
 
 /** The six digits typed, without the spaces or dashes people add; undefined when it cannot be a code. */
-export const codeOf = (typed: string): string | undefined => {
+const codeOf = (typed: string): string | undefined => {
   const digits = typed.replace(/[\s-]/g, '');
   return CODE.test(digits) ? digits : undefined;
 };

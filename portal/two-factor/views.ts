@@ -60,7 +60,9 @@ ${
 ${
   f.passkeys.length
     ? html`<ul class="plain">${f.passkeys.map(
-        (p) => html`<li><strong>${p.name}</strong> <span class="muted small">added ${time(p.createdAt)}${p.lastUsedAt ? html`, last used ${time(p.lastUsedAt)}` : ''}</span>
+        (
+          p,
+        ) => html`<li><strong>${p.name}</strong> <span class="muted small">added ${time(p.createdAt)}${p.lastUsedAt ? html`, last used ${time(p.lastUsedAt)}` : ''}</span>
 <details><summary>Remove…</summary>
 <form method="post" action="/account/two-factor/passkeys/remove" class="stack">
   ${csrfField(o.csrf)}

@@ -93,7 +93,11 @@ run('passkeys in Chromium with a virtual authenticator', () => {
     await page.waitForURL(/\/dashboard$/);
     await page.goto(`${base}/account`);
     await page.getByText(email).first().waitFor();
-    const used = await t.api.database.db.selectFrom('passkeys').select(['lastUsedAt', 'counter']).where('accountId', '=', account.id).executeTakeFirstOrThrow();
+    const used = await t.api.database.db
+      .selectFrom('passkeys')
+      .select(['lastUsedAt', 'counter'])
+      .where('accountId', '=', account.id)
+      .executeTakeFirstOrThrow();
     expect(used.lastUsedAt).not.toBeNull();
     expectPagesClean();
   }, 90_000);

@@ -22,7 +22,10 @@ describeEngines('two-factor tables', (_engine, open) => {
     expect(JSON.stringify(row)).not.toContain(setup.secret);
 
     // A sealed secret moved to another account's row does not open there (the account id is bound in).
-    await db.insertInto('totpFactors').values({ ...row, accountId: 'acc_2' }).execute();
+    await db
+      .insertInto('totpFactors')
+      .values({ ...row, accountId: 'acc_2' })
+      .execute();
     await expect(factors.totp.setup({ id: 'acc_2', email: 'x@example.com' })).rejects.toThrow();
 
     const code = totpAt(key, now / 1000);
@@ -59,7 +62,10 @@ describeEngines('two-factor tables', (_engine, open) => {
       createdAt: new Date().toISOString(),
       lastUsedAt: null,
     });
-    await db.insertInto('passkeys').values([passkey('c1', 'acc_1'), passkey('c2', 'acc_1'), passkey('c3', 'acc_2')]).execute();
+    await db
+      .insertInto('passkeys')
+      .values([passkey('c1', 'acc_1'), passkey('c2', 'acc_1'), passkey('c3', 'acc_2')])
+      .execute();
     expect((await factors.passkeys.list('acc_1')).map((p) => p.id)).toEqual(['c1', 'c2']);
     expect(await factors.passkeys.remove('acc_2', 'c1')).toBeUndefined();
     expect(await factors.passkeys.remove('acc_1', 'c1')).toBe('key c1');

@@ -36,7 +36,18 @@ afterAll(async () => {
 });
 
 // Only Date is faked: timers, I/O and the database's waits run as they do.
-const REAL = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const REAL = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 const setClock = (ms: number) => {
   jest.useFakeTimers({ doNotFake: [...REAL], now: ms });
 };
@@ -57,9 +68,15 @@ async function setUpApp(a: Agent, at: number): Promise<{ secret: Buffer; codes: 
   const shown = /<code id="totp-secret">([A-Z2-7 ]+)<\/code>/.exec(page.text)![1];
   const secret = base32Bytes(shown);
   expect(secret.length).toBeGreaterThanOrEqual(16);
-  const wrong = await a.post('/account/two-factor/totp/confirm').type('form').send({ csrf: csrfOf(page.text), code: '000000' === codeAt(secret, at) ? '111111' : '000000' });
+  const wrong = await a
+    .post('/account/two-factor/totp/confirm')
+    .type('form')
+    .send({ csrf: csrfOf(page.text), code: '000000' === codeAt(secret, at) ? '111111' : '000000' });
   expect(wrong.status).toBe(422);
-  const done = await a.post('/account/two-factor/totp/confirm').type('form').send({ csrf: csrfOf(page.text), code: codeAt(secret, at) });
+  const done = await a
+    .post('/account/two-factor/totp/confirm')
+    .type('form')
+    .send({ csrf: csrfOf(page.text), code: codeAt(secret, at) });
   expect(done.status).toBe(200);
   const codes = [...done.text.matchAll(/<li><code>([0-9a-z-]+)<\/code><\/li>/g)].map((m) => m[1]);
   return { secret, codes };
@@ -107,10 +124,16 @@ test('an authenticator app: set up with a code, then sign-in takes the password 
 
   // The code of this step was used by the setup: refused (and counted); the next step's code works once.
   setClock(T0 + 30_000);
-  const replay = await b.post('/login/factor/totp').type('form').send({ csrf: csrfOf(step.text), code: codeAt(secret, T0) });
+  const replay = await b
+    .post('/login/factor/totp')
+    .type('form')
+    .send({ csrf: csrfOf(step.text), code: codeAt(secret, T0) });
   expect(replay.status).toBe(401);
   expect(replay.text).toContain('That code is not right');
-  const ok = await b.post('/login/factor/totp').type('form').send({ csrf: csrfOf(step.text), code: codeAt(secret, T0 + 30_000) });
+  const ok = await b
+    .post('/login/factor/totp')
+    .type('form')
+    .send({ csrf: csrfOf(step.text), code: codeAt(secret, T0 + 30_000) });
   expect(ok.status).toBe(303);
   expect(ok.headers.location).toBe('/dashboard');
   expect((await b.get('/dashboard')).status).toBe(200);
@@ -200,7 +223,10 @@ test('ADMIN_2FA=required: an admin without a factor sets one up before /admin; a
   await setUpApp(u, T0 + 10_800_000);
   const detail = await admin.get(`/admin/accounts/${user.id}`);
   expect(detail.text).toContain('an authenticator app');
-  const reset = await admin.post(`/admin/accounts/${user.id}/two-factor/reset`).type('form').send({ csrf: csrfOf(detail.text) });
+  const reset = await admin
+    .post(`/admin/accounts/${user.id}/two-factor/reset`)
+    .type('form')
+    .send({ csrf: csrfOf(detail.text) });
   expect(reset.headers.location).toBe(`/admin/accounts/${user.id}?done=two-factor-reset`);
   const adminId = (await accounts().byEmail(ADMIN))!.id;
   const audit = lines.find((l) => l.includes('portal: admin reset two-factor sign-in'));
@@ -209,7 +235,10 @@ test('ADMIN_2FA=required: an admin without a factor sets one up before /admin; a
   expect((await box.next(user.email, /sign-in factor was removed/)).text).toContain('An administrator of the service removed');
   expect((await signIn(visitor(t), user.email, PW)).headers.location).toBe('/dashboard');
   // Not on one's own account: that is done with the password on one's own page.
-  const own = await admin.post(`/admin/accounts/${adminId}/two-factor/reset`).type('form').send({ csrf: csrfOf(detail.text) });
+  const own = await admin
+    .post(`/admin/accounts/${adminId}/two-factor/reset`)
+    .type('form')
+    .send({ csrf: csrfOf(detail.text) });
   expect(own.status).toBe(400);
 });
 
@@ -223,14 +252,23 @@ test('bad input is a clear 4xx: a passkey form sent without its script, a foreig
   expect(noScript.status).toBe(400);
   expect(noScript.text).toContain('Passkeys need JavaScript');
   const csrf = csrfOf((await a.get('/account/two-factor')).text);
-  const noChallenge = await a.post('/account/two-factor/passkeys').set('X-CSRF-Token', csrf).send({ name: 'Laptop', response: { id: 'x', response: {} } });
+  const noChallenge = await a
+    .post('/account/two-factor/passkeys')
+    .set('X-CSRF-Token', csrf)
+    .send({ name: 'Laptop', response: { id: 'x', response: {} } });
   expect(noChallenge.status).toBe(400);
   expect(noChallenge.body.error).toMatch(/too long/);
   const options = await a.post('/account/two-factor/passkeys/options').set('X-CSRF-Token', csrf).send({});
   expect(options.status).toBe(200);
   expect(options.body.rp.id).toBe('127.0.0.1');
   expect(options.body.authenticatorSelection.residentKey).toBe('required');
-  const forged = await a.post('/account/two-factor/passkeys').set('X-CSRF-Token', csrf).send({ name: 'Laptop', response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'AA' } } });
+  const forged = await a
+    .post('/account/two-factor/passkeys')
+    .set('X-CSRF-Token', csrf)
+    .send({
+      name: 'Laptop',
+      response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'AA' } },
+    });
   expect(forged.status).toBe(400);
   expect(forged.body.error).toMatch(/could not be checked/);
   const badName = await a.post('/account/two-factor/passkeys').set('X-CSRF-Token', csrf).send({ name: 'a\nb', response: {} });

@@ -46,9 +46,6 @@ export const twoFactor: Migration = {
       ['challenge', 'text'],
       ['challenge_until', 'bigint'],
     ] as const)
-      await db.schema
-        .alterTable('sessions')
-        .addColumn(name, type)
-        .execute();
+      await db.schema.alterTable('sessions').addColumn(name, type).execute();
   },
 };
