@@ -85,7 +85,7 @@ ${errors(o.problems ?? [])}
   <div><button type="submit">Sign in</button></div>
 </form>
 <div class="stack" data-passkey-box>
-  <div><button type="button" class="secondary" data-passkey="sign-in" data-options="/login/passkey/options" data-action="/login/passkey" data-next="${o.next ?? ''}" hidden>Sign in with a passkey</button></div>
+  <div><button type="button" class="secondary" data-passkey="sign-in" data-options="/login/passkey/options" data-action="/login/passkey" data-next="${o.next ?? ''}" hidden>Use a passkey</button></div>
   <p class="muted small" data-passkey-status role="status"></p>
 </div>
 <p><a href="/login/forgot">Forgot your password?</a></p>

@@ -89,7 +89,7 @@ run('passkeys in Chromium with a virtual authenticator', () => {
 
     // The passkey alone: no email, no password.
     await page.goto(`${base}/login`);
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL(/\/dashboard$/);
     await page.goto(`${base}/account`);
     await page.getByText(email).first().waitFor();
