@@ -7,7 +7,7 @@
 const rule = (name, from, to) => ({ name, severity: 'error', from, to });
 
 /** The portal's feature slices (docs/architecture.md, "The portal's slices"): one feature's routes, views, services and repositories each. */
-const SLICES = '(keys|account|auth|admin|webhooks|billing|status|docs)';
+const SLICES = '(keys|account|auth|admin|webhooks|billing|status|docs|two-factor)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

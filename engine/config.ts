@@ -45,6 +45,8 @@ export interface Config {
   freePersonalKeys: boolean;
   /** The portal admin made or promoted at boot (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
   admin: { email: string; password: string | undefined; name: string | undefined } | undefined;
+  /** ADMIN_2FA: `required` sends an admin without a second factor to set one up before any admin page. */
+  adminTwoFactor: 'required' | 'optional';
   mcp: McpConfig;
   /** Account webhooks (portal/webhooks/). */
   webhooks: WebhooksConfig;

@@ -1,7 +1,7 @@
 // What the portal's routes share, made once per portal: accounts, sessions, invites, the sign-in, sign-up
-// and link throttles, device cookies, upgrade requests, new keys waiting to be shown, one-time links, the
-// page sender, the webhooks, and with SMTP_URL the mailer (and the notices it sends on account events), over
-// the dependencies the composition root handed in. Creating it also makes the first admin from
+// and link throttles, device cookies, upgrade requests, new keys waiting to be shown, one-time links, second
+// factors of sign-in, the page sender, the webhooks, and with SMTP_URL the mailer (and the notices it sends
+// on account events), over the dependencies the composition root handed in. Creating it also makes the first admin from
 // ADMIN_EMAIL/ADMIN_PASSWORD (config.admin), carries FREE_PERSONAL_KEYS to free accounts' keys and reads
 // back the throttles' counts (`ready` settles once all are done), and starts the webhook deliveries, which
 // `close` stops.
@@ -24,6 +24,7 @@ import { Deliveries } from './webhooks/deliveries.js';
 import { PlanChanges } from './accounts/plan-changes.js';
 import { Billing } from './billing/billing.js';
 import { BillingRecords } from './billing/records.js';
+import { Factors } from './two-factor/factors.js';
 
 export interface PortalContext {
   deps: PortalDeps;
@@ -49,6 +50,8 @@ export interface PortalContext {
   planChanges: PlanChanges;
   /** Plans sold through Stripe, when STRIPE_SECRET_KEY is set (portal/billing/). */
   billing: Billing | undefined;
+  /** Second factors of sign-in: authenticator apps, passkeys, recovery codes (portal/two-factor/). */
+  factors: Factors;
   /** Settles when the first admin exists (or could not be made: that is logged) and the throttles' counts are read back. */
   ready: Promise<void>;
   /** Stops what runs in the background (the webhook deliveries) and writes what the throttles hold. */
@@ -108,6 +111,7 @@ export function createContext(deps: PortalDeps): PortalContext {
     webhooks: { settings: webhookSettings, deliveries },
     planChanges,
     billing,
+    factors: new Factors(deps.db, config),
   };
 
   // The first admin, never "the first user to sign up". Pages wait for it, so a test or a browser that

@@ -24,6 +24,9 @@ import { statusRoutes } from './status/routes.js';
 import { statusAdminRoutes } from './status/admin.js';
 import { webhookRoutes as stripeWebhook } from './billing/webhook.js';
 import { billingRoutes } from './billing/routes.js';
+import { twoFactorRoutes } from './two-factor/routes.js';
+import { factorSignInRoutes } from './two-factor/sign-in-routes.js';
+import { adminFactorGate } from './two-factor/gate.js';
 
 /** Paths whose state-changing requests are the portal's forms (hosting's capability links are not). */
 const FORM_PATHS = ['/signup', '/login', '/logout', '/account', '/dashboard', '/admin', '/docs'];
@@ -74,10 +77,14 @@ export function createPortal(deps: PortalDeps): Portal {
   router.use(assetRoutes());
   router.use(docsRoutes(ctx));
   router.use(authRoutes(ctx));
+  router.use(factorSignInRoutes(ctx));
   router.use(confirmRoutes(ctx));
   router.use(resetRoutes(ctx));
   router.use(accountRoutes(ctx));
+  router.use(twoFactorRoutes(ctx));
   router.use(statusRoutes(ctx));
+  // With ADMIN_2FA=required, an admin without a second factor sets one up before any admin page.
+  router.use('/admin', adminFactorGate(ctx));
   router.use('/admin/status', statusAdminRoutes(ctx));
   router.use('/admin', adminRoutes(ctx));
   // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.

@@ -85,6 +85,12 @@ function signupMode(value: string | undefined): SignupMode {
   return v;
 }
 
+function adminTwoFactor(value: string | undefined): Config['adminTwoFactor'] {
+  const v = (value || 'optional').toLowerCase();
+  if (v !== 'required' && v !== 'optional') throw new Error(`ADMIN_2FA must be required or optional, got "${value}"`);
+  return v;
+}
+
 const ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
 // SMTP_URL: smtp:// (STARTTLS when the server offers it, port 587 by default) or smtps:// (TLS at once, 465),
@@ -241,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: env.ADMIN_EMAIL?.trim()
       ? { email: env.ADMIN_EMAIL.trim(), password: env.ADMIN_PASSWORD || undefined, name: env.ADMIN_NAME }
       : undefined,
+    adminTwoFactor: adminTwoFactor(env.ADMIN_2FA),
     mcp: mcpConfig(env),
     webhooks: {
       retryDelaysMs: durations(env.WEBHOOK_RETRY_DELAYS, '5s,30s,2m,15m', 'WEBHOOK_RETRY_DELAYS'),

@@ -10,6 +10,7 @@ import { health } from './migrations/0005-health.js';
 import { shared } from './migrations/0006-shared.js';
 import { hosted } from './migrations/0007-hosted.js';
 import { accountCounts } from './migrations/0008-account-counts.js';
+import { twoFactor } from './migrations/0009-two-factor.js';
 import type { Engine, Migration } from './migration.js';
 
 /** Every migration, by its name; a new one is added at the end, never renamed or changed once released. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-shared': shared,
   '0007-hosted': hosted,
   '0008-account-counts': accountCounts,
+  '0009-two-factor': twoFactor,
 };
 
 /** Runs the migrations this database has not run yet; returns their names. Throws with the one that failed. */

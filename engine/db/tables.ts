@@ -7,5 +7,7 @@ import type { BillingTables } from './tables/billing.js';
 import type { HealthTables } from './tables/health.js';
 import type { SharedTables } from './tables/shared.js';
 import type { HostedTables } from './tables/hosted.js';
+import type { TwoFactorTables } from './tables/two-factor.js';
 
-export interface Database extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables, HostedTables {}
+export interface Database
+  extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables, HostedTables, TwoFactorTables {}

@@ -7,8 +7,16 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import { isPlan, normalEmail, profileProblems, type Account } from '../accounts/accounts.js';
-import { passwordProblem, verifyPassword } from '../accounts/passwords.js';
-import { type FoundLink, linkedAccount, linkRefused, mailEmailChange, requireSignedIn, tooMany, tooManyLinks } from '../auth/index.js';
+import { passwordProblem } from '../accounts/passwords.js';
+import {
+  checkCurrentPassword,
+  type FoundLink,
+  linkedAccount,
+  linkRefused,
+  mailEmailChange,
+  requireSignedIn,
+  tooManyLinks,
+} from '../auth/index.js';
 import { deleteAccount, lastAdmin } from './deletion.js';
 import { MESSAGE_MAX, higherPlans, textProblem } from '../accounts/upgrades.js';
 import { PageError, posted, queried, wrap } from '../shared/pages.js';
@@ -16,7 +24,7 @@ import { accountBody, deletedBody, emailConfirmBody, type AccountPage } from './
 import { billingFor, planHistory } from '../billing/index.js';
 
 export function accountRoutes(ctx: PortalContext): Router {
-  const { accounts, sessions, throttle, devices, upgrades, links, pages, deps } = ctx;
+  const { accounts, sessions, devices, upgrades, links, pages, deps } = ctx;
   const log = deps.log;
   const r = express.Router();
 
@@ -40,23 +48,13 @@ export function accountRoutes(ctx: PortalContext): Router {
       section: await billingFor(ctx.billing, ctx, account, res.locals.csrf),
       history: planHistory(await ctx.planChanges.of(account.id)),
     };
-    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade, mail, alerts, billing }), {
+    const twoFactor = await ctx.factors.has(account.id);
+    pages.send(res, 'Account', accountBody({ ...o, viewer, csrf: res.locals.csrf, done, upgrade, mail, alerts, billing, twoFactor }), {
       status: o.status,
     });
   };
 
-  /**
-   * Checks the signed-in account's password (throttled as a sign-in from this browser): undefined when
-   * right, else the 422 problem to show. Throws the 429 page while sign-in is paused.
-   */
-  const checkPassword = async (req: Request, account: Account, password: string): Promise<string | undefined> => {
-    const attempt = { ip: req.ip, email: account.email, device: await devices.trusted(req, account) };
-    const until = await throttle.blockedUntil(attempt);
-    if (until) throw tooMany(until);
-    if (await verifyPassword(password, account.passwordHash)) return undefined;
-    await throttle.failed(attempt);
-    return 'Your current password is not right.';
-  };
+  const checkPassword = (req: Request, account: Account, password: string) => checkCurrentPassword(ctx, req, account, password);
 
   r.get(
     '/account',
@@ -146,6 +144,7 @@ export function accountRoutes(ctx: PortalContext): Router {
       await ctx.planChanges.forget(account.id);
       await devices.forget(req, res, account);
       await deleteAccount({ ...deps, accounts, upgrades }, account);
+      await ctx.factors.reset(account.id);
       await sessions.signOut(req, res);
       await sessions.forget(account.id);
       log.info({ accountId: account.id }, 'portal: account deleted');

@@ -1,6 +1,6 @@
 // The account page at /account: who is signed in, the plan (and a request for a higher one, with the state
-// of the last request), the profile form (name), the password form, with mail on the change of address and
-// the quota alerts switch, and the account's deletion, each with the problems of its last attempt, and the
+// of the last request), the profile form (name), the password form, the state of two-factor sign-in, with
+// mail on the change of address and the quota alerts switch, and the account's deletion, each with the problems of its last attempt, and the
 // confirmation of a change that redirected here; the page an address change's link opens; and the page
 // shown once an account is deleted.
 import { html, type Safe } from '../../engine/html.js';
@@ -46,6 +46,8 @@ export interface AccountPage {
   emailProblems?: string[];
   /** With billing on (portal/billing/): the plan table and subscription, and the plan changes recorded. */
   billing?: { section: Safe; history: Safe };
+  /** Signing in asks for a second factor (portal/two-factor/). */
+  twoFactor: boolean;
 }
 
 const allowance = (p: PlanSpec | undefined) => (p ? `${count(p.limit)} requests per ${windowText(p.window)}` : '');
@@ -116,6 +118,10 @@ ${errors(o.pwProblems ?? [])}
   ${field({ label: 'New password', name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: MIN_LENGTH, maxlength: MAX_LENGTH, hint: `at least ${MIN_LENGTH} characters; signs out your other sessions` })}
   <div><button type="submit">Change password</button></div>
 </form>
+<h2 id="two-factor">Two-factor sign-in</h2>
+<div class="card" aria-labelledby="two-factor">
+<p>${o.twoFactor ? 'On: signing in asks for a second factor after your password.' : 'Off: your password alone signs you in.'} <a href="/account/two-factor">${o.twoFactor ? 'Manage your authenticator app, passkeys and recovery codes' : 'Set up an authenticator app or a passkey'}</a></p>
+</div>
 ${o.mail ? mailSections(o) : ''}
 <h2 id="delete">Delete your account</h2>
 ${errors(o.deleteProblems ?? [])}

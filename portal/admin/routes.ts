@@ -1,8 +1,9 @@
 // /admin, for accounts with the admin role: the queue of upgrade requests (approve or decline), list
 // accounts a page of 50 at a time and search them (email, key id or hint, plan, state), change an account's
 // plan, approve, suspend and reactivate it, list and revoke its keys, make a one-time password reset link
-// for it (how a user gets back in when the service sends no mail), and hand out one-time invite links. Every change of plan or status reaches the account's keys at once
-// (Accounts.update → keys.updateAccount).
+// for it (how a user gets back in when the service sends no mail), reset its second factors (for an owner
+// who lost them), and hand out one-time invite links. Every change of plan or status reaches the account's
+// keys at once (Accounts.update → keys.updateAccount).
 import express, { type Request, type Response, type Router } from 'express';
 import type { KeyRecord } from '../../engine/access/keystore.js';
 import type { PortalContext } from '../context.js';
@@ -14,6 +15,7 @@ import type { Account } from '../accounts/accounts.js';
 import { changePlan } from '../accounts/plan-changes.js';
 import { adminSubscription, confirmPlanBody, isEntitled, planHistory } from '../billing/index.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
+import { hasFactor, mailFactorChange } from '../two-factor/index.js';
 import {
   accountDetailBody,
   accountsBody,
@@ -134,6 +136,7 @@ export function adminRoutes(ctx: PortalContext): Router {
       reset,
       history,
       subscription,
+      factors: await ctx.factors.summary(account.id),
     });
     pages.send(res, `${account.name} · Admin`, body, { wide: true });
   };
@@ -158,6 +161,23 @@ export function adminRoutes(ctx: PortalContext): Router {
       const link = await resetLink(ctx, a, false);
       log.info({ by: res.locals.viewer!.id, accountId: a.id }, 'portal: admin made a reset link');
       await detailPage(req, res, a, { url: link.url, expiresAt: new Date(link.expiresAt).toISOString() });
+    }),
+  );
+
+  // Audit: logged with the admin who did it; the owner is mailed.
+  r.post(
+    '/accounts/:id/two-factor/reset',
+    wrap(async (req, res) => {
+      const a = await accountOr404(req);
+      if (a.id === res.locals.viewer!.id)
+        throw new PageError(400, 'Not your own account', 'Remove your own factors on your Two-factor sign-in page, with your password.');
+      const removed = await ctx.factors.reset(a.id);
+      log.info(
+        { by: res.locals.viewer!.id, accountId: a.id, totp: Boolean(removed.totp), passkeys: removed.passkeys.length },
+        'portal: admin reset two-factor sign-in',
+      );
+      if (hasFactor(removed)) mailFactorChange(ctx, a, { removed: 'every sign-in factor and recovery code', byAdmin: true });
+      res.redirect(303, `/admin/accounts/${a.id}?done=two-factor-reset`);
     }),
   );
 

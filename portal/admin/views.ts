@@ -9,6 +9,7 @@ import { REASON_MAX, type UpgradeRequest } from '../accounts/upgrades.js';
 import { csrfField, notice } from '../shared/forms.js';
 import { planName } from '../shared/format.js';
 import { adminStatusCell, type BillingRecord } from '../billing/index.js';
+import { hasFactor, type FactorSummary } from '../two-factor/index.js';
 
 const DONE: Record<string, string> = {
   plan: "The plan was changed; the account's keys carry it from their next request.",
@@ -18,6 +19,8 @@ const DONE: Record<string, string> = {
   withdrawn: 'The invite was withdrawn.',
   approved: 'The upgrade was approved: the account and its keys are on the new plan from their next request.',
   declined: 'The upgrade request was declined.',
+  'two-factor-reset':
+    "The account's second factors and recovery codes were removed: its password alone signs in now. Its owner was told by mail.",
   'already-decided': 'That request was decided already (by another admin, or withdrawn by the account being deleted).',
 };
 
@@ -175,6 +178,25 @@ export interface AccountDetailPage {
   history?: Safe;
   /** With billing on: the account's subscription (portal/billing/views.ts). */
   subscription?: Safe;
+  /** The account's second factors (portal/two-factor/). */
+  factors: FactorSummary;
+}
+
+function factorsSection(o: AccountDetailPage, csrf: Safe): Safe {
+  const f = o.factors;
+  const on = hasFactor(f);
+  const what = [
+    ...(f.totp ? [`an authenticator app (since ${day(f.totp)} UTC)`] : []),
+    ...(f.passkeys.length ? [`${f.passkeys.length} passkey${f.passkeys.length === 1 ? '' : 's'}`] : []),
+  ];
+  return html`<h2 id="two-factor">Two-factor sign-in</h2>
+<p>${on ? html`On: ${what.join(' and ')}; ${f.recoveryLeft} recovery code${f.recoveryLeft === 1 ? '' : 's'} left.` : html`<span class="muted">Off: the password alone signs in.</span>`}</p>
+${
+  on && !o.self
+    ? html`<p class="muted small">For an owner who lost their factors and recovery codes: the reset removes every factor and recovery code, so the password alone signs in until they set new ones up. The owner is mailed, and the reset is logged with your account.</p>
+<form method="post" action="/admin/accounts/${o.account.id}/two-factor/reset" class="row">${csrf}<button type="submit" class="danger">Reset two-factor sign-in</button></form>`
+    : ''
+}`;
 }
 
 export function accountDetailBody(o: AccountDetailPage) {
@@ -215,6 +237,7 @@ ${
 }
 <p class="muted small">A reset link lets whoever opens it choose a new password for this account, once, within an hour; every session of the account ends when it is used.</p>
 <form method="post" action="/admin/accounts/${a.id}/reset-link" class="row">${csrf}<button type="submit">Make a password reset link</button></form>
+${factorsSection(o, csrf)}
 <h2>Keys</h2>
 ${
   held.length

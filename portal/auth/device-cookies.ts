@@ -2,9 +2,9 @@
 // sign-in the browser gets `uua_device`, a proof that it signed in to that account before: a random nonce
 // and HMAC-SHA256(secret, account id | session generation | email | nonce). Bound so, a proof ends with the
 // account it was made for: a deleted account's proofs are worth nothing to whoever signs up with its address
-// later (another id), and a password reset or change (a new generation) or a change of address ends them. The secret is made once and kept in the `secrets` table (inserted
-// unless one is there, then read back, so every instance uses the one that won). A sign-in attempt that brings a proof
-// valid for the account of the email typed is a trusted one and counts on that device's own allowance and
+// later (another id), and a password reset or change (a new generation) or a change of address ends them.
+// The secret is made once and kept in the `secrets` table (shared/server-secret.ts). A sign-in attempt that
+// brings a proof valid for the account of the email typed is a trusted one and counts on that device's own allowance and
 // on the account's ceiling for trusted devices (auth/throttle.ts); a missing, forged, ended or other
 // account's proof makes the attempt an untrusted one. The account is not in the cookie: a proof is checked
 // against the account of the email typed. One cookie holds the proofs of the
@@ -14,6 +14,7 @@ import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Db } from '../../engine/db/open.js';
 import { normalEmail, type Account } from '../accounts/accounts.js';
+import { serverSecret } from '../shared/server-secret.js';
 
 /** What a proof is bound to. */
 export type Holder = Pick<Account, 'id' | 'email' | 'sessionGen'>;
@@ -34,28 +35,14 @@ function cookieValue(req: Request): string | undefined {
 }
 
 export class DeviceCookies {
-  private secret?: Promise<Buffer>;
+  /** The server's secret the proofs are made with. */
+  private readonly key: () => Promise<Buffer>;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly publicUrl: string,
-  ) {}
-
-  /** The server's secret: read from the database, or made there by the first instance that needs it. */
-  private key(): Promise<Buffer> {
-    this.secret ??= (async () => {
-      await this.db
-        .insertInto('secrets')
-        .values({ name: SECRET_ID, value: crypto.randomBytes(32).toString('base64url') })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const kept = await this.db.selectFrom('secrets').select('value').where('name', '=', SECRET_ID).executeTakeFirstOrThrow();
-      return Buffer.from(kept.value, 'base64url');
-    })().catch((err: unknown) => {
-      this.secret = undefined; // the database was down: ask again next time
-      throw err;
-    });
-    return this.secret;
+  ) {
+    this.key = serverSecret(db, SECRET_ID);
   }
 
   private mac(key: Buffer, holder: Holder, nonce: string): Buffer {

@@ -2,17 +2,21 @@
 // "Wrong email or password" for either mistake, in the same time (an unknown email still costs one
 // argon2id), and is throttled per IP and per account, or per device for a browser that signed in to the
 // account before (auth/throttle.ts, auth/device-cookies.ts); a successful one gives the browser a
-// new device cookie. With SMTP_URL set, sign-up confirms the address (auth/confirm-routes.ts): a new address and
-// one that has an account get the same answer, the mail tells them apart, and an account that has not
-// confirmed yet cannot sign in (its owner is mailed the link again instead).
-import express, { type Response, type Router } from 'express';
+// new device cookie. An account with a second factor (portal/two-factor/) is half signed in by a right
+// password and sent to /login/factor, which finishes with completeSignIn. With SMTP_URL set, sign-up
+// confirms the address (auth/confirm-routes.ts): a new address and one that has an account get the same
+// answer, the mail tells them apart, and an account that has not confirmed yet cannot sign in (its owner
+// is mailed the link again instead).
+import express, { type Request, type Response, type Router } from 'express';
 import type { PortalContext } from '../context.js';
-import { profileProblems } from '../accounts/accounts.js';
+import { profileProblems, type Account } from '../accounts/accounts.js';
 import { burnVerify, needsRehash, passwordProblem, verifyPassword, hashPassword } from '../accounts/passwords.js';
 import { localPath } from './sessions.js';
+import type { Attempt } from './throttle.js';
 import type { Invite } from './invites.js';
 import { mailConfirmation, mailSignupExisting } from './mail-links.js';
 import { PageError, posted, wrap } from '../shared/pages.js';
+import { PASSKEY_SCRIPTS } from '../shared/assets.js';
 import { loginBody, pendingBody, signupBody, signupClosed, type LoginForm, type SignupForm } from './views.js';
 
 const WRONG = 'Wrong email or password';
@@ -39,6 +43,41 @@ function tooManySignUps(until: number, max: number): PageError {
     `At most ${max} account${max === 1 ? '' : 's'} can be created from one address (IP) per minute. Try again after ${at} UTC (in ${seconds} second${seconds === 1 ? '' : 's'}).`,
     { 'Retry-After': String(seconds) },
   );
+}
+
+type SignIn = Pick<PortalContext, 'accounts' | 'sessions' | 'throttle' | 'devices' | 'deps'>;
+
+/** What a right password does for an account without a second factor: its failures cleared, this browser trusted. */
+async function passed(ctx: SignIn, req: Request, res: Response, account: Account, attempt: Attempt): Promise<void> {
+  await ctx.throttle.succeeded(attempt);
+  // This browser is known to the account from now on, whatever comes next.
+  await ctx.devices.issue(req, res, account);
+}
+
+/** The account is signed in: its time of sign-in kept, a new session. */
+async function enterSession(ctx: SignIn, req: Request, res: Response, account: Account): Promise<void> {
+  const signedIn = await ctx.accounts.update(account.id, { lastSignInAt: new Date().toISOString() });
+  await ctx.sessions.signIn(req, res, signedIn!);
+  ctx.deps.log.info({ accountId: account.id }, 'portal: signed in');
+}
+
+/**
+ * Checks the signed-in account's password before a change that needs it (throttled as a sign-in from this
+ * browser): undefined when right, else the problem to show. Throws the 429 page while sign-in is paused.
+ */
+export async function checkCurrentPassword(ctx: SignIn, req: Request, account: Account, password: string): Promise<string | undefined> {
+  const attempt = { ip: req.ip, email: account.email, device: await ctx.devices.trusted(req, account) };
+  const until = await ctx.throttle.blockedUntil(attempt);
+  if (until) throw tooMany(until);
+  if (await verifyPassword(password, account.passwordHash)) return undefined;
+  await ctx.throttle.failed(attempt);
+  return 'Your current password is not right.';
+}
+
+/** A second factor was right after the password (or a passkey alone): what the password does without one, then the session. */
+export async function completeSignIn(ctx: SignIn, req: Request, res: Response, account: Account, attempt: Attempt): Promise<void> {
+  await passed(ctx, req, res, account, attempt);
+  await enterSession(ctx, req, res, account);
 }
 
 export function authRoutes(ctx: PortalContext): Router {
@@ -134,6 +173,7 @@ export function authRoutes(ctx: PortalContext): Router {
   const loginForm = (res: Response, o: Omit<LoginForm, 'csrf' | 'closed' | 'confirm'> & { status?: number }) => {
     pages.send(res, 'Sign in', loginBody({ ...o, csrf: res.locals.csrf, closed: ctx.signup === 'closed', confirm: Boolean(ctx.mail) }), {
       status: o.status,
+      scripts: PASSKEY_SCRIPTS,
     });
   };
 
@@ -169,9 +209,9 @@ export function authRoutes(ctx: PortalContext): Router {
         log.info({ accountId: account?.id, trusted: Boolean(attempt.device) }, 'portal: sign-in failed');
         return loginForm(res, { email, next, problems: [WRONG], status: 401 });
       }
-      await throttle.succeeded(attempt);
-      // The password was right: this browser is known to the account from now on, whatever comes next.
-      await devices.issue(req, res, account);
+      // With a second factor to come, a right password alone clears no failures and trusts no browser yet.
+      const twoStep = await ctx.factors.has(account.id);
+      if (!twoStep) await passed(ctx, req, res, account, attempt);
       if (account.status === 'pending')
         throw new PageError(
           403,
@@ -180,12 +220,13 @@ export function authRoutes(ctx: PortalContext): Router {
         );
       if (account.status === 'suspended')
         throw new PageError(403, 'Account suspended', 'This account is suspended. Contact the operators of this service.');
-      const signedIn = await accounts.update(account.id, {
-        lastSignInAt: new Date().toISOString(),
-        ...(needsRehash(account.passwordHash) ? { passwordHash: await hashPassword(password) } : {}),
-      });
-      await sessions.signIn(req, res, signedIn!);
-      log.info({ accountId: account.id }, 'portal: signed in');
+      if (needsRehash(account.passwordHash)) await accounts.update(account.id, { passwordHash: await hashPassword(password) });
+      if (twoStep) {
+        await sessions.halfSignIn(req, res, account);
+        log.info({ accountId: account.id }, 'portal: password right, second factor asked');
+        return res.redirect(303, `/login/factor${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+      }
+      await enterSession(ctx, req, res, account);
       res.redirect(303, next || '/dashboard');
     }),
   );

@@ -5,7 +5,9 @@
 // by the next sweep. A new id at sign-in (the pre-session of the sign-in form is destroyed), destroyed at
 // sign-out; a password change bumps the account's session generation, which ends every other session of
 // it. Anonymous visitors get a pre-session only when a form needs a CSRF token (sign-in, sign-up), never on
-// a plain page view.
+// a plain page view. Between a right password and the second factor (portal/two-factor/) the session is
+// half signed in: a new id, no account, and the account it waits for, for 5 minutes. A WebAuthn challenge
+// handed to the browser is kept on the row too, for 5 minutes, and taken (cleared) by its first answer.
 import crypto from 'node:crypto';
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { Db } from '../../engine/db/open.js';
@@ -19,6 +21,8 @@ const IDLE_MS = 12 * 3600_000;
 const ANON_IDLE_MS = 2 * 3600_000;
 const ABSOLUTE_MS = 7 * 24 * 3600_000;
 const RENEW_MS = 60_000;
+/** How long a half-signed-in session waits for the second factor, and a WebAuthn challenge for its answer. */
+const PENDING_MS = 5 * 60_000;
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionDoc {
@@ -28,6 +32,8 @@ interface SessionDoc {
   gen?: number;
   createdAt: number;
   seenAt: number;
+  /** Half signed in: the account whose second factor is asked for, its session generation, until when. */
+  pending?: { accountId: string; gen: number; until: number };
 }
 
 interface Loaded {
@@ -106,6 +112,9 @@ export class Sessions {
         createdAt: doc.createdAt,
         seenAt: doc.seenAt,
         expiresAt: expiryOf(doc),
+        pendingAccountId: doc.pending?.accountId ?? null,
+        pendingGen: doc.pending?.gen ?? null,
+        pendingUntil: doc.pending?.until ?? null,
       })
       .execute();
     this.sweep();
@@ -128,7 +137,7 @@ export class Sessions {
     const now = Date.now();
     const row = await this.db
       .selectFrom('sessions')
-      .select(['csrf', 'accountId', 'gen', 'createdAt', 'seenAt'])
+      .select(['csrf', 'accountId', 'gen', 'createdAt', 'seenAt', 'pendingAccountId', 'pendingGen', 'pendingUntil'])
       .where('hash', '=', hash)
       .where('expiresAt', '>', now)
       .executeTakeFirst();
@@ -138,6 +147,10 @@ export class Sessions {
       ...(row.accountId !== null ? { accountId: row.accountId, gen: row.gen ?? 0 } : {}),
       createdAt: row.createdAt,
       seenAt: row.seenAt,
+      ...(row.pendingAccountId !== null &&
+        (row.pendingUntil ?? 0) > now && {
+          pending: { accountId: row.pendingAccountId, gen: row.pendingGen ?? 0, until: row.pendingUntil! },
+        }),
     };
     if (doc.accountId) {
       const account = await this.accounts.get(doc.accountId);
@@ -182,6 +195,56 @@ export class Sessions {
     await this.save(req, res, { csrf: token(), accountId: account.id, gen: account.sessionGen ?? 0, createdAt: now, seenAt: now });
     res.locals.account = account;
     res.locals.viewer = viewerOf(account);
+  }
+
+  /**
+   * The password was right and a second factor is asked for: a new session id that names the account it
+   * waits for (for PENDING_MS), signed in to nothing yet.
+   */
+  async halfSignIn(req: Request, res: Response, account: Account): Promise<void> {
+    if (res.locals.session) await this.drop(res.locals.session.hash);
+    const now = Date.now();
+    await this.save(req, res, {
+      csrf: token(),
+      createdAt: now,
+      seenAt: now,
+      pending: { accountId: account.id, gen: account.sessionGen ?? 0, until: now + PENDING_MS },
+    });
+  }
+
+  /** The account a half-signed-in session waits for, while it waits and the account is still as it was. */
+  async pendingAccount(res: Response): Promise<Account | undefined> {
+    const pending = res.locals.session?.doc.pending;
+    if (!pending || pending.until <= Date.now()) return undefined;
+    const account = await this.accounts.get(pending.accountId);
+    return account && account.status === 'active' && (account.sessionGen ?? 0) === pending.gen ? account : undefined;
+  }
+
+  /** Keeps a WebAuthn challenge handed to this browser, replacing any earlier one. */
+  async keepChallenge(res: Response, challenge: string): Promise<void> {
+    const hash = res.locals.session?.hash;
+    if (!hash) throw new Error('a challenge needs a session');
+    await this.db
+      .updateTable('sessions')
+      .set({ challenge, challengeUntil: Date.now() + PENDING_MS })
+      .where('hash', '=', hash)
+      .execute();
+  }
+
+  /** The challenge kept for this browser, once (the row forgets it): undefined when none or expired. */
+  async takeChallenge(res: Response): Promise<string | undefined> {
+    const hash = res.locals.session?.hash;
+    if (!hash) return undefined;
+    const row = await this.db.selectFrom('sessions').select(['challenge', 'challengeUntil']).where('hash', '=', hash).executeTakeFirst();
+    if (!row?.challenge) return undefined;
+    // Cleared only if it is still the one read: of two answers at once, one takes it.
+    const taken = await this.db
+      .updateTable('sessions')
+      .set({ challenge: null, challengeUntil: null })
+      .where('hash', '=', hash)
+      .where('challenge', '=', row.challenge)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) > 0 && (row.challengeUntil ?? 0) > Date.now() ? row.challenge : undefined;
   }
 
   /** Ends every session of the account (it is being deleted), by the account's index. */

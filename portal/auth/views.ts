@@ -1,6 +1,7 @@
 // The sign-up and sign-in pages: their forms (with the problems of the last attempt), the page an account
 // waiting for approval sees, and the refusal of sign-up when it is by invitation only. With mail on, both
-// say what an account is before its address is confirmed: nothing one can sign in to yet.
+// say what an account is before its address is confirmed: nothing one can sign in to yet. Sign-in offers a
+// passkey too, where the browser has passkeys (portal/static/passkeys.js shows the button).
 import { html } from '../../engine/html.js';
 import { NAME_MAX } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
@@ -83,6 +84,10 @@ ${errors(o.problems ?? [])}
   ${field({ label: 'Password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, maxlength: 1024 })}
   <div><button type="submit">Sign in</button></div>
 </form>
+<div class="stack" data-passkey-box>
+  <div><button type="button" class="secondary" data-passkey="sign-in" data-options="/login/passkey/options" data-action="/login/passkey" data-next="${o.next ?? ''}" hidden>Use a passkey</button></div>
+  <p class="muted small" data-passkey-status role="status"></p>
+</div>
 <p><a href="/login/forgot">Forgot your password?</a></p>
 ${o.confirm ? html`<p class="muted" id="confirm-hint">Signed up but not confirmed your address yet? Use the link we emailed you: until then the account cannot sign in. Signing in with the right password mails the link again, or <a href="/signup/sent">ask for it here</a>.</p>` : ''}
 ${o.closed ? html`<p class="muted">New accounts are by invitation.</p>` : html`<p>No account yet? <a href="/signup">Create one</a>.</p>`}`;

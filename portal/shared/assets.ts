@@ -1,6 +1,7 @@
-// The files the pages load: portal/static at /portal/static and chart.js (the usage charts) at
-// /portal/vendor/chartjs/<version>, from wherever npm put it; the version in the URL lets browsers keep it
-// for a year and still see an upgrade at once.
+// The files the pages load: portal/static at /portal/static, chart.js (the usage charts) at
+// /portal/vendor/chartjs/<version> and @simplewebauthn/browser (passkeys) at
+// /portal/vendor/simplewebauthn/<version>, from wherever npm put them; the version in the URL lets browsers
+// keep them for a year and still see an upgrade at once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -22,12 +23,23 @@ const versionOf = (dist: string) =>
 const chartDist = path.dirname(requireHere.resolve('chart.js'));
 export const CHART_URL = `/portal/vendor/chartjs/${versionOf(chartDist)}/chart.umd.min.js`;
 
+// @simplewebauthn/browser's bundle (the global SimpleWebAuthnBrowser), for the passkey pages.
+// (Its package exports no package.json: the folder is found from its CommonJS entry, script/index.js.)
+const webauthnDist = path.join(path.dirname(requireHere.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle');
+const WEBAUTHN_URL = `/portal/vendor/simplewebauthn/${versionOf(path.join(webauthnDist, '..'))}/index.umd.min.js`;
+/** The scripts of the pages that make or use passkeys: the library's browser part, then the pages' own. */
+export const PASSKEY_SCRIPTS = [WEBAUTHN_URL, '/portal/static/passkeys.js'];
+
 export function assetRoutes(): Router {
   const router = express.Router();
   router.use('/portal/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: assetHeaders }));
   router.get(CHART_URL, (_req, res, next) => {
     assetHeaders(res);
     res.sendFile(path.join(chartDist, 'chart.umd.min.js'), { maxAge: '365d', immutable: true }, (err) => err && next(err));
+  });
+  router.get(WEBAUTHN_URL, (_req, res, next) => {
+    assetHeaders(res);
+    res.sendFile(path.join(webauthnDist, 'index.umd.min.js'), { maxAge: '365d', immutable: true }, (err) => err && next(err));
   });
   return router;
 }

@@ -97,12 +97,15 @@ export function appForTests(env: Record<string, string | undefined> = {}): TestA
   };
 }
 
-/** Serves the app on a loopback port with the edges of server/main.ts; `bodyIdleMs` shortens the idle time for a test. */
+/**
+ * Serves the app on a loopback port with the edges of server/main.ts; `bodyIdleMs` shortens the idle time
+ * for a test, `port` names the port (a test whose PUBLIC_URL must name it before the app starts).
+ */
 export async function listen(
   app: App['app'],
-  opts: { bodyIdleMs?: number } = {},
+  opts: { bodyIdleMs?: number; port?: number } = {},
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const server = http.createServer(app).listen(0, '127.0.0.1');
+  const server = http.createServer(app).listen(opts.port ?? 0, '127.0.0.1');
   guardEdges(server, { bodyIdleMs: opts.bodyIdleMs ?? 30_000, requestMs: 5 * 60_000 });
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -115,6 +118,15 @@ export async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A loopback port free now (for a PUBLIC_URL that must name the port before the app listens). */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Whether Redis at REDIS_URL (default 127.0.0.1:6379) answers; under CI=true its absence is a failure. */

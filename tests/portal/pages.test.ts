@@ -226,6 +226,7 @@ describe('in Chromium', () => {
       await check('usage', signedIn(ADMIN, '/dashboard/usage'));
       await check('webhooks', signedIn(ADMIN, '/dashboard/webhooks'));
       await check('account', signedIn(ADMIN, '/account'));
+      await check('two-factor', signedIn(ADMIN, '/account/two-factor'));
       await check('admin', signedIn(ADMIN, '/admin'));
       await check('docs-signed-in', signedIn(ADMIN, '/docs/tools'));
       let n = 0;

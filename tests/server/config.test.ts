@@ -10,6 +10,12 @@ test('SIGNUP_LIMIT: 10 sign-ups per client IP per minute unless set; a whole num
   expect(() => loadConfig({ SIGNUP_LIMIT: 'ten' })).toThrow('SIGNUP_LIMIT must be a whole number, got "ten"');
 });
 
+test('ADMIN_2FA: optional unless required; anything else stops the boot', () => {
+  expect(loadConfig({}).adminTwoFactor).toBe('optional');
+  expect(loadConfig({ ADMIN_2FA: 'Required' }).adminTwoFactor).toBe('required');
+  expect(() => loadConfig({ ADMIN_2FA: 'yes' })).toThrow('ADMIN_2FA must be required or optional, got "yes"');
+});
+
 test('FREE_PERSONAL_KEYS: off unless true (or 1); anything else stops the boot', () => {
   expect(loadConfig({}).freePersonalKeys).toBe(false);
   expect(loadConfig({ FREE_PERSONAL_KEYS: 'true' }).freePersonalKeys).toBe(true);

@@ -37,6 +37,13 @@ export interface SessionsTable {
   createdAt: number;
   seenAt: number;
   expiresAt: number;
+  /** Half signed in: the password was right, the second factor is still asked for (until pending_until). */
+  pendingAccountId: string | null;
+  pendingGen: number | null;
+  pendingUntil: number | null;
+  /** A WebAuthn challenge handed to this browser, answered once before challenge_until. */
+  challenge: string | null;
+  challengeUntil: number | null;
 }
 
 export interface LinkTokensTable {

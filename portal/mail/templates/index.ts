@@ -12,6 +12,8 @@ import { signupExisting, type SignupExistingData } from './signup-existing.js';
 import { upgradeDecided, type UpgradeDecidedData } from './upgrade-decided.js';
 import { upstreamAlert, type UpstreamAlertData } from './upstream-alert.js';
 import { paymentFailed, type PaymentFailedData } from './payment-failed.js';
+import { factorAdded, type FactorAddedData } from './factor-added.js';
+import { factorRemoved, type FactorRemovedData } from './factor-removed.js';
 
 export interface MailData {
   'verify-email': VerifyEmailData;
@@ -25,6 +27,8 @@ export interface MailData {
   'upgrade-decided': UpgradeDecidedData;
   'upstream-alert': UpstreamAlertData;
   'payment-failed': PaymentFailedData;
+  'factor-added': FactorAddedData;
+  'factor-removed': FactorRemovedData;
 }
 
 export type MailKind = keyof MailData;
@@ -41,4 +45,6 @@ export const TEMPLATES: { [K in MailKind]: Template<MailData[K]> } = {
   'upgrade-decided': upgradeDecided,
   'upstream-alert': upstreamAlert,
   'payment-failed': paymentFailed,
+  'factor-added': factorAdded,
+  'factor-removed': factorRemoved,
 };

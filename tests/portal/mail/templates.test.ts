@@ -20,6 +20,8 @@ const samples: { [K in MailKind]: MailData[K] } = {
   'upgrade-decided': { name: hostile, plan: 'Premium', approved: false, reason: hostile },
   'upstream-alert': { name: hostile, title: 'Upstream pokeapi is failing: its circuit breaker opened', detail: hostile },
   'payment-failed': { name: hostile, plan: 'Premium', nextRetryAt: '2026-11-29T10:00:00.000Z', invoiceUrl: link },
+  'factor-added': { name: hostile, factor: `the passkey “${hostile}”`, at: '2026-11-26T10:15:30.000Z' },
+  'factor-removed': { name: hostile, factor: 'every sign-in factor', byAdmin: true, at: '2026-11-26T10:15:30.000Z' },
 };
 
 /** Sent to an address nobody has confirmed yet (a sign-up's, or a taken one's whose account may be unconfirmed). */
