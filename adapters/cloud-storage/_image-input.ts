@@ -66,7 +66,7 @@ function renamed(err: unknown): unknown {
   return new ApiError(err.code, message, err.headers);
 }
 
-export async function readImageInput(value: unknown, ctx: AdapterContext): Promise<ImageInput> {
+export async function readImageInput(value: unknown, ctx: AdapterContext<never>): Promise<ImageInput> {
   if (isUpload(value)) {
     if (value.size > MAX_IMAGE_BYTES) throw tooLarge();
     return { bytes: await fsp.readFile(value.path), fromPath: value.path, originalName: value.originalName };
