@@ -113,7 +113,10 @@ export type AdapterData = Record<string, unknown>;
  * An endpoint's adapter. The catalog's build types `P` and `U` for each adapter (adapters/<category>/_catalog.ts,
  * written by scripts/catalog-types.ts): `P` is what engine/catalog/validate.ts hands over, `U` the upstreams it may ask for.
  */
-export type Adapter<P extends object = Params, U extends string = string> = (params: P, ctx: AdapterContext<U>) => Promise<AdapterData | Reply>;
+export type Adapter<P extends object = Params, U extends string = string> = (
+  params: P,
+  ctx: AdapterContext<U>,
+) => Promise<AdapterData | Reply>;
 
 const REPLY = Symbol.for('uua.reply');
 
