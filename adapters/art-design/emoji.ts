@@ -30,7 +30,7 @@ function filtered(params: EmojiParams): Emoji[] {
 
 const emoji: Adapter<'art-design/emoji'> = async (params) => {
   const mode = params.mode;
-  const q = params.q === undefined ? undefined : params.q.trim().toLowerCase();
+  const q = params.q?.trim().toLowerCase();
   if ((mode === 'search' || mode === 'similar') && !q) throw missingParam('q'); // only blanks: the catalog requires q
   const slugs = (names: string[]) => ({ items: names, slugs: names.map((n) => n.replace(/ /g, '-')) });
 

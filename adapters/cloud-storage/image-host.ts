@@ -25,7 +25,7 @@ const imageHost: Adapter<'cloud-storage/image-host'> = async (params, ctx) => {
   const given = cleanFileName(params.name ?? input.originalName ?? '', 200).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   const title = given || 'image';
   const fileName = `${title}.${type.ext}`;
-  const expiration = params.expiration === undefined ? 0 : params.expiration;
+  const expiration = params.expiration ?? 0;
 
   // With an operator's imgbb key the image goes there; if imgbb fails, the service hosts it itself.
   if (ctx.upstream('imgbb').hasKeys) {
