@@ -35,6 +35,7 @@ export { oneTurn, readCompletion } from './upstream/chat-completion.js';
 export { isPublicAddress } from './upstream/guarded-fetch.js';
 export { pause } from './upstream/pause.js';
 export { hostOfDomain } from './catalog/domain.js';
+export { required } from './catalog/required.js';
 export { regionName } from './region-names.js';
 export { dataDir } from './data-dir.js';
 export { LoadOnce } from './load-once.js';

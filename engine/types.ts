@@ -15,7 +15,12 @@ export interface UploadedFile {
   claimedType: string;
 }
 
-export interface AdapterContext {
+/**
+ * What an adapter may use. `U` is the ids of catalog/upstreams.yaml it may ask for (its endpoint's `upstream:`
+ * and `uses:`, or its `fallback:` entry's upstream); a helper that asks none takes `AdapterContext<never>`,
+ * which every adapter's context is.
+ */
+export interface AdapterContext<U extends string = string> {
   /** `category/endpoint`, e.g. `tools/ccgen`. */
   endpoint: string;
   /** The catalog's `options:` for this endpoint (e.g. a bound model id). */
@@ -34,9 +39,10 @@ export interface AdapterContext {
    * and kept in one bounded LRU (engine/upstream/memo.ts); a failed load is not kept. `load` gets upstream
    * clients of its own: the requests waiting on it share it, so one caller hanging up does not stop it.
    */
-  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: (upstream: (id: string) => UpstreamClient) => Promise<T>): Promise<T>;
-  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream/client.ts), its calls stopped with the request. */
-  upstream(id: string): UpstreamClient;
+  memo<T>(key: string, ttlMs: number | ((value: T) => number), load: (upstream: (id: U) => UpstreamClient) => Promise<T>): Promise<T>;
+  /** The client of an upstream of catalog/upstreams.yaml (engine/upstream/client.ts), its calls stopped with the request.
+   * A property, not a method, so that a context for some upstreams never passes for one with more. */
+  upstream: (id: U) => UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */
   fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;
   /** Files, images, pastes and generated media hosted by the service, typed per kind (engine/hosting/types.ts). */
@@ -103,7 +109,14 @@ export interface FetchedUrl {
 
 export type AdapterData = Record<string, unknown>;
 
-export type Adapter = (params: Params, ctx: AdapterContext) => Promise<AdapterData | Reply>;
+/**
+ * An endpoint's adapter. The catalog's build types `P` and `U` for each adapter (adapters/<category>/_catalog.ts,
+ * written by scripts/catalog-types.ts): `P` is what engine/catalog/validate.ts hands over, `U` the upstreams it may ask for.
+ */
+export type Adapter<P extends object = Params, U extends string = string> = (
+  params: P,
+  ctx: AdapterContext<U>,
+) => Promise<AdapterData | Reply>;
 
 const REPLY = Symbol.for('uua.reply');
 

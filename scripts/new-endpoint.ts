@@ -1,6 +1,7 @@
 // Starts a new endpoint: its catalog entry (marked `extension: true`, as anything new is outside the
-// customer's spec), its adapter and its test, each with the placeholders a maintainer fills in. Refuses a
-// name that is taken. Prints what it wrote and the one line of the adapter left to write.
+// customer's spec), its adapter and its test, each with the placeholders a maintainer fills in, and the
+// category's adapters/<category>/_catalog.ts written again so the adapter's params are typed at once.
+// Refuses a name that is taken. Prints what it wrote and the one line of the adapter left to write.
 //
 //   npm run new-endpoint -- <category>/<name>
 //   npm run new-endpoint -- <category>/<name> --root <dir>     (another copy of the project; tests use it)
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { modeline } from './catalog-schema.js';
+import { catalogTypes, typesFile } from './catalog-types.js';
 
 export interface NewEndpoint {
   /** The files written, relative to the root. */
@@ -45,10 +47,10 @@ const catalogEntry = (category: string, name: string) => `  - name: ${name}
 `;
 
 const adapterFile = (category: string, name: string) => `// ${category}/${name}: FILL IN what it answers, and from what.
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
-const ${camel(name)}: Adapter = async (params) => {
-  const text = String(params.text);
+const ${camel(name)}: Adapter<'${category}/${name}'> = async (params) => {
+  const { text } = params;
 ${ANSWER_LINE}
 };
 
@@ -77,7 +79,7 @@ test('text is required', async () => {
 });
 `;
 
-export function newEndpoint(root: string, id: string): NewEndpoint {
+export async function newEndpoint(root: string, id: string): Promise<NewEndpoint> {
   const m = /^([a-z0-9-]+)\/([a-z0-9][a-z0-9-]*)$/.exec(id);
   if (!m) throw new Error(`"${id}" is not <category>/<name> in lowercase letters, digits and dashes`);
   const [, category, name] = m;
@@ -105,13 +107,16 @@ export function newEndpoint(root: string, id: string): NewEndpoint {
     fs.mkdirSync(path.dirname(at(file)), { recursive: true });
     fs.writeFileSync(at(file), body);
   }
+  // The category's types, from the catalog as it is now: the adapter written above names its own.
+  const types = typesFile(category);
+  fs.writeFileSync(at(types), (await catalogTypes(root)).get(types)!);
   return {
-    wrote: [catalogFile, adapter, test],
+    wrote: [catalogFile, types, adapter, test],
     todo: `${adapter}:${adapterFile(category, name).split('\n').indexOf(ANSWER_LINE) + 1}: replace the throw with the answer, e.g. return { result: text };`,
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const rootAt = args.indexOf('--root');
   const root = rootAt >= 0 ? path.resolve(args.splice(rootAt, 2)[1]) : process.cwd();
@@ -121,7 +126,7 @@ function main(): void {
     return;
   }
   try {
-    const { wrote, todo } = newEndpoint(root, args[0]);
+    const { wrote, todo } = await newEndpoint(root, args[0]);
     for (const f of wrote) console.log(`wrote ${f}`);
     console.log('Fill in the FILL IN placeholders (summary, the param, the response and its example), then the one line:');
     console.log(`  ${todo}`);
@@ -131,4 +136,4 @@ function main(): void {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) await main();

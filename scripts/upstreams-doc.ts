@@ -2,9 +2,10 @@
 // operator's tables stay true: which service each endpoint needs, which variables to set, whether it works
 // offline, and each upstream's default URL, keys and self-hosting note.
 //
-// The upstreams an endpoint uses are read from its adapter's source and the `_helpers` it imports (any
-// quoted upstream id), since one endpoint may call several (tr: libretranslate or gtx; wth: geocoding and
-// forecast; bin-lookup: embedded plus binlist). The catalog's own `upstream:` comes first.
+// The upstreams an endpoint uses are its entry's `upstream:`, its `fallback:` providers' and its `uses:` (tr:
+// libretranslate or gtx; wth: forecast and geocoding; bin-lookup: embedded plus binlist): the compiler holds an
+// adapter to those (adapters/<category>/_catalog.ts). Whether it answers from embedded data in part is read
+// from its adapter's source and the `_helpers` it imports.
 //
 //   npm run build && node dist/scripts/upstreams-doc.js            rewrite docs/upstreams.md
 //   npm run build && node dist/scripts/upstreams-doc.js --check    exit 1 if it is out of date
@@ -35,22 +36,19 @@ interface Usage {
   embeddedAnswer: boolean;
 }
 
-function usage(root: string, spec: EndpointSpec, ids: Set<string>): Usage {
+function usage(root: string, spec: EndpointSpec): Usage {
   const adaptersDir = path.join(root, 'adapters');
   // The endpoint's own adapter and its fallback providers' (catalog `fallback:`), with what they import.
   const seen = new Set<string>();
   for (const a of [spec.adapter, ...(spec.fallback ?? []).map((p) => p.adapter)])
     sources(adaptersDir, path.join(adaptersDir, `${a}.ts`), seen);
-  const files = [...seen];
-  const found = new Set<string>();
-  let embeddedAnswer = false;
-  for (const f of files) {
-    const text = fs.readFileSync(f, 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(/'([a-z0-9-]+)'/g)) if (ids.has(m[1])) found.add(m[1]);
-    if (/source:\s*'embedded'/.test(text)) embeddedAnswer = true;
-  }
-  const first = [...(spec.upstream === 'embedded' ? [] : [spec.upstream]), ...(spec.fallback ?? []).map((p) => p.upstream)];
-  return { upstreams: [...new Set([...first, ...found])], embeddedAnswer };
+  const embeddedAnswer = [...seen].some((f) => /source:\s*'embedded'/.test(fs.readFileSync(f, 'utf8').replace(/^\s*\/\/.*$/gm, '')));
+  const upstreams = [
+    ...(spec.upstream === 'embedded' ? [] : [spec.upstream]),
+    ...(spec.fallback ?? []).map((p) => p.upstream),
+    ...(spec.uses ?? []),
+  ];
+  return { upstreams: [...new Set(upstreams)], embeddedAnswer };
 }
 
 const code = (s: string) => `\`${s}\``;
@@ -79,11 +77,10 @@ function offline(spec: EndpointSpec, use: Usage, ups: Record<string, UpstreamSpe
 export function generate(root: string): string {
   const catalog = loadCatalog(path.join(root, 'catalog'));
   const ups = catalog.upstreams;
-  const ids = new Set(Object.keys(ups));
   const usedBy = new Map<string, string[]>();
   const rows: string[] = [];
   for (const spec of catalog.endpoints) {
-    const use = usage(root, spec, ids);
+    const use = usage(root, spec);
     for (const id of use.upstreams) usedBy.set(id, [...(usedBy.get(id) ?? []), spec.id]);
     const needs = [...(spec.upstream === 'embedded' ? ['embedded'] : []), ...use.upstreams.map(code)].join(', ');
     const vars = use.upstreams.flatMap((id) => variables(id, ups[id])).join(', ') || '—';

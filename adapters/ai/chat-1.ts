@@ -6,10 +6,11 @@
 // openai-compat entry in catalog/upstreams.yaml: switching servers usually means switching models, and an
 // environment variable does that without editing the catalog. data.model is the model the server says
 // answered (e.g. `gpt-4o-mini-2024-07-18`), falling back to the one asked for.
-import { missingParam, notConfigured, upstreamFailed, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
+import { missingParam, notConfigured, upstreamFailed, oneTurn, readCompletion } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
-const chat1: Adapter = async (params, ctx) => {
-  const q = String(params.q ?? '');
+const chat1: Adapter<'ai/chat-1'> = async (params, ctx) => {
+  const q = params.q;
   if (!q.trim()) throw missingParam('q');
   const client = ctx.upstream('openai-compat');
   if (!client.baseUrl) throw notConfigured('Upstream openai-compat is not configured: set UPSTREAM_OPENAI_COMPAT_URL');

@@ -1,7 +1,8 @@
 // Search-style chat with web citations: Perplexity Sonar. `model=auto` means the default search model
 // (settings.models.auto, sonar); the catalog's enum holds the other Sonar models, so anything else is a 400
 // before we get here. Without a pooled key (UPSTREAM_PERPLEXITY_KEYS) the upstream client answers 503.
-import { missingParam, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
+import { missingParam, oneTurn, readCompletion } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 interface Citation {
   index: number;
@@ -9,12 +10,12 @@ interface Citation {
   title: string | null;
 }
 
-const chat2: Adapter = async (params, ctx) => {
-  const q = String(params.q ?? '');
+const chat2: Adapter<'ai/chat-2'> = async (params, ctx) => {
+  const q = params.q;
   if (!q.trim()) throw missingParam('q');
   const client = ctx.upstream('perplexity');
   const aliases = (client.settings.models ?? {}) as Record<string, unknown>;
-  const asked = String(params.model ?? 'auto');
+  const asked = params.model;
   const model = typeof aliases[asked] === 'string' ? aliases[asked] : asked === 'auto' ? 'sonar' : asked;
 
   const res = await client.request({

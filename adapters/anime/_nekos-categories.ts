@@ -5,7 +5,7 @@ import { type AdapterContext, isRecord, malformed } from '../../engine/adapter.j
 
 const TTL_MS = 6 * 3600_000;
 
-export function nekosCategories(ctx: AdapterContext, upstreamId: string): Promise<Map<string, string>> {
+export function nekosCategories<U extends string>(ctx: AdapterContext<U>, upstreamId: U): Promise<Map<string, string>> {
   return ctx.memo(`${upstreamId}:categories`, TTL_MS, async (upstream) => {
     const { body } = await upstream(upstreamId).request({ path: '/endpoints' });
     if (!isRecord(body)) throw malformed();

@@ -3,7 +3,6 @@
 // is a 400 naming the valid ones instead of an upstream 404. Random answers are never cached.
 import {
   reply,
-  type Adapter,
   type AdapterContext,
   type UpstreamClient,
   invalidParam,
@@ -11,10 +10,12 @@ import {
   isRecord,
   malformed,
   records,
+  required,
 } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { nekosCategories } from './_nekos-categories.js';
 
-async function checkedCategory(ctx: AdapterContext, category: string): Promise<string> {
+async function checkedCategory(ctx: AdapterContext<'nekos-best'>, category: string): Promise<string> {
   const known = await nekosCategories(ctx, 'nekos-best');
   if (!known.has(category)) throw invalidParam('category', `must be one of ${[...known.keys()].sort().join(', ')}`);
   return category;
@@ -33,25 +34,25 @@ async function images(api: UpstreamClient, path: string, searchParams: Record<st
   return reply({ data: { items }, cacheable: false });
 }
 
-const animeImagesA: Adapter = async (params, ctx) => {
+const animeImagesA: Adapter<'anime/anime-images-a'> = async (params, ctx) => {
   const api = ctx.upstream('nekos-best');
-  const action = params.action as string | undefined;
+  const action = params.action;
   if (action === 'endpoints') {
     const known = await nekosCategories(ctx, 'nekos-best');
     return { categories: [...known].sort(([a], [b]) => a.localeCompare(b)).map(([name, format]) => ({ name, format })) };
   }
   if (action === 'search') {
-    const category = params.category === undefined ? undefined : await checkedCategory(ctx, String(params.category));
+    const category = params.category === undefined ? undefined : await checkedCategory(ctx, params.category);
     // `type` is required upstream: 1 = images, 2 = GIFs.
     return images(
       api,
       '/search',
-      { query: String(params.query), type: (params.type as number | undefined) ?? 1, category, amount: params.amount as number },
+      { query: required(params, 'query'), type: params.type ?? 1, category, amount: params.amount },
       ctx.signal,
     );
   }
-  const category = await checkedCategory(ctx, String(params.category));
-  return images(api, `/${category}`, { amount: params.amount as number }, ctx.signal);
+  const category = await checkedCategory(ctx, required(params, 'category'));
+  return images(api, `/${category}`, { amount: params.amount }, ctx.signal);
 };
 
 export default animeImagesA;

@@ -7,7 +7,6 @@
 import crypto from 'node:crypto';
 import {
   reply,
-  type Adapter,
   badInput,
   missingParam,
   notFound,
@@ -18,7 +17,9 @@ import {
   record,
   records,
   type Rec,
+  required,
 } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const IP_SALT = crypto.randomBytes(16);
 const rejected = 'The image service rejected the request: check the category and tags';
@@ -41,10 +42,10 @@ const csv = (x: unknown): string | undefined => {
   return tags.length ? tags.join(',') : undefined;
 };
 
-const animeImagesB: Adapter = async (params, ctx) => {
+const animeImagesB: Adapter<'anime/anime-images-b'> = async (params, ctx) => {
   const api = ctx.upstream('nekosia');
-  const action = (params.action as string | undefined) ?? 'random';
-  const id = params.id as string | undefined;
+  const action = params.action ?? 'random';
+  const id = params.id;
 
   if (action === 'tags') {
     const body = record((await api.request({ path: '/tags' })).body);
@@ -54,23 +55,24 @@ const animeImagesB: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    const { body } = await api.request({ path: `/getImageById/${String(id).toLowerCase()}`, notFoundMessage: `No image with id ${id}` });
+    const imageId = required(params, 'id');
+    const { body } = await api.request({ path: `/getImageById/${imageId.toLowerCase()}`, notFoundMessage: `No image with id ${imageId}` });
     return image(record(body));
   }
 
-  const category = (params.category as string | undefined) ?? 'random';
+  const category = params.category ?? 'random';
   const additionalTags = csv(params.additionalTags);
   if (category === 'nothing' && !additionalTags) throw missingParam('additionalTags'); // tags of only commas or blanks
-  const session = (params.session as string | undefined) ?? (id !== undefined ? 'id' : undefined);
+  const session = params.session ?? (id !== undefined ? 'id' : undefined);
   const sessionId = session === 'ip' ? crypto.createHmac('sha256', IP_SALT).update(ctx.clientIp).digest('hex').slice(0, 32) : id;
 
   const res = await api.request({
     path: `/images/${encodeURIComponent(category)}`,
     searchParams: {
-      count: params.count as number,
+      count: params.count,
       additionalTags,
       blacklistedTags: csv(params.blacklistedTags),
-      rating: params.rating as string | undefined,
+      rating: params.rating,
       session: session ? 'id' : undefined,
       id: sessionId,
     },

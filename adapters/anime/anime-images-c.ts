@@ -2,7 +2,8 @@
 // IncludedTags=b: all required; ExcludedTags: any excludes), IsNsfw True|False|All (False by default,
 // which hides NSFW-only tags). The spec has no image id parameter: image-by-id reads `id` (a catalog
 // addition, recorded there). Search answers random images and is never cached.
-import { reply, type Adapter, notFound, isRecord, malformed, num, record, records, type Rec } from '../../engine/adapter.js';
+import { reply, notFound, isRecord, malformed, num, record, records, type Rec, required } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const NSFW: Record<string, string> = { true: 'True', false: 'False', All: 'All' };
 
@@ -37,9 +38,9 @@ function tagsParam(sp: URLSearchParams, name: string, value: unknown) {
     sp.append(name, t);
 }
 
-const animeImagesC: Adapter = async (params, ctx) => {
+const animeImagesC: Adapter<'anime/anime-images-c'> = async (params, ctx) => {
   const api = ctx.upstream('waifu-im');
-  const action = (params.action as string | undefined) ?? 'search';
+  const action = params.action ?? 'search';
 
   if (action === 'tags') {
     const body = record((await api.request({ path: '/tags' })).body);
@@ -50,7 +51,7 @@ const animeImagesC: Adapter = async (params, ctx) => {
   }
 
   if (action === 'image-by-id') {
-    const id = String(params.id);
+    const id = required(params, 'id');
     const { body } = await api.request({ path: `/images/${id}`, notFoundMessage: `No image with id ${id}` });
     // Tolerate a one-item page as well as the bare image.
     const rec = record(body);
@@ -65,9 +66,9 @@ const animeImagesC: Adapter = async (params, ctx) => {
   const sp = new URLSearchParams();
   tagsParam(sp, 'IncludedTags', params.includedTags);
   tagsParam(sp, 'ExcludedTags', params.excludedTags);
-  if (params.isNsfw !== undefined) sp.set('IsNsfw', NSFW[String(params.isNsfw)]);
+  if (params.isNsfw !== undefined) sp.set('IsNsfw', NSFW[params.isNsfw]);
   if (params.isAnimated !== undefined) sp.set('IsAnimated', params.isAnimated ? 'True' : 'False');
-  if (params.orientation !== undefined) sp.set('Orientation', String(params.orientation));
+  if (params.orientation !== undefined) sp.set('Orientation', params.orientation);
   sp.set('PageSize', String(params.limit));
   const body = record((await api.request({ path: '/images', searchParams: sp, notFoundMessage: 'No image matches these filters' })).body);
   const items = records(body.items).map(image);

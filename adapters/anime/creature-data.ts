@@ -1,7 +1,8 @@
 // PokéAPI. Resource names are the catalog's enum (the API's own list, from its v2 root); ids and names
 // are lower-case upstream and paths end with a slash.
 // A list answers {count, next, previous, results}; `next`/`previous` are full URLs whose offsets we pass on.
-import { type Adapter, num, record, records } from '../../engine/adapter.js';
+import { num, record, records } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 function offsetOf(link: unknown): number | null {
   if (typeof link !== 'string') return null;
@@ -13,18 +14,18 @@ function offsetOf(link: unknown): number | null {
   }
 }
 
-const creatureData: Adapter = async (params, ctx) => {
-  const resource = String(params.resource);
+const creatureData: Adapter<'anime/creature-data'> = async (params, ctx) => {
+  const resource = params.resource;
   const api = ctx.upstream('pokeapi');
 
   if (params.id !== undefined) {
-    const id = String(params.id).toLowerCase();
+    const id = params.id.toLowerCase();
     const { body } = await api.request({ path: `/${resource}/${id}/`, notFoundMessage: `No ${resource} with id or name "${id}"` });
     return record(body);
   }
 
-  const limit = params.limit as number;
-  const offset = (params.offset as number | undefined) ?? 0;
+  const limit = params.limit;
+  const offset = params.offset ?? 0;
   const { body } = await api.request({ path: `/${resource}/`, searchParams: { limit, offset } });
   const list = record(body);
   const items = records(list.results);

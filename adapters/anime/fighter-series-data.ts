@@ -1,31 +1,35 @@
 // Dragon Ball API. Without a filter a list is paged upstream (`{items, meta, links}`); with any filter
 // the upstream answers a bare array of every match and ignores page and limit, so we page it here.
 // Filters are per resource: the catalog's rules refuse one given for the other resource.
-import { type Adapter, type Params, notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
+import { notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
+import type { Adapter, FighterSeriesDataParams } from './_catalog.js';
 
-const FILTERS: Record<string, string[]> = {
+const FILTERS: Record<FighterSeriesDataParams['resource'], Array<keyof FighterSeriesDataParams>> = {
   characters: ['name', 'gender', 'race', 'affiliation'],
   planets: ['name', 'isDestroyed'],
 };
 
-const filtersOf = (resource: string, params: Params): Record<string, string> =>
-  Object.fromEntries(FILTERS[resource].filter((n) => params[n] !== undefined).map((n) => [n, String(params[n])]));
+const filtersOf = (
+  resource: FighterSeriesDataParams['resource'],
+  params: FighterSeriesDataParams,
+): Record<string, string | number | boolean> =>
+  Object.fromEntries(FILTERS[resource].flatMap((n) => (params[n] === undefined ? [] : [[n, params[n]]])));
 
-const fighterSeriesData: Adapter = async (params, ctx) => {
-  const resource = String(params.resource);
+const fighterSeriesData: Adapter<'anime/fighter-series-data'> = async (params, ctx) => {
+  const resource = params.resource;
   const api = ctx.upstream('dragonball');
   const filters = filtersOf(resource, params);
 
   if (params.id !== undefined) {
-    const id = String(params.id);
+    const id = params.id;
     const { body } = await api.request({ path: `/${resource}/${id}`, notFoundMessage: `No ${resource} with id ${id}` });
     const item = record(body);
     if (item.id === undefined) throw notFound(`No ${resource} with id ${id}`);
     return item;
   }
 
-  const page = params.page as number;
-  const limit = params.limit as number;
+  const page = params.page;
+  const limit = params.limit;
   const filtered = Object.keys(filters).length > 0;
   const { body } = await api.request({
     path: `/${resource}`,

@@ -3,14 +3,15 @@
 // - a list is keyed by its collection name, hyphen included (`{"kekkei-genkai":[…],"currentPage":1,…}`);
 // - with `name`, the upstream's `total` is the length of the page, not the number of matches: we say null
 //   (unknown) rather than pass on a wrong count.
-import { type Adapter, notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
+import { notFound, isRecord, malformed, num, record, records } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
-const ninjaSeriesData: Adapter = async (params, ctx) => {
-  const resource = String(params.resource);
+const ninjaSeriesData: Adapter<'anime/ninja-series-data'> = async (params, ctx) => {
+  const resource = params.resource;
   const api = ctx.upstream('dattebayo');
 
   if (params.ids !== undefined) {
-    const ids = String(params.ids);
+    const ids = params.ids;
     const { body } = await api.request({
       path: `/${resource}/${ids}`,
       notFoundMessage: `No ${resource} found with id ${ids}`,
@@ -21,9 +22,9 @@ const ninjaSeriesData: Adapter = async (params, ctx) => {
     return { items };
   }
 
-  const page = params.page as number;
-  const limit = params.limit as number;
-  const name = params.name as string | undefined;
+  const page = params.page;
+  const limit = params.limit;
+  const name = params.name;
   const { body } = await api.request({ path: `/${resource}`, searchParams: { page, limit, name } });
   const list = record(body);
   return {

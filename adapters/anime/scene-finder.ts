@@ -8,7 +8,6 @@
 // - Preview URLs expire 300 s after the search: we say when.
 import {
   reply,
-  type Adapter,
   type UpstreamClient,
   badInput,
   upstreamBusy,
@@ -20,7 +19,9 @@ import {
   record,
   records,
   type Rec,
+  required,
 } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { assertPublicUrl } from './_public-url.js';
 
 const PREVIEW_TTL_MS = 300_000;
@@ -46,17 +47,17 @@ function scene(r: Rec): Rec {
   return { animedb: anilist ?? null, ...rest, episode: rest.episode ?? null };
 }
 
-const sceneFinder: Adapter = async (params, ctx) => {
+const sceneFinder: Adapter<'anime/scene-finder'> = async (params, ctx) => {
   const api = ctx.upstream('tracemoe');
   if (params.action === 'me') return reply({ data: await quota(api, ctx.signal), cacheable: false });
 
-  const url = assertPublicUrl('url', String(params.url)).toString();
+  const url = assertPublicUrl('url', required(params, 'url')).toString();
   const res = await api.request({
     path: '/search',
     searchParams: {
       url,
       cutBorders: params.cutBorders === true ? '' : undefined,
-      anilistID: params.animedbID as number | undefined,
+      anilistID: params.animedbID,
       anilistInfo: params.animedbInfo === true ? '' : undefined,
     },
     allowStatus: [400, 402, 503, 504],

@@ -3,7 +3,8 @@
 // the embedded generator answers instead, and `source` says which one did. A failure opens colormagic's
 // circuit breaker for a minute (its policy in catalog/upstreams.yaml), so an offline deployment does not
 // pay the wait on every search; embedded answers are not cached, so the upstream is asked again once it is back.
-import { missingParam, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { missingParam, reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { embeddedPalettes, type Palette } from './_palettes.js';
 
 const UPSTREAM_TIMEOUT_MS = 3000;
@@ -29,7 +30,7 @@ function normalise(body: unknown): Palette[] | undefined {
   return out;
 }
 
-async function fromUpstream(q: string, ctx: AdapterContext): Promise<Palette[] | undefined> {
+async function fromUpstream(q: string, ctx: AdapterContext<'colormagic'>): Promise<Palette[] | undefined> {
   const client = ctx.upstream('colormagic');
   if (!client.baseUrl) return undefined;
   try {
@@ -43,8 +44,8 @@ async function fromUpstream(q: string, ctx: AdapterContext): Promise<Palette[] |
   }
 }
 
-const artSearch: Adapter = async (params, ctx) => {
-  const q = String(params.q).trim();
+const artSearch: Adapter<'art-design/art-search'> = async (params, ctx) => {
+  const q = params.q.trim();
   if (!q) throw missingParam('q');
   const upstream = await fromUpstream(q, ctx);
   if (upstream && upstream.length > 0) return reply({ data: { items: upstream }, source: 'colormagic' });

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { notFound, reply, type Adapter } from '../../engine/adapter.js';
+import { notFound, reply, required } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 interface Icon {
   title: string;
@@ -54,14 +55,14 @@ const logo = async (i: Icon) => ({
   ...(i.guidelines ? { guidelines: i.guidelines } : {}),
 });
 
-const brandLogos: Adapter = async (params) => {
+const brandLogos: Adapter<'art-design/brand-logos'> = async (params) => {
   const { icons, byKey } = await loadIndex();
   const mode = params.mode ?? (params.name !== undefined ? 'name' : 'random');
   if (mode === 'all') {
     return { total: icons.length, items: icons.map((i) => ({ title: i.title, slug: i.slug, hex: i.hex })) };
   }
   if (mode === 'name') {
-    const found = byKey.get(key(String(params.name)));
+    const found = byKey.get(key(required(params, 'name')));
     if (!found) throw notFound('No brand logo with this name');
     return await logo(found);
   }

@@ -1,7 +1,8 @@
 // EmojiHub's API over embedded emojibase data. Modes: random (default) and all, both narrowed by
 // category and/or group; categories and groups list the names; search matches a name substring; similar
 // lists names sharing a word of 3+ letters with q. Slugs take `-` for spaces, as EmojiHub's paths do.
-import { missingParam, notFound, reply, type Adapter } from '../../engine/adapter.js';
+import { missingParam, notFound, reply } from '../../engine/adapter.js';
+import type { Adapter, EmojiParams } from './_catalog.js';
 import { emojiData, type Emoji } from './_emoji-data.js';
 
 const unslug = (v: unknown) => String(v).trim().toLowerCase().replace(/[-_]+/g, ' ').replace(/\s+/g, ' ');
@@ -11,7 +12,7 @@ const words = (s: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 2);
 
-function filtered(params: Record<string, unknown>): Emoji[] {
+function filtered(params: EmojiParams): Emoji[] {
   const { all, categories, groups } = emojiData();
   let list = all;
   if (params.category !== undefined) {
@@ -27,9 +28,9 @@ function filtered(params: Record<string, unknown>): Emoji[] {
   return list;
 }
 
-const emoji: Adapter = async (params) => {
-  const mode = String(params.mode ?? 'random');
-  const q = params.q === undefined ? undefined : String(params.q).trim().toLowerCase();
+const emoji: Adapter<'art-design/emoji'> = async (params) => {
+  const mode = params.mode;
+  const q = params.q?.trim().toLowerCase();
   if ((mode === 'search' || mode === 'similar') && !q) throw missingParam('q'); // only blanks: the catalog requires q
   const slugs = (names: string[]) => ({ items: names, slugs: names.map((n) => n.replace(/ /g, '-')) });
 

@@ -3,7 +3,8 @@
 // A host without a public suffix (intranet names, `.local`, IP addresses) has no favicon those services
 // could know, so it is a 400.
 import { parse } from 'tldts';
-import { invalidParam, type Adapter, hostOfDomain } from '../../engine/adapter.js';
+import { invalidParam, hostOfDomain } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 export function normaliseDomain(input: string): string | undefined {
   const host = hostOfDomain(input, { stripWww: true });
@@ -11,8 +12,8 @@ export function normaliseDomain(input: string): string | undefined {
   return info && info.isIcann && info.domain ? host : undefined;
 }
 
-const favicon: Adapter = async (params) => {
-  const domain = normaliseDomain(String(params.domain));
+const favicon: Adapter<'art-design/favicon'> = async (params) => {
+  const domain = normaliseDomain(params.domain);
   if (!domain) throw invalidParam('domain', 'must be a public domain name such as example.com');
   const q = encodeURIComponent(domain);
   return {

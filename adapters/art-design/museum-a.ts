@@ -1,7 +1,8 @@
 // Artworks of the Art Institute of Chicago: a search (q), one artwork (id), or the collection's first
 // page (neither). `fields` is always sent: without it, search hits carry only _score, id and title.
 // Image URLs are built from the IIIF base the API returns; images are linked, never proxied.
-import { type Adapter, isRecord, malformed, type Rec } from '../../engine/adapter.js';
+import { isRecord, malformed, type Rec } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const PAGE_SIZE = 12;
 const DEFAULT_FIELDS = 'id,title,artist_display,date_display,image_id';
@@ -23,16 +24,16 @@ function artwork(a: Obj, iiif: string) {
   };
 }
 
-const museumA: Adapter = async (params, ctx) => {
+const museumA: Adapter<'art-design/museum-a'> = async (params, ctx) => {
   const client = ctx.upstream('artic');
   const fields = String(client.settings.fields ?? DEFAULT_FIELDS);
-  const q = typeof params.q === 'string' ? params.q.trim() : '';
+  const q = params.q?.trim() ?? '';
   // AIC asks API clients to identify themselves in this header (browsers cannot set User-Agent).
   const headers = { 'AIC-User-Agent': `unified-utility-api (+${ctx.publicUrl})` };
 
-  const path = params.id !== undefined ? `/artworks/${String(params.id)}` : q ? '/artworks/search' : '/artworks';
+  const path = params.id !== undefined ? `/artworks/${params.id}` : q ? '/artworks/search' : '/artworks';
   const searchParams = params.id !== undefined ? { fields } : { ...(q ? { q } : {}), limit: PAGE_SIZE, fields };
-  const res = await client.request({ path, searchParams, headers, notFoundMessage: `No artwork with id ${String(params.id)}` });
+  const res = await client.request({ path, searchParams, headers, notFoundMessage: `No artwork with id ${params.id}` });
   const body = res.body;
   if (!isObj(body)) throw malformed();
   const iiif = (isObj(body.config) && text(body.config.iiif_url)) || String(client.settings.iiifUrl ?? DEFAULT_IIIF);

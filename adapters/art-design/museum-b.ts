@@ -7,13 +7,13 @@ import {
   missingParam,
   upstreamChanged,
   reply,
-  type Adapter,
   type AdapterContext,
   type UpstreamClient,
   isRecord,
   malformed,
   type Rec,
 } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { MET_DEPARTMENTS } from './_museum-b-departments.js';
 
 type Obj = Rec;
@@ -39,7 +39,7 @@ const TEXT_FIELDS = [
   'objectURL',
 ] as const;
 /** Whether this server's Met answered 410 Gone to /v1/search (kept a day, then asked again). */
-const searchMoved = (ctx: AdapterContext) => ctx.memo('met:search-moved', 24 * 3600_000, async () => ({ toV11: false }));
+const searchMoved = (ctx: AdapterContext<never>) => ctx.memo('met:search-moved', 24 * 3600_000, async () => ({ toV11: false }));
 
 function metObject(o: Obj) {
   const out: Obj = { objectID: o.objectID };
@@ -50,7 +50,7 @@ function metObject(o: Obj) {
   return out;
 }
 
-async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string, max: number): Promise<Obj> {
+async function searchIds(client: UpstreamClient, ctx: AdapterContext<never>, q: string, max: number): Promise<Obj> {
   const base = client.baseUrl ?? '';
   const moved = await searchMoved(ctx);
   if (!moved.toV11) {
@@ -73,8 +73,8 @@ async function searchIds(client: UpstreamClient, ctx: AdapterContext, q: string,
   return res.body;
 }
 
-const museumB: Adapter = async (params, ctx) => {
-  const q = typeof params.q === 'string' ? params.q.trim() : '';
+const museumB: Adapter<'art-design/museum-b'> = async (params, ctx) => {
+  const q = params.q?.trim() ?? '';
   if (params.mode === 'departments') {
     return reply({ data: { total: MET_DEPARTMENTS.length, items: MET_DEPARTMENTS.map((d) => ({ ...d })) }, source: 'embedded' });
   }
@@ -91,7 +91,7 @@ const museumB: Adapter = async (params, ctx) => {
     return metObject(res.body);
   };
 
-  if (params.id !== undefined) return (await getObject(Number(params.id), false))!;
+  if (params.id !== undefined) return (await getObject(params.id, false))!;
   if (!q) throw missingParam('q');
 
   const max = Math.max(1, Math.min(20, Number(client.settings.maxObjects ?? 10)));

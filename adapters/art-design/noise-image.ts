@@ -2,21 +2,21 @@
 // the raw PNG for a client that sends `Accept: image/png`. Random by nature: never cached.
 // The catalog bounds (tiles 1–50, tileSize 1–20, borderWidth 0–15) are php-noise's web caps; php-noise
 // silently swaps an out-of-range value for the default, we answer 400 instead.
-import { reply, type Adapter } from '../../engine/adapter.js';
+import { reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { cleanHex, hexToRgb, rgbToHex } from './_color.js';
-import { encodePng, renderNoise, type NoiseMode } from './_noise.js';
+import { encodePng, renderNoise } from './_noise.js';
 import { createRng } from './_rng.js';
 
-const noiseImage: Adapter = async (params) => {
+const noiseImage: Adapter<'art-design/noise-image'> = async (params) => {
   const rng = createRng();
-  const hex =
-    params.hex !== undefined ? cleanHex(String(params.hex))! : rgbToHex({ r: rng.int(0, 255), g: rng.int(0, 255), b: rng.int(0, 255) });
+  const hex = params.hex !== undefined ? cleanHex(params.hex)! : rgbToHex({ r: rng.int(0, 255), g: rng.int(0, 255), b: rng.int(0, 255) });
   const options = {
     base: hexToRgb(hex),
-    tiles: Number(params.tiles),
-    tileSize: Number(params.tileSize),
-    borderWidth: Number(params.borderWidth),
-    mode: String(params.mode) as NoiseMode,
+    tiles: params.tiles,
+    tileSize: params.tileSize,
+    borderWidth: params.borderWidth,
+    mode: params.mode,
   };
   const image = renderNoise(options, rng);
   const png = encodePng(image.width, image.height, image.rgba);

@@ -3,13 +3,14 @@
 // number; pilcrows (¶) are stripped; every value is a string → verse numbers become integers.
 // English book slugs are lower case without spaces (`1samuel`); other versions use localised folder
 // names, so the caller's book name is only lower-cased and stripped of spaces.
-import { missingParam, type Adapter } from '../../engine/adapter.js';
+import { missingParam, required } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, malformed, text } from './_shape.js';
 
 const clean = (v: unknown) => (typeof v === 'string' ? v.replace(/¶/g, '').replace(/\s+/g, ' ').trim() : '');
 const verseNo = (v: unknown) => (/^\d+$/.test(String(v)) ? Number(v) : String(v));
 
-const bibleA: Adapter = async (params, ctx) => {
+const bibleA: Adapter<'books/bible-a'> = async (params, ctx) => {
   const client = ctx.upstream('wldeh-bible');
   if (params.mode === 'versions') {
     const res = await client.request({ path: '/bibles.json' });
@@ -18,17 +19,17 @@ const bibleA: Adapter = async (params, ctx) => {
     return { items, count: items.length };
   }
 
-  const version = String(params.version ?? 'en-kjv');
-  const bookName = typeof params.book === 'string' ? params.book.trim() : '';
+  const version = params.version;
+  const bookName = params.book?.trim() ?? '';
   if (!bookName) throw missingParam('book'); // only blanks: absent is refused by the catalog's rules
   const book = bookName.toLowerCase().replace(/\s+/g, '');
-  const chapter = Number(params.chapter);
+  const chapter = required(params, 'chapter');
   const base = `/${encodeURIComponent(version)}/books/${encodeURIComponent(book)}/chapters/${chapter}`;
-  const where = `${bookName} ${chapter}${params.verse !== undefined ? `:${String(params.verse)}` : ''}`;
+  const where = `${bookName} ${chapter}${params.verse !== undefined ? `:${params.verse}` : ''}`;
   const notFoundMessage = `No ${where} in version ${version} (check the version id and the book name)`;
 
   if (params.verse !== undefined) {
-    const res = await client.request({ path: `${base}/verses/${Number(params.verse)}.json`, notFoundMessage });
+    const res = await client.request({ path: `${base}/verses/${params.verse}.json`, notFoundMessage });
     if (!isRecord(res.body) || typeof res.body.text !== 'string') throw malformed();
     return { version, book: bookName, chapter, verse: verseNo(res.body.verse ?? params.verse), text: clean(res.body.text) };
   }

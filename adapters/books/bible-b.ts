@@ -3,7 +3,8 @@
 // checked against the upstream's own list (/data, kept for a day). The upstream bans an IP for an hour
 // after more than 10 404s in 30 s: its policy in catalog/upstreams.yaml (15 calls per 30 s; a pause after
 // 3 404s, an hour after a 403) keeps this server in its good books. Answers are cached for 30 days.
-import { ApiError, badInput, invalidParam, notFound, upstreamBusy, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { ApiError, badInput, invalidParam, notFound, upstreamBusy, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { parseReference } from './_bible-b-reference.js';
 import { isRecord, malformed, text } from './_shape.js';
 
@@ -33,7 +34,7 @@ const KNOWN_SET = new Set(KNOWN);
 const KNOWN_TTL_MS = 60_000;
 
 /** The upstream's translations (/data, kept a day), or the long-served ones when it cannot be read. */
-function translations(ctx: AdapterContext): Promise<Set<string>> {
+function translations(ctx: AdapterContext<'bible-api'>): Promise<Set<string>> {
   return ctx.memo(
     'bible-api:translations',
     (ids) => (ids === KNOWN_SET ? KNOWN_TTL_MS : LIST_TTL_MS),
@@ -54,10 +55,10 @@ function translations(ctx: AdapterContext): Promise<Set<string>> {
   );
 }
 
-const bibleB: Adapter = async (params, ctx) => {
-  const parsed = parseReference(String(params.ref));
+const bibleB: Adapter<'books/bible-b'> = async (params, ctx) => {
+  const parsed = parseReference(params.ref);
   const client = ctx.upstream('bible-api');
-  const translation = String(params.translation ?? parsed.translation ?? client.settings.defaultTranslation ?? 'web').toLowerCase();
+  const translation = (params.translation ?? parsed.translation ?? String(client.settings.defaultTranslation ?? 'web')).toLowerCase();
   const known = await translations(ctx);
   if (!known.has(translation))
     throw invalidParam('translation', `unknown translation ${translation}; known: ${[...known].sort().join(', ')}`);

@@ -1,6 +1,6 @@
 // Public-domain e-books of Project Gutenberg, through Gutendex: a search (every word must match an
 // author or a title), one book by id, or the catalog's pages (most downloaded first). 32 per page.
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, malformed, pageOf, text, type Rec } from './_shape.js';
 
 function book(b: Rec) {
@@ -27,16 +27,16 @@ function book(b: Rec) {
   };
 }
 
-const bookCatalog: Adapter = async (params, ctx) => {
+const bookCatalog: Adapter<'books/book-catalog'> = async (params, ctx) => {
   const client = ctx.upstream('gutendex');
-  const q = typeof params.q === 'string' ? params.q.trim() : '';
+  const q = params.q?.trim() ?? '';
   if (params.id !== undefined) {
-    const id = String(params.id);
+    const id = params.id;
     const res = await client.request({ path: `/books/${id}`, notFoundMessage: `No book with id ${id}` });
     if (!isRecord(res.body) || typeof res.body.id !== 'number') throw malformed();
     return book(res.body);
   }
-  const page = Number(params.page ?? 1);
+  const page = params.page ?? 1;
   // Gutendex answers 404 {"detail":"Invalid page."} past the last page.
   const res = await client.request({
     path: '/books',

@@ -4,7 +4,8 @@
 // {"error", "message"} ("Language not implemented" → 404, "Invalid verse no" → 400); Odia answers
 // numbers as strings; combined verses (1.4-6, 1.16-18, 18.51-53) answer lists; `purport` may be the
 // text of a Python list.
-import { badInput, invalidParam, notFound, type Adapter } from '../../engine/adapter.js';
+import { badInput, invalidParam, notFound, required } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { GITA_VERSES, gitaSerial } from './_gita-verses.js';
 import { isRecord, malformed } from './_shape.js';
 
@@ -37,19 +38,19 @@ function paragraphs(v: unknown): string[] {
 
 const textOrList = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : typeof v === 'string' ? v : null);
 
-const gita: Adapter = async (params, ctx) => {
-  const language = String(params.language ?? 'tel');
-  const mode = String(params.mode ?? (params.serial !== undefined ? 'serial' : 'verse'));
+const gita: Adapter<'books/gita'> = async (params, ctx) => {
+  const language = params.language;
+  const mode = params.mode ?? (params.serial !== undefined ? 'serial' : 'verse');
   let chapter: number;
   let verse: number;
   let path: string;
   if (mode === 'serial') {
-    const serial = Number(params.serial);
+    const serial = required(params, 'serial');
     ({ chapter, verse } = gitaSerial(serial));
     path = `/${language}/verse/${serial}`;
   } else {
-    chapter = Number(params.chapter);
-    verse = Number(params.verse);
+    chapter = required(params, 'chapter');
+    verse = required(params, 'verse');
     const count = GITA_VERSES[chapter - 1];
     if (verse > count) throw invalidParam('verse', `chapter ${chapter} has ${count} verses`);
     path = `/${language}/verse/${chapter}/${verse}`;

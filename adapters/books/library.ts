@@ -3,7 +3,8 @@
 //   work → /works/OL…W.json; edition → /books/OL…M.json.
 // The id's last letter names its kind, so mode may be left out when an id is given. Quirk absorbed here:
 // `description` (and bio, notes, first_sentence) is a string or a {type, value} object.
-import { invalidParam, missingParam, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, missingParam } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const KIND_BY_LETTER: Record<string, string> = { A: 'author', W: 'work', M: 'edition' };
@@ -29,12 +30,12 @@ function record(r: Rec): Rec {
   return out;
 }
 
-const library: Adapter = async (params, ctx) => {
+const library: Adapter<'books/library'> = async (params, ctx) => {
   const client = ctx.upstream('openlibrary');
-  const q = typeof params.q === 'string' ? params.q.trim() : '';
-  const id = params.id as string | undefined;
+  const q = params.q?.trim() ?? '';
+  const id = params.id;
   const idKind = id ? KIND_BY_LETTER[id.slice(-1)] : undefined;
-  const mode = String(params.mode ?? idKind ?? 'search');
+  const mode = params.mode ?? idKind ?? 'search';
   // Which kind an id is shows only in its last letter, a fact of Open Library's ids.
   if (id && idKind !== mode)
     throw invalidParam(

@@ -2,7 +2,8 @@
 // by author and/or title (partial match). Quirks absorbed here: errors come inside HTTP 200 as
 // {"status": 404 | "405", "reason": …} (the status may be a string); `linecount` is a string; `,;:`
 // separate PoetryDB's own query syntax, so the catalog refuses them in values.
-import { badInput, notFound, reply, type Adapter } from '../../engine/adapter.js';
+import { badInput, notFound, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const poem = (p: Rec) => ({
@@ -12,10 +13,10 @@ const poem = (p: Rec) => ({
   linecount: Number.isFinite(Number(p.linecount)) ? Number(p.linecount) : Array.isArray(p.lines) ? p.lines.length : 0,
 });
 
-const poetry: Adapter = async (params, ctx) => {
-  const author = typeof params.author === 'string' ? params.author.trim() : '';
-  const title = typeof params.title === 'string' ? params.title.trim() : '';
-  const mode = params.mode as string | undefined;
+const poetry: Adapter<'books/poetry'> = async (params, ctx) => {
+  const author = params.author?.trim() ?? '';
+  const title = params.title?.trim() ?? '';
+  const mode = params.mode;
 
   const enc = encodeURIComponent;
   const path =

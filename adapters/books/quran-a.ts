@@ -8,10 +8,11 @@ import {
   missingParam,
   upstreamChanged,
   reply,
-  type Adapter,
   type AdapterContext,
   type UpstreamClient,
+  required,
 } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { AYAH_COUNT, positionOf, search, surahInfo, versesOf, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByAlquranId, type EditionRow } from './_quran-editions.js';
 
@@ -44,7 +45,7 @@ function surahObject(n: number, e: EditionRow) {
 }
 
 /** `data` of an AlQuran Cloud envelope, or a 502 when the body is not one. */
-async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, allow404 = false): Promise<unknown> {
+async function fromUpstream(client: UpstreamClient, ctx: AdapterContext<never>, path: string, allow404 = false): Promise<unknown> {
   const res = await client.request<{ code?: number; data?: unknown }>({
     path,
     allowStatus: allow404 ? [404] : undefined,
@@ -65,13 +66,12 @@ async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: s
   return body.data;
 }
 
-const quranA: Adapter = async (params, ctx) => {
-  const mode = String(
+const quranA: Adapter<'books/quran-a'> = async (params, ctx) => {
+  const mode =
     params.mode ??
-      (params.q !== undefined ? 'search' : params.number !== undefined ? 'ayah' : params.surah !== undefined ? 'surah' : 'random'),
-  );
+    (params.q !== undefined ? 'search' : params.number !== undefined ? 'ayah' : params.surah !== undefined ? 'surah' : 'random');
   const client = ctx.upstream('alquran');
-  const editionId = String(params.edition ?? client.settings.defaultEdition ?? 'quran-uthmani');
+  const editionId = params.edition ?? String(client.settings.defaultEdition ?? 'quran-uthmani');
   const local = embeddedByAlquranId(editionId);
   const enc = encodeURIComponent;
 
@@ -90,7 +90,7 @@ const quranA: Adapter = async (params, ctx) => {
 
   if (mode === 'random' || mode === 'ayah') {
     // Drawn here, not by /ayah/random, which draws from 1..6326 and so fails about 1.4 % of the time.
-    const n = mode === 'random' ? crypto.randomInt(1, AYAH_COUNT + 1) : Number(params.number);
+    const n = mode === 'random' ? crypto.randomInt(1, AYAH_COUNT + 1) : required(params, 'number');
     const cacheable = mode !== 'random';
     if (local) return reply({ data: ayahObject(versesOf(local)[n - 1], local), cacheable: false });
     return reply({
@@ -101,7 +101,7 @@ const quranA: Adapter = async (params, ctx) => {
   }
 
   if (mode === 'surah') {
-    const n = Number(params.surah);
+    const n = required(params, 'surah');
     if (local) return reply({ data: surahObject(n, local), cacheable: false });
     return reply({
       data: (await fromUpstream(client, ctx, `/surah/${n}/${enc(editionId)}`)) as Record<string, unknown>,
@@ -110,7 +110,7 @@ const quranA: Adapter = async (params, ctx) => {
   }
 
   // search
-  const q = String(params.q ?? '').trim();
+  const q = (params.q ?? '').trim();
   if (!q) throw missingParam('q');
   if (local) {
     const matches = search(local, q).map((v) => {

@@ -4,8 +4,9 @@
 // with '_'. Cleared editions (_quran-editions.ts) come from quran-json with segment bounds from quran-meta;
 // others from the upstream (`quran-api`). `mode` defaults from what is given: segment → segment,
 // verse → verse, chapter → chapter, edition → edition, nothing → editions.
-import { ApiError, upstreamChanged, reply, type Adapter, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
-import { globalNumber, segmentRange, versesOf, type Segment, type Verse } from './_quran.js';
+import { ApiError, upstreamChanged, reply, type AdapterContext, type UpstreamClient, required } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
+import { globalNumber, segmentRange, versesOf, type Verse } from './_quran.js';
 import { EMBEDDED, embeddedByQuranApiName, type EditionRow } from './_quran-editions.js';
 
 const DEFAULT_EDITION = 'ara-quranuthmanienc';
@@ -31,7 +32,12 @@ function editionsMap(base: string | undefined) {
 }
 
 /** A JSON object from the upstream holding `key` (an array unless `key` is '' for any object). */
-async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: string, key: string): Promise<Record<string, unknown>> {
+async function fromUpstream(
+  client: UpstreamClient,
+  ctx: AdapterContext<never>,
+  path: string,
+  key: string,
+): Promise<Record<string, unknown>> {
   const res = await client.request<Record<string, unknown>>({
     path: `${path}.min.json`,
     notFoundMessage: 'No such edition, chapter, verse or segment at quran-api',
@@ -46,21 +52,20 @@ async function fromUpstream(client: UpstreamClient, ctx: AdapterContext, path: s
   return body;
 }
 
-const quranB: Adapter = async (params, ctx) => {
-  const mode = String(
+const quranB: Adapter<'books/quran-b'> = async (params, ctx) => {
+  const mode =
     params.mode ??
-      (params.segment !== undefined
-        ? 'segment'
-        : params.verse !== undefined
-          ? 'verse'
-          : params.chapter !== undefined
-            ? 'chapter'
-            : params.edition !== undefined
-              ? 'edition'
-              : 'editions'),
-  );
+    (params.segment !== undefined
+      ? 'segment'
+      : params.verse !== undefined
+        ? 'verse'
+        : params.chapter !== undefined
+          ? 'chapter'
+          : params.edition !== undefined
+            ? 'edition'
+            : 'editions');
   const client = ctx.upstream('quran-api');
-  const name = String(params.edition ?? DEFAULT_EDITION);
+  const name = params.edition ?? DEFAULT_EDITION;
   const local = embeddedByQuranApiName(name);
   const path = `/editions/${encodeURIComponent(name.replace(/_/g, '-'))}`;
   const answer = (data: Record<string, unknown>) => reply({ data, source: 'quran-api' });
@@ -78,7 +83,7 @@ const quranB: Adapter = async (params, ctx) => {
     case 'edition':
       return local ? embedded({ quran: versesOf(local).map(row) }) : answer(await fromUpstream(client, ctx, path, 'quran'));
     case 'chapter': {
-      const c = Number(params.chapter);
+      const c = required(params, 'chapter');
       return local
         ? embedded({
             chapter: versesOf(local)
@@ -88,14 +93,15 @@ const quranB: Adapter = async (params, ctx) => {
         : answer(await fromUpstream(client, ctx, `${path}/${c}`, 'chapter'));
     }
     case 'verse': {
-      const n = globalNumber(Number(params.chapter), Number(params.verse));
-      return local
-        ? embedded(row(versesOf(local)[n - 1]))
-        : answer(await fromUpstream(client, ctx, `${path}/${String(params.chapter)}/${String(params.verse)}`, 'text'));
+      const chapter = required(params, 'chapter');
+      const verse = required(params, 'verse');
+      const n = globalNumber(chapter, verse);
+      return local ? embedded(row(versesOf(local)[n - 1])) : answer(await fromUpstream(client, ctx, `${path}/${chapter}/${verse}`, 'text'));
     }
     default: {
-      const segment = String(params.segment) as Segment;
-      const [first, last] = segmentRange(segment, Number(params.segment_no));
+      const segment = required(params, 'segment');
+      const segmentNo = required(params, 'segment_no');
+      const [first, last] = segmentRange(segment, segmentNo);
       const key = `${segment}s`;
       if (local)
         return embedded({
@@ -103,7 +109,7 @@ const quranB: Adapter = async (params, ctx) => {
             .slice(first - 1, last)
             .map(row),
         });
-      return answer(await fromUpstream(client, ctx, `${path}/${key}/${String(params.segment_no)}`, key));
+      return answer(await fromUpstream(client, ctx, `${path}/${key}/${segmentNo}`, key));
     }
   }
 };

@@ -2,7 +2,8 @@
 // pool when the operator set a contact in upstreams.yaml. Quirks absorbed here: `title` and
 // `container-title` are arrays; dates are `{"date-parts": [[y, m, d]]}`; authors are {given, family}
 // or an organisation's {name}.
-import { badInput, type Adapter } from '../../engine/adapter.js';
+import { badInput } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, malformed, text, type Rec } from './_shape.js';
 
 const first = (v: unknown) => (Array.isArray(v) ? text(v.find((x) => typeof x === 'string' && x.trim())) : text(v));
@@ -29,11 +30,11 @@ function work(w: Rec) {
   };
 }
 
-const scholarlySearch: Adapter = async (params, ctx) => {
+const scholarlySearch: Adapter<'books/scholarly-search'> = async (params, ctx) => {
   const client = ctx.upstream('crossref');
   const s = client.settings;
   const mailto = typeof s.mailto === 'string' && s.mailto.includes('@') ? s.mailto : undefined;
-  const q = String(params.q).trim();
+  const q = params.q.trim();
   const res = await client.request({
     path: '/works',
     searchParams: {

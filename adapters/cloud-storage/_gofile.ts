@@ -6,17 +6,17 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { upstreamFailed, type AdapterContext } from '../../engine/adapter.js';
 
+/** gofile's answer as read: only downloadPage is checked; the rest is turned into text or a number as it comes. */
 interface GofileData {
   downloadPage?: string;
-  code?: string;
-  parentFolderCode?: string;
-  id?: string;
-  fileId?: string;
-  name?: string;
-  fileName?: string;
-  size?: number;
-  md5?: string;
-  mimetype?: string;
+  code?: unknown;
+  parentFolderCode?: unknown;
+  id?: unknown;
+  fileId?: unknown;
+  name?: unknown;
+  fileName?: unknown;
+  size?: unknown;
+  mimetype?: unknown;
 }
 
 /** A multipart/form-data body holding one file field. */
@@ -31,7 +31,7 @@ function multipart(field: string, fileName: string, bytes: Buffer): { body: Buff
 }
 
 export async function uploadToGofile(
-  ctx: AdapterContext,
+  ctx: AdapterContext<'gofile'>,
   file: { path: string; fileName: string; size: number; md5: string; mimetype: string },
 ): Promise<Record<string, unknown>> {
   const client = ctx.upstream('gofile');

@@ -2,7 +2,8 @@
 // data: URI), or an http(s) URL fetched through the SSRF guard (ctx.fetchUrl). At most 32 MiB whichever
 // way it comes: multer enforces it for files (413), this module for base64 and URLs.
 import fsp from 'node:fs/promises';
-import { ApiError, invalidParam, payloadTooLarge, type AdapterContext, type UploadedFile } from '../../engine/adapter.js';
+import { ApiError, invalidParam, payloadTooLarge, type AdapterContext } from '../../engine/adapter.js';
+import type { ImageHostParams } from './_catalog.js';
 
 const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 
@@ -30,10 +31,6 @@ function isBase64(s: string): boolean {
     if (!ok) return false;
   }
   return true;
-}
-
-function isUpload(v: unknown): v is UploadedFile {
-  return typeof v === 'object' && v !== null && typeof (v as UploadedFile).path === 'string';
 }
 
 function fromBase64(text: string): Buffer {
@@ -66,12 +63,13 @@ function renamed(err: unknown): unknown {
   return new ApiError(err.code, message, err.headers);
 }
 
-export async function readImageInput(value: unknown, ctx: AdapterContext): Promise<ImageInput> {
-  if (isUpload(value)) {
+/** `image` as the catalog types it (a file param with orText): an upload, or its text. */
+export async function readImageInput(value: ImageHostParams['image'], ctx: AdapterContext<never>): Promise<ImageInput> {
+  if (typeof value !== 'string') {
     if (value.size > MAX_IMAGE_BYTES) throw tooLarge();
     return { bytes: await fsp.readFile(value.path), fromPath: value.path, originalName: value.originalName };
   }
-  const text = String(value ?? '').trim();
+  const text = value.trim();
   if (/^https?:\/\//i.test(text)) {
     const fetched = await ctx.fetchUrl(text, { maxBytes: MAX_IMAGE_BYTES }).catch((err: unknown) => {
       throw renamed(err);

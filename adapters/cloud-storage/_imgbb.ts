@@ -19,7 +19,7 @@ interface ImgbbImage {
 }
 
 export async function uploadToImgbb(
-  ctx: AdapterContext,
+  ctx: AdapterContext<'imgbb'>,
   bytes: Buffer,
   sniffed: { name: string; mime: string; ext: string },
   expiration: number,

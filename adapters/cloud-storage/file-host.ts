@@ -7,7 +7,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
-import { ApiError, invalidParam, reply, type Adapter, type UploadedFile } from '../../engine/adapter.js';
+import { ApiError, invalidParam, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { cleanFileName } from './_names.js';
 import { uploadToGofile } from './_gofile.js';
 
@@ -19,8 +20,8 @@ async function md5Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-const fileHost: Adapter = async (params, ctx) => {
-  const file = params.file as UploadedFile; // required, and only ever an upload: the catalog's file type
+const fileHost: Adapter<'cloud-storage/file-host'> = async (params, ctx) => {
+  const file = params.file; // required, and only ever an upload: the catalog's file type
   if (file.size === 0) throw invalidParam('file', 'must not be empty');
   const days = Number(ctx.options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   const fileName = cleanFileName(file.originalName) || 'file';

@@ -6,7 +6,8 @@
 // With UPSTREAM_IMGBB_KEYS set, the image is forwarded to imgbb instead (_imgbb.ts), same answer shape.
 import crypto from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import { ApiError, invalidParam, reply, type Adapter } from '../../engine/adapter.js';
+import { ApiError, invalidParam, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { readImageInput } from './_image-input.js';
 import { imageSize } from './_image-size.js';
 import { uploadToImgbb } from './_imgbb.js';
@@ -15,7 +16,7 @@ import { cleanFileName } from './_names.js';
 /** file-type's extensions of the formats accepted. */
 const ACCEPTED = new Set(['png', 'apng', 'jpg', 'gif', 'webp', 'bmp', 'avif', 'tif', 'ico', 'cur', 'heic', 'jxl']);
 
-const imageHost: Adapter = async (params, ctx) => {
+const imageHost: Adapter<'cloud-storage/image-host'> = async (params, ctx) => {
   const input = await readImageInput(params.image, ctx);
   const type = await fileTypeFromBuffer(input.bytes);
   if (!type || !ACCEPTED.has(type.ext)) throw invalidParam('image', 'not an image');
@@ -24,7 +25,7 @@ const imageHost: Adapter = async (params, ctx) => {
   const given = cleanFileName(params.name ?? input.originalName ?? '', 200).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   const title = given || 'image';
   const fileName = `${title}.${type.ext}`;
-  const expiration = params.expiration === undefined ? 0 : Number(params.expiration);
+  const expiration = params.expiration ?? 0;
 
   // With an operator's imgbb key the image goes there; if imgbb fails, the service hosts it itself.
   if (ctx.upstream('imgbb').hasKeys) {

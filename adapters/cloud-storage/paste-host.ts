@@ -2,17 +2,18 @@
 // no highlighting script runs), public (0) or unlisted (1), and pastebin's expiry codes (months as fixed
 // lengths, see _expiry.ts). There is no listing of pastes at all, so "unlisted" means what it says: only
 // someone given the link (8 random characters) finds it; its pages also tell search engines not to index.
-import { invalidParam, reply, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { PASTE_EXPIRY } from './_expiry.js';
 import { cleanTitle } from './_names.js';
 
-const pasteHost: Adapter = async (params, ctx) => {
-  const text = String(params.paste);
+const pasteHost: Adapter<'cloud-storage/paste-host'> = async (params, ctx) => {
+  const text = params.paste;
   if (text.trim() === '') throw invalidParam('paste', 'must not be blank');
   const name = cleanTitle(params.name) || 'Untitled';
-  const format = String(params.format ?? 'text');
-  const isPrivate = Number(params.private ?? 0) === 1 ? 1 : 0; // the catalog's enum: 0 or 1
-  const expire = String(params.expire ?? 'N');
+  const format = params.format;
+  const isPrivate = params.private;
+  const expire = params.expire;
   const ttlSeconds = PASTE_EXPIRY[expire]; // one of them: the catalog's enum
 
   const meta = await ctx.blobs.put({

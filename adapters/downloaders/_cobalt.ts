@@ -39,7 +39,7 @@ const PICKER_TYPE: Record<string, MediaType> = { photo: 'image', video: 'video',
 const PICKER_EXT: Record<MediaType, string> = { image: 'jpg', video: 'mp4', gif: 'gif', audio: 'mp3' };
 
 /** Asks cobalt for `url` (at `videoQuality`, else the configured one). */
-export async function cobalt(ctx: AdapterContext, url: string, videoQuality?: string): Promise<Download> {
+export async function cobalt(ctx: AdapterContext<typeof COBALT>, url: string, videoQuality?: string): Promise<Download> {
   const client = ctx.upstream(COBALT);
   const s = client.settings;
   const style = String(s.filenameStyle ?? 'classic');

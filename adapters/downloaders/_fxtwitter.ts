@@ -17,7 +17,7 @@ interface FxMedia {
   format?: unknown;
 }
 
-export async function fxtwitter(ctx: AdapterContext, statusId: string): Promise<Download> {
+export async function fxtwitter(ctx: AdapterContext<typeof FXTWITTER>, statusId: string): Promise<Download> {
   const res = await ctx.upstream(FXTWITTER).request<Record<string, unknown>>({
     path: `/status/${statusId}`,
     allowStatus: [401, 403, 404],

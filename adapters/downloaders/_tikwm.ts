@@ -24,7 +24,7 @@ function sameVideo(d: Record<string, unknown>, base: string | undefined): boolea
   return hd === sd || (size(d.hd_size) !== undefined && size(d.hd_size) === size(d.size));
 }
 
-export async function tikwm(ctx: AdapterContext, url: string): Promise<Download> {
+export async function tikwm(ctx: AdapterContext<typeof TIKWM>, url: string): Promise<Download> {
   const client = ctx.upstream(TIKWM);
   const res = await client.request<TikwmAnswer>({ path: '/api/', searchParams: { url, hd: 1 } });
   const b = typeof res.body === 'object' && res.body !== null ? res.body : ({} as TikwmAnswer);

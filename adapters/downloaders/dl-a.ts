@@ -1,7 +1,7 @@
 // YouTube through cobalt. cobalt tells us no title or picture in its classic answer, but YouTube's
 // thumbnail address is public and fixed per video id, so dl-a adds it.
 // (Datacenter IPs meet "Sign in to confirm you're not a bot": the cobalt instance needs a PO token.)
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { downloadReply, siteUrl } from './_media.js';
 
@@ -16,7 +16,7 @@ function videoId(u: URL): string | undefined {
   return id && /^[A-Za-z0-9_-]{11}$/.test(id) ? id : undefined;
 }
 
-const dlA: Adapter = async (params, ctx) => {
+const dlA: Adapter<'downloaders/dl-a'> = async (params, ctx) => {
   const url = siteUrl(params.url, HOSTS);
   const download = await cobalt(ctx, url.href);
   const id = videoId(url);

@@ -1,13 +1,13 @@
 // Facebook through cobalt. To offer several qualities, cobalt is asked once per quality of
 // settings.qualities (1080, 720, 360) and the answers merged; the first quality's answer must succeed,
 // the others may fail. (Many posts need login cookies on the cobalt instance.)
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { dedupe, downloadReply, siteUrl, type Download } from './_media.js';
 
 const HOSTS = ['facebook.com', 'www.facebook.com', 'm.facebook.com', 'web.facebook.com', 'fb.watch'];
 
-const dlB: Adapter = async (params, ctx) => {
+const dlB: Adapter<'downloaders/dl-b'> = async (params, ctx) => {
   const url = siteUrl(params.url, HOSTS);
   const configured = ctx.upstream(COBALT).settings.qualities;
   const qualities = Array.isArray(configured) && configured.length ? configured.map(String) : [undefined];

@@ -1,10 +1,11 @@
 // TikTok without watermark through cobalt; the catalog's fallback (tikwm, dl-d-tikwm.ts) answers when
 // cobalt is not configured, fails or is unavailable.
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { cobalt, COBALT } from './_cobalt.js';
 import { downloadReply, siteUrl } from './_media.js';
 import { TIKTOK_HOSTS } from './_tikwm.js';
 
-const dlD: Adapter = async (params, ctx) => downloadReply(await cobalt(ctx, siteUrl(params.url, TIKTOK_HOSTS).href), COBALT);
+const dlD: Adapter<'downloaders/dl-d'> = async (params, ctx) =>
+  downloadReply(await cobalt(ctx, siteUrl(params.url, TIKTOK_HOSTS).href), COBALT);
 
 export default dlD;

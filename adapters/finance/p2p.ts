@@ -2,17 +2,18 @@
 // lists the ads of people selling the asset (Binance's tradeType means the same thing). Binance reports
 // failures inside a 200 (`code` other than "000000") and blocks bots with 403/429: a 502 and a 503.
 // Amounts stay strings, as Binance sends them, so no precision is lost.
-import { upstreamBusy, upstreamFailed, isRecord, num, record, records, type Adapter } from '../../engine/adapter.js';
+import { upstreamBusy, upstreamFailed, isRecord, num, record, records } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 const amount = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
 
-const p2p: Adapter = async (params, ctx) => {
+const p2p: Adapter<'finance/p2p'> = async (params, ctx) => {
   // Two to ten letters (the catalog's patterns), sent in capitals.
-  const asset = String(params.asset).toUpperCase();
-  const fiat = String(params.fiat).toUpperCase();
-  const tradeType = String(params.type ?? 'BUY').toUpperCase() === 'SELL' ? 'SELL' : 'BUY';
+  const asset = params.asset.toUpperCase();
+  const fiat = params.fiat.toUpperCase();
+  const tradeType = params.type;
   const api = ctx.upstream('binance-p2p');
   const rows = Math.min(20, Number(api.settings.rows ?? 20));
   const res = await api.request({

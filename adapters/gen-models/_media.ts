@@ -64,7 +64,7 @@ export async function readMedia(bytes: Buffer, declared: string, family: Family)
 }
 
 /** Host the media for a day; data carries its URL, and the bytes go out raw for a matching Accept. */
-export async function hostMedia(ctx: AdapterContext, media: Media, extra: Record<string, unknown>): Promise<Reply> {
+export async function hostMedia(ctx: AdapterContext<never>, media: Media, extra: Record<string, unknown>): Promise<Reply> {
   const meta = await ctx.blobs.put({ bytes: media.bytes, kind: 'media', contentType: media.contentType, ttlSeconds: DAY_SECONDS });
   return reply({
     data: {

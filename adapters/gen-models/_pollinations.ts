@@ -5,30 +5,25 @@
 // resting one after a 401/402/403/429; when none is free it sends the caller's `upstream_key`, and a key
 // the provider refuses becomes a 400 naming upstream_key. With neither there is nothing to send, so we say
 // which parameter is missing before calling anyone.
-import {
-  badInput,
-  missingParam,
-  upstreamFailed,
-  type ApiError,
-  type AdapterContext,
-  type Params,
-  type UpstreamClient,
-} from '../../engine/adapter.js';
+import { badInput, missingParam, upstreamFailed, type ApiError, type AdapterContext, type UpstreamClient } from '../../engine/adapter.js';
+import type { ChatParams } from './_catalog.js';
 
 const UPSTREAM = 'pollinations';
 
 /** q is optional in the spec, but there is nothing to generate without it (docs/decisions/adapters-ai-generation-downloaders.md). */
-export function promptOf(params: Params): string {
-  const q = typeof params.q === 'string' ? params.q.trim() : '';
+export function promptOf(params: Pick<ChatParams, 'q'>): string {
+  const q = params.q?.trim() ?? '';
   if (!q) throw missingParam('q');
   return q;
 }
 
 /** The client and the caller's key to fall back on; a 400 when there is no key of any kind. */
-export function pollinations(params: Params, ctx: AdapterContext): { client: UpstreamClient; callerKey: string | undefined } {
+export function pollinations(
+  params: Pick<ChatParams, 'upstream_key'>,
+  ctx: AdapterContext<typeof UPSTREAM>,
+): { client: UpstreamClient; callerKey: string | undefined } {
   const client = ctx.upstream(UPSTREAM);
-  const given = typeof params.upstream_key === 'string' ? params.upstream_key.trim() : '';
-  const callerKey = given || undefined;
+  const callerKey = params.upstream_key?.trim() || undefined;
   if (!client.hasKeys && !callerKey) throw missingParam('upstream_key');
   return { client, callerKey };
 }

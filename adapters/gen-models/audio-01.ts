@@ -5,13 +5,14 @@
 //   chat: POST chatPath with the audio model and modalities [text, audio]; the MP3 comes back base64 in
 //     choices[0].message.audio.data.
 // Either way the MP3 is hosted for a day.
-import { upstreamFailed, type Adapter, type UpstreamClient } from '../../engine/adapter.js';
+import { upstreamFailed, type UpstreamClient } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { fetchMedia, hostMedia, readMedia, type Media } from './_media.js';
 import { pollinations, promptOf, promptPath, refusal, setting } from './_pollinations.js';
 
-const audio01: Adapter = async (params, ctx) => {
+const audio01: Adapter<'gen-models/audio-01'> = async (params, ctx) => {
   const q = promptOf(params);
-  const voice = String(params.voice ?? 'nova');
+  const voice = params.voice;
   const { client, callerKey } = pollinations(params, ctx);
   const mode = setting<string>(client, ['audio', 'mode'], 'path');
   const media =

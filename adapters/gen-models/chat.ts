@@ -1,9 +1,10 @@
 // gen-models/chat-01 … chat-17: one adapter, seventeen bindings. Each catalog entry names its model in
 // `options: { model }`; the bindings are a configuration choice because Pollinations' model list drifts.
-import { reply, type Adapter, oneTurn, readCompletion } from '../../engine/adapter.js';
+import { reply, oneTurn, readCompletion } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { pollinations, promptOf, refusal, setting } from './_pollinations.js';
 
-const chat: Adapter = async (params, ctx) => {
+const chat: Adapter<'gen-models/chat'> = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
   const model = ctx.options.model;

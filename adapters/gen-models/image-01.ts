@@ -1,10 +1,10 @@
 // Text-to-image: GET /image/{prompt}?model=flux&width=1024&height=1024&nologo=true (path, model and size
 // in catalog/upstreams.yaml, pollinations → settings.image). The image is hosted for a day.
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { fetchMedia, hostMedia } from './_media.js';
 import { pollinations, promptOf, promptPath, setting } from './_pollinations.js';
 
-const image01: Adapter = async (params, ctx) => {
+const image01: Adapter<'gen-models/image-01'> = async (params, ctx) => {
   const q = promptOf(params);
   const { client, callerKey } = pollinations(params, ctx);
   const model = setting(client, ['image', 'model'], 'flux');

@@ -15,5 +15,5 @@ export function quoteItems(body: unknown, authorKey: 'author' | 'character'): Qu
   if (!Array.isArray(body)) throw unexpectedShape();
   return body
     .filter((q): q is Record<string, unknown> => isRecord(q) && typeof q.quote === 'string')
-    .map((q) => ({ quote: String(q.quote).trim(), author: typeof q[authorKey] === 'string' ? String(q[authorKey]) : null }));
+    .map((q) => ({ quote: String(q.quote).trim(), author: typeof q[authorKey] === 'string' ? q[authorKey] : null }));
 }

@@ -4,7 +4,8 @@
 // the term is lowered here), and answers those copies. The quotes are given back as written: the whole
 // collection, asked for alongside the search (GET /quotes/{more than it holds} answers all of it), says
 // how each match is written. The search has no count, so `count` only applies to random draws.
-import { reply, type Adapter } from '../../engine/adapter.js';
+import { reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { quoteItems, unexpectedShape } from './_quotes.js';
 
 /** More than the upstream holds (113 quotes): it answers all of them, in a random order. */
@@ -21,9 +22,9 @@ function asWritten(matches: unknown, collection: unknown): unknown {
   );
 }
 
-const cartoonSeries: Adapter = async (params, ctx) => {
+const cartoonSeries: Adapter<'quotes/cartoon-series'> = async (params, ctx) => {
   const client = ctx.upstream('southpark-quotes');
-  const search = typeof params.search === 'string' ? params.search.trim().toLowerCase() : '';
+  const search = params.search?.trim().toLowerCase() ?? '';
   if (search) {
     const [matches, collection] = await Promise.all([
       client.request({ path: `/quotes/search/${encodeURIComponent(search)}` }),
@@ -32,7 +33,7 @@ const cartoonSeries: Adapter = async (params, ctx) => {
     const items = quoteItems(asWritten(matches.body, collection.body), 'character');
     return { items, count: items.length, search };
   }
-  const res = await client.request({ path: `/quotes/${Number(params.count)}` });
+  const res = await client.request({ path: `/quotes/${params.count}` });
   const items = quoteItems(res.body, 'character');
   return reply({ data: { items, count: items.length }, cacheable: false });
 };

@@ -4,7 +4,8 @@
 // by comparing the page length with the size we asked for; quotes are blocks of `line_0…line_N`,
 // turned into `lines[]`; `char` must equal a speaker exactly, in lower case (comma-separated = all of);
 // the random quote names its episode only by id, so the episode is read by that id.
-import { reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 const PAGE_SIZE = 10;
@@ -29,7 +30,7 @@ function quoteBlock(q: Record<string, unknown>) {
  * the upstream gives that episode at /episodes/{id}, so it is read from there. An id it does not know
  * (404, empty body) leaves `episode` null.
  */
-async function withEpisode(ctx: AdapterContext, q: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function withEpisode(ctx: AdapterContext<'supernatural'>, q: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (isRecord(q.episode) || typeof q.episodeId !== 'string' || !q.episodeId) return q;
   const res = await ctx.upstream('supernatural').request({ path: `/episodes/${encodeURIComponent(q.episodeId)}`, allowStatus: [404] });
   if (res.status === 404) return q;
@@ -37,14 +38,14 @@ async function withEpisode(ctx: AdapterContext, q: Record<string, unknown>): Pro
   return { ...q, episode: res.body };
 }
 
-async function page(ctx: AdapterContext, resource: string, query: Query): Promise<Record<string, unknown>[]> {
+async function page(ctx: AdapterContext<'supernatural'>, resource: string, query: Query): Promise<Record<string, unknown>[]> {
   const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: query });
   if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw unexpectedShape();
   return res.body.data.filter(isRecord);
 }
 
 /** Characters and episodes have no random route: `count` from a one-item page, then a random page of one. */
-async function randomOf(ctx: AdapterContext, resource: string, filters: Query) {
+async function randomOf(ctx: AdapterContext<'supernatural'>, resource: string, filters: Query) {
   const res = await ctx.upstream('supernatural').request({ path: `/${resource}`, searchParams: { ...filters, page: 1, size: 1 } });
   if (!isRecord(res.body) || !Array.isArray(res.body.data)) throw unexpectedShape();
   const total = Number(res.body.count);
@@ -55,11 +56,11 @@ async function randomOf(ctx: AdapterContext, resource: string, filters: Query) {
   return reply({ data: item, cacheable: false });
 }
 
-const hunterSeries: Adapter = async (params, ctx) => {
-  const resource = String(params.resource ?? 'quotes');
-  const char = typeof params.char === 'string' ? params.char.trim().toLowerCase() : undefined;
-  const season = params.season === undefined ? undefined : String(params.season);
-  const pageNo = Number(params.page ?? 1);
+const hunterSeries: Adapter<'quotes/hunter-series'> = async (params, ctx) => {
+  const resource = params.resource;
+  const char = params.char?.trim().toLowerCase();
+  const season = params.season;
+  const pageNo = params.page ?? 1;
 
   const filters: Query = resource === 'characters' ? { name: char } : resource === 'episodes' ? { season } : { char, season };
 

@@ -4,7 +4,8 @@
 //   characters: list, random, search, id (= a name) → the index (distinct speakers)
 // The upstream answers HTTP 400 {ok:false, message} for ids that do not exist: those messages map to 404,
 // any other 400 stays a 400.
-import { badInput, missingParam, notFound, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { badInput, missingParam, notFound, reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { officeCharacters, officeCorpus, type OfficeRecord } from './_office-corpus.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
@@ -20,7 +21,7 @@ const has = (text: unknown, term: string) => typeof text === 'string' && text.to
 const NOT_FOUND =
   /^(?:ID does not exists?(?:\.\.\. yet!?)?|No episodes found for this season|No episode found for this season id and episode id)$/i;
 
-async function lookup(ctx: AdapterContext, path: string, missing: string): Promise<unknown> {
+async function lookup(ctx: AdapterContext<'office-api'>, path: string, missing: string): Promise<unknown> {
   const res = await ctx.upstream('office-api').request({ path, allowStatus: [400] });
   if (res.status === 400) {
     const message = isRecord(res.body) && typeof res.body.message === 'string' ? res.body.message.trim() : '';
@@ -41,9 +42,9 @@ function need(value: unknown): string {
   return value.trim();
 }
 
-const officeSeries: Adapter = async (params, ctx) => {
-  const resource = String(params.resource ?? 'quotes');
-  const action = params.action as string | undefined;
+const officeSeries: Adapter<'quotes/office-series'> = async (params, ctx) => {
+  const resource = params.resource;
+  const action = params.action;
   const index = () => officeCorpus(ctx.upstream('office-api'), ctx.log);
 
   if (resource === 'quotes') {
@@ -92,7 +93,7 @@ const officeSeries: Adapter = async (params, ctx) => {
   if (action === 'id') {
     const name = need(params.value).toLowerCase();
     const found = all.find((c) => c.name.toLowerCase() === name);
-    if (!found) throw notFound(`No character named ${String(params.value)}`);
+    if (!found) throw notFound(`No character named ${name}`);
     const quotes = index().quotes.filter((q) => typeof q.character === 'string' && q.character.toLowerCase() === name);
     return { ...found, quotes };
   }

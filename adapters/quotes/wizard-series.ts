@@ -1,7 +1,8 @@
 // Characters, students, staff, spells, houses and single characters of the wizard series (HP-API).
 // Quirks absorbed here: an unknown house answers `[]` instead of an error, so houses are checked
 // locally; `/character/{id}` answers an array, unwrapped here, and `[]` for an unknown id (→ 404).
-import { invalidParam, notFound, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, notFound } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isRecord, unexpectedShape } from './_quotes.js';
 
 const HOUSES = ['gryffindor', 'slytherin', 'hufflepuff', 'ravenclaw'];
@@ -27,9 +28,9 @@ const records = (body: unknown): Record<string, unknown>[] => {
   return body.filter(isRecord);
 };
 
-const wizardSeries: Adapter = async (params, ctx) => {
+const wizardSeries: Adapter<'quotes/wizard-series'> = async (params, ctx) => {
   const client = ctx.upstream('hp-api');
-  const { kind, arg } = target(String(params.resource), params.id as string | undefined);
+  const { kind, arg } = target(params.resource, params.id);
   const get = (path: string) => client.request({ path, notFoundMessage: 'Not found upstream' });
 
   // The catalog's rules require an id with a bare house or character and refuse one with the other lists.

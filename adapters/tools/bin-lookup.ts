@@ -2,7 +2,8 @@
 // the issuer, type, prepaid flag, product tier and country come from binlist when it answers. binlist is
 // an optional enrichment with a tiny allowance: whatever goes wrong there leaves those fields null.
 import creditCardType from 'credit-card-type';
-import { ApiError, notFound, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { ApiError, notFound, reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 /** binlist is optional: a slow one must not hold the answer for its full upstream timeout. */
 const BINLIST_TIMEOUT_MS = 3000;
@@ -18,7 +19,7 @@ interface BinlistAnswer {
 }
 
 /** binlist's answer, `null` when it knows no such BIN, `undefined` when it could not be asked. */
-async function askBinlist(bin: string, ctx: AdapterContext): Promise<BinlistAnswer | null | undefined> {
+async function askBinlist(bin: string, ctx: AdapterContext<'binlist'>): Promise<BinlistAnswer | null | undefined> {
   try {
     const res = await ctx.upstream('binlist').request<BinlistAnswer>({
       path: `/${bin}`,
@@ -38,8 +39,8 @@ async function askBinlist(bin: string, ctx: AdapterContext): Promise<BinlistAnsw
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
-const binLookup: Adapter = async (params, ctx) => {
-  const bin = String(params.bin);
+const binLookup: Adapter<'tools/bin-lookup'> = async (params, ctx) => {
+  const bin = params.bin;
   const match = creditCardType(bin)[0];
   if (!match) throw notFound(`No card scheme is known for BIN ${bin}`);
 

@@ -2,7 +2,8 @@
 // format of card-testing fraud, and test numbers need none.
 import crypto from 'node:crypto';
 import creditCardType from 'credit-card-type';
-import { reply, type Adapter } from '../../engine/adapter.js';
+import { reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { checkDigit } from './_luhn.js';
 
 const COUNT = 10;
@@ -45,8 +46,8 @@ function brandOf(bin: string) {
   return brands.get(bin);
 }
 
-const ccgen: Adapter = async (params) => {
-  const bin = String(params.bin);
+const ccgen: Adapter<'tools/ccgen'> = async (params) => {
+  const bin = params.bin;
   const match = brandOf(bin);
   const length = match?.type === 'american-express' ? 15 : 16;
   const cards = new Set<string>();

@@ -3,7 +3,8 @@
 // strangers, and "id → phone" services run on leaked databases (see docs/decisions/chat-app-phone.md).
 // Numeric chat ids have no public page at all, so they are refused rather than guessed at.
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import { invalidParam, notFound, upstreamChanged, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, notFound, upstreamChanged } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const NOTE = 'Only public profile data is shown; a phone number appears only when the owner published it in the bio.';
 
@@ -29,8 +30,8 @@ const clean = (s: string | undefined): string | null => {
   return t || null;
 };
 
-const chatAppPhone: Adapter = async (params, ctx) => {
-  const username = usernameOf(String(params.q));
+const chatAppPhone: Adapter<'tools/chat-app-phone'> = async (params, ctx) => {
+  const username = usernameOf(params.q);
   const api = ctx.upstream('telegram-web');
   const sel = {
     title: '.tgme_page_title',

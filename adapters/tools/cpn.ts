@@ -4,7 +4,8 @@
 // (`dealspotr.settings`) because the markup drifts. A bot-check page is the provider failing (502),
 // never "no coupons".
 import type { CheerioAPI } from 'cheerio';
-import { invalidParam, upstreamFailed, upstreamChanged, type Adapter, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
+import { invalidParam, upstreamFailed, upstreamChanged, type AdapterContext, hostOfDomain } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
@@ -15,7 +16,7 @@ interface Settings {
   antiBot: string[];
 }
 
-function settingsOf(ctx: AdapterContext): Settings {
+function settingsOf(ctx: AdapterContext<'dealspotr'>): Settings {
   const s = ctx.upstream('dealspotr').settings as Partial<Settings>;
   return {
     listingPath: s.listingPath ?? '/promo-codes/{domain}',
@@ -45,8 +46,8 @@ function storeName($: CheerioAPI, sel: Settings['selectors']): string | null {
   return h || null;
 }
 
-const cpn: Adapter = async (params, ctx) => {
-  const domain = hostOfDomain(String(params.domain), { stripWww: true });
+const cpn: Adapter<'tools/cpn'> = async (params, ctx) => {
+  const domain = hostOfDomain(params.domain, { stripWww: true });
   if (!domain) throw invalidParam('domain', 'must be a domain name such as example.com');
   const s = settingsOf(ctx);
   const api = ctx.upstream('dealspotr');

@@ -3,7 +3,8 @@
 import countryToCurrency from 'country-to-currency';
 import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import { invalidParam, regionName, reply, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, regionName, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { fakerFor } from './_locales.js';
 
 const currencies = countryToCurrency as Record<string, string>;
@@ -14,7 +15,7 @@ function phoneFor(country: string, faker: Awaited<ReturnType<typeof fakerFor>>):
   // The locale's pattern is not valid for this country: vary the tail of the country's example number.
   const example = getExampleNumber(country as CountryCode, examples);
   if (!example) return faker.phone.number({ style: 'international' });
-  const national = String(example.nationalNumber);
+  const national = example.nationalNumber;
   for (let i = 0; i < 20; i++) {
     const tail = faker.string.numeric(Math.min(4, national.length - 1));
     const n = parsePhoneNumberFromString(`+${example.countryCallingCode}${national.slice(0, -tail.length)}${tail}`);
@@ -23,8 +24,8 @@ function phoneFor(country: string, faker: Awaited<ReturnType<typeof fakerFor>>):
   return example.formatInternational();
 }
 
-const fakeAddress: Adapter = async (params) => {
-  let country = String(params.country ?? 'US').toUpperCase();
+const fakeAddress: Adapter<'tools/fake-address'> = async (params) => {
+  let country = (params.country ?? 'US').toUpperCase();
   if (country === 'UK') country = 'GB';
   if (!currencies[country]) throw invalidParam('country', `unknown country code ${country}`);
   const faker = await fakerFor(country);

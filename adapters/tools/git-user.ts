@@ -4,7 +4,8 @@
 // when the allowance is spent; pooled tokens are rotated by the upstream client, and once none is left
 // the caller gets 503 with Retry-After taken from X-RateLimit-Reset (or Retry-After, for the secondary
 // limit), never GitHub's body.
-import { upstreamBusy, upstreamFailed, isRecord, num, records, type Adapter, type UpstreamResponse } from '../../engine/adapter.js';
+import { upstreamBusy, upstreamFailed, isRecord, num, records, type UpstreamResponse } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -33,8 +34,8 @@ function waitSeconds(res: UpstreamResponse): number {
   return 60;
 }
 
-const gitUser: Adapter = async (params, ctx) => {
-  const username = String(params.username);
+const gitUser: Adapter<'tools/git-user'> = async (params, ctx) => {
+  const username = params.username;
   const api = ctx.upstream('github');
   const res = await api.request({
     path: `/users/${encodeURIComponent(username)}/repos`,

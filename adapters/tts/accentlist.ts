@@ -1,9 +1,9 @@
 // Accents of one speech language; a language without accents has none (total 0), an unknown one is a 400.
-import type { Adapter } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { accentsOf, languageOrFail } from './_languages.js';
 
-const accentlist: Adapter = async (params) => {
-  const language = languageOrFail(String(params.lang));
+const accentlist: Adapter<'tts/accentlist'> = async (params) => {
+  const language = languageOrFail(params.lang);
   const accents = accentsOf(language).map(({ tld, region, aliases, name, voice, approximate }) => ({
     tld,
     region,

@@ -5,17 +5,18 @@
 //
 // google-tts is "configured" when UPSTREAM_GOOGLE_TTS_URL is set: catalog/upstreams.yaml deliberately
 // gives it no default URL, so a fresh install never sends text to Google unless its operator chose to.
-import { invalidParam, notConfigured, reply, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, notConfigured, reply } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { chooseVoice } from './_languages.js';
 import { speakOffline, type Speech } from './_speak-offline.js';
 import { GOOGLE_ENGINE, speakGoogle } from './_speak-google.js';
 
 const DAY_SECONDS = 86_400;
 
-const generate: Adapter = async (params, ctx) => {
-  const text = String(params.text);
+const generate: Adapter<'tts/generate'> = async (params, ctx) => {
+  const text = params.text;
   if (!text.trim()) throw invalidParam('text', 'must contain something to say');
-  const choice = chooseVoice(String(params.lang ?? 'en'), params.accent === undefined ? undefined : String(params.accent));
+  const choice = chooseVoice(params.lang, params.accent);
   const { language } = choice;
   const google = ctx.upstream('google-tts');
 

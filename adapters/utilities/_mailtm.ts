@@ -6,7 +6,7 @@ import { isRecord, malformed, type AdapterContext } from '../../engine/adapter.j
 const DOMAINS_TTL_MS = 10 * 60_000;
 
 /** Active domains; mail.tm answers Hydra JSON-LD ({"hydra:member": [...]}) or, with Accept: json, an array. */
-export function activeDomains(ctx: AdapterContext): Promise<string[]> {
+export function activeDomains(ctx: AdapterContext<'mailtm'>): Promise<string[]> {
   return ctx.memo('mailtm:domains', DOMAINS_TTL_MS, async (upstream) => {
     const { body } = await upstream('mailtm').request({ path: '/domains' });
     const members = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['hydra:member']) ? body['hydra:member'] : undefined;

@@ -4,6 +4,9 @@ import { ApiError, type AdapterContext } from '../../engine/adapter.js';
 
 const TIMEOUT_MS = 5000;
 
+/** The reputation lists asked (the catalog's `uses:` of phish-check). */
+type Listing = 'safebrowsing' | 'urlhaus';
+
 export interface Verdict {
   /** listed: the list knows the target as bad; clean: it does not; error: it could not be asked. */
   status: 'listed' | 'clean' | 'error' | 'not_configured';
@@ -16,7 +19,7 @@ export interface ReputationTarget {
   host: string;
 }
 
-async function guarded(ctx: AdapterContext, id: string, ask: () => Promise<Verdict>): Promise<Verdict> {
+async function guarded<U extends Listing>(ctx: AdapterContext<U>, id: U, ask: () => Promise<Verdict>): Promise<Verdict> {
   if (!ctx.upstream(id).hasKeys) return { status: 'not_configured', threats: [] };
   try {
     return await ask();
@@ -28,10 +31,10 @@ async function guarded(ctx: AdapterContext, id: string, ask: () => Promise<Verdi
 }
 
 interface SafeBrowsingAnswer {
-  matches?: Array<{ threatType?: string }>;
+  matches?: Array<{ threatType?: unknown }>;
 }
 
-export function safeBrowsing(ctx: AdapterContext, t: ReputationTarget): Promise<Verdict> {
+export function safeBrowsing(ctx: AdapterContext<'safebrowsing'>, t: ReputationTarget): Promise<Verdict> {
   return guarded(ctx, 'safebrowsing', async () => {
     const client = ctx.upstream('safebrowsing');
     const urls = t.url ? [t.url] : [`http://${t.host}/`, `https://${t.host}/`];
@@ -64,7 +67,7 @@ interface UrlhausAnswer {
   urls?: Array<{ threat?: string | null }>;
 }
 
-export function urlhaus(ctx: AdapterContext, t: ReputationTarget): Promise<Verdict> {
+export function urlhaus(ctx: AdapterContext<'urlhaus'>, t: ReputationTarget): Promise<Verdict> {
   return guarded(ctx, 'urlhaus', async () => {
     const res = await ctx.upstream('urlhaus').request<UrlhausAnswer>({
       path: t.url ? '/v1/url/' : '/v1/host/',

@@ -1,9 +1,6 @@
 // What tr and its fallback read of the caller's query: the text, `from` (undefined for auto) and `to`.
-export function callerLanguages(params: Record<string, unknown>): { text: string; from: string | undefined; to: string } {
-  const given = params.from === undefined ? undefined : String(params.from);
-  return {
-    text: String(params.text),
-    from: given && given.toLowerCase() !== 'auto' ? given : undefined,
-    to: String(params.to),
-  };
+import type { TrParams } from './_catalog.js';
+
+export function callerLanguages({ text, from, to }: TrParams): { text: string; from: string | undefined; to: string } {
+  return { text, from: from && from.toLowerCase() !== 'auto' ? from : undefined, to };
 }

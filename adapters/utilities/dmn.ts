@@ -4,7 +4,8 @@
 // registries hide reserved names), and from rdap.org itself, "no RDAP service for this TLD" (404 to us).
 // We tell them apart by the URL that answered.
 import { getDomain } from 'tldts';
-import { invalidParam, notFound, isRecord, record, type Rec, type Adapter, hostOfDomain } from '../../engine/adapter.js';
+import { invalidParam, notFound, isRecord, record, type Rec, hostOfDomain } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const list = (x: unknown): Rec[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
@@ -28,8 +29,8 @@ function registrar(entities: Rec[]): string | null {
   return null;
 }
 
-const dmn: Adapter = async (params, ctx) => {
-  const host = hostOfDomain(String(params.domain));
+const dmn: Adapter<'utilities/dmn'> = async (params, ctx) => {
+  const host = hostOfDomain(params.domain);
   const domain = host ? getDomain(host) : null;
   if (!domain) throw invalidParam('domain', 'must be a registrable domain name such as example.com');
   const api = ctx.upstream('rdap');

@@ -4,7 +4,8 @@
 // non-commercial use only, hence no default); any failure there hands on to the next, the embedded answer last.
 // The choice is inside the adapter, not the catalog's `fallback:`: the embedded answer never fails.
 import net from 'node:net';
-import { ApiError, badInput, malformed, num, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { ApiError, badInput, malformed, num, record, reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { isBogon, normaliseIp } from './_ip-address.js';
 import { geoip } from './_geoip.js';
 
@@ -39,7 +40,7 @@ async function embedded(ip: string) {
   };
 }
 
-async function fromIpinfo(ip: string, ctx: AdapterContext) {
+async function fromIpinfo(ip: string, ctx: AdapterContext<'ipinfo'>) {
   try {
     const res = await ctx.upstream('ipinfo').request<IpinfoAnswer>({ path: `/${ip}/json`, timeoutMs: IPINFO_TIMEOUT_MS });
     const b = res.body;
@@ -65,7 +66,7 @@ async function fromIpinfo(ip: string, ctx: AdapterContext) {
 /** ip-api.com's fields that make ipinfo.io's shape; `as` is ipinfo's `org` ("AS15169 Google LLC"). */
 const IP_API_FIELDS = 'status,message,countryCode,regionName,city,lat,lon,timezone,as,reverse,query';
 
-async function fromIpApi(ip: string, ctx: AdapterContext) {
+async function fromIpApi(ip: string, ctx: AdapterContext<'ip-api'>) {
   try {
     const { body } = await ctx.upstream('ip-api').request({
       path: `/json/${ip}`,
@@ -98,8 +99,8 @@ async function fromIpApi(ip: string, ctx: AdapterContext) {
   }
 }
 
-const ipinfo: Adapter = async (params, ctx) => {
-  const ip = normaliseIp(String(params.ip ?? ctx.clientIp ?? ''));
+const ipinfo: Adapter<'utilities/ipinfo'> = async (params, ctx) => {
+  const ip = normaliseIp(params.ip ?? ctx.clientIp ?? '');
   // The catalog checks a given ip; only the caller's own address can be missing (no socket address).
   if (!net.isIP(ip)) throw badInput('Could not tell your IP address: pass the ip parameter');
   if (isBogon(ip)) return reply({ data: { ip, bogon: true }, source: 'embedded' });

@@ -1,14 +1,15 @@
 // Phishing check of a URL or domain: an explainable heuristic score (never fetching the target), plus
 // Safe Browsing and URLhaus when their keys are configured, whose listing overrides the score.
-import { reply, type Adapter } from '../../engine/adapter.js';
+import { reply, required } from '../../engine/adapter.js';
+import type { Adapter, PhishCheckParams } from './_catalog.js';
 import { analyse, WEIGHTS, type RuleId, type Target } from './_phish-signals.js';
 import { safeBrowsing, urlhaus, type Verdict } from './_reputation.js';
 
 const NOTE = 'A low score means no warning sign was found, not that the site is safe: new phishing sites often show none.';
 
-function targetOf(params: Record<string, unknown>): Target {
+function targetOf(params: PhishCheckParams): Target {
   const name = params.url !== undefined ? 'url' : 'domain';
-  const raw = String(params[name]).trim();
+  const raw = required(params, name).trim();
   // A domain may come with a scheme and path; only then do the scheme and path rules apply. Both parse:
   // the catalog's formats (url, domain) checked them.
   const isUrl = name === 'url' || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw);
@@ -29,7 +30,7 @@ function listingReason(list: string, v: Verdict): string[] {
   return v.status === 'listed' ? [`${list} lists it as malicious (${v.threats.join(', ')})`] : [];
 }
 
-const phishCheck: Adapter = async (params, ctx) => {
+const phishCheck: Adapter<'utilities/phish-check'> = async (params, ctx) => {
   const target = targetOf(params);
   const blocklist = Array.isArray(ctx.options.blocklist) ? ctx.options.blocklist.map((d) => String(d).toLowerCase()) : [];
   const weights = weightsOf(ctx.options);

@@ -1,7 +1,8 @@
 // Phone number validation and formatting with libphonenumber-js's full metadata, answered in numverify's
 // field names. A number that parses but is not valid is an answer (valid:false), not an error.
 import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
-import { invalidParam, regionName, type Adapter } from '../../engine/adapter.js';
+import { invalidParam, regionName } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 /** numverify's line types are lower-case words; libphonenumber says FIXED_LINE where they say landline. */
 function lineType(t: NumberType | undefined): string | null {
@@ -12,8 +13,8 @@ function countryName(code: string | undefined): string | null {
   return code ? (regionName(code) ?? null) : null;
 }
 
-const phoneCheck: Adapter = async (params) => {
-  const raw = String(params.phone).trim();
+const phoneCheck: Adapter<'utilities/phone-check'> = async (params) => {
+  const raw = params.phone.trim();
   // The catalog pattern already refuses letters; these are shapes no dialled number has.
   if (/\+/.test(raw.slice(1)) || !/\d/.test(raw)) {
     throw invalidParam('phone', 'must be a phone number: digits with an optional leading + (spaces and -.() allowed)');

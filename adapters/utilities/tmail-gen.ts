@@ -3,7 +3,8 @@
 // secrets, so it is never cached and never logged; the caller reads mail with the token directly at
 // mail.tm (inbox.list / inbox.read).
 import crypto from 'node:crypto';
-import { upstreamFailed, upstreamChanged, record, reply, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { upstreamFailed, upstreamChanged, record, reply, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { activeDomains } from './_mailtm.js';
 
 const ATTEMPTS = 3;
@@ -14,7 +15,7 @@ function localPart(): string {
   return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
 }
 
-async function createMailbox(ctx: AdapterContext) {
+async function createMailbox(ctx: AdapterContext<'mailtm'>) {
   const api = ctx.upstream('mailtm');
   const domains = await activeDomains(ctx);
   const password = crypto.randomBytes(18).toString('base64url');
@@ -30,7 +31,7 @@ async function createMailbox(ctx: AdapterContext) {
   throw upstreamFailed('The mail provider refused every new address');
 }
 
-const tmailGen: Adapter = async (_params, ctx) => {
+const tmailGen: Adapter<'utilities/tmail-gen'> = async (_params, ctx) => {
   const { address, password, token } = await createMailbox(ctx);
   const base = (ctx.upstream('mailtm').baseUrl ?? 'https://api.mail.tm').replace(/\/+$/, '');
   return reply({

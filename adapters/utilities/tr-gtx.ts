@@ -1,9 +1,10 @@
 // Translation through Google's keyless web endpoint (`gtx`): tr's fallback provider (catalog/utilities.yaml),
 // unofficial and throttled.
-import { upstreamChanged, isRecord, record, type Adapter } from '../../engine/adapter.js';
+import { upstreamChanged, isRecord, record } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { callerLanguages } from './_tr-params.js';
 
-const trGtx: Adapter = async (params, ctx) => {
+const trGtx: Adapter<'utilities/tr-gtx'> = async (params, ctx) => {
   const { text, from, to } = callerLanguages(params);
   const api = ctx.upstream('gtx');
   const { body } = await api.request({

@@ -2,7 +2,8 @@
 // tr's last provider (catalog/utilities.yaml), after LibreTranslate and gtx. Its own errors come inside an
 // HTTP 200 (`responseStatus`), its used-up daily quota too (`quotaFinished`, and the warning in place of
 // the translation, which must never reach the caller as one).
-import { badInput, upstreamBusy, upstreamChanged, upstreamFailed, isRecord, record, type Adapter } from '../../engine/adapter.js';
+import { badInput, upstreamBusy, upstreamChanged, upstreamFailed, isRecord, record } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { callerLanguages } from './_tr-params.js';
 
 /** Its documented bound on `q`. */
@@ -16,7 +17,7 @@ function quotaBack(details: string): number {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) || QUOTA_RETRY_S : QUOTA_RETRY_S;
 }
 
-const trMymemory: Adapter = async (params, ctx) => {
+const trMymemory: Adapter<'utilities/tr-mymemory'> = async (params, ctx) => {
   const { text, from, to } = callerLanguages(params);
   // Not the caller's fault (tr takes 5000 characters): this provider cannot, the others may.
   if (Buffer.byteLength(text) > MAX_BYTES) throw upstreamFailed(`MyMemory translates at most ${MAX_BYTES} bytes at a time`);

@@ -1,7 +1,8 @@
 // Translation through a LibreTranslate server (self-hosted, or a keyed public one) when the operator
 // configures UPSTREAM_LIBRETRANSLATE_URL; otherwise the catalog's fallback, Google's keyless web endpoint
 // (tr-gtx.ts: unofficial and throttled, so only the fallback). `from` is the caller's language, or the detected one.
-import { invalidParam, upstreamChanged, isRecord, record, type Adapter, type AdapterContext } from '../../engine/adapter.js';
+import { invalidParam, upstreamChanged, isRecord, record, type AdapterContext } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { callerLanguages } from './_tr-params.js';
 
 /** LibreTranslate's language codes, asked once an hour: a wrong code is our 400, not its. */
@@ -9,7 +10,7 @@ const LANGUAGES_TTL_MS = 3600_000;
 /** A server that would not list them is not asked again for a minute. */
 const NO_LIST_TTL_MS = 60_000;
 
-function libreLanguages(ctx: AdapterContext): Promise<string[] | undefined> {
+function libreLanguages(ctx: AdapterContext<'libretranslate'>): Promise<string[] | undefined> {
   return ctx.memo(
     'libretranslate:languages',
     (codes) => (codes ? LANGUAGES_TTL_MS : NO_LIST_TTL_MS),
@@ -51,7 +52,7 @@ function pick(name: 'from' | 'to', code: string, codes: string[] | undefined): s
   throw invalidParam(name, `must be a language code this server knows: ${codes.join(', ')}`);
 }
 
-const tr: Adapter = async (params, ctx) => {
+const tr: Adapter<'utilities/tr'> = async (params, ctx) => {
   const { text, from, to } = callerLanguages(params);
   const api = ctx.upstream('libretranslate');
   const codes = api.baseUrl ? await libreLanguages(ctx) : undefined;

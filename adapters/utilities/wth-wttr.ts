@@ -2,7 +2,8 @@
 // (catalog/utilities.yaml). wttr.in geocodes the name itself and answers World Weather Online's fields, all
 // as strings: its weather codes are mapped onto the WMO codes Open-Meteo answers, so `weather_code` and
 // `description` mean the same whichever provider answered. It gives no country code or time zone (null).
-import { notFound, upstreamChanged, upstreamFailed, isRecord, malformed, record, type Adapter, type Rec } from '../../engine/adapter.js';
+import { notFound, upstreamChanged, upstreamFailed, isRecord, malformed, record, type Rec } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { describeWeather } from './_wmo.js';
 
 /** World Weather Online's condition codes (wttr.in's `weatherCode`) → the nearest WMO code. */
@@ -84,8 +85,8 @@ const first = (v: unknown): Rec => {
   return found;
 };
 
-const wthWttr: Adapter = async (params, ctx) => {
-  const city = String(params.city).trim();
+const wthWttr: Adapter<'utilities/wth-wttr'> = async (params, ctx) => {
+  const city = params.city.trim();
   // Its path is the place; spaces are `+` (its docs), and `:` (several places) or `/` never reach it raw.
   const place = city.split(/\s+/).map(encodeURIComponent).join('+');
   const notFoundMessage = `No city named "${city}" was found`;

@@ -1,13 +1,14 @@
 // Current weather from Open-Meteo: the city's first geocoding match, then the forecast API's `current`
 // block, with the WMO weather code put into words. Open-Meteo's older docs call the code `weathercode`;
 // both spellings are read.
-import { notFound, upstreamChanged, isRecord, num, record, type Adapter } from '../../engine/adapter.js';
+import { notFound, upstreamChanged, isRecord, num, record } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 import { describeWeather } from './_wmo.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
-const wth: Adapter = async (params, ctx) => {
-  const city = String(params.city).trim();
+const wth: Adapter<'utilities/wth'> = async (params, ctx) => {
+  const city = params.city.trim();
   const geo = await ctx.upstream('open-meteo-geo').request({
     path: '/v1/search',
     searchParams: { name: city, count: 1, language: 'en', format: 'json' },

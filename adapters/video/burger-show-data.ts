@@ -5,7 +5,8 @@
 //   and empties the answer, we fetch unsorted and sort and slice here;
 // - one id answers a bare object, `1,2,3` an array;
 // - every error is HTTP 500 with {"error":"…"}: a 404 when ids were given, else a 502.
-import { type Adapter, type Params, type UpstreamClient, notFound, isRecord, malformed, records, type Rec } from '../../engine/adapter.js';
+import { type UpstreamClient, notFound, isRecord, malformed, records, type Rec } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 async function list(
   api: UpstreamClient,
@@ -36,15 +37,15 @@ async function byIds(api: UpstreamClient, resource: string, ids: string, signal:
   return { items };
 }
 
-const burgerShowData: Adapter = async (params: Params, ctx) => {
-  const resource = String(params.resource);
+const burgerShowData: Adapter<'video/burger-show-data'> = async (params, ctx) => {
+  const resource = params.resource;
   const api = ctx.upstream('bobsburgers');
-  if (params.id !== undefined) return byIds(api, resource, String(params.id), ctx.signal);
+  if (params.id !== undefined) return byIds(api, resource, params.id, ctx.signal);
 
-  const sortBy = params.sortBy as string | undefined;
-  const orderBy = params.orderBy as string | undefined;
-  const limit = params.limit as number | undefined;
-  const skip = params.skip as number | undefined;
+  const sortBy = params.sortBy;
+  const orderBy = params.orderBy;
+  const limit = params.limit;
+  const skip = params.skip;
   let items = await list(api, resource, { sortBy, OrderBy: orderBy, limit, skip }, ctx.signal);
   if (orderBy && items.length === 0) {
     const all = await list(api, resource, {}, ctx.signal);

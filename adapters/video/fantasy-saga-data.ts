@@ -4,7 +4,8 @@
 // - empty values come as "" or [""]: we give null and [];
 // - past 20,000 calls a day per IP everything answers 403 for 24 h: we answer 503, and the upstream's
 //   policy (catalog/upstreams.yaml) stops calling for an hour at a time instead of burning more of the day.
-import { type Adapter, upstreamBusy, record, records, type Rec } from '../../engine/adapter.js';
+import { upstreamBusy, record, records, type Rec } from '../../engine/adapter.js';
+import type { Adapter } from './_catalog.js';
 
 const BLOCK_MS = 3600_000;
 const BUSY = 'The saga data service has blocked this server for today; try again later';
@@ -37,17 +38,17 @@ function links(header: unknown): Record<string, number> {
   return out;
 }
 
-const fantasySagaData: Adapter = async (params, ctx) => {
-  const resource = String(params.resource);
+const fantasySagaData: Adapter<'video/fantasy-saga-data'> = async (params, ctx) => {
+  const resource = params.resource;
   const api = ctx.upstream('iceandfire');
 
-  const page = params.page as number;
-  const pageSize = params.pageSize as number;
+  const page = params.page;
+  const pageSize = params.pageSize;
   const res = await api.request({
-    path: params.id !== undefined ? `/${resource}/${String(params.id)}` : `/${resource}`,
+    path: params.id !== undefined ? `/${resource}/${params.id}` : `/${resource}`,
     searchParams: params.id !== undefined ? undefined : { page, pageSize },
     allowStatus: [403],
-    notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${String(params.id)}`,
+    notFoundMessage: `No ${resource.replace(/s$/, '')} with id ${params.id}`,
   });
   // The block's pause (an hour) is the upstream policy's; this answer is the first of it.
   if (res.status === 403) throw upstreamBusy(BUSY, BLOCK_MS / 1000);

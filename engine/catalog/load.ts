@@ -70,7 +70,7 @@ export interface EndpointSpec {
   upstream: string;
   /** Providers the engine asks in order when the endpoint's own is not configured, fails or is unavailable. */
   fallback?: Array<{ upstream: string; adapter: string }>;
-  /** Upstreams an embedded endpoint's adapter also calls (an edition its data lacks, a provider with a pooled key). */
+  /** Upstreams the adapter calls besides `upstream:` (an edition embedded data lacks, a geocoder, a second opinion). */
   uses?: string[];
   /** Media types of the raw answer a client gets by asking for one in Accept (else the JSON envelope). */
   media?: string[];

@@ -126,7 +126,7 @@ const endpoint = {
         properties: { upstream: { type: 'string' }, adapter: { type: 'string', pattern: '^[a-z0-9-]+/[a-z0-9-]+$' } },
       },
     },
-    /** Ids of catalog/upstreams.yaml an embedded endpoint's adapter also calls (so it can answer 502/504 too). */
+    /** Ids of catalog/upstreams.yaml the adapter calls besides `upstream:` (an embedded one can then answer 502/504 too). */
     uses: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** Media types (`image/png`, or a family `image/*`) of the raw answer a matching Accept header gets. */
     media: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]+/([a-z0-9.+-]+|\\*)$' } },

@@ -18,15 +18,27 @@ afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
 
 const spec = fs.readFileSync(path.join(ROOT, 'docs', 'spec.md'), 'utf8');
 
-test('writes the entry, the adapter and its test, and refuses a name that is taken', () => {
-  const made = newEndpoint(copy, 'tools/shout');
-  expect(made.wrote).toEqual(['catalog/tools.yaml', 'adapters/tools/shout.ts', 'tests/adapters/tools/shout.test.ts']);
+test('writes the entry, the types, the adapter and its test, and refuses a name that is taken', async () => {
+  const made = await newEndpoint(copy, 'tools/shout');
+  expect(made.wrote).toEqual([
+    'catalog/tools.yaml',
+    'adapters/tools/_catalog.ts',
+    'adapters/tools/shout.ts',
+    'tests/adapters/tools/shout.test.ts',
+  ]);
   expect(made.todo).toMatch(/^adapters\/tools\/shout\.ts:\d+: replace the throw/);
-  expect(() => newEndpoint(copy, 'tools/shout')).toThrow('tools/shout exists already (catalog/tools.yaml)');
-  expect(() => newEndpoint(copy, 'tools/git-user')).toThrow('exists already');
-  expect(() => newEndpoint(copy, 'Tools/x')).toThrow('is not <category>/<name>');
+  // The adapter is typed by its entry: `text` is a required string.
+  expect(fs.readFileSync(path.join(copy, 'adapters', 'tools', '_catalog.ts'), 'utf8')).toMatch(
+    /export interface ShoutParams \{\n {2}text: string;\n\}[\s\S]*'tools\/shout': AdapterOf<ShoutParams, never>;/,
+  );
+  expect(fs.readFileSync(path.join(copy, 'adapters', 'tools', 'shout.ts'), 'utf8')).toContain(
+    "const shout: Adapter<'tools/shout'> = async (params) => {",
+  );
+  await expect(newEndpoint(copy, 'tools/shout')).rejects.toThrow('tools/shout exists already (catalog/tools.yaml)');
+  await expect(newEndpoint(copy, 'tools/git-user')).rejects.toThrow('exists already');
+  await expect(newEndpoint(copy, 'Tools/x')).rejects.toThrow('is not <category>/<name>');
   // A new category gets a file of its own, naming its schema.
-  newEndpoint(copy, 'misc/echo');
+  await newEndpoint(copy, 'misc/echo');
   expect(fs.readFileSync(path.join(copy, 'catalog', 'misc.yaml'), 'utf8')).toMatch(
     /^# yaml-language-server: \$schema=\.\/schema\/category\.schema\.json\ncategory: misc\n/,
   );
@@ -71,3 +83,35 @@ test('with its one line written, the generated test passes', () => {
   expect(`${run.stdout}${run.stderr}`).toMatch(/Tests:\s+2 passed, 2 total/);
   expect(run.status).toBe(0);
 }, 180_000);
+
+test('the adapter is typed by its catalog entry: text is a string, and no upstream may be asked', () => {
+  const adapter = path.join(copy, 'adapters', 'tools', 'shout.ts');
+  const written = fs.readFileSync(adapter, 'utf8');
+  // The project's compiler options, on the one file and what it imports.
+  const tsc = () =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        ...['--noEmit', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule'],
+        ...['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023', '--lib', 'ES2023', '--types', 'node'],
+        adapter,
+      ],
+      { cwd: copy, encoding: 'utf8' },
+    );
+  try {
+    fs.writeFileSync(adapter, written.replace(/^.*return \{ result: text \};$/m, '  return { result: text.toUpperCase() };'));
+    expect(tsc().stdout).toBe('');
+    fs.writeFileSync(adapter, written.replace(/^.*return \{ result: text \};$/m, '  return { result: text.toFixed(2) };'));
+    expect(tsc().stdout).toMatch(/error TS2551: Property 'toFixed' does not exist on type 'string'/);
+    fs.writeFileSync(
+      adapter,
+      written
+        .replace(/^.*return \{ result: text \};$/m, "  return { result: text, via: ctx.upstream('github').id };")
+        .replace('async (params)', 'async (params, ctx)'),
+    );
+    expect(tsc().stdout).toMatch(/error TS2345: Argument of type '"github"' is not assignable to parameter of type 'never'/);
+  } finally {
+    fs.writeFileSync(adapter, written);
+  }
+}, 60_000);
