@@ -6,6 +6,18 @@
 /** A forbidden import: every rule here is an error, never a warning. */
 const rule = (name, from, to) => ({ name, severity: 'error', from, to });
 
+/**
+ * The engine's floors, lowest first (docs/architecture.md, "The engine's floors"): a folder imports its own
+ * floor and those below it, never one above. The files at engine/'s root (errors, types, durations) are the
+ * ground floor; engine/adapter.ts, the adapters' contract, stands above every floor and re-exports from them.
+ */
+const FLOORS = ['infra', 'db', 'store', 'catalog', 'upstream', 'access', 'pipeline', 'openapi'];
+
+/** One rule per floor: nothing in it imports a floor above. */
+const floorRules = FLOORS.slice(0, -1).map((floor, i) =>
+  rule(`engine-${floor}-floor`, { path: `^engine/${floor}/` }, { path: `^engine/(${FLOORS.slice(i + 1).join('|')})/` }),
+);
+
 /** The portal's feature slices (docs/architecture.md, "The portal's slices"): one feature's routes, views, services and repositories each. */
 const SLICES = '(keys|account|auth|admin|webhooks|billing|status|docs)';
 
@@ -18,6 +30,9 @@ module.exports = {
     rule('not-to-composition-root', { pathNot: '^(server|scripts|tests)/' }, { path: '^server/' }),
     // The engine serves every endpoint alike: it imports no adapter, portal, MCP or server file.
     rule('engine-stays-below', { path: '^engine/' }, { path: '^(adapters|portal|mcp|server)/' }),
+    // The engine's root files are its ground floor: they import no folder of it (the contract aside).
+    rule('engine-root-is-ground', { path: '^engine/[^/]+$', pathNot: '^engine/adapter\\.ts$' }, { path: '^engine/[^/]+/' }),
+    ...floorRules,
     // An adapter sees the engine only through its contract: types, errors and the helpers it exports.
     rule('adapters-through-the-contract', { path: '^adapters/' }, { path: '^engine/', pathNot: '^engine/adapter\\.ts$' }),
     // An adapter answers one endpoint: it never reaches the portal, MCP or the composition root.
