@@ -13,7 +13,7 @@ import { apiRoutes } from './api-routes.js';
 import type { Catalog, EndpointSpec } from '../engine/catalog/load.js';
 import { openCatalog } from '../engine/catalog/compiled.js';
 import { createIdentifier } from '../engine/access/identify.js';
-import { createMeter } from '../engine/access/meter.js';
+import { createMeter } from '../engine/pipeline/steps/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';

@@ -4,7 +4,7 @@ import type { Call } from '../pipeline/call.js';
 import type { Next } from '../pipeline/chain.js';
 import { ApiError } from '../errors.js';
 import { sendData } from '../pipeline/respond.js';
-import type { Allowance, Subject } from './meter.js';
+import type { Allowance, Subject } from '../pipeline/steps/meter.js';
 import type { Period, Usage } from './usage.js';
 
 export interface AccountUsageDeps {

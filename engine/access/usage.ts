@@ -94,9 +94,6 @@ class Pending {
   }
 }
 
-/** The usage partition of a plan's counter (plans counted per client IP or shared). */
-export const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
-
 /** Writes when and from where keys were last used (KeyStore.recordLastUsed), once per flush. */
 export type LastUseWriter = (uses: Map<string, LastUse>) => Promise<void>;
 

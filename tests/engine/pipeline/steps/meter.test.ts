@@ -5,16 +5,16 @@
 import crypto from 'node:crypto';
 import { jest } from '@jest/globals';
 import pino from 'pino';
-import { ApiError } from '../../../engine/errors.js';
-import type { PlanSpec } from '../../../engine/catalog/load.js';
-import { MemoryCounter } from '../../../engine/access/counter.js';
-import { connectRedis } from '../../../engine/infra/redis.js';
-import { createMeter, counterKey, AUTH_FAIL_PLAN } from '../../../engine/access/meter.js';
-import type { Identity } from '../../../engine/access/identify.js';
-import { AccountEvents, type AccountEvent } from '../../../engine/access/account-events.js';
+import { ApiError } from '../../../../engine/errors.js';
+import type { PlanSpec } from '../../../../engine/catalog/load.js';
+import { MemoryCounter } from '../../../../engine/access/counter.js';
+import { connectRedis } from '../../../../engine/infra/redis.js';
+import { createMeter, counterKey, AUTH_FAIL_PLAN } from '../../../../engine/pipeline/steps/meter.js';
+import type { Identity } from '../../../../engine/access/identify.js';
+import { AccountEvents, type AccountEvent } from '../../../../engine/access/account-events.js';
 import path from 'node:path';
-import { SqliteStore } from '../../../engine/store/sqlite.js';
-import { tmpDirs } from '../../helpers/tmp-dirs.js';
+import { SqliteStore } from '../../../../engine/store/sqlite.js';
+import { tmpDirs } from '../../../helpers/tmp-dirs.js';
 
 const tmpDir = tmpDirs('uua-meter-');
 /** An account's key (and its own cap), as identify answers it. */
@@ -25,7 +25,7 @@ const of = (plan: string, keyId: string, accountId?: string, cap?: number): Iden
   ...(accountId && { accountId }),
   ...(cap && { cap }),
 });
-import type { Call } from '../../../engine/pipeline/call.js';
+import type { Call } from '../../../../engine/pipeline/call.js';
 
 const plans: Record<string, PlanSpec> = {
   premium: { id: 'premium', limit: 2, window: '1m', keyedBy: 'key', description: 'per key' },

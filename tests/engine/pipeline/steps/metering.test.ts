@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { testApp, KEYS, type TestApp } from '../../helpers/app.js';
-import { fakeUpstream } from '../../helpers/fake-upstream.js';
+import { testApp, KEYS, type TestApp } from '../../../helpers/app.js';
+import { fakeUpstream } from '../../../helpers/fake-upstream.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;

@@ -11,16 +11,15 @@
 // rate-limit-redis's layout in Redis.
 import { createHash } from 'node:crypto';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { PlanSpec } from '../catalog/load.js';
-import { ApiError } from '../errors.js';
-import { parseDuration } from '../duration.js';
-import type { Counter, Hit } from './counter.js';
-import { counterIn, readBack, type CounterHome } from './counter-home.js';
-import type { AccountEvents } from './account-events.js';
-import type { Call } from '../pipeline/call.js';
-import type { Next } from '../pipeline/chain.js';
-import { partitionOf } from './usage.js';
-import { remembered } from '../remembered.js';
+import type { PlanSpec } from '../../catalog/load.js';
+import { ApiError } from '../../errors.js';
+import { parseDuration } from '../../duration.js';
+import type { Counter, Hit } from '../../access/counter.js';
+import { counterIn, readBack, type CounterHome } from '../../access/counter-home.js';
+import type { AccountEvents } from '../../access/account-events.js';
+import type { Call } from '../call.js';
+import type { Next } from '../chain.js';
+import { remembered } from '../../remembered.js';
 
 export const AUTH_FAIL_PLAN = 'auth-fail';
 
@@ -85,6 +84,9 @@ export function counterKey(plan: PlanSpec, subject: Subject, ip: () => string | 
       return `${subject.keyId}:${ipKeyGenerator(ip() ?? '0.0.0.0')}`;
   }
 }
+
+/** The usage partition of a plan's counter (plans counted per client IP or shared). */
+const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
 
 /** The counter of a key's own cap. */
 const capKey = (keyId: string) => `cap:${keyId}`;
