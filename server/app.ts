@@ -36,7 +36,8 @@ import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
 import { withFreePersonalPlan } from '../portal/keys/keys.js';
-import { createUsage } from '../engine/access/usage.js';
+import { createUsage } from '../features/usage/usage.js';
+import { accountUsageRoute } from '../features/usage/account-usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
 import { createHealth, type Health } from '../engine/health/health.js';
 import { probeRunner } from './probe-routes.js';
@@ -202,14 +203,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source, now);
     logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
   };
+  const identifyStep = identify(identifier);
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
-    identify: identify(identifier),
+    identify: identifyStep,
     meter,
-    peekMeter,
-    usage: usageDeps,
+    featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
   });
   const trust = compileTrustProxy(config.trustProxy);
   const api = apiServer(routes, unmatched, { observe, trust });

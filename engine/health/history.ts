@@ -2,10 +2,10 @@
 // went well, failed or found the upstream changed, from probes and from real traffic apart, a latency
 // histogram of the good ones, and who answered. Storage stays bounded whatever the traffic (at most 90 sets
 // per endpoint), and several instances add into the same sets. Recording is a few map updates; what was
-// seen is written every few seconds in one batch, as the usage history does (engine/access/usage.ts).
+// seen is written every few seconds in one batch, as the usage history does (features/usage/usage.ts).
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../store/types.js';
-import { LATENCY_BUCKETS, quantile } from '../access/usage.js';
+import { LATENCY_BUCKETS, quantile } from '../infra/latency-buckets.js';
 import type { Verdict } from './verdict.js';
 
 export const HISTORY_DAYS = 90;

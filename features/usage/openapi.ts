@@ -1,5 +1,8 @@
-// The caller's own usage (GET /api/v1/account/usage): not a catalog endpoint, and it does not spend the allowance.
-import { answerHeaders, errorResponseRef, successSchema } from './components.js';
+// The caller's own usage (GET /api/v1/account/usage) in the OpenAPI document: not a catalog endpoint, and it
+// does not spend the allowance. Handed to the document builder as a part of its own (engine/openapi/document.ts).
+import { answerHeaders, errorResponseRef, successSchema } from '../../engine/openapi/components.js';
+import type { DocumentPart } from '../../engine/openapi/document.js';
+import { ACCOUNT_USAGE_PATH } from './account-usage.js';
 
 const classes = { type: 'object', additionalProperties: { type: 'integer' }, description: 'Counts by status class (2xx, 4xx, 5xx).' };
 const history = {
@@ -61,7 +64,7 @@ const data = {
   },
 };
 
-export function accountUsageOperation() {
+function accountUsageOperation() {
   return {
     summary: "Your key's allowance and usage history",
     description:
@@ -83,5 +86,13 @@ export function accountUsageOperation() {
       500: errorResponseRef(500),
       503: errorResponseRef(503),
     },
+  };
+}
+
+/** The usage feature's part of the OpenAPI document: its one operation, under the `account` tag. */
+export function accountUsageDocument(): DocumentPart {
+  return {
+    paths: { [ACCOUNT_USAGE_PATH]: { get: accountUsageOperation() } },
+    tag: { name: 'account', description: 'Your own key: allowance and usage.' },
   };
 }

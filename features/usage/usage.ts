@@ -2,40 +2,15 @@
 // and per day (kept 31 days); the last 50 calls; when and from where each key was last used.
 // Recording costs an API request a few map updates and nothing else: what was seen is written once a
 // second in one batch (one Redis pipeline, or one SQLite transaction, and one upsert of the keys' last
-// uses), so metering keeps its one Redis round trip per request. Latency is kept as a histogram of fixed buckets, which several instances
-// can add up; the median and 95th percentile are read from it (to the bucket's upper bound).
+// uses), so metering keeps its one Redis round trip per request. Latency is kept as a histogram of fixed
+// buckets (engine/infra/latency-buckets.ts).
 import type { Logger } from 'pino';
-import type { Store, WriteOp } from '../store/types.js';
-import type { LastUse } from './keystore.js';
-import type { Call } from '../pipeline/call.js';
-import { ReusedRing } from '../reused-ring.js';
+import type { Store, WriteOp } from '../../engine/store/types.js';
+import type { LastUse } from '../../engine/access/keystore.js';
+import type { Call } from '../../engine/pipeline/call.js';
+import { ReusedRing } from '../../engine/reused-ring.js';
+import { LATENCY_BUCKETS, quantile } from '../../engine/infra/latency-buckets.js';
 
-/** Upper bounds of the latency buckets, in milliseconds (the last one catches everything slower). */
-export const LATENCY_BUCKETS = [
-  1,
-  2,
-  3,
-  5,
-  7,
-  10,
-  15,
-  20,
-  30,
-  50,
-  75,
-  100,
-  150,
-  200,
-  300,
-  500,
-  750,
-  1000,
-  2000,
-  5000,
-  10000,
-  30000,
-  Infinity,
-];
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -274,17 +249,4 @@ function sumFields(sets: Record<string, number>[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const set of sets) for (const [field, n] of Object.entries(set)) out[field] = (out[field] ?? 0) + n;
   return out;
-}
-
-/** The upper bound of the bucket holding quantile q, or null without samples. */
-export function quantile(histogram: number[], q: number): number | null {
-  const total = histogram.reduce((s, n) => s + n, 0);
-  if (!total) return null;
-  const rank = Math.ceil(q * total);
-  let seen = 0;
-  for (let i = 0; i < histogram.length; i++) {
-    seen += histogram[i];
-    if (seen >= rank) return Number.isFinite(LATENCY_BUCKETS[i]) ? LATENCY_BUCKETS[i] : LATENCY_BUCKETS[i - 1];
-  }
-  return null;
 }

@@ -1,11 +1,15 @@
 // GET /api/v1/account/usage: the caller's own allowance and usage history, for scripts. It does not spend
 // the allowance (the meter only peeks), and carries the same numbers as the X-RateLimit-* headers.
-import type { Call } from '../pipeline/call.js';
-import type { Next } from '../pipeline/chain.js';
-import { ApiError } from '../errors.js';
-import { sendData } from '../pipeline/respond.js';
-import type { Allowance, Subject } from '../pipeline/steps/meter.js';
+import type { Call } from '../../engine/pipeline/call.js';
+import { chain, type Fail, type Next, type Step } from '../../engine/pipeline/chain.js';
+import type { Route } from '../../engine/pipeline/api.js';
+import { authorize } from '../../engine/pipeline/steps/authorize.js';
+import { ApiError } from '../../engine/errors.js';
+import { sendData } from '../../engine/pipeline/respond.js';
+import type { Allowance, Subject } from '../../engine/pipeline/steps/meter.js';
 import type { Period, Usage } from './usage.js';
+
+export const ACCOUNT_USAGE_PATH = '/api/v1/account/usage';
 
 export interface AccountUsageDeps {
   serviceName: string;
@@ -47,7 +51,7 @@ export async function keyUsage(
   };
 }
 
-export function accountUsageHandler(deps: AccountUsageDeps) {
+function accountUsageHandler(deps: AccountUsageDeps) {
   return (call: Call, next: Next) => {
     const id = call.identity;
     if (id?.status !== 'ok') return next(new ApiError('invalid_key', 'Invalid apikey'));
@@ -55,4 +59,24 @@ export function accountUsageHandler(deps: AccountUsageDeps) {
       sendData(call, deps.serviceName, 'usage', data, false);
     }, next);
   };
+}
+
+/** What the route is made of beside the figures: the API's identify step, the meter's peek and the error answer. */
+export interface AccountUsageRouteDeps extends AccountUsageDeps {
+  identify: Step;
+  /** The meter that writes the allowance headers without spending the allowance. */
+  peekMeter: Step;
+  fail: Fail;
+}
+
+/** The API route of the caller's own usage, answered like an endpoint (server/api-routes.ts adds it to the others). */
+export function accountUsageRoute(deps: AccountUsageRouteDeps): [string, Route] {
+  return [
+    ACCOUNT_USAGE_PATH,
+    {
+      endpoint: 'account/usage',
+      method: 'GET',
+      run: chain([deps.identify, deps.peekMeter, authorize, accountUsageHandler(deps)], deps.fail),
+    },
+  ];
 }
