@@ -39,7 +39,7 @@ import { withFreePersonalPlan } from '../portal/keys/keys.js';
 import { createUsage } from '../features/usage/usage.js';
 import { accountUsageRoute } from '../features/usage/account-usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
-import { createHealth, type Health } from '../engine/health/health.js';
+import { createHealth, type Health } from '../features/health/health.js';
 import { probeRunner } from './probe-routes.js';
 import { healthRoute } from './health-route.js';
 import { compileTrustProxy } from '../engine/access/trust-proxy.js';
@@ -63,7 +63,7 @@ export interface App {
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
-  /** Probes, endpoint states, incidents and operator alerts (engine/health/). */
+  /** Probes, endpoint states, incidents and operator alerts (features/health/). */
   health: Health;
   /** Where the upstream clients tell of their circuit breakers' transitions. */
   upstreamEvents: UpstreamEvents;

@@ -15,7 +15,7 @@ import type { createMetrics } from '../engine/infra/metrics.js';
 import type { HostedBlobs } from '../engine/hosting/blobs.js';
 import type { ApiServer } from '../engine/pipeline/api.js';
 import type { AccountUsageDeps } from '../features/usage/account-usage.js';
-import type { Health } from '../engine/health/health.js';
+import type { Health } from '../features/health/health.js';
 import type { TrustProxy } from '../engine/access/trust-proxy.js';
 import { ApiError } from '../engine/errors.js';
 import { errorHandler } from '../engine/pipeline/respond.js';

@@ -11,7 +11,7 @@ import type { RedisHandle } from '../../engine/infra/redis.js';
 import type { AccountUsageDeps, keyUsage } from '../../features/usage/account-usage.js';
 import type { History } from '../../features/usage/usage.js';
 import type { openApiDocument } from '../../engine/openapi/document.js';
-import type { Health } from '../../engine/health/health.js';
+import type { Health } from '../../features/health/health.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
 export interface PortalDeps {
@@ -30,7 +30,7 @@ export interface PortalDeps {
   redis?: RedisHandle;
   /** Allowances and usage history of keys (features/usage/account-usage.ts keyUsage). */
   usage: AccountUsageDeps;
-  /** Endpoint states, probes, incidents and operator alerts (engine/health/): the status pages. */
+  /** Endpoint states, probes, incidents and operator alerts (features/health/): the status pages. */
   health: Health;
 }
 

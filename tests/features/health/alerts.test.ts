@@ -6,7 +6,7 @@ import { testApp, type TestApp } from '../../helpers/app.js';
 import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js';
 import { smtpServer, type Mailbox } from '../../helpers/smtp.js';
 import { eventually } from '../../helpers/eventually.js';
-import { Alerts } from '../../../engine/health/alerts.js';
+import { Alerts } from '../../../features/health/alerts.js';
 import { logSink } from '../../helpers/log-sink.js';
 import pino from 'pino';
 

@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { testApp, type TestApp } from '../../helpers/app.js';
 import { fakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.js';
-import type { StatusDocument, EndpointStatus } from '../../../engine/health/status.js';
+import type { StatusDocument, EndpointStatus } from '../../../features/health/status.js';
 
 const ID = 'anime/creature-data';
 let mode: 'up' | 'down' | 'moved' = 'up';

@@ -6,8 +6,8 @@
 // once: the first to claim the episode (a row of the claims table, scope 'health-alert') sends the opening,
 // the one that deletes the claim the closing.
 import type { Logger } from 'pino';
-import type { Db } from '../db/open.js';
-import { postUrl, PostFailed } from '../upstream/guarded-post.js';
+import type { Db } from '../../engine/db/open.js';
+import { postUrl, PostFailed } from '../../engine/upstream/guarded-post.js';
 
 export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered';
 

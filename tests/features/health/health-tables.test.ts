@@ -4,9 +4,9 @@
 import pino from 'pino';
 import { describeEngines, engineTest } from '../../helpers/db.js';
 import { openDatabase, type OpenDatabase } from '../../../engine/db/open.js';
-import { LastProbes } from '../../../engine/health/last-probes.js';
-import { Incidents } from '../../../engine/health/incidents.js';
-import { Alerts, type Alert } from '../../../engine/health/alerts.js';
+import { LastProbes } from '../../../features/health/last-probes.js';
+import { Incidents } from '../../../features/health/incidents.js';
+import { Alerts, type Alert } from '../../../features/health/alerts.js';
 
 const DAY = 86_400_000;
 const ID = 'anime/creature-data';

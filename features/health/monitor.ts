@@ -5,15 +5,15 @@
 // (engine/upstream/upstream-events.ts). A change of state opens, updates or closes the endpoint's
 // incident; a breaker that opens or closes raises an operator alert.
 import type { Logger } from 'pino';
-import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
-import type { Db } from '../db/open.js';
-import type { BreakerChange, UpstreamEvents } from '../upstream/upstream-events.js';
-import { unconfiguredNote } from '../upstream/configured.js';
+import type { EndpointSpec, UpstreamSpec } from '../../engine/catalog/load.js';
+import type { Db } from '../../engine/db/open.js';
+import type { BreakerChange, UpstreamEvents } from '../../engine/upstream/upstream-events.js';
+import { unconfiguredNote } from '../../engine/upstream/configured.js';
 import type { HealthHistory } from './history.js';
 import { Incidents, type TroubleState } from './incidents.js';
 import type { Alerts } from './alerts.js';
 import { verdictOf, type Verdict } from './verdict.js';
-import { ReusedRing } from '../reused-ring.js';
+import { ReusedRing } from '../../engine/reused-ring.js';
 import { LastProbes, type ProbeRecord } from './last-probes.js';
 
 export type { ProbeRecord } from './last-probes.js';
@@ -197,7 +197,7 @@ export function createMonitor(deps: MonitorDeps) {
     for (const spec of affected) void settle(spec, change.state === 'closed');
     const names = affected.map((s) => s.id).join(', ') || 'none';
     // One alert per episode: the first opening (not each failed half-open try after a cool-down), and the
-    // closing; across instances, the claim `<upstream>:open` (engine/health/alerts.ts) says whose they are.
+    // closing; across instances, the claim `<upstream>:open` (features/health/alerts.ts) says whose they are.
     const marker = `${change.upstream}:open`;
     if (change.state === 'open' && before === 'closed')
       alerts.raise(

@@ -6,8 +6,8 @@
 // each interval: the first to claim the interval's slot (probe-slot.ts). Operators probe one endpoint on
 // demand from /admin/status.
 import type { Logger } from 'pino';
-import type { EndpointSpec } from '../catalog/load.js';
-import { exampleRequest } from '../openapi/params.js';
+import type { EndpointSpec } from '../../engine/catalog/load.js';
+import { exampleRequest } from '../../engine/openapi/params.js';
 import type { Alerts } from './alerts.js';
 import { providersOf, type Monitor, type ProbeRecord } from './monitor.js';
 

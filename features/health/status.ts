@@ -1,7 +1,7 @@
 // The public status document (/status.json, and the page and feed made from it): every category and
 // endpoint with its state now, its 90 days of uptime, median and 95th-percentile latency, who answers, and
 // the incidents. Built at most every few seconds whatever the traffic on /status.
-import type { EndpointSpec } from '../catalog/load.js';
+import type { EndpointSpec } from '../../engine/catalog/load.js';
 import { HISTORY_DAYS, dayStart, type HealthHistory } from './history.js';
 import { providersOf, type EndpointState, type Monitor } from './monitor.js';
 import type { Incident } from './incidents.js';

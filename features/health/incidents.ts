@@ -5,8 +5,8 @@
 // Closed incidents are kept 90 days (by their opening), then dropped.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/open.js';
-import type { IncidentsTable } from '../db/tables/health.js';
+import type { Db } from '../../engine/db/open.js';
+import type { IncidentsTable } from '../../engine/db/tables/health.js';
 import { HISTORY_DAYS } from './history.js';
 
 export type TroubleState = 'degraded' | 'changed' | 'down';

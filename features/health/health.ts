@@ -2,11 +2,11 @@
 // incidents, breaker alerts), the operator alerts, the probes and the status document.
 import type { Logger } from 'pino';
 import type { RedisClientType } from 'redis';
-import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
-import type { HealthConfig } from '../config.js';
-import type { Db } from '../db/open.js';
-import type { Store } from '../store/types.js';
-import type { UpstreamEvents } from '../upstream/upstream-events.js';
+import type { EndpointSpec, UpstreamSpec } from '../../engine/catalog/load.js';
+import type { HealthConfig } from '../../engine/config.js';
+import type { Db } from '../../engine/db/open.js';
+import type { Store } from '../../engine/store/types.js';
+import type { UpstreamEvents } from '../../engine/upstream/upstream-events.js';
 import { createHealthHistory } from './history.js';
 import { Alerts } from './alerts.js';
 import { createMonitor } from './monitor.js';

@@ -1,8 +1,8 @@
 // Each endpoint's last probe, whichever instance ran it, with its streaks: one row per endpoint of the
 // probes table (bounded by the catalog, so every instance reads them all every few seconds).
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/open.js';
-import type { ProbesTable } from '../db/tables/health.js';
+import type { Db } from '../../engine/db/open.js';
+import type { ProbesTable } from '../../engine/db/tables/health.js';
 import type { Verdict } from './verdict.js';
 
 /** The last probe of an endpoint, as stored. */

@@ -4,8 +4,8 @@
 // per endpoint), and several instances add into the same sets. Recording is a few map updates; what was
 // seen is written every few seconds in one batch, as the usage history does (features/usage/usage.ts).
 import type { Logger } from 'pino';
-import type { Store, WriteOp } from '../store/types.js';
-import { LATENCY_BUCKETS, quantile } from '../infra/latency-buckets.js';
+import type { Store, WriteOp } from '../../engine/store/types.js';
+import { LATENCY_BUCKETS, quantile } from '../../engine/infra/latency-buckets.js';
 import type { Verdict } from './verdict.js';
 
 export const HISTORY_DAYS = 90;
