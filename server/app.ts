@@ -26,7 +26,7 @@ import { createLogger } from '../engine/infra/logger.js';
 import { accessLog } from '../engine/infra/access-log.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
 import { createMetrics } from '../engine/infra/metrics.js';
-import { openBlobStore, type HostedBlobs } from '../engine/hosting/blobs.js';
+import { openBlobStore, type HostedBlobs } from '../features/hosting/blobs.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createMemo } from '../engine/upstream/memo.js';

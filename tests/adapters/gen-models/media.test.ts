@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createBlobStore } from '../../../engine/hosting/blobs.js';
+import { createBlobStore } from '../../../features/hosting/blobs.js';
 import { parseDuration } from '../../../engine/duration.js';
 import { loadCatalog } from '../../../engine/catalog/load.js';
 import { loadConfig } from '../../../server/config.js';

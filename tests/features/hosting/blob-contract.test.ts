@@ -8,9 +8,9 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import pino from 'pino';
 import request from 'supertest';
-import type { HostedBlobs } from '../../../engine/hosting/blobs.js';
-import { createBlobStore } from '../../../engine/hosting/blobs.js';
-import { createS3BlobStore } from '../../../engine/hosting/s3.js';
+import type { HostedBlobs } from '../../../features/hosting/blobs.js';
+import { createBlobStore } from '../../../features/hosting/blobs.js';
+import { createS3BlobStore } from '../../../features/hosting/s3.js';
 import { loadConfig } from '../../../server/config.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
@@ -88,7 +88,7 @@ describe.each(backends)('%s backend', (_name, backend) => {
   });
 
   test('unknown and malformed ids are simply absent', async () => {
-    for (const bad of ['NoSuch12', '../keys', '', 'a/b', 'x'.repeat(40), 'abc.json']) {
+    for (const bad of ['NoSuch12', '../../engine/keys', '', 'a/b', 'x'.repeat(40), 'abc.json']) {
       expect(await blobs.get(bad)).toBeUndefined();
       expect(await blobs.read(bad)).toBeUndefined();
     }
@@ -122,7 +122,7 @@ describe.each(backends)('%s backend', (_name, backend) => {
 
   test('a second store on the same place sees what the first stored', async () => {
     const m = await blobs.put({ bytes: Buffer.from('shared'), kind: 'media', contentType: 'audio/mpeg', ttlSeconds: 60 });
-    if (_name === 'disk') return; // a disk is one instance's own: covered by tests/engine/hosting/blobs.test.ts
+    if (_name === 'disk') return; // a disk is one instance's own: covered by tests/features/hosting/blobs.test.ts
     const other = backend.open();
     try {
       expect((await other.get(m.id))?.meta).toEqual(m);

@@ -1,11 +1,11 @@
-// engine/hosting/sweep-lock.ts on a real Redis: one holder at a time, released only by its holder; and the S3
+// features/hosting/sweep-lock.ts on a real Redis: one holder at a time, released only by its holder; and the S3
 // blob store sweeping only when it holds the lock (two instances on one bucket, one Redis).
 import crypto from 'node:crypto';
 import pino from 'pino';
 import { createClient, type RedisClientType } from 'redis';
-import { createS3BlobStore } from '../../../engine/hosting/s3.js';
+import { createS3BlobStore } from '../../../features/hosting/s3.js';
 import { loadConfig } from '../../../server/config.js';
-import { sweepLock } from '../../../engine/hosting/sweep-lock.js';
+import { sweepLock } from '../../../features/hosting/sweep-lock.js';
 import { redisAvailable } from '../../helpers/app.js';
 import { startS3Server, type S3Server } from '../../helpers/s3-server.js';
 import { PASTE } from '../../helpers/hosted.js';

@@ -4,7 +4,7 @@
 // knows which one is in use: the engine, the hosting routes and the adapters see only HostedBlobs. The types
 // they share live in engine/hosting/types.ts, which imports neither backend (no circle through this file).
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../../engine/config.js';
 import type { RedisClientType } from 'redis';
 import { createBlobStore } from './disk.js';
 import { createS3BlobStore } from './s3.js';

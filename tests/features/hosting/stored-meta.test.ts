@@ -1,4 +1,4 @@
-// The typed metadata of hosted blobs (engine/hosting/types.ts) and engine/hosting/stored-meta.ts: a store keeps
+// The typed metadata of hosted blobs (engine/blob-store.ts) and features/hosting/stored-meta.ts: a store keeps
 // exactly a kind's typed fields beside the bytes; metadata as earlier builds wrote it (an image's `filename`,
 // short kinds, missing fields) reads back typed, with the values the hosting pages showed for it; and a
 // DATA_DIR or a bucket filled by an earlier build is served as before after a restart on this one.
@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import { createBlobStore } from '../../../engine/hosting/blobs.js';
-import { createS3BlobStore } from '../../../engine/hosting/s3.js';
-import { parseStoredMeta, upgradeMeta } from '../../../engine/hosting/stored-meta.js';
-import type { HostedMeta } from '../../../engine/hosting/types.js';
+import { createBlobStore } from '../../../features/hosting/blobs.js';
+import { createS3BlobStore } from '../../../features/hosting/s3.js';
+import { parseStoredMeta, upgradeMeta } from '../../../features/hosting/stored-meta.js';
+import type { HostedMeta } from '../../../features/hosting/types.js';
 import { loadConfig } from '../../../server/config.js';
 import { testApp } from '../../helpers/app.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';

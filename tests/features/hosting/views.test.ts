@@ -1,6 +1,6 @@
-// engine/hosting/views.ts: every hosting page escapes every value a caller gave (through engine/html.ts, the
+// features/hosting/views.ts: every hosting page escapes every value a caller gave (through engine/html.ts, the
 // portal's tag), wherever it lands: the title, a heading, an attribute, a class, the text of a paste.
-import { documentOf, deleteImagePage, filePage, imagePage, notFoundPage, pastePage } from '../../../engine/hosting/views.js';
+import { documentOf, deleteImagePage, filePage, imagePage, notFoundPage, pastePage } from '../../../features/hosting/views.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 
 const HOSTILE = `"><script>alert('x')</script>&`;

@@ -1,4 +1,4 @@
-// engine/hosting/blobs.ts and the media part of engine/hosting/routes.ts: ids, URLs per kind, expiry hidden at once
+// features/hosting/blobs.ts and the media part of features/hosting/routes.ts: ids, URLs per kind, expiry hidden at once
 // and swept from disk, orphans and temporary files swept when stale, removal, and generated media served
 // inline only for safe types (with Range support for players).
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { text } from 'node:stream/consumers';
 import request from 'supertest';
-import { canonicalKind, createBlobStore, type HostedBlobs } from '../../../engine/hosting/blobs.js';
+import { canonicalKind, createBlobStore, type HostedBlobs } from '../../../features/hosting/blobs.js';
 import { appForTests } from '../../helpers/app.js';
 import { FILE, IMAGE, PASTE } from '../../helpers/hosted.js';
 
@@ -121,7 +121,7 @@ test('remove deletes now; malformed ids are never looked up on disk', async () =
   expect(await blobs.remove(m.id)).toBe(true);
   expect(await blobs.remove(m.id)).toBe(false);
   expect(await blobs.get(m.id)).toBeUndefined();
-  for (const bad of ['../keys', '..', '', 'a/b', 'x'.repeat(40), 'abc.json']) expect(await blobs.get(bad)).toBeUndefined();
+  for (const bad of ['../../engine/keys', '..', '', 'a/b', 'x'.repeat(40), 'abc.json']) expect(await blobs.get(bad)).toBeUndefined();
 });
 
 test('metadata survives a new store on the same directory', async () => {

@@ -5,7 +5,7 @@
 // and expiry is still honoured on every read.
 import crypto from 'node:crypto';
 import type { RedisClientType } from 'redis';
-import { RedisScript } from '../infra/redis-script.js';
+import { RedisScript } from '../../engine/infra/redis-script.js';
 
 export type SweepLock = <T>(run: () => Promise<T>) => Promise<T | undefined>;
 

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../engine/errors.js';
 import type { ByteRange, HostedBlobs, HostedMeta } from './types.js';
 import { documentOf, type Page } from './views.js';
 

@@ -1,9 +1,7 @@
-// The hosting feature's vocabulary, in one module every other hosting file imports and that imports none of
-// them (so the store choice, the two backends and the routes form no circle): what each hosted kind records
-// about its blob, what an adapter hands the store, and the stores' interfaces. Adapters see the metadata
-// types and BlobStore through engine/adapter.ts; the stored JSON is exactly a HostedMeta, and what earlier
-// builds stored is read into one by engine/hosting/stored-meta.ts.
-import type { Readable } from 'node:stream';
+// What adapters may host, and how a hosted blob is described: each hosted kind's metadata, what an adapter
+// hands the store (NewBlob) and the store's part it sees (BlobStore, AdapterContext.blobs). Adapters see these
+// through engine/adapter.ts; the hosting feature (features/hosting/) stores, serves and sweeps the blobs, its
+// own interfaces in features/hosting/types.ts.
 
 /** What every hosted blob has, whatever its kind: the store sets these. */
 export interface BlobBase {
@@ -90,30 +88,4 @@ export interface BlobStore {
   get(id: string): Promise<{ meta: HostedMeta } | undefined>;
   /** Absolute URL at which the service serves the blob. */
   url(meta: HostedMeta, suffix?: string): string;
-}
-
-/** Bytes `start` to `end`, both included (as in Content-Range). */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-export interface BlobStoreState {
-  backend: 'disk' | 's3';
-  /** False while the object store does not answer (the disk is always reachable). */
-  reachable: boolean;
-  lastError?: string;
-}
-
-/** What the engine does with hosted blobs beyond the adapters' part: serve, delete, sweep, watch. */
-export interface HostedBlobs extends BlobStore {
-  /** The bytes of a blob, or of one range of them; undefined when the blob is gone. */
-  read(id: string, range?: ByteRange): Promise<Readable | undefined>;
-  /** Deletes a blob and its metadata now (a delete link, an operator); false when there was none. */
-  remove(id: string): Promise<boolean>;
-  /** Removes expired blobs and leftovers of interrupted writes; returns how many blobs expired. */
-  sweep(): Promise<number>;
-  /** For /health and the operator metrics. */
-  state(): BlobStoreState;
-  close(): void;
 }

@@ -2,7 +2,7 @@
 // typed functions of their blob's metadata, written with the portal's `html` tag (engine/html.ts): the tag
 // escapes every value, so a title, a file name or the text of a paste never reaches a page as markup.
 // engine/hosting/send.ts sends them under a CSP that allows no script.
-import { html, type Safe } from '../html.js';
+import { html, type Safe } from '../../engine/html.js';
 import type { FileMeta, HostedKind, HostedMeta, ImageMeta, PasteMeta } from './types.js';
 
 /** A page before its document: the title (escaped in the document), the body, whether robots may index it. */
