@@ -1,6 +1,6 @@
 // The composition root: reads the configuration once (server/config.ts), builds the engine's parts (store,
-// keys, meter, cache, upstream clients, hosting, metrics), the API's routes (server/api-routes.ts), the
-// portal and MCP, and serves the API and /health before Express (engine/pipeline/api.ts,
+// keys, meter, cache, upstream clients, metrics) and the features (features/: hosting, health, usage) and
+// plugs them in, the API's routes (server/api-routes.ts), the portal and MCP, and serves the API and /health before Express (engine/pipeline/api.ts,
 // server/health-route.ts); Express serves the rest (server/web.ts), loaded once the server listens.
 // Nothing below server/ imports this folder.
 import path from 'node:path';
