@@ -39,7 +39,7 @@ export default defineConfig(
     // node:http reads all its exports, and its WebSocket, CloseEvent and MessageEvent getters load Node's
     // bundled undici (a few MB resident): types are imported, the module is taken with
     // process.getBuiltinModule (server/main.ts).
-    files: ['{server,engine,portal,mcp,adapters}/**/*.ts'],
+    files: ['{server,engine,features,portal,mcp,adapters}/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -20,9 +20,9 @@ export const scopes = {
     tests: ['tests/engine/access/counter.test.ts', 'tests/engine/access/redis-counter.test.ts'],
   },
   meter: {
-    mutate: ['engine/access/meter.ts'],
+    mutate: ['engine/pipeline/steps/meter.ts'],
     // Plans and allowances through the app: limits, headers, per-key and per-address counting.
-    tests: ['tests/engine/access/meter.test.ts', 'tests/engine/access/metering.test.ts'],
+    tests: ['tests/engine/pipeline/steps/meter.test.ts', 'tests/engine/pipeline/steps/metering.test.ts'],
   },
   identify: {
     mutate: ['engine/access/identify.ts'],

@@ -16,7 +16,7 @@ export type {
 } from './types.js';
 export { reply } from './types.js';
 // Hosting: the metadata of each hosted kind, written by the adapters (NewBlob) and read by the hosting routes.
-export type { BlobStore, FileFields, HostedMeta, ImageFields, NewBlob, PasteFields } from './hosting/types.js';
+export type { BlobStore, FileFields, HostedMeta, ImageFields, NewBlob, PasteFields } from './blob-store.js';
 export {
   ApiError,
   badInput,

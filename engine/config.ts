@@ -52,7 +52,7 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Email over SMTP (SMTP_URL, MAIL_FROM): unset, the portal sends no mail and verifies no address. */
   mail: MailConfig | undefined;
-  /** Probes, the status page and operator alerts (engine/health/). */
+  /** Probes, the status page and operator alerts (features/health/). */
   health: HealthConfig;
   /** Plans sold through Stripe (STRIPE_SECRET_KEY and the rest): unset, nothing of billing shows (portal/billing/). */
   billing: BillingConfig | undefined;

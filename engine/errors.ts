@@ -84,7 +84,7 @@ export const upstreamUnavailable = (retryAfterSeconds: number) =>
 /** The upstream answered, but not in the shape its adapter reads: its API changed (shape drift). */
 export const upstreamChanged = (message = 'The upstream service answered in a shape this service does not know') =>
   new ApiError('upstream_changed', message);
-/** The object store behind hosted content did not answer (engine/hosting/s3.ts). */
+/** The object store behind hosted content did not answer (features/hosting/s3.ts). */
 export const storageUnavailable = () =>
   new ApiError('storage_unavailable', 'Hosted content storage is unavailable; try again shortly', { 'Retry-After': '5' });
 export const payloadTooLarge = (message: string) => new ApiError('payload_too_large', message);

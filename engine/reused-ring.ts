@@ -1,7 +1,7 @@
 // The newest `size` entries of something seen on every request, whose objects are reused once the ring is
 // full: recording stores no new object in a long-lived structure (each would be one more old-to-new pointer
 // for every scavenge to visit, and garbage on every request). The usage history's recent calls
-// (engine/access/usage.ts) and the endpoint monitor's recent answers (engine/health/monitor.ts).
+// (features/usage/usage.ts) and the endpoint monitor's recent answers (features/health/monitor.ts).
 export class ReusedRing<T extends object> {
   private readonly items: T[] = [];
   private next = 0;

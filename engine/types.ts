@@ -1,7 +1,7 @@
 // The adapter contract: validated params in, a data object (or a Reply) out.
 // Adapters never see req/res; everything they may use comes through AdapterContext.
 import type { Logger } from 'pino';
-import type { BlobStore } from './hosting/types.js';
+import type { BlobStore } from './blob-store.js';
 
 export type Params = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export interface AdapterContext<U extends string = string> {
   upstream: (id: U) => UpstreamClient;
   /** Fetch a caller-supplied URL through the SSRF guard (engine/upstream/guarded-fetch.ts). */
   fetchUrl(url: string, opts?: FetchUrlOptions): Promise<FetchedUrl>;
-  /** Files, images, pastes and generated media hosted by the service, typed per kind (engine/hosting/types.ts). */
+  /** Files, images, pastes and generated media hosted by the service, typed per kind (engine/blob-store.ts). */
   blobs: BlobStore;
 }
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist/.build-stamp');
-const SOURCES = ['server', 'engine', 'mcp', 'portal', 'adapters', 'scripts'];
+const SOURCES = ['server', 'engine', 'features', 'mcp', 'portal', 'adapters', 'scripts'];
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newest(dir) {

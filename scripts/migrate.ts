@@ -9,8 +9,8 @@ import { migrateToLatest } from '../engine/db/migrate.js';
 import { importLegacy, type ImportResult } from '../engine/db/legacy/import.js';
 import { redisSource, sqliteSource, type LegacySource } from '../engine/db/legacy/source.js';
 import { copySqliteTables } from '../engine/db/legacy/sqlite-tables.js';
-import { openSidecars } from '../engine/hosting/blobs.js';
-import { importSidecars } from '../engine/hosting/sidecars.js';
+import { openSidecars } from '../features/hosting/blobs.js';
+import { importSidecars } from '../features/hosting/sidecars.js';
 import { createLogger } from '../engine/infra/logger.js';
 
 const config = loadConfig();

@@ -1,8 +1,8 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
 // (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
 // identify → meter (429; headers on every answer) → authorize (401) → validate (400) → cache → invoke (the
-// adapter) → envelope, and the error answer for whatever a step raised. Plus the caller's own usage, and
-// the route that answers unknown paths and wrong methods under /api/.
+// adapter) → envelope, and the error answer for whatever a step raised. Plus the routes the features answer
+// (the caller's own usage, features/usage/), and the route that answers unknown paths and wrong methods under /api/.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
@@ -13,7 +13,6 @@ import { chain, type Fail, type Next, type Step } from '../engine/pipeline/chain
 import type { Route } from '../engine/pipeline/api.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
 import type { ResponseCache } from '../engine/upstream/response-cache.js';
-import { accountUsageHandler, type AccountUsageDeps } from '../engine/access/account-usage.js';
 import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { authorize } from '../engine/pipeline/steps/authorize.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
@@ -32,11 +31,11 @@ export interface ApiRoutesDeps {
   cache: ResponseCache;
   /** Told whether each cache look-up hit (the metrics). */
   cacheLookedUp: (hit: boolean) => void;
-  /** The identify step, the meter and the meter that reads an allowance without spending it. */
+  /** The identify step and the meter. */
   identify: Step;
   meter: Step;
-  peekMeter: Step;
-  usage: AccountUsageDeps;
+  /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
+  featureRoutes: [string, Route][];
   /** The terminal error answer of every chain. */
   fail: Fail;
 }
@@ -58,12 +57,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
     fail,
   );
 
-  // The caller's own usage: answered like an endpoint, but it does not spend the allowance.
-  routes.set('/api/v1/account/usage', {
-    endpoint: 'account/usage',
-    method: 'GET',
-    run: chain([identify, deps.peekMeter, authorize, accountUsageHandler(deps.usage)], fail),
-  });
+  for (const [path, route] of deps.featureRoutes) routes.set(path, route);
 
   // Unknown paths and wrong methods: still identified and metered, so they carry the headers too.
   const unmatched: Route = {

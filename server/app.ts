@@ -1,6 +1,6 @@
 // The composition root: reads the configuration once (server/config.ts), builds the engine's parts (store,
-// keys, meter, cache, upstream clients, hosting, metrics), the API's routes (server/api-routes.ts), the
-// portal and MCP, and serves the API and /health before Express (engine/pipeline/api.ts,
+// keys, meter, cache, upstream clients, metrics) and the features (features/: hosting, health, usage) and
+// plugs them in, the API's routes (server/api-routes.ts), the portal and MCP, and serves the API and /health before Express (engine/pipeline/api.ts,
 // server/health-route.ts); Express serves the rest (server/web.ts), loaded once the server listens.
 // Nothing below server/ imports this folder.
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { apiRoutes } from './api-routes.js';
 import type { Catalog, EndpointSpec } from '../engine/catalog/load.js';
 import { openCatalog } from '../engine/catalog/compiled.js';
 import { createIdentifier } from '../engine/access/identify.js';
-import { createMeter } from '../engine/access/meter.js';
+import { createMeter } from '../engine/pipeline/steps/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
@@ -26,8 +26,8 @@ import { createLogger } from '../engine/infra/logger.js';
 import { accessLog } from '../engine/infra/access-log.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
 import { createMetrics } from '../engine/infra/metrics.js';
-import { openBlobStore, openSidecars, type HostedBlobs } from '../engine/hosting/blobs.js';
-import { sidecarsLeftBehind } from '../engine/hosting/sidecars.js';
+import { openBlobStore, openSidecars, type HostedBlobs } from '../features/hosting/blobs.js';
+import { sidecarsLeftBehind } from '../features/hosting/sidecars.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { UpstreamEvents } from '../engine/upstream/upstream-events.js';
 import { createMemo } from '../engine/upstream/memo.js';
@@ -37,9 +37,10 @@ import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
 import type { Adapter } from '../engine/types.js';
 import { withFreePersonalPlan } from '../portal/keys/keys.js';
-import { createUsage } from '../engine/access/usage.js';
+import { createUsage } from '../features/usage/usage.js';
+import { accountUsageRoute } from '../features/usage/account-usage.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
-import { createHealth, type Health } from '../engine/health/health.js';
+import { createHealth, type Health } from '../features/health/health.js';
 import { probeRunner } from './probe-routes.js';
 import { healthRoute } from './health-route.js';
 import { compileTrustProxy } from '../engine/access/trust-proxy.js';
@@ -63,7 +64,7 @@ export interface App {
   blobs: HostedBlobs;
   log: Logger;
   redis?: RedisHandle;
-  /** Probes, endpoint states, incidents and operator alerts (engine/health/). */
+  /** Probes, endpoint states, incidents and operator alerts (features/health/). */
   health: Health;
   /** Where the upstream clients tell of their circuit breakers' transitions. */
   upstreamEvents: UpstreamEvents;
@@ -206,14 +207,14 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source, now);
     logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
   };
+  const identifyStep = identify(identifier);
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
-    identify: identify(identifier),
+    identify: identifyStep,
     meter,
-    peekMeter,
-    usage: usageDeps,
+    featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
   });
   const trust = compileTrustProxy(config.trustProxy);
   const api = apiServer(routes, unmatched, { observe, trust });

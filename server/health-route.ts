@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseurl from 'parseurl';
 import type { RedisHandle } from '../engine/infra/redis.js';
-import type { HostedBlobs } from '../engine/hosting/types.js';
+import type { HostedBlobs } from '../features/hosting/types.js';
 
 export interface HealthRouteDeps {
   version: string;

@@ -13,7 +13,7 @@ import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
 import { endpointRoutes } from './api-routes.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
-import type { ProbeRun } from '../engine/health/probes.js';
+import type { ProbeRun } from '../features/health/probes.js';
 
 export interface ProbeRoutesDeps {
   endpoints: EndpointSpec[];

@@ -12,15 +12,16 @@ import type { Db } from '../engine/db/open.js';
 import type { KeyStore } from '../engine/access/keystore.js';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import type { createMetrics } from '../engine/infra/metrics.js';
-import type { HostedBlobs } from '../engine/hosting/blobs.js';
+import type { HostedBlobs } from '../features/hosting/blobs.js';
 import type { ApiServer } from '../engine/pipeline/api.js';
-import type { AccountUsageDeps } from '../engine/access/account-usage.js';
-import type { Health } from '../engine/health/health.js';
+import type { AccountUsageDeps } from '../features/usage/account-usage.js';
+import type { Health } from '../features/health/health.js';
 import type { TrustProxy } from '../engine/access/trust-proxy.js';
 import { ApiError } from '../engine/errors.js';
 import { errorHandler } from '../engine/pipeline/respond.js';
-import { createHostingRouter } from '../engine/hosting/routes.js';
+import { createHostingRouter } from '../features/hosting/routes.js';
 import { openApiDocument } from '../engine/openapi/document.js';
+import { accountUsageDocument } from '../features/usage/openapi.js';
 import { createPortal } from '../portal/index.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { serviceRoutes } from './service-routes.js';
@@ -85,6 +86,7 @@ export function createWeb(deps: WebDeps): Web {
       upstreams: catalog.upstreams,
       pooled,
       implemented: (e) => deps.adapters.has(e.adapter),
+      parts: [accountUsageDocument()],
     }));
   const portal = createPortal({
     config,

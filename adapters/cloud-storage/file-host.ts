@@ -1,6 +1,6 @@
 // A file, hosted by the service in gofile's answer shape: a download page, a short code, the file's id,
 // name, size and MD5. Any file is taken (it is only ever served back as an application/octet-stream
-// attachment, see engine/hosting/send.ts) and kept for a retention period: catalog option
+// attachment, see features/hosting/send.ts) and kept for a retention period: catalog option
 // `retentionDays`, 30 days by default (gofile keeps guest files while they are downloaded; a self-hosted
 // service needs a bound on its disk). With UPSTREAM_GOFILE_KEYS set, files go to gofile (_gofile.ts).
 import crypto from 'node:crypto';

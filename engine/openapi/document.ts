@@ -1,9 +1,15 @@
 // The OpenAPI 3.1 document of the service, generated from the catalog (served at /openapi.json). The parts
-// live in engine/openapi/: shared components, one operation per endpoint, the account usage operation.
+// live in engine/openapi/: shared components, one operation per endpoint; operations that are not the
+// catalog's are handed in by the features that answer them (DocumentPart).
 import type { EndpointSpec, UpstreamSpec } from '../catalog/load.js';
 import { components } from './components.js';
 import { operationOf } from './operation.js';
-import { accountUsageOperation } from './account-usage.js';
+
+/** Operations a feature answers beside the catalog's endpoints (the caller's own usage): their paths and their tag. */
+export interface DocumentPart {
+  paths: Record<string, Record<string, unknown>>;
+  tag: { name: string; description: string };
+}
 
 export interface DocumentInfo {
   title: string;
@@ -14,6 +20,8 @@ export interface DocumentInfo {
   pooled: (upstream: string) => boolean;
   /** Endpoints this server has an adapter for; the others are documented with their 501. */
   implemented(spec: EndpointSpec): boolean;
+  /** Each one's paths follow the endpoints', its tag the categories'. */
+  parts?: DocumentPart[];
 }
 
 const KEY_ORDER =
@@ -40,7 +48,8 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
     });
     paths[`/api/v1/${e.id}`] = { [e.method.toLowerCase()]: op };
   }
-  paths['/api/v1/account/usage'] = { get: accountUsageOperation() };
+  const parts = info.parts ?? [];
+  for (const part of parts) Object.assign(paths, part.paths);
   const categories = [...new Set(endpoints.map((e) => e.category))];
   return {
     openapi: '3.1.0',
@@ -54,7 +63,7 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
     servers: [{ url: info.url }],
     tags: [
       ...categories.map((c) => ({ name: c, description: `The ${c} endpoints (${endpoints.filter((e) => e.category === c).length}).` })),
-      { name: 'account', description: 'Your own key: allowance and usage.' },
+      ...parts.map((part) => part.tag),
     ],
     // The header first: renderers and clients take the first scheme, and a key in a URL ends up in logs.
     security: [{ header: [] }, { apikey: [] }],

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { EndpointSpec } from '../catalog/load.js';
 import type { Call } from './call.js';
-import type { BlobStore } from '../hosting/types.js';
+import type { BlobStore } from '../blob-store.js';
 import type { AdapterContext, FetchedUrl, FetchUrlOptions, UpstreamClient, UploadedFile } from '../types.js';
 import { watchClient, type Cancellable, type CancelScope, type ClientWatcher } from '../upstream/cancel.js';
 import type { ScopedUpstream } from '../upstream/client.js';

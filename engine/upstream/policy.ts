@@ -23,24 +23,7 @@ import { ApiError, upstreamBusy, upstreamUnavailable } from '../errors.js';
 import { pause } from './pause.js';
 import type { Logger } from 'pino';
 import type { UpstreamEvents } from './upstream-events.js';
-
-/** `policy:` of an upstream (engine/catalog/schema.ts checks it). */
-export interface PolicySpec {
-  /** Exchanges in flight at once; more wait in line (`queue` of them, at most `queueWait`, then 503). */
-  concurrency?: number;
-  queue?: number;
-  queueWait?: string;
-  /** The request paths the concurrency bound applies to (default: every call), e.g. a search but not a quota read. */
-  concurrencyFor?: string[];
-  /** At most `limit` exchanges per `per`; beyond it, 503 upstream_busy with Retry-After, without asking. */
-  rate?: { limit: number; per: string };
-  /** Exchanges spaced at least this much apart, waiting in line (a WAF that bans bursts). */
-  minInterval?: string;
-  /** Opens after `failures` consecutive failures, or a failure `ratio` over `window` (at least `minCalls`). */
-  breaker?: false | { failures?: number; ratio?: number; window?: string; minCalls?: number; cooldown?: string };
-  /** Answers that pause the upstream: at once, or after `count` of them `within` a window. */
-  pauseOn?: Array<{ status: number; for: string; count?: number; within?: string; message?: string }>;
-}
+import type { PolicySpec } from '../catalog/load.js';
 
 const DEFAULT_FAILURES = 5;
 const DEFAULT_COOLDOWN = '30s';

@@ -8,12 +8,12 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
 import type { KeyStore } from '../../engine/access/keystore.js';
-import type { AccountUsageDeps } from '../../engine/access/account-usage.js';
+import type { AccountUsageDeps } from '../../features/usage/account-usage.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { Account, Accounts } from '../accounts/accounts.js';
 import type { UpgradeRequests } from '../accounts/upgrades.js';
 
-/** How long the usage history keeps a day (engine/access/usage.ts). */
+/** How long the usage history keeps a day (features/usage/usage.ts). */
 const HISTORY_MS = 31 * 86400_000;
 
 export interface DeletionDeps {

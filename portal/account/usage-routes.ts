@@ -1,9 +1,9 @@
 // The usage page at /dashboard/usage, and its CSV export at /dashboard/usage.csv: of all the account's
 // keys together (revoked ones included), or of one of them, or of the free key for a free account
 // (counted for the client IP). The figures come from the engine's usage
-// history (engine/access/account-usage.ts keyUsage); account/usage-views.ts shows them.
+// history (features/usage/account-usage.ts keyUsage); account/usage-views.ts shows them.
 import express, { type Request, type Response, type Router } from 'express';
-import { keyUsage } from '../../engine/access/account-usage.js';
+import { keyUsage } from '../../features/usage/account-usage.js';
 import type { PortalContext } from '../context.js';
 import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
 import { subjectOf, viewerKeys } from '../keys/index.js';

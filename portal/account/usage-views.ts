@@ -3,7 +3,7 @@
 // a period. Tables carry every figure without JavaScript; charts.js draws the charts from a JSON block
 // (data, never executed, so allowed under default-src 'self').
 import { html, raw, type Safe } from '../../engine/html.js';
-import type { History } from '../../engine/access/usage.js';
+import type { History } from '../../features/usage/usage.js';
 import type { KeyRef, KeyUsage } from '../shared/types.js';
 import { notice } from '../shared/forms.js';
 import { allowanceFacts, count, time } from '../shared/format.js';

@@ -30,7 +30,7 @@ import {
 const doneOf = (req: Request) => (typeof req.query.done === 'string' ? req.query.done : undefined);
 
 // Usage per account: the requests of its personal keys, revoked ones included, in the last 24 hours and 30
-// days, from the usage history (engine/access/usage.ts). Free accounts call on the shared free key, counted
+// days, from the usage history (features/usage/usage.ts). Free accounts call on the shared free key, counted
 // per client IP, so their calls cannot be told apart per account.
 async function usageOf(ctx: PortalContext, held: KeyRecord[]): Promise<AccountUsage> {
   return (await usageOfMany(ctx, [held]))[0];

@@ -88,7 +88,7 @@ export async function allowanceOf(deps: PortalDeps, ref: KeyRef, ip: string | un
 
 /**
  * Why a key's last-use address needs a word: 'not-recorded' (empty: calls recorded before the usage
- * history read the address while the connection was open; engine/access/usage.ts), or 'private' (a
+ * history read the address while the connection was open; features/usage/usage.ts), or 'private' (a
  * loopback or private address while TRUST_PROXY is off: the service's own network, or a proxy it is not
  * told to trust). Undefined when the address speaks for itself.
  */

@@ -8,10 +8,10 @@ import type { KeyRecord, KeyStore } from '../../engine/access/keystore.js';
 import type { Store } from '../../engine/store/index.js';
 import type { Db } from '../../engine/db/open.js';
 import type { RedisHandle } from '../../engine/infra/redis.js';
-import type { AccountUsageDeps, keyUsage } from '../../engine/access/account-usage.js';
-import type { History } from '../../engine/access/usage.js';
+import type { AccountUsageDeps, keyUsage } from '../../features/usage/account-usage.js';
+import type { History } from '../../features/usage/usage.js';
 import type { openApiDocument } from '../../engine/openapi/document.js';
-import type { Health } from '../../engine/health/health.js';
+import type { Health } from '../../features/health/health.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
 export interface PortalDeps {
@@ -28,9 +28,9 @@ export interface PortalDeps {
   openapi: () => ReturnType<typeof openApiDocument>;
   log: Logger;
   redis?: RedisHandle;
-  /** Allowances and usage history of keys (engine/access/account-usage.ts keyUsage). */
+  /** Allowances and usage history of keys (features/usage/account-usage.ts keyUsage). */
   usage: AccountUsageDeps;
-  /** Endpoint states, probes, incidents and operator alerts (engine/health/): the status pages. */
+  /** Endpoint states, probes, incidents and operator alerts (features/health/): the status pages. */
   health: Health;
 }
 

@@ -1,7 +1,7 @@
 // The admin's probes page (routes in admin.ts): each probeable endpoint's state and last probe, with a
 // "Probe now" button per row.
 import { html } from '../../engine/html.js';
-import type { Judgement, ProbeRecord } from '../../engine/health/monitor.js';
+import type { Judgement, ProbeRecord } from '../../features/health/monitor.js';
 import { csrfField, notice } from '../shared/forms.js';
 import { STATE_WORDS, STYLESHEET } from './view.js';
 

@@ -2,7 +2,7 @@
 // days, updated at its last change, so a feed reader sees an incident open, change and close.
 import { Feed } from 'feed';
 import { html } from '../../engine/html.js';
-import type { StatusDocument } from '../../engine/health/status.js';
+import type { StatusDocument } from '../../features/health/status.js';
 import { STATE_WORDS } from './view.js';
 
 const MAX_ENTRIES = 50;

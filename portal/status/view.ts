@@ -1,11 +1,11 @@
 // The public status page: the state of every endpoint now, grouped by category, each with its 90 days of
 // uptime as a bar per day, its latency and who answers, and the incidents. Plain HTML and one stylesheet
 // (no script): categories fold with <details>, so the page works with a keyboard and without JavaScript,
-// and the rows stack at 390 px. The figures are /status.json's (engine/health/status.ts).
+// and the rows stack at 390 px. The figures are /status.json's (features/health/status.ts).
 import { html, type Safe } from '../../engine/html.js';
-import type { CategoryStatus, EndpointStatus, StatusDocument } from '../../engine/health/status.js';
-import type { EndpointState } from '../../engine/health/monitor.js';
-import type { Incident } from '../../engine/health/incidents.js';
+import type { CategoryStatus, EndpointStatus, StatusDocument } from '../../features/health/status.js';
+import type { EndpointState } from '../../features/health/monitor.js';
+import type { Incident } from '../../features/health/incidents.js';
 
 /** The page's own styles: a stylesheet link in the body (allowed there), so the shell needs no option for it. */
 export const STYLESHEET = html`<link rel="stylesheet" href="/portal/static/status.css">\n`;

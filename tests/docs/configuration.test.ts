@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.js';
 
-const CODE_DIRS = ['server', 'engine', 'portal', 'mcp', 'adapters', 'scripts'];
+const CODE_DIRS = ['server', 'engine', 'features', 'portal', 'mcp', 'adapters', 'scripts'];
 /** Names that appear as `process.env.X` without being configuration, each with why. */
 const NOT_CONFIGURATION: Record<string, string> = {
   WEBHOOK_SECRET: "the webhook page's sample code for receivers (portal/views/webhooks.ts), not read here",

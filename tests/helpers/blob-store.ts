@@ -1,12 +1,12 @@
-// A hosted blob store as the server builds it (engine/hosting/store.ts), for tests that use one without a
+// A hosted blob store as the server builds it (features/hosting/store.ts), for tests that use one without a
 // whole app: the `hosted` table over the disk or an S3 bucket.
 import pino from 'pino';
 import type { Db } from '../../engine/db/open.js';
-import { diskBytes } from '../../engine/hosting/disk.js';
-import { s3Bytes } from '../../engine/hosting/s3.js';
-import { createHostedBlobs } from '../../engine/hosting/store.js';
-import type { SweepLock } from '../../engine/hosting/sweep-lock.js';
-import type { HostedBlobs } from '../../engine/hosting/types.js';
+import { diskBytes } from '../../features/hosting/disk.js';
+import { s3Bytes } from '../../features/hosting/s3.js';
+import { createHostedBlobs } from '../../features/hosting/store.js';
+import type { SweepLock } from '../../features/hosting/sweep-lock.js';
+import type { HostedBlobs } from '../../features/hosting/types.js';
 import { loadConfig } from '../../server/config.js';
 import { freshDatabase } from './db.js';
 import { tmpDirs } from './tmp-dirs.js';

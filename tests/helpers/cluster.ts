@@ -42,7 +42,7 @@ export function ensureBuilt(): void {
           ? e.name !== 'static' && newer(path.join(dir, e.name))
           : e.name.endsWith('.ts') && fs.statSync(path.join(dir, e.name)).mtimeMs > builtAt,
       );
-  if (builtAt && !['engine', 'adapters', 'portal'].some((d) => newer(path.join(ROOT, d)))) return;
+  if (builtAt && !['engine', 'features', 'adapters', 'portal'].some((d) => newer(path.join(ROOT, d)))) return;
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], {
     stdio: 'inherit',
   });

@@ -1,4 +1,4 @@
-// The typed fields of each hosted kind (engine/hosting/types.ts), for tests that store blobs directly: a
+// The typed fields of each hosted kind (engine/blob-store.ts), for tests that store blobs directly: a
 // store takes no blob without its kind's fields. Spread one in and override what a test looks at.
 import type { FileFields, ImageFields, PasteFields } from '../../engine/adapter.js';
 

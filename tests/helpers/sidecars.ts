@@ -1,5 +1,5 @@
 // Hosted blobs as earlier builds left them: the bytes, and the metadata beside them as a sidecar `<id>.json`
-// (on disk under DATA_DIR/blobs, or in the bucket), in every shape engine/hosting/stored-meta.ts reads; and
+// (on disk under DATA_DIR/blobs, or in the bucket), in every shape features/hosting/stored-meta.ts reads; and
 // what a deployment of them must still serve once `npm run migrate` has moved them into the table.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -30,7 +30,18 @@ const later = (file: string, seconds: number) => {
 
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'build-'));
-  for (const d of ['server', 'engine', 'mcp', 'portal', 'adapters/tools', 'scripts', 'catalog', 'dist/scripts', 'node_modules/.bin'])
+  for (const d of [
+    'server',
+    'engine',
+    'features',
+    'mcp',
+    'portal',
+    'adapters/tools',
+    'scripts',
+    'catalog',
+    'dist/scripts',
+    'node_modules/.bin',
+  ])
     fs.mkdirSync(path.join(root, d), { recursive: true });
   fs.copyFileSync(script, path.join(root, 'scripts/build.mjs'));
   for (const f of [

@@ -1,4 +1,4 @@
-// Endpoint health: each endpoint's last probe, incidents (engine/health/).
+// Endpoint health: each endpoint's last probe, incidents (features/health/).
 export interface ProbesTable {
   endpoint: string;
   at: string;

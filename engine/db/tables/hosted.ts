@@ -1,4 +1,4 @@
-// Hosted content's metadata (engine/hosting/): one row per blob; its bytes are in the blob store (disk or S3).
+// Hosted content's metadata (features/hosting/): one row per blob; its bytes are in the blob store (disk or S3).
 // Typed columns, not one JSON document: the database holds each kind to its own fields (a CHECK per kind,
 // migrations/0007-hosted.ts), so a row reads back typed without parsing or guessing, and a row short of its
 // kind's fields cannot be written at all. A kind's own columns are null in the other kinds' rows.

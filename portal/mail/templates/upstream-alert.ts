@@ -1,4 +1,4 @@
-// An operator alert (engine/health/alerts.ts): an upstream's circuit breaker opened or closed, or an
+// An operator alert (features/health/alerts.ts): an upstream's circuit breaker opened or closed, or an
 // endpoint's probe failed several times in a row or recovered. Sent to ALERT_EMAIL (else ADMIN_EMAIL).
 import { html } from '../../../engine/html.js';
 import { button, frame, text, type Template } from './message.js';

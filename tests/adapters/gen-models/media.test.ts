@@ -5,7 +5,7 @@
 import { buffer } from 'node:stream/consumers';
 import { pino } from 'pino';
 import request from 'supertest';
-import type { HostedBlobs } from '../../../engine/hosting/blobs.js';
+import type { HostedBlobs } from '../../../features/hosting/blobs.js';
 import { openBlobs } from '../../helpers/blob-store.js';
 import { parseDuration } from '../../../engine/duration.js';
 import { loadCatalog } from '../../../engine/catalog/load.js';
