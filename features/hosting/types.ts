@@ -4,7 +4,17 @@
 import type { Readable } from 'node:stream';
 import type { BlobBody, BlobStore } from '../../engine/blob-store.js';
 
-export type { BlobBase, BlobBody, FileMeta, HostedFields, HostedKind, HostedMeta, ImageMeta, NewBlob, PasteMeta } from '../../engine/blob-store.js';
+export type {
+  BlobBase,
+  BlobBody,
+  FileMeta,
+  HostedFields,
+  HostedKind,
+  HostedMeta,
+  ImageMeta,
+  NewBlob,
+  PasteMeta,
+} from '../../engine/blob-store.js';
 
 /** Bytes `start` to `end`, both included (as in Content-Range). */
 export interface ByteRange {
