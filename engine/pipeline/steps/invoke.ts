@@ -5,7 +5,6 @@ import type { EndpointSpec } from '../../catalog/load.js';
 import type { Call, Outcome } from '../call.js';
 import type { Next, Step } from '../chain.js';
 import { RequestContext, type ContextDeps } from '../context.js';
-import { Deadlines, Timed } from '../deadlines.js';
 import { ApiError, upstreamTimeout } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import { isReply, type Adapter, type AdapterData, type Reply } from '../../types.js';
@@ -19,18 +18,32 @@ export interface Provider {
   upstream: string;
 }
 
-/** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. No
- * promise of its own, no timer of its own: the providers' promise and the endpoint's Deadlines (docs/decisions/request-path-tuning.md). */
-class Invocation extends Timed {
+/** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. One
+ * timer per call: Node keeps timers of one duration in one list already (docs/decisions/request-path-tuning.md). */
+class Invocation {
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly call: Call,
     readonly ctx: RequestContext,
     private readonly next: Next,
+    ms: number,
   ) {
-    super();
+    ctx.deadline = performance.now() + ms;
+    // Unreferenced: a call in flight keeps the process up by its socket, not by its deadline.
+    this.timer = setTimeout(() => this.expire(), ms).unref();
   }
 
-  expire(): void {
+  /** Stops the clock; false when the deadline answered already. */
+  private stop(): boolean {
+    if (this.timer === undefined) return false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    return true;
+  }
+
+  private expire(): void {
+    this.timer = undefined;
     this.ctx.abort(new Error('deadline'));
     this.ctx.release();
     this.next(upstreamTimeout('The endpoint did not answer in time'));
@@ -52,14 +65,12 @@ class Invocation extends Timed {
 }
 
 export function invoker(spec: EndpointSpec, providers: Provider[], deps: ContextDeps): Invoke {
-  const deadlines = new Deadlines(parseDuration(spec.timeout ?? '30s'));
+  const ms = parseDuration(spec.timeout ?? '30s');
   // One provider (most endpoints): its answer mapped here, with no promise between.
   const only = providers.length === 1 ? providers[0] : undefined;
   return (call, next) => {
     if (providers.length === 0) return next(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
-    const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next);
-    deadlines.start(run);
-    run.ctx.deadline = run.dueAt;
+    const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next, ms);
     if (only)
       adapterOf(only, call, run.ctx).then(
         (out) => run.answered(outcomeOf(out, only.upstream)),
