@@ -26,8 +26,7 @@ export interface KeyFinder {
   find(hash: string): Promise<KeyRecord | undefined>;
 }
 
-/** `connection`: the socket the key came on, whose last key's hash is kept (connectionHashes, below). */
-export type Identifier = ((presented: unknown, connection?: object) => Identity | Promise<Identity>) & { forget(): void };
+export type Identifier = ((presented: unknown) => Identity | Promise<Identity>) & { forget(): void };
 
 export function createIdentifier(config: Config, store: KeyFinder, configured: KeyRecord[] = []): Identifier {
   const known = new Map<string, Identity>();
@@ -62,14 +61,13 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     return identity;
   };
 
-  const hashOn = connectionHashes();
-  const identify = (presented: unknown, connection?: object): Identity | Promise<Identity> => {
+  const identify = (presented: unknown): Identity | Promise<Identity> => {
     if (presented === undefined || presented === '') return MISSING;
     if (presented === SEVERAL) return AMBIGUOUS;
     if (typeof presented !== 'string' || presented.length > 256) return INVALID;
     // Looked up by the key's SHA-256: whatever a look-up's timing could tell is about a hash, from which no
     // key can be worked back (the stores keep hashes for the same reason).
-    const hash = hashOn(presented, connection);
+    const hash = hashKey(presented);
     const identity = known.get(hash);
     if (identity !== undefined) return identity;
     const hit = recent.get(hash);
@@ -78,37 +76,6 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     return lookUp(hash, hit?.identity);
   };
   return Object.assign(identify, { forget: () => recent.clear() });
-}
-
-/**
- * A key's SHA-256, remembered for the last key each connection presented: a client on a kept-alive connection
- * sends the same key every time, and the hash was the costliest part of a known key's look-up
- * (docs/decisions/request-path-tuning.md, "The key's hash per connection"). The key is compared in constant time, so how long the comparison takes tells nothing of the
- * last key on a connection a proxy shares between clients (only whether the lengths differ, which keys'
- * formats make public). Kept in a WeakMap: a closed connection's entry goes with its socket.
- */
-function connectionHashes(): (key: string, connection: object | undefined) => string {
-  const last = new WeakMap<object, { key: string; hash: string }>();
-  return (key, connection) => {
-    if (connection === undefined) return hashKey(key);
-    const seen = last.get(connection);
-    if (seen !== undefined && sameInConstantTime(seen.key, key)) return seen.hash;
-    const hash = hashKey(key);
-    if (seen === undefined) last.set(connection, { key, hash });
-    else {
-      seen.key = key;
-      seen.hash = hash;
-    }
-    return hash;
-  };
-}
-
-/** Equal strings, compared without stopping at the first difference. */
-function sameInConstantTime(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** Stands for "two different keys in one place" (a 400), as presentedKey's answer. */

@@ -6,10 +6,7 @@ import { presentedKey, type Identifier } from '../../access/identify.js';
 
 export function identify(identifier: Identifier): Step {
   return (call: Call, next: Next) => {
-    const identity = identifier(
-      presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined),
-      call.req.socket,
-    );
+    const identity = identifier(presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined));
     if (identity instanceof Promise) {
       identity.then((i) => {
         call.identity = i;
