@@ -72,8 +72,10 @@ function start(target: string, env: Record<string, string> = {}, scriptsDir = he
   const engine = target === 'engine';
   const node = [process.execPath, ...(engine ? startFlags : []), path.join(scriptsDir, 'bench-targets.js'), target];
   const [cmd, ...args] = taskset(target === 'fake-upstream' ? upstreamCpus : serverCpus, node);
+  // Another build (BENCH_COMPARE) keeps its data apart: its tables may be of another schema version.
+  const own = engine && scriptsDir !== here ? { DATA_DIR: dataDirOf(scriptsDir) } : {};
   const child = spawn(cmd, args, {
-    env: { ...process.env, ...(engine ? startEnv : {}), ...env },
+    env: { ...process.env, ...(engine ? startEnv : {}), ...env, ...own },
     stdio: ['ignore', log, 'inherit', 'ipc'],
   });
   fs.closeSync(log);
@@ -182,6 +184,13 @@ async function drive(opts: Record<string, unknown>, pid: number | undefined) {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-bench-'));
+/** A data directory of its own for each other build's servers, under the bench's (so it is removed with it). */
+const otherDataDirs = new Map<string, string>();
+function dataDirOf(scriptsDir: string): string {
+  let dir = otherDataDirs.get(scriptsDir);
+  if (!dir) otherDataDirs.set(scriptsDir, (dir = fs.mkdtempSync(path.join(dataDir, 'other-'))));
+  return dir;
+}
 const keysFile = path.join(dataDir, 'keys.yaml');
 fs.writeFileSync(keysFile, `- { key: ${KEY}, plan: enterprise, name: bench }\n`);
 const upstream = await start('fake-upstream');
