@@ -69,6 +69,17 @@ describe('isPublicAddress', () => {
     ['::ffff:169.254.169.254', false],
     ['64:ff9b::a00:1', false],
     ['2002:7f00:1::', false],
+    ['::ffff:0:127.0.0.1', false], // IPv4-translated
+    ['::ffff:0:a9fe:a9fe', false],
+    ['[::ffff:0:7f00:1]', false],
+    ['64:ff9b::169.254.169.254', false],
+    ['64:ff9b:1::808:808', false], // local-use NAT64: refused whatever it carries
+    ['64:ff9b:1:ffff::1', false],
+    ['::127.0.0.1', false], // IPv4-compatible
+    ['::8.8.8.8', false],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false], // Teredo, client 127.0.0.1
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', false], // Teredo, client 10.0.0.1
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', false], // Teredo via a private server
     ['[::1]', false],
     ['fe80::1%eth0', false],
     ['not-an-ip', false],
@@ -77,6 +88,11 @@ describe('isPublicAddress', () => {
     ['172.32.0.1', true],
     ['2606:4700:4700::1111', true],
     ['::ffff:8.8.8.8', true],
+    ['::ffff:0:8.8.8.8', true],
+    ['64:ff9b::8.8.8.8', true],
+    ['2002:808:808::1', true],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', true], // Teredo, client 8.8.8.8
+    ['2001:db9::1', true],
   ])('%s → %s', (ip, pub) => expect(isPublicAddress(ip)).toBe(pub));
 });
 
