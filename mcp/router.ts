@@ -9,6 +9,7 @@ import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
 import type { ApiServer } from '../engine/pipeline/api.js';
 import type { LargeBodies } from '../engine/pipeline/large-bodies.js';
+import { refuseDeepJson } from '../engine/pipeline/json-depth.js';
 import { injector, type Injector } from './inject.js';
 import { buildTools } from './tools.js';
 import { callerOf } from './rest-request.js';
@@ -63,8 +64,8 @@ export function createMcpRouter(deps: McpDeps): Router {
   // checks it without spending the allowance, and meters missing and wrong keys per IP as REST does, so an
   // address refused for bad keys is refused here too, its body unread. A JSON-RPC message needs no more
   // than MAX_BODY_KB; a larger one (a file sent as base64) takes a place among the few large bodies read at once.
-  const small = express.json({ limit: maxBodyBytes });
-  const large = express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) });
+  const small = express.json({ limit: maxBodyBytes, verify: refuseDeepJson });
+  const large = express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536), verify: refuseDeepJson });
   router.post(
     '/',
     (req: Request, res: Response, next: NextFunction) => {

@@ -136,6 +136,7 @@ function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string |
   const parser = err as { type?: string; status?: number } | undefined;
   if (parser?.type === 'entity.parse.failed') return new ApiError('bad_input', 'Malformed JSON body');
   if (parser?.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large');
+  if (parser?.type === 'entity.too.deep') return new ApiError('bad_input', (err as Error).message);
   if (typeof parser?.type === 'string' && parser.status !== undefined && parser.status >= 400 && parser.status < 500)
     return new ApiError('bad_input', 'Malformed request body');
   log.error({ err, path, requestId }, 'unhandled error');

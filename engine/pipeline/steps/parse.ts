@@ -37,6 +37,7 @@ function bodyError(err: unknown, maxUploadBytes: number, keyless?: number): ApiE
       `Request body is too large to read without a key: send the key in the X-API-Key header or the apikey query parameter with bodies over ${Math.round(keyless / 1024)} KB`,
     );
   if (e.type === 'entity.parse.failed') return badInput('Malformed JSON body');
+  if (e.type === 'entity.too.deep') return badInput((err as Error).message);
   if (e.type === 'entity.too.large') return payloadTooLarge('Request body is too large');
   if (e.code === 'LIMIT_FILE_SIZE') return payloadTooLarge(`File is too large: the limit is ${Math.round(maxUploadBytes / 1048576)} MB`);
   if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
