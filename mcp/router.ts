@@ -28,6 +28,10 @@ export interface McpDeps {
   largeBodies?: LargeBodies;
 }
 
+/** How long, and for how many keys, a key that passed is taken without asking again. */
+const PASSED_MS = 30_000;
+const PASSED_MAX = 10_000;
+
 export function createMcpRouter(deps: McpDeps): Router {
   const { env, mcp } = deps.config;
   const tools = buildTools(deps.endpoints, {
@@ -88,11 +92,21 @@ export function createMcpRouter(deps: McpDeps): Router {
 
   // The SDK is loaded at the first MCP request: a server only ever asked REST boots as fast as before.
   let sdk: Promise<typeof import('./server.js')> | undefined;
+  // Keys that passed, until when: the usage endpoint reads the key's history, too much to do for every
+  // message, and each tool call is checked again by its REST route anyway. Missing and wrong keys are
+  // never remembered, so each is metered.
+  const passed = new Map<string, number>();
   /** Whether the connection's key passes; if not, the key check's answer is sent. */
   async function keyPasses(req: Request, res: Response): Promise<boolean> {
     const caller = callerOf(req.headers, req.socket.remoteAddress);
+    const key = caller.headers['x-api-key'];
+    if (key !== undefined && (passed.get(key) ?? 0) > Date.now()) return true;
     const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
-    if (check.statusCode < 400) return true;
+    if (check.statusCode < 400 && key !== undefined) {
+      if (passed.size >= PASSED_MAX) passed.clear();
+      passed.set(key, Date.now() + PASSED_MS);
+      return true;
+    }
     refuse(res, check);
     return false;
   }

@@ -12,8 +12,8 @@ const REASONS: Record<number, string> = {
   400: 'Bad Request',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
-  429: 'Too Many Requests',
   414: 'URI Too Long',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
 };
 
@@ -120,7 +120,11 @@ function capConnections(server: Server, cap: number, uncapped: (address: string)
     const address = socket.remoteAddress ?? '';
     if (uncapped(address)) return;
     const n = (open.get(address) ?? 0) + 1;
-    if (n > cap) return answer(socket, 'quota', `Too many connections from your address: at most ${cap} at once`, 'Retry-After: 1\r\n');
+    if (n > cap) {
+      // Nothing it sends is read: its answer is this one.
+      socket.pause();
+      return answer(socket, 'quota', `Too many connections from your address: at most ${cap} at once`, 'Retry-After: 1\r\n');
+    }
     open.set(address, n);
     socket.once('close', () => {
       const left = open.get(address)! - 1;

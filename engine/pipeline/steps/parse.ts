@@ -4,8 +4,8 @@
 // malformed request carries the rate-limit headers.
 // No body is read before a key (server/api-routes.ts): a request with its key in the X-API-Key header or the
 // query is identified, metered and authorized first, so a wrong key is refused unread. A request without one
-// there may carry it in its body, which is then read first, but only up to MAX_BODY_KB (a base64 file needs
-// its key outside the body), and a body larger than that, read whole into memory, takes a place among the
+// there may carry it in its body, which is then read first, but no more than MAX_BODY_KB of it into memory (a
+// base64 file needs its key outside the body; a multipart file streams to disk), and a body larger than that, read whole into memory, takes a place among the
 // few such bodies in flight (engine/pipeline/large-bodies.ts).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ export interface ParseLimits {
 
 function bodyError(err: unknown, maxUploadBytes: number, keyless?: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
-  const tooLarge = e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE' || e.code === 'LIMIT_FIELD_VALUE';
+  const tooLarge = e.type === 'entity.too.large' || e.code === 'LIMIT_FIELD_VALUE';
   if (tooLarge && keyless !== undefined)
     return payloadTooLarge(
       `Request body is too large to read without a key: send the key in the X-API-Key header or the apikey query parameter with bodies over ${Math.round(keyless / 1024)} KB`,
@@ -60,16 +60,13 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536)
     : opts.maxBodyBytes;
   // The body parsers, made at the endpoint's first POST (engine/pipeline/steps/body-parsers.ts); those of a
-  // request whose key can only be in its body take no more than maxBodyBytes, files included.
+  // request whose key can only be in its body read no more than maxBodyBytes into memory (a multipart file
+  // streams to disk, under the upload limit either way, as clients send `-F apikey=… -F file=@…`).
   const parsers = new LoadOnce(() => import('./body-parsers.js').then(({ bodyParsers }) => bodyParsers(opts, textLimit, fileFields)));
   const keylessParsers =
-    textLimit === opts.maxBodyBytes && opts.maxUploadBytes <= opts.maxBodyBytes
+    textLimit === opts.maxBodyBytes
       ? parsers
-      : new LoadOnce(() =>
-          import('./body-parsers.js').then(({ bodyParsers }) =>
-            bodyParsers({ ...opts, maxUploadBytes: opts.maxBodyBytes }, opts.maxBodyBytes, fileFields),
-          ),
-        );
+      : new LoadOnce(() => import('./body-parsers.js').then(({ bodyParsers }) => bodyParsers(opts, opts.maxBodyBytes, fileFields)));
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
   const merge = (call: Call, next: Next, failed?: ApiError) => {
