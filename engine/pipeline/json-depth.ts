@@ -4,7 +4,7 @@
 // call's arguments inside its message); 64 leaves room.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -102,13 +102,15 @@ test('an unknown name, an unreachable network and a private address read alike: 
 });
 
 test('a host that takes the connection but never finishes TLS fails at the connect timeout, not the whole attempt', async () => {
-  const mute = net.createServer(() => {}); // accepts, never answers the TLS hello
+  const accepted: net.Socket[] = [];
+  const mute = net.createServer((s) => accepted.push(s)); // accepts, never answers the TLS hello
   await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
   const { port: mutePort } = mute.address() as AddressInfo;
   const started = Date.now();
   const message = await failure(postUrl(`https://127.0.0.1:${mutePort}/`, '{}', opts({ timeoutMs: 5000, connectTimeoutMs: 200 })));
   expect(message).toBe('connection timed out');
   expect(Date.now() - started).toBeLessThan(2000);
+  accepted.forEach((s) => s.destroy());
   await new Promise((r) => mute.close(r));
 });
 
