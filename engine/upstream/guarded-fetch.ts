@@ -50,7 +50,9 @@ const UNREACHABLE = new Set([
 
 const MSG_SCHEME = 'Invalid value for url: must be an http(s) URL';
 const MSG_PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
-const MSG_UNREACHABLE = 'Could not fetch url: host not found or unreachable';
+// A name that resolves to a private address reads as one that does not resolve: told apart, they would let
+// a caller map which internal names the deployment resolves. A literal address tells nothing, so it is named.
+const MSG_UNREACHABLE = 'Could not fetch url: host not found, unreachable or not public';
 
 // ---- which addresses are off limits ----
 
@@ -139,7 +141,7 @@ function ipv6Bytes(addr: string): number[] | undefined {
 
 // ---- the fetch ----
 
-/** A connection the address policy refused (guarded-post.ts tells it apart too). */
+/** A connection the address policy refused, after resolving a name (told as a host not found). */
 export class BlockedAddress extends Error {}
 
 export const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -213,7 +215,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
 
   const failure = (err: unknown): ApiError => {
     if (err instanceof ApiError) return err;
-    if (err instanceof BlockedAddress) return badInput(MSG_PRIVATE);
+    if (err instanceof BlockedAddress) return badInput(MSG_UNREACHABLE);
     if (err instanceof BodyError) {
       return err.reason === 'too-large'
         ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`)

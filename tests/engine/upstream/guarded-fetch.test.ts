@@ -5,6 +5,8 @@ import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upst
 import { apiError } from '../../helpers/api-error.js';
 
 const PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
+/** A name that resolves to a private address reads as one that resolves to nothing. */
+const UNREACHABLE = 'Could not fetch url: host not found, unreachable or not public';
 
 /** A resolver that knows only the names given, like a DNS server the attacker controls. */
 function resolver(names: Record<string, string[]>): ResolveHost {
@@ -121,11 +123,11 @@ describe('refused before any connection', () => {
     expect(f.calls.length).toBe(before);
   });
 
-  test('a public-looking name that resolves to loopback is refused after resolution', async () => {
+  test('a public-looking name that resolves to loopback is refused after resolution, in the words of a name not found', async () => {
     const resolve = resolver({ 'cdn.example.com': ['127.0.0.1'], 'mixed.example.com': ['93.184.216.34', '127.0.0.1'] });
-    for (const host of ['cdn.example.com', 'mixed.example.com']) {
+    for (const host of ['cdn.example.com', 'mixed.example.com', 'nowhere.example.com']) {
       const e = await apiError(fetchUrl(`http://${host}:${port}/file.txt`, { resolve }));
-      expect(e.message).toBe(PRIVATE);
+      expect(e.message).toBe(UNREACHABLE);
     }
     expect(f.calls.filter((c) => c.headers.host?.includes('example.com'))).toHaveLength(0);
   });
@@ -173,7 +175,7 @@ describe('fetching', () => {
     await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
     const closed = (srv.address() as net.AddressInfo).port;
     await new Promise((ok) => srv.close(ok));
-    const msg = 'Could not fetch url: host not found or unreachable';
+    const msg = UNREACHABLE;
     expect(await apiError(fetchUrl(`http://127.0.0.1:${closed}/`, { allowPrivate: true }))).toMatchObject({ status: 400, message: msg });
     expect(await apiError(fetchUrl('http://no-such-host.example/', { resolve: resolver({}) }))).toMatchObject({
       status: 400,
@@ -199,7 +201,7 @@ describe('redirects are checked hop by hop', () => {
     const resolve = resolver({ 'public.example.com': ['127.0.0.1'], 'rebind.example': ['10.0.0.5'] });
     const policy = (ip: string, hop: number) => isPublicAddress(ip) || (hop === 0 && ip === '127.0.0.1');
     const e = await apiError(fetchUrl(`http://public.example.com:${port}/to-rebind`, { resolve, policy }));
-    expect(e.message).toBe(PRIVATE);
+    expect(e.message).toBe(UNREACHABLE);
   });
 
   test('a redirect to a non-http scheme is refused', async () => {
