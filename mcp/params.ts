@@ -51,7 +51,13 @@ export function refusedParams(body: unknown): JSONRPCError[] | undefined {
     const id = m.id as JSONRPCError['id'];
     const reason = why[i];
     return reason === undefined
-      ? [{ jsonrpc: '2.0' as const, id, error: { code: ErrorCode.InvalidRequest, message: 'Not run: another request of the batch had invalid params' } }]
+      ? [
+          {
+            jsonrpc: '2.0' as const,
+            id,
+            error: { code: ErrorCode.InvalidRequest, message: 'Not run: another request of the batch had invalid params' },
+          },
+        ]
       : [{ jsonrpc: '2.0' as const, id, error: { code: ErrorCode.InvalidParams, message: reason } }];
   });
 }

@@ -101,7 +101,12 @@ export function createMcpRouter(deps: McpDeps): Router {
     const caller = callerOf(req.headers, req.socket.remoteAddress);
     const key = caller.headers['x-api-key'];
     if (key !== undefined && (passed.get(key) ?? 0) > Date.now()) return true;
-    const check = await inject({ method: 'GET', url: '/api/v1/account/usage', headers: caller.headers, remoteAddress: caller.remoteAddress });
+    const check = await inject({
+      method: 'GET',
+      url: '/api/v1/account/usage',
+      headers: caller.headers,
+      remoteAddress: caller.remoteAddress,
+    });
     if (check.statusCode < 400 && key !== undefined) {
       if (passed.size >= PASSED_MAX) passed.clear();
       passed.set(key, Date.now() + PASSED_MS);

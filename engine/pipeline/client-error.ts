@@ -93,7 +93,9 @@ export function guardEdges(server: Server, opts: EdgeOptions): void {
   });
 
   // CONNECT is handed to a 'connect' listener, or the socket is closed unanswered: it gets the envelope.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => answer(socket, 'method_not_allowed', 'Method CONNECT is not allowed', 'Allow: GET, HEAD, POST\r\n'));
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    answer(socket, 'method_not_allowed', 'Method CONNECT is not allowed', 'Allow: GET, HEAD, POST\r\n'),
+  );
   // Node answers an HTTP/1.1 request without Host with an empty 400 of its own: the app answers it in the envelope
   // (server/app.ts).
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;

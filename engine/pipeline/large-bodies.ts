@@ -18,10 +18,15 @@ export function largeBodies(limits: { perAddress: number; total: number }): Larg
     take(address, res) {
       const mine = byAddress.get(address) ?? 0;
       if (mine >= limits.perAddress)
-        return new ApiError('quota', `Too many large request bodies at once from your address: send at most ${limits.perAddress} at a time`, {
-          'Retry-After': '1',
-        });
-      if (inFlight >= limits.total) return upstreamBusy('The server is reading as many large request bodies as it can hold; try again shortly', 1);
+        return new ApiError(
+          'quota',
+          `Too many large request bodies at once from your address: send at most ${limits.perAddress} at a time`,
+          {
+            'Retry-After': '1',
+          },
+        );
+      if (inFlight >= limits.total)
+        return upstreamBusy('The server is reading as many large request bodies as it can hold; try again shortly', 1);
       byAddress.set(address, mine + 1);
       inFlight++;
       res.once('close', () => {

@@ -105,7 +105,11 @@ export function isPublicAddress(ip: string): boolean {
  * to the block list's ::/96, which refuses it whatever it carries.
  */
 function embeddedIpv4(b: number[]): string | undefined | null {
-  const v4 = (o: number, flip = 0) => b.slice(o, o + 4).map((x) => x ^ flip).join('.');
+  const v4 = (o: number, flip = 0) =>
+    b
+      .slice(o, o + 4)
+      .map((x) => x ^ flip)
+      .join('.');
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   const starts = (...prefix: number[]) => prefix.every((x, i) => b[i] === x);
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12); // IPv4-mapped ::ffff:a.b.c.d
@@ -170,10 +174,16 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
  */
 export async function guardedAgent(resolve: ResolveHost, allowed: (ip: string) => boolean, connectTimeoutMs?: number): Promise<Agent> {
   const { Agent, buildConnector } = await undici();
-  return new Agent({ connect: guardedConnector(buildConnector, { lookup: guardedLookup(resolve, allowed), timeout: connectTimeoutMs }, allowed) });
+  return new Agent({
+    connect: guardedConnector(buildConnector, { lookup: guardedLookup(resolve, allowed), timeout: connectTimeoutMs }, allowed),
+  });
 }
 
-function guardedConnector(build: typeof buildConnector, options: buildConnector.BuildOptions, allowed: (ip: string) => boolean): buildConnector.connector {
+function guardedConnector(
+  build: typeof buildConnector,
+  options: buildConnector.BuildOptions,
+  allowed: (ip: string) => boolean,
+): buildConnector.connector {
   const connect = build(options);
   return (options, callback) => {
     connect(options, (...args) => {

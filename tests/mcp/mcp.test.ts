@@ -249,7 +249,11 @@ describe('the catalog as MCP tools', () => {
       body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tools_ccgen","arguments":{"bin":${deep}}}}`,
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ success: false, code: 'bad_input', error: 'Malformed JSON body: nested deeper than 64 levels' });
+    expect(await res.json()).toMatchObject({
+      success: false,
+      code: 'bad_input',
+      error: 'Malformed JSON body: nested deeper than 64 levels',
+    });
   });
 
   it('GET and DELETE on /mcp are 405 in the JSON envelope (stateless: no stream, no session)', async () => {

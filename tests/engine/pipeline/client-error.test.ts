@@ -18,7 +18,10 @@ afterAll(async () => {
 });
 
 /** Sends raw bytes and reads the whole answer until the server closes. */
-function raw(bytes: string, port = (server.server.address() as net.AddressInfo).port): Promise<{ status: number; headers: string; body: string }> {
+function raw(
+  bytes: string,
+  port = (server.server.address() as net.AddressInfo).port,
+): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
     let text = '';
@@ -87,13 +90,22 @@ test('a client address past its connection cap is answered 429 in the envelope; 
   await new Promise((r) => capped.once('listening', r));
   const { port } = capped.address() as net.AddressInfo;
   const open = await Promise.all(
-    [1, 2].map(() => new Promise<net.Socket>((r) => { const s = net.connect(port, '127.0.0.1', () => r(s)); })),
+    [1, 2].map(
+      () =>
+        new Promise<net.Socket>((r) => {
+          const s = net.connect(port, '127.0.0.1', () => r(s));
+        }),
+    ),
   );
   await new Promise((r) => setTimeout(r, 50));
   const third = await raw('GET / HTTP/1.1\r\nHost: x\r\n\r\n', port);
   expect(third.status).toBe(429);
   expect(third.headers).toMatch(/^retry-after: 1$/im);
-  expect(JSON.parse(third.body)).toEqual({ success: false, error: 'Too many connections from your address: at most 2 at once', code: 'quota' });
+  expect(JSON.parse(third.body)).toEqual({
+    success: false,
+    error: 'Too many connections from your address: at most 2 at once',
+    code: 'quota',
+  });
   open[0].destroy();
   await new Promise((r) => setTimeout(r, 50));
   expect((await raw('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', port)).status).toBe(200);

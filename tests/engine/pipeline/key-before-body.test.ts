@@ -47,7 +47,9 @@ function held(path: string, headers: Record<string, string>, length: number, sta
       const end = text.indexOf('\r\n\r\n');
       if (end < 0) return;
       const head = text.slice(0, end).split('\r\n');
-      const fields = Object.fromEntries(head.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const fields = Object.fromEntries(
+        head.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       const body = text.slice(end + 4);
       if (body.length < Number(fields['content-length'])) return;
       resolve({ status: Number(head[0].split(' ')[1]), headers: fields, body: JSON.parse(body) as Answer['body'] });
@@ -69,7 +71,10 @@ test('a 40 MB body without a key in the header or query is refused unread: 413 s
 });
 
 test('a wrong key in the header or the query is refused before its body is read', async () => {
-  expect((await held(IMAGE_HOST, { 'x-api-key': 'not-a-key' }, 40 * MB)).body).toMatchObject({ code: 'invalid_key', error: 'Invalid apikey' });
+  expect((await held(IMAGE_HOST, { 'x-api-key': 'not-a-key' }, 40 * MB)).body).toMatchObject({
+    code: 'invalid_key',
+    error: 'Invalid apikey',
+  });
   expect((await held(`${IMAGE_HOST}?apikey=not-a-key`, {}, 40 * MB)).status).toBe(401);
 });
 
@@ -120,7 +125,9 @@ test('/mcp checks the key before reading the message: a missing or wrong one is 
 
 test('/mcp reads no message over MAX_BODY_KB but through a large-body place', async () => {
   const key = { accept: 'application/json, text/event-stream', 'x-api-key': KEYS.premium, 'x-forwarded-for': '203.0.113.9' };
-  void held('/mcp', key, 2 * MB, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"image":"').catch(() => {});
+  void held('/mcp', key, 2 * MB, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"image":"').catch(
+    () => {},
+  );
   await new Promise((r) => setTimeout(r, 100));
   expect((await held('/mcp', key, 2 * MB)).status).toBe(429);
 });

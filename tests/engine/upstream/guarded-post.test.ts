@@ -89,7 +89,10 @@ test('failures without an answer say why: no answer in time, connection refused'
 });
 
 test('an unknown name, an unreachable network and a private address read alike: the log maps no internal host', async () => {
-  const failing = (code: string): ResolveHost => () => Promise.reject(Object.assign(new Error(`getaddrinfo ${code}`), { code }));
+  const failing =
+    (code: string): ResolveHost =>
+    () =>
+      Promise.reject(Object.assign(new Error(`getaddrinfo ${code}`), { code }));
   const internal: ResolveHost = async () => [{ address: '10.0.0.7', family: 4 }];
   const messages = [
     await failure(postUrl('https://no-such-host.example/', '{}', opts({ resolve: failing('ENOTFOUND'), allowPrivate: false }))),
