@@ -68,13 +68,17 @@ export function createMcpRouter(deps: McpDeps): Router {
   // checks it without spending the allowance, and meters missing and wrong keys per IP as REST does, so an
   // address refused for bad keys is refused here too, its body unread. A JSON-RPC message needs no more
   // than MAX_BODY_KB; a larger one (a file sent as base64) takes a place among the few large bodies read at once.
+  const largest = Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536);
   const small = express.json({ limit: maxBodyBytes, verify: refuseDeepJson });
-  const large = express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536), verify: refuseDeepJson });
+  const large = express.json({ limit: largest, verify: refuseDeepJson });
   router.post(
     '/',
     (req: Request, res: Response, next: NextFunction) => {
       keyPasses(req, res).then((passed) => {
         if (!passed) return;
+        // Said to be over the limit: refused now (body-parser would first read it all, and drop it).
+        if (Number(req.headers['content-length'] ?? 0) > largest)
+          return next(new ApiError('payload_too_large', 'Request body is too large'));
         if (!deps.largeBodies || !largerThan(req, maxBodyBytes)) return small(req, res, next);
         const refused = deps.largeBodies.take(req.ip ?? '', res);
         if (refused) return next(refused);

@@ -105,6 +105,8 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
       if (!parser) return merge(call, next);
       parser(call.req, call.res, step);
     };
+    // A body that says it is over the limit is refused now: body-parser would first read it all (and drop it).
+    if (declaredOver(call.req, keyless ? opts.maxBodyBytes : textLimit)) return step({ type: 'entity.too.large' });
     // A body read whole into memory past maxBodyBytes waits for no place: it gets one or is refused unread.
     // A request injected in process (an MCP tool call) has no socket: the MCP message that carried it holds one.
     if (
@@ -137,12 +139,18 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   return (call, next) => (call.input ? next() : readBody(call, next));
 }
 
+const isMultipart = (req: ApiRequest) => /^multipart\//i.test(req.headers['content-type'] ?? '');
+
 /** Whether a body is JSON or a form (read into memory, not streamed to disk) and over `limit` bytes or of unknown length. */
 function inMemoryAndLarge(req: ApiRequest, limit: number): boolean {
-  const type = req.headers['content-type'] ?? '';
-  if (/^multipart\//i.test(type)) return false;
+  if (isMultipart(req)) return false;
   const length = req.headers['content-length'];
   return length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > limit;
+}
+
+/** Whether a body read into memory declares more than `limit` bytes (a multipart body's limits are its parts'). */
+function declaredOver(req: ApiRequest, limit: number): boolean {
+  return !isMultipart(req) && Number(req.headers['content-length'] ?? 0) > limit;
 }
 
 /**

@@ -109,7 +109,6 @@ describe('refused before any connection', () => {
 
   test.each([
     ['http://127.0.0.1:PORT/file.txt'],
-    ['http://localhost:PORT/file.txt'],
     ['http://169.254.169.254/latest/meta-data/'],
     ['http://[::1]:PORT/file.txt'],
     ['http://[::ffff:127.0.0.1]:PORT/file.txt'],
@@ -129,6 +128,7 @@ describe('refused before any connection', () => {
       const e = await apiError(fetchUrl(`http://${host}:${port}/file.txt`, { resolve }));
       expect(e.message).toBe(UNREACHABLE);
     }
+    expect(await apiError(fetchUrl(`http://localhost:${port}/file.txt`))).toMatchObject({ status: 400, message: UNREACHABLE });
     expect(f.calls.filter((c) => c.headers.host?.includes('example.com'))).toHaveLength(0);
   });
 });
