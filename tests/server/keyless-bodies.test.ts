@@ -50,7 +50,7 @@ function keylessUpload(port: number, target: string): Promise<number> {
 test('32 parallel 40 MB bodies without a key are refused unread; resident memory stays within the lean bounds', async () => {
   const { env, flags } = startCommand(ROOT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-keyless-'));
-  const server = await startServer({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, flags);
+  const server = await startServer({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'info' }, flags);
   const port = Number(new URL(server.url).port);
   // Warm: the pages (and /mcp) loaded, so that what they cost is not counted as the bodies'.
   for (let until = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 50))) {
