@@ -31,6 +31,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long a request's body may stop arriving before the 408 (BODY_IDLE_TIMEOUT, at most 30 s). */
   bodyIdleTimeoutMs: number;
+  /** Connections one client address may hold open (MAX_CONNECTIONS_PER_IP); 0: no cap. Loopback is never capped. */
+  connectionsPerAddress: number;
   /** Hosted content in an S3-compatible store instead of DATA_DIR/blobs: set when S3_BUCKET is. */
   s3: S3Config | undefined;
   /** Only tests set this: lets guarded fetches reach loopback fakes. */

@@ -8,6 +8,8 @@ import type { Config } from '../engine/config.js';
 import type { EndpointSpec, UpstreamSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
 import type { ApiServer } from '../engine/pipeline/api.js';
+import type { LargeBodies } from '../engine/pipeline/large-bodies.js';
+import { refuseDeepJson } from '../engine/pipeline/json-depth.js';
 import { injector, type Injector } from './inject.js';
 import { buildTools } from './tools.js';
 import { callerOf } from './rest-request.js';
@@ -22,7 +24,13 @@ export interface McpDeps {
   pooled: (upstream: string) => boolean;
   config: Config;
   version: string;
+  /** Bodies over MAX_BODY_KB read at once (engine/pipeline/large-bodies.ts), shared with the API. */
+  largeBodies?: LargeBodies;
 }
+
+/** How long, and for how many keys, a key that passed is taken without asking again. */
+const PASSED_MS = 30_000;
+const PASSED_MAX = 10_000;
 
 export function createMcpRouter(deps: McpDeps): Router {
   const { env, mcp } = deps.config;
@@ -56,10 +64,27 @@ export function createMcpRouter(deps: McpDeps): Router {
     if (origin === undefined || origins.has(origin) || origins.has('*')) return next();
     next(new ApiError('forbidden', `Origin ${origin} may not use /mcp; the operator can allow it with MCP_ALLOWED_ORIGINS`));
   });
-  // Room for a file sent as base64, as the REST endpoints allow for uploads.
+  // No message is read before its key passed (docs/decisions/no-work-before-a-key.md): the usage endpoint
+  // checks it without spending the allowance, and meters missing and wrong keys per IP as REST does, so an
+  // address refused for bad keys is refused here too, its body unread. A JSON-RPC message needs no more
+  // than MAX_BODY_KB; a larger one (a file sent as base64) takes a place among the few large bodies read at once.
+  const largest = Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536);
+  const small = express.json({ limit: maxBodyBytes, verify: refuseDeepJson });
+  const large = express.json({ limit: largest, verify: refuseDeepJson });
   router.post(
     '/',
-    express.json({ limit: Math.max(maxBodyBytes, Math.ceil((maxUploadBytes * 4) / 3) + 65536) }),
+    (req: Request, res: Response, next: NextFunction) => {
+      keyPasses(req, res).then((passed) => {
+        if (!passed) return;
+        // Said to be over the limit: refused now (body-parser would first read it all, and drop it).
+        if (Number(req.headers['content-length'] ?? 0) > largest)
+          return next(new ApiError('payload_too_large', 'Request body is too large'));
+        if (!deps.largeBodies || !largerThan(req, maxBodyBytes)) return small(req, res, next);
+        const refused = deps.largeBodies.take(req.ip ?? '', res);
+        if (refused) return next(refused);
+        large(req, res, next);
+      }, next);
+    },
     (req: Request, res: Response, next: NextFunction) => {
       serve(req, res).catch(next);
     },
@@ -71,19 +96,31 @@ export function createMcpRouter(deps: McpDeps): Router {
 
   // The SDK is loaded at the first MCP request: a server only ever asked REST boots as fast as before.
   let sdk: Promise<typeof import('./server.js')> | undefined;
+  // Keys that passed, until when: the usage endpoint reads the key's history, too much to do for every
+  // message, and each tool call is checked again by its REST route anyway. Missing and wrong keys are
+  // never remembered, so each is metered.
+  const passed = new Map<string, number>();
+  /** Whether the connection's key passes; if not, the key check's answer is sent. */
+  async function keyPasses(req: Request, res: Response): Promise<boolean> {
+    const caller = callerOf(req.headers, req.socket.remoteAddress);
+    const key = caller.headers['x-api-key'];
+    if (key !== undefined && (passed.get(key) ?? 0) > Date.now()) return true;
+    const check = await inject({
+      method: 'GET',
+      url: '/api/v1/account/usage',
+      headers: caller.headers,
+      remoteAddress: caller.remoteAddress,
+    });
+    if (check.statusCode < 400 && key !== undefined) {
+      if (passed.size >= PASSED_MAX) passed.clear();
+      passed.set(key, Date.now() + PASSED_MS);
+      return true;
+    }
+    refuse(res, check);
+    return false;
+  }
   async function serve(req: Request, res: Response) {
     const caller = callerOf(req.headers, req.socket.remoteAddress);
-    // A client with a wrong key learns it at connection, not at its first call. The usage endpoint
-    // checks the key without spending the allowance, and meters failures per IP as REST does.
-    if (opensSession(req.body)) {
-      const check = await inject({
-        method: 'GET',
-        url: '/api/v1/account/usage',
-        headers: caller.headers,
-        remoteAddress: caller.remoteAddress,
-      });
-      if (check.statusCode >= 400) return refuse(res, check);
-    }
     sdk ??= import('./server.js');
     const { answer } = await sdk;
     await answer(req, res, { tools, caller, inject, publicUrl, info, instructions });
@@ -91,10 +128,10 @@ export function createMcpRouter(deps: McpDeps): Router {
   return router;
 }
 
-/** Whether the message (or a batch) opens a session: the moment to check the key. */
-function opensSession(body: unknown): boolean {
-  const isInitialize = (m: unknown) => (m as { method?: unknown } | null)?.method === 'initialize';
-  return Array.isArray(body) ? body.some(isInitialize) : isInitialize(body);
+/** Whether a body is over `limit` bytes, or of a length not given. */
+function largerThan(req: Request, limit: number): boolean {
+  const length = req.headers['content-length'];
+  return length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > limit;
 }
 
 /** The key check's answer, passed on as it came: status, allowance headers and the JSON envelope. */

@@ -19,6 +19,7 @@ import { restRequest, type Caller } from './rest-request.js';
 import { toolResult } from './result.js';
 import { completionOf, promptMessage, promptOf } from './prompts.js';
 import { reportProgress } from './progress.js';
+import { refusedParams } from './params.js';
 
 export interface Exchange {
   tools: Tools;
@@ -37,6 +38,11 @@ function wantsProgress(body: unknown): boolean {
 }
 
 export async function answer(req: Request, res: Response, x: Exchange): Promise<void> {
+  const refused = refusedParams(req.body);
+  if (refused) {
+    res.json(Array.isArray(req.body) ? refused : refused[0]);
+    return;
+  }
   const server = mcpServer(x);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
   res.on('close', () => {

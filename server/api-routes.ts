@@ -1,7 +1,7 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
-// (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
-// identify → meter (429; headers on every answer) → authorize (401) → validate (400) → cache → invoke (the
-// adapter) → envelope, and the error answer for whatever a step raised. Plus the routes the features answer
+// (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): identify →
+// meter (429; headers on every answer) → authorize (401) → parse → validate (400) → cache → invoke (the
+// adapter) → envelope, the body read before identify only when the key can be nowhere else, and the error answer for whatever a step raised. Plus the routes the features answer
 // (the caller's own usage, features/usage/), and the route that answers unknown paths and wrong methods under /api/.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import type { EndpointSpec } from '../engine/catalog/load.js';
@@ -13,7 +13,7 @@ import { chain, type Fail, type Next, type Step } from '../engine/pipeline/chain
 import type { Route } from '../engine/pipeline/api.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
 import type { ResponseCache } from '../engine/upstream/response-cache.js';
-import { parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
+import { bodyBeforeKey, parse, type ParseLimits } from '../engine/pipeline/steps/parse.js';
 import { authorize } from '../engine/pipeline/steps/authorize.js';
 import { validate } from '../engine/pipeline/steps/validate.js';
 import { invoker, type Invoke, type Provider } from '../engine/pipeline/steps/invoke.js';
@@ -45,15 +45,19 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
   const answer = envelope(deps.serviceName);
   const routes = endpointRoutes(
     deps,
-    (spec, invoke) => [
-      parse(spec, deps.limits),
-      identify,
-      meter,
-      authorize,
-      validate(spec, deps.checks.get(spec.id)!),
-      cached(spec, deps.cache, invoke, deps.cacheLookedUp),
-      answer,
-    ],
+    (spec, invoke) => {
+      const read = parse(spec, deps.limits);
+      return [
+        bodyBeforeKey(read),
+        identify,
+        meter,
+        authorize,
+        read,
+        validate(spec, deps.checks.get(spec.id)!),
+        cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+        answer,
+      ];
+    },
     fail,
   );
 

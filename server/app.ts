@@ -21,7 +21,7 @@ import { openDatabase, type OpenDatabase } from '../engine/db/open.js';
 import { dataLeftBehind } from '../engine/db/legacy/refuse.js';
 import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
-import { ApiError } from '../engine/errors.js';
+import { ApiError, badInput } from '../engine/errors.js';
 import { createLogger } from '../engine/infra/logger.js';
 import { accessLog } from '../engine/infra/access-log.js';
 import { connectRedis, type RedisHandle } from '../engine/infra/redis.js';
@@ -35,6 +35,7 @@ import { createResponseCache } from '../engine/upstream/response-cache.js';
 import { importKeysJson, loadKeysFile } from '../engine/access/keys-file.js';
 import type { CallObserver } from '../engine/pipeline/call.js';
 import { apiServer } from '../engine/pipeline/api.js';
+import { largeBodies } from '../engine/pipeline/large-bodies.js';
 import type { Adapter } from '../engine/types.js';
 import { withFreePersonalPlan } from '../portal/keys/keys.js';
 import { createUsage } from '../features/usage/usage.js';
@@ -49,6 +50,11 @@ import { LoadOnce } from '../engine/load-once.js';
 export const VERSION = '0.1.0';
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
 const WARM_PAUSE_MS = 10;
+/**
+ * Bodies over MAX_BODY_KB read whole into memory (base64 files) at once, per client address and in all: each
+ * holds about three times its size while read (docs/decisions/no-work-before-a-key.md).
+ */
+const LARGE_BODIES = { perAddress: 1, total: 2 };
 
 export interface App {
   /** The whole server's request listener: the API (engine/pipeline/api.ts), then Express for everything else. */
@@ -155,6 +161,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     uploadDir: path.join(config.dataDir, 'uploads'),
     maxUploadBytes: config.maxUploadBytes,
     maxBodyBytes: config.maxBodyBytes,
+    largeBodies: largeBodies(LARGE_BODIES),
   };
   const context = {
     log,
@@ -253,6 +260,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
           api,
           trust,
           pooled,
+          largeBodies: limits.largeBodies,
         }),
       ),
   );
@@ -272,6 +280,12 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
 
   return {
     app: (req, res) => {
+      // HTTP/1.1 wants a Host header (RFC 9112 §3.2); node:http leaves the refusal to us (engine/pipeline/client-error.ts).
+      if (req.headers.host === undefined && req.httpVersion === '1.1') {
+        res.setHeader('Connection', 'close');
+        sendError(res, badInput('Missing Host header'));
+        return;
+      }
       if (api(req, res) || answerHealth(req, res)) return;
       const built = web.value;
       if (built) {

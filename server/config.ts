@@ -238,6 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
     shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),
     bodyIdleTimeoutMs: bodyIdle(env.BODY_IDLE_TIMEOUT),
+    // Behind a proxy every client comes from the proxy's address: the cap is the proxy's to keep.
+    connectionsPerAddress: int(env.MAX_CONNECTIONS_PER_IP, trustProxy(env.TRUST_PROXY) === false ? 64 : 0, 'MAX_CONNECTIONS_PER_IP'),
     s3: s3Config(env),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     redisPrefix: env.REDIS_PREFIX ?? 'uua:',

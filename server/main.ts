@@ -45,7 +45,7 @@ server.listen(config.port, config.host, () => {
   });
 });
 // The time to send a request, not to answer it: a generation may take minutes once its request is in.
-guardEdges(server, { bodyIdleMs: config.bodyIdleTimeoutMs, requestMs: 5 * 60_000 });
+guardEdges(server, { bodyIdleMs: config.bodyIdleTimeoutMs, requestMs: 5 * 60_000, connectionsPerAddress: config.connectionsPerAddress });
 
 // Draining (SIGTERM from an orchestrator, SIGINT from a terminal): /health answers 503 at once so the
 // balancer takes the instance out; after DRAIN_DELAY the server stops accepting; every request in flight

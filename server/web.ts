@@ -14,6 +14,7 @@ import type { RedisHandle } from '../engine/infra/redis.js';
 import type { createMetrics } from '../engine/infra/metrics.js';
 import type { HostedBlobs } from '../features/hosting/blobs.js';
 import type { ApiServer } from '../engine/pipeline/api.js';
+import type { LargeBodies } from '../engine/pipeline/large-bodies.js';
 import type { AccountUsageDeps } from '../features/usage/account-usage.js';
 import type { Health } from '../features/health/health.js';
 import type { TrustProxy } from '../engine/access/trust-proxy.js';
@@ -44,6 +45,8 @@ export interface WebDeps {
   log: Logger;
   /** The API's door: MCP's tool calls are run through it. */
   api: ApiServer;
+  /** Bodies over MAX_BODY_KB read at once, shared by the API and /mcp. */
+  largeBodies: LargeBodies;
   /** TRUST_PROXY compiled once, so the API and the pages agree on the client address. */
   trust: TrustProxy;
   /** Whether an upstream has server keys (MCP's tool list and the OpenAPI document say which need the caller's). */
@@ -72,7 +75,16 @@ export function createWeb(deps: WebDeps): Web {
   // MCP clients (agents): every endpoint as a tool, each call run through the API (mcp/router.ts).
   app.use(
     '/mcp',
-    createMcpRouter({ app, api: deps.api, endpoints: catalog.endpoints, upstreams: catalog.upstreams, pooled, config, version }),
+    createMcpRouter({
+      app,
+      api: deps.api,
+      endpoints: catalog.endpoints,
+      upstreams: catalog.upstreams,
+      pooled,
+      config,
+      version,
+      largeBodies: deps.largeBodies,
+    }),
   );
   // The portal answers browsers at / (Accept: text/html); JSON clients get the service document below.
   // One OpenAPI document from this server's configuration: /openapi.json serves it, /docs renders it.

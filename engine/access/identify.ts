@@ -91,11 +91,16 @@ export function presentedKey(
   query: Record<string, unknown>,
   body: Record<string, unknown> | undefined,
 ): unknown {
+  return keyOutsideBody(headers, query) ?? one(body?.apikey);
+}
+
+/** The key of the X-API-Key header or the query string, as presentedKey reads it; undefined when neither holds one. */
+export function keyOutsideBody(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>): unknown {
   const header = headers['x-api-key'];
   if (header !== undefined && header !== '')
     return one(typeof header === 'string' && header.includes(',') ? header.split(',').map((k) => k.trim()) : header);
   if (query.apikey !== undefined && query.apikey !== '') return one(query.apikey);
-  return one(body?.apikey);
+  return undefined;
 }
 
 function one(value: unknown): unknown {

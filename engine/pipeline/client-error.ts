@@ -1,16 +1,19 @@
 // The HTTP edge: what node:http meets before or beside the pipeline still gets the JSON error envelope.
 // Requests its parser refuses (an over-long URL or header block, a malformed request line or chunked body),
 // a request whose headers or body stop arriving (408 after an idle time, while a slow but steady upload
-// goes on), and garbage after a valid request (that request's answer is written first). No key can be read
-// from such a request, so no allowance headers go with these answers.
+// goes on), and garbage after a valid request (that request's answer is written first); CONNECT, which no
+// route serves, and a client address holding too many connections at once. No key can be read from such a
+// request, so no allowance headers go with these answers.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   414: 'URI Too Long',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
 };
 
@@ -19,16 +22,20 @@ export interface EdgeOptions {
   bodyIdleMs: number;
   /** How long the whole request (headers and body) may take to arrive, however steadily. */
   requestMs: number;
+  /** Connections one client address may hold open; 0 or absent: no cap. */
+  connectionsPerAddress?: number;
+  /** Addresses never capped. Default: loopback (a local proxy, health checks, load tests on the machine). */
+  uncapped?: (address: string) => boolean;
 }
 
 type Edge = Socket & { _httpMessage?: ServerResponse | null };
 
 /** The envelope written straight to the socket (no response object exists, or it never started). */
-function answer(socket: Socket, code: ErrorCode, message: string) {
+function answer(socket: Socket, code: ErrorCode, message: string, extra = '') {
   const status = ERROR_STATUS[code];
   const body = JSON.stringify({ success: false, error: message, code });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   // Whatever the request's own handler still writes goes nowhere once the answer is out.
@@ -85,6 +92,15 @@ export function guardEdges(server: Server, opts: EdgeOptions): void {
     socket.destroy();
   });
 
+  // CONNECT is handed to a 'connect' listener, or the socket is closed unanswered: it gets the envelope.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    answer(socket, 'method_not_allowed', 'Method CONNECT is not allowed', 'Allow: GET, HEAD, POST\r\n'),
+  );
+  // Node answers an HTTP/1.1 request without Host with an empty 400 of its own: the app answers it in the envelope
+  // (server/app.ts).
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  if (opts.connectionsPerAddress) capConnections(server, opts.connectionsPerAddress, opts.uncapped ?? isLoopback);
+
   server.on('timeout', (socket: Edge) => {
     const res = socket._httpMessage;
     // A request fully in, its answer being worked out (a long generation, an event stream): not idle.
@@ -95,3 +111,29 @@ export function guardEdges(server: Server, opts: EdgeOptions): void {
     answer(socket, 'request_timeout', `The request body stopped arriving: nothing came for ${Math.round(opts.bodyIdleMs / 1000)} s`);
   });
 }
+
+/**
+ * At most `cap` open connections per client address: each holds buffers and parsers, and the large bodies
+ * an address may send at once are bounded per request (engine/pipeline/large-bodies.ts), not per connection.
+ */
+function capConnections(server: Server, cap: number, uncapped: (address: string) => boolean): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    if (uncapped(address)) return;
+    const n = (open.get(address) ?? 0) + 1;
+    if (n > cap) {
+      // Nothing it sends is read: its answer is this one.
+      socket.pause();
+      return answer(socket, 'quota', `Too many connections from your address: at most ${cap} at once`, 'Retry-After: 1\r\n');
+    }
+    open.set(address, n);
+    socket.once('close', () => {
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+const isLoopback = (address: string) => address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');

@@ -132,7 +132,13 @@ function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string |
     if (err.status >= 500) log.warn({ code: err.code, path, requestId }, err.message);
     return err;
   }
-  if ((err as { type?: string })?.type === 'entity.parse.failed') return new ApiError('bad_input', 'Malformed JSON body');
+  // Express's body parsers (the pages, /mcp): their refusals are the caller's.
+  const parser = err as { type?: string; status?: number } | undefined;
+  if (parser?.type === 'entity.parse.failed') return new ApiError('bad_input', 'Malformed JSON body');
+  if (parser?.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large');
+  if (parser?.type === 'entity.too.deep') return new ApiError('bad_input', (err as Error).message);
+  if (typeof parser?.type === 'string' && parser.status !== undefined && parser.status >= 400 && parser.status < 500)
+    return new ApiError('bad_input', 'Malformed request body');
   log.error({ err, path, requestId }, 'unhandled error');
   return new ApiError('internal', 'Internal server error');
 }

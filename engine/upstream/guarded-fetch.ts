@@ -50,7 +50,9 @@ const UNREACHABLE = new Set([
 
 const MSG_SCHEME = 'Invalid value for url: must be an http(s) URL';
 const MSG_PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
-const MSG_UNREACHABLE = 'Could not fetch url: host not found or unreachable';
+// A name that resolves to a private address reads as one that does not resolve: told apart, they would let
+// a caller map which internal names the deployment resolves. A literal address tells nothing, so it is named.
+const MSG_UNREACHABLE = 'Could not fetch url: host not found, unreachable or not public';
 
 // ---- which addresses are off limits ----
 
@@ -91,13 +93,34 @@ export function isPublicAddress(ip: string): boolean {
   if (family !== 6) return false;
   const b = ipv6Bytes(addr);
   if (!b) return false;
-  // IPv4 carried inside IPv6 reaches the IPv4 host: judge that one.
-  const v4 = (o: number) => `${b[o]}.${b[o + 1]}.${b[o + 2]}.${b[o + 3]}`;
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return isPublicAddress(v4(12)); // ::ffff:a.b.c.d
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return isPublicAddress(v4(12)); // NAT64
-  if (b[0] === 0x20 && b[1] === 0x02) return isPublicAddress(v4(2)); // 6to4
+  const inner = embeddedIpv4(b);
+  if (inner === null) return false;
+  if (inner !== undefined) return isPublicAddress(inner);
   return !blocked.check(addr, 'ipv6');
+}
+
+/**
+ * The IPv4 address an IPv6 address carries to an IPv4 host (judged in its place), null for a form refused
+ * outright, undefined for a plain IPv6 address. The IPv4-compatible form ::a.b.c.d is deprecated and left
+ * to the block list's ::/96, which refuses it whatever it carries.
+ */
+function embeddedIpv4(b: number[]): string | undefined | null {
+  const v4 = (o: number, flip = 0) =>
+    b
+      .slice(o, o + 4)
+      .map((x) => x ^ flip)
+      .join('.');
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const starts = (...prefix: number[]) => prefix.every((x, i) => b[i] === x);
+  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12); // IPv4-mapped ::ffff:a.b.c.d
+  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return v4(12); // IPv4-translated ::ffff:0:a.b.c.d
+  if (starts(0, 0x64, 0xff, 0x9b) && zeros(4, 12)) return v4(12); // NAT64 64:ff9b::/96
+  // Local-use NAT64 (RFC 8215): where the IPv4 sits depends on the network's own prefix length.
+  if (starts(0, 0x64, 0xff, 0x9b, 0, 1)) return null;
+  if (starts(0x20, 0x02)) return v4(2); // 6to4 2002:a.b.c.d::/48
+  // Teredo 2001:0::/32: the client's address is the last 32 bits inverted; its server is bits 32-63.
+  if (starts(0x20, 0x01, 0, 0)) return isPublicAddress(v4(4)) ? v4(12, 0xff) : null;
+  return undefined;
 }
 
 /** The 16 bytes of a textual IPv6 address (with `::` and a trailing dotted quad), or undefined. */
@@ -122,7 +145,7 @@ function ipv6Bytes(addr: string): number[] | undefined {
 
 // ---- the fetch ----
 
-/** A connection the address policy refused (guarded-post.ts tells it apart too). */
+/** A connection the address policy refused, after resolving a name (told as a host not found). */
 export class BlockedAddress extends Error {}
 
 export const systemResolve: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -145,14 +168,23 @@ function guardedLookup(resolve: ResolveHost, allowed: (ip: string) => boolean) {
   };
 }
 
-/** An undici Agent whose connector does the guarded lookup and also refuses a peer the policy does not accept. */
-export async function guardedAgent(resolve: ResolveHost, allowed: (ip: string) => boolean): Promise<Agent> {
+/**
+ * An undici Agent whose connector does the guarded lookup and also refuses a peer the policy does not accept.
+ * `connectTimeoutMs` bounds the lookup, the TCP connection and the TLS handshake (undici's default: 10 s).
+ */
+export async function guardedAgent(resolve: ResolveHost, allowed: (ip: string) => boolean, connectTimeoutMs?: number): Promise<Agent> {
   const { Agent, buildConnector } = await undici();
-  return new Agent({ connect: guardedConnector(buildConnector, resolve, allowed) });
+  return new Agent({
+    connect: guardedConnector(buildConnector, { lookup: guardedLookup(resolve, allowed), timeout: connectTimeoutMs }, allowed),
+  });
 }
 
-function guardedConnector(build: typeof buildConnector, resolve: ResolveHost, allowed: (ip: string) => boolean): buildConnector.connector {
-  const connect = build({ lookup: guardedLookup(resolve, allowed) });
+function guardedConnector(
+  build: typeof buildConnector,
+  options: buildConnector.BuildOptions,
+  allowed: (ip: string) => boolean,
+): buildConnector.connector {
+  const connect = build(options);
   return (options, callback) => {
     connect(options, (...args) => {
       const [err, socket] = args;
@@ -193,7 +225,7 @@ export async function fetchUrl(input: string, opts: FetchUrlOptions & GuardOptio
 
   const failure = (err: unknown): ApiError => {
     if (err instanceof ApiError) return err;
-    if (err instanceof BlockedAddress) return badInput(MSG_PRIVATE);
+    if (err instanceof BlockedAddress) return badInput(MSG_UNREACHABLE);
     if (err instanceof BodyError) {
       return err.reason === 'too-large'
         ? payloadTooLarge(`The file at url is larger than ${mb(maxBytes)} MB`)

@@ -17,6 +17,8 @@ export interface PostOptions {
   allowPrivate?: boolean;
   /** DNS resolution (tests inject names). Default: the system resolver. */
   resolve?: ResolveHost;
+  /** Time to connect (DNS, TCP and TLS), within `timeoutMs`: a host that takes no connection fails fast. */
+  connectTimeoutMs?: number;
   /** Cancels the exchange: the promise rejects with the signal's reason, not a PostFailed. */
   signal?: AbortSignal;
 }
@@ -31,24 +33,30 @@ export interface PostAnswer {
 /** No answer came: the message says why, in words for the owner of the URL. */
 export class PostFailed extends Error {}
 
-const REFUSED = 'refused: the host is a private, loopback, link-local or metadata address';
+const CONNECT_TIMEOUT_MS = 5000;
+
+// One message for every destination with no public host behind it: a private address, a name that does
+// not resolve, a network that cannot be reached. Told apart, they would let an account map the deployment's
+// own network (an internal name resolves to a private address, an unknown one to nothing). What a public
+// host does once reached (refuses, resets, says nothing, fails TLS) is told as it is: it names only that host.
+const NO_PUBLIC_HOST = 'the host was not found, is unreachable or is not a public address';
 
 const CONNECT_ERRORS: Record<string, string> = {
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host not found (DNS did not answer)',
-  EAI_NODATA: 'host not found',
-  EAI_NONAME: 'host not found',
+  ENOTFOUND: NO_PUBLIC_HOST,
+  EAI_AGAIN: NO_PUBLIC_HOST,
+  EAI_NODATA: NO_PUBLIC_HOST,
+  EAI_NONAME: NO_PUBLIC_HOST,
+  EHOSTUNREACH: NO_PUBLIC_HOST,
+  ENETUNREACH: NO_PUBLIC_HOST,
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset before an answer',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
   UND_ERR_SOCKET: 'the connection closed before an answer',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
 };
 
 function why(err: unknown, timeoutMs: number): string {
-  if (err instanceof BlockedAddress) return REFUSED;
+  if (err instanceof BlockedAddress) return NO_PUBLIC_HOST;
   if (err === TIMED_OUT) return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${+(timeoutMs / 1000).toFixed(1)} s`}`;
   const e = err as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
   const code = e.code ?? e.errors?.[0]?.code;
@@ -68,9 +76,9 @@ export async function postUrl(url: string, body: string, o: PostOptions): Promis
   const allowed = (ip: string) => isPublicAddress(ip) || o.allowPrivate === true;
   // A literal address skips DNS (and the lookup that checks): judge it before any connection.
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !allowed(host)) throw new PostFailed(REFUSED);
+  if (net.isIP(host) && !allowed(host)) throw new PostFailed(NO_PUBLIC_HOST);
   // An Agent per request: a pooled socket would skip the lookup that does the checking.
-  const agent = await guardedAgent(o.resolve ?? systemResolve, allowed);
+  const agent = await guardedAgent(o.resolve ?? systemResolve, allowed, Math.min(o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, o.timeoutMs));
   try {
     return await wholeAnswer(
       agent,

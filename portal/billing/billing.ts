@@ -14,6 +14,9 @@ import type { Mailer } from '../mail/mailer.js';
 import { planName } from '../shared/format.js';
 import { BillingRecords, isEntitled, type BillingRecord } from './records.js';
 
+/** How far ahead of this server's clock a webhook's signature may be dated (clock skew). */
+const FUTURE_TOLERANCE_S = 60;
+
 export type PaidPlan = 'premium' | 'enterprise';
 
 /** A plan's price as Stripe holds it, and as people read it ("$20.00 per month"). */
@@ -195,10 +198,17 @@ export class Billing {
     return s.url;
   }
 
-  /** Checks the signature on the raw body and reads the event (throws Stripe's signature error when it is wrong). */
+  /**
+   * Checks the signature on the raw body and reads the event (throws Stripe's signature error when it is
+   * wrong). The SDK refuses a signature older than 5 minutes but not one dated ahead: a signed event from the
+   * future could be replayed until its date came, so one dated more than a minute ahead is refused too.
+   */
   async verify(raw: Buffer, signature: string | undefined): Promise<Stripe.Event> {
     const stripe = await this.sdk;
-    return stripe.webhooks.constructEvent(raw, signature ?? '', this.config.webhookSecret);
+    const event = stripe.webhooks.constructEvent(raw, signature ?? '', this.config.webhookSecret);
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature ?? '')?.[1]);
+    if (!(signedAt <= Date.now() / 1000 + FUTURE_TOLERANCE_S)) throw new Error('The signature is dated in the future');
+    return event;
   }
 
   /** Handles one verified event, once. A failure gives the event back (Stripe retries it) and is thrown. */

@@ -40,6 +40,8 @@ export function createPages(serviceName: string, log: Logger) {
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    // A JSON client (Stripe's webhook calls, a script) gets the envelope for anything but a page's own error.
+    if (!(err instanceof PageError) && req.accepts(['json', 'html']) !== 'html') return next(err);
     // An error on a path whose router never ran (a CSRF refusal) still gets the pages' headers.
     if (!res.getHeader('Content-Security-Policy')) pageHeaders(req, res, () => {});
     if (err instanceof PageError) {

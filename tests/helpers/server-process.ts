@@ -43,18 +43,18 @@ afterEach(() => {
 });
 
 /**
- * Starts the server with `env` and resolves once it listens. The free port is found here and released for
+ * Starts the server with `env` (and node's `flags`) and resolves once it listens. The free port is found here and released for
  * the server to take: in between, another process (the other jest worker opens ports all the time) may
  * take it first. The server then dies of EADDRINUSE and is started again on another free port; any other
  * way of failing to start fails the test. Every process started is killed after the test.
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, flags: string[] = []): Promise<ServerProcess> {
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does)`);
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     let out = '';
     let err = '';
-    const child = spawn(process.execPath, [entry], {
+    const child = spawn(process.execPath, [...flags, entry], {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -217,6 +217,45 @@ describe('the catalog as MCP tools', () => {
     await own.close();
   });
 
+  it('params that do not fit their method are -32602 naming the field, not -32603 with a validation dump', async () => {
+    const post = (body: unknown) =>
+      fetch(`${r.url}/mcp`, {
+        method: 'POST',
+        headers: { 'X-API-Key': KEYS.premium, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const one = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'tools_ccgen', arguments: 'bin=457173' } });
+    const answer = (await one.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer).toMatchObject({ id: 7, error: { code: -32602 } });
+    expect(answer.error.message).toMatch(/^Invalid params: params\.arguments: /);
+    expect(answer.error.message.length).toBeLessThan(200);
+    const batch = (await (
+      await post([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } },
+      ])
+    ).json()) as Array<{ id: number; error: { code: number } }>;
+    expect(batch.map((m) => [m.id, m.error.code])).toEqual([
+      [1, -32600],
+      [2, -32602],
+    ]);
+  });
+
+  it('a message nested 50,000 levels deep is a 400 in the envelope, not a stack overflow', async () => {
+    const deep = '['.repeat(50_000) + ']'.repeat(50_000);
+    const res = await fetch(`${r.url}/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': KEYS.premium, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tools_ccgen","arguments":{"bin":${deep}}}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      code: 'bad_input',
+      error: 'Malformed JSON body: nested deeper than 64 levels',
+    });
+  });
+
   it('GET and DELETE on /mcp are 405 in the JSON envelope (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${r.url}/mcp`, { method, headers: { 'X-API-Key': KEYS.premium, accept: 'text/event-stream' } });

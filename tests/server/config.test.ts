@@ -87,6 +87,14 @@ test('a bad MAIL_FROM stops the boot, naming the value', () => {
   expect(bootError({ MAIL_FROM: 'a@b.c\r\nBcc: x@y.z' })).toMatch(/^MAIL_FROM must be/);
 });
 
+test('MAX_CONNECTIONS_PER_IP: 64 unless set, none behind a trusted proxy unless set', () => {
+  expect(loadConfig({}).connectionsPerAddress).toBe(64);
+  expect(loadConfig({ TRUST_PROXY: 'true' }).connectionsPerAddress).toBe(0);
+  expect(loadConfig({ TRUST_PROXY: '1', MAX_CONNECTIONS_PER_IP: '500' }).connectionsPerAddress).toBe(500);
+  expect(loadConfig({ MAX_CONNECTIONS_PER_IP: '0' }).connectionsPerAddress).toBe(0);
+  expect(() => loadConfig({ MAX_CONNECTIONS_PER_IP: 'many' })).toThrow('MAX_CONNECTIONS_PER_IP must be a whole number');
+});
+
 test('BODY_IDLE_TIMEOUT: 30 s unless set, between 1 s and 30 s', () => {
   expect(loadConfig({}).bodyIdleTimeoutMs).toBe(30_000);
   expect(loadConfig({ BODY_IDLE_TIMEOUT: '10s' }).bodyIdleTimeoutMs).toBe(10_000);

@@ -6,7 +6,11 @@ import { ApiError, upstreamBusy } from '../../errors.js';
 
 export function authorize(call: Call, next: Next) {
   const id = call.identity!;
-  if (id.status === 'missing') return next(new ApiError('missing_key', 'Missing apikey parameter'));
+  // A body too large to read without a key may hold the key: the 413 says where to send it instead.
+  if (id.status === 'missing')
+    return next(
+      call.input?.error?.code === 'payload_too_large' ? call.input.error : new ApiError('missing_key', 'Missing apikey parameter'),
+    );
   if (id.status === 'invalid') return next(new ApiError('invalid_key', 'Invalid apikey'));
   if (id.status === 'unavailable') return next(upstreamBusy('The key store is unavailable; try again shortly', 5));
   if (id.status === 'ambiguous')

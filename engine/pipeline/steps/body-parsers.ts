@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import multer from 'multer';
+import { refuseDeepJson } from '../json-depth.js';
 
 /** A body parser of Express's kind (body-parser, multer): they need no more of req and res than node:http's. */
 export type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -36,7 +37,7 @@ export function bodyParsers(
     defParamCharset: 'utf8',
   });
   return [
-    express.json({ limit: textLimit, strict: true }) as BodyParser,
+    express.json({ limit: textLimit, strict: true, verify: refuseDeepJson }) as BodyParser,
     express.urlencoded({ extended: false, limit: textLimit, parameterLimit: 100 }) as BodyParser,
     (fileFields.length ? upload.fields(fileFields) : upload.none()) as BodyParser,
   ];

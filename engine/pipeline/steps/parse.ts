@@ -2,8 +2,14 @@
 // urlencoded form or multipart fields and files (files streamed to disk with limits), into call.input.
 // A body error is kept there (its one place) and raised by the validate step, after metering, so even a
 // malformed request carries the rate-limit headers.
+// No body is read before a key (server/api-routes.ts): a request with its key in the X-API-Key header or the
+// query is identified, metered and authorized first, so a wrong key is refused unread. A request without one
+// there may carry it in its body, which is then read first, but no more than MAX_BODY_KB of it into memory (a
+// base64 file needs its key outside the body; a multipart file streams to disk), and a body larger than that, read whole into memory, takes a place among the
+// few such bodies in flight (engine/pipeline/large-bodies.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Socket } from 'node:net';
 import type { BodyParser } from './body-parsers.js';
 import type { EndpointSpec } from '../../catalog/load.js';
 import { ApiError, badInput, invalidParam, payloadTooLarge } from '../../errors.js';
@@ -12,16 +18,26 @@ import type { ApiRequest, Call } from '../call.js';
 import type { Next, Step } from '../chain.js';
 import { LoadOnce } from '../../load-once.js';
 import { plainRecord } from '../plain-record.js';
+import { keyOutsideBody } from '../../access/identify.js';
+import type { LargeBodies } from '../large-bodies.js';
 
 export interface ParseLimits {
   uploadDir: string;
   maxUploadBytes: number;
   maxBodyBytes: number;
+  /** Bodies over maxBodyBytes read into memory at once; none when absent (the probes: no such body). */
+  largeBodies?: LargeBodies;
 }
 
-function bodyError(err: unknown, maxUploadBytes: number): ApiError {
+function bodyError(err: unknown, maxUploadBytes: number, keyless?: number): ApiError {
   const e = err as { type?: string; code?: string; field?: string; status?: number };
+  const tooLarge = e.type === 'entity.too.large' || e.code === 'LIMIT_FIELD_VALUE';
+  if (tooLarge && keyless !== undefined)
+    return payloadTooLarge(
+      `Request body is too large to read without a key: send the key in the X-API-Key header or the apikey query parameter with bodies over ${Math.round(keyless / 1024)} KB`,
+    );
   if (e.type === 'entity.parse.failed') return badInput('Malformed JSON body');
+  if (e.type === 'entity.too.deep') return badInput((err as Error).message);
   if (e.type === 'entity.too.large') return payloadTooLarge('Request body is too large');
   if (e.code === 'LIMIT_FILE_SIZE') return payloadTooLarge(`File is too large: the limit is ${Math.round(maxUploadBytes / 1048576)} MB`);
   if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
@@ -43,8 +59,14 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
   const textLimit = names.some((n) => spec.params[n].orText)
     ? Math.max(opts.maxBodyBytes, Math.ceil((opts.maxUploadBytes * 4) / 3) + 65536)
     : opts.maxBodyBytes;
-  // The body parsers, made at the endpoint's first POST (engine/pipeline/steps/body-parsers.ts).
+  // The body parsers, made at the endpoint's first POST (engine/pipeline/steps/body-parsers.ts); those of a
+  // request whose key can only be in its body read no more than maxBodyBytes into memory (a multipart file
+  // streams to disk, under the upload limit either way, as clients send `-F apikey=… -F file=@…`).
   const parsers = new LoadOnce(() => import('./body-parsers.js').then(({ bodyParsers }) => bodyParsers(opts, textLimit, fileFields)));
+  const keylessParsers =
+    textLimit === opts.maxBodyBytes
+      ? parsers
+      : new LoadOnce(() => import('./body-parsers.js').then(({ bodyParsers }) => bodyParsers(opts, opts.maxBodyBytes, fileFields)));
 
   /** `failed`: the error that ended the reading of the body; the body is then ignored. */
   const merge = (call: Call, next: Next, failed?: ApiError) => {
@@ -71,29 +93,72 @@ export function parse(spec: EndpointSpec, opts: ParseLimits): Step {
     next();
   };
   // Runs the parsers one by one, then merges; the first error ends the reading instead of failing the request now.
-  const read = (call: Call, next: Next, each: BodyParser[]) => {
+  const read = (call: Call, next: Next, each: BodyParser[], keyless: boolean) => {
     let i = 0;
     const step = (err?: unknown) => {
       if (err) {
         // Drain what is left so the connection stays usable and the client gets our answer.
         call.req.resume();
-        return merge(call, next, bodyError(err, opts.maxUploadBytes));
+        return merge(call, next, bodyError(err, opts.maxUploadBytes, keyless ? opts.maxBodyBytes : undefined));
       }
       const parser = each[i++];
       if (!parser) return merge(call, next);
       parser(call.req, call.res, step);
     };
+    // A body that says it is over the limit is refused now: body-parser would first read it all (and drop it).
+    if (declaredOver(call.req, keyless ? opts.maxBodyBytes : textLimit)) return step({ type: 'entity.too.large' });
+    // A body read whole into memory past maxBodyBytes waits for no place: it gets one or is refused unread.
+    // A request injected in process (an MCP tool call) has no socket: the MCP message that carried it holds one.
+    if (
+      !keyless &&
+      textLimit > opts.maxBodyBytes &&
+      opts.largeBodies &&
+      call.req.socket instanceof Socket &&
+      inMemoryAndLarge(call.req, opts.maxBodyBytes)
+    ) {
+      const refused = opts.largeBodies.take(call.ip ?? '', call.res);
+      if (refused) {
+        call.req.resume();
+        return merge(call, next, refused);
+      }
+    }
     step();
   };
-  if (spec.method !== 'POST') return (call, next) => merge(call, next);
-  return (call, next) => {
-    const loaded = parsers.value;
-    if (loaded) return read(call, next, loaded);
-    parsers.get().then(
-      (loaded) => read(call, next, loaded),
+  const readBody = (call: Call, next: Next) => {
+    const keyless = keyOutsideBody(call.req.headers, call.query) === undefined;
+    const once = keyless ? keylessParsers : parsers;
+    const loaded = once.value;
+    if (loaded) return read(call, next, loaded, keyless);
+    once.get().then(
+      (loaded) => read(call, next, loaded, keyless),
       (err: Error) => next(err),
     );
   };
+  // Read once: by the step before identify when the key can only be in the body, otherwise after authorize.
+  if (spec.method !== 'POST') return (call, next) => (call.input ? next() : merge(call, next));
+  return (call, next) => (call.input ? next() : readBody(call, next));
+}
+
+const isMultipart = (req: ApiRequest) => /^multipart\//i.test(req.headers['content-type'] ?? '');
+
+/** Whether a body is JSON or a form (read into memory, not streamed to disk) and over `limit` bytes or of unknown length. */
+function inMemoryAndLarge(req: ApiRequest, limit: number): boolean {
+  if (isMultipart(req)) return false;
+  const length = req.headers['content-length'];
+  return length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > limit;
+}
+
+/** Whether a body read into memory declares more than `limit` bytes (a multipart body's limits are its parts'). */
+function declaredOver(req: ApiRequest, limit: number): boolean {
+  return !isMultipart(req) && Number(req.headers['content-length'] ?? 0) > limit;
+}
+
+/**
+ * The step before identify: reads the body of a POST whose key is in neither the X-API-Key header nor the
+ * query (it may be in the body, as the spec allows); any other request goes on unread.
+ */
+export function bodyBeforeKey(read: Step): Step {
+  return (call, next) => (call.method === 'POST' && keyOutsideBody(call.req.headers, call.query) === undefined ? read(call, next) : next());
 }
 
 /** A request without a body or without files: one shared empty object, not a new one per request. */

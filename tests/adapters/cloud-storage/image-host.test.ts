@@ -135,14 +135,21 @@ test.each(Object.entries(SAMPLES))('%s is sniffed and measured from its bytes', 
   expect(img.headers['content-type']).toBe(s.mime);
 });
 
-test('a base64 image of several megabytes fits in a JSON body (the body limit follows the upload limit)', async () => {
+test('a base64 image of several megabytes fits in a JSON body (the body limit follows the upload limit), its key outside it', async () => {
   // A PNG padded with a large trailing chunk: ~3 MB of bytes, ~4 MB as base64.
   const big = Buffer.concat([png(2, 2), Buffer.alloc(3 * 1024 * 1024, 7)]);
   const res = await request(suite.t.app)
     .post(PATH)
-    .send({ apikey: suite.t.key, image: big.toString('base64') });
+    .set('X-API-Key', suite.t.key)
+    .send({ image: big.toString('base64') });
   expect(res.status).toBe(200);
   expect(res.body.data.size).toBe(String(big.length));
+  // With the key only in the body, no more than MAX_BODY_KB is read before it (docs/decisions/no-work-before-a-key.md).
+  const inBody = await request(suite.t.app)
+    .post(PATH)
+    .send({ apikey: suite.t.key, image: big.toString('base64') });
+  expect(inBody.status).toBe(413);
+  expect(inBody.body.error).toMatch(/^Request body is too large to read without a key: send the key in the X-API-Key header/);
 });
 
 test('base64 as a data: URI, with an expiration', async () => {
@@ -227,16 +234,15 @@ test('base64 over 32 MB is a 413 too', async () => {
 
 test('loopback and metadata URLs are refused when private fetches are not allowed', async () => {
   await suite.withApp({ env: { ALLOW_PRIVATE_FETCH: 'false' } }, async (guarded) => {
-    for (const url of [
-      `${fake.url}/pics/cat.png`,
-      'http://169.254.169.254/latest/meta-data/',
-      'http://[::1]:9/x.png',
-      'http://localhost:9/x.png',
-    ]) {
+    for (const url of [`${fake.url}/pics/cat.png`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:9/x.png']) {
       const res = await guarded.post({ image: url });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^Invalid value for image: private, loopback/);
     }
+    // A name is not told apart from one that resolves to nothing: no map of the deployment's own names.
+    const named = await guarded.post({ image: 'http://localhost:9/x.png' });
+    expect(named.status).toBe(400);
+    expect(named.body.error).toBe('Could not fetch image URL: host not found, unreachable or not public');
   });
 });
 

@@ -1,7 +1,8 @@
 // The HTTP edge over a raw socket (engine/pipeline/client-error.ts): a broken chunked body is a 400 in the
 // envelope, a body that stops arriving a 408 after the idle time while a slow but steady upload goes on,
 // the answer to a valid request is written before the connection closes on the garbage after it, a
-// trailing slash names the route, and every answer says X-Content-Type-Options: nosniff.
+// trailing slash names the route, every answer says X-Content-Type-Options: nosniff, and JSON nested
+// 50,000 levels deep is a 400, not a stack overflow.
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
@@ -147,4 +148,24 @@ test('pages say which browser features they never use (Permissions-Policy)', asy
   const { answers } = await raw([`GET /signup HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nConnection: close\r\n\r\n`]);
   expect(answers[0].status).toBe(200);
   expect(answers[0].head).toMatch(/\r\npermissions-policy: [^\r]*camera=\(\)/i);
+});
+
+test('JSON nested 50,000 levels deep is a 400 in the envelope, before it is parsed', async () => {
+  const deep = '['.repeat(50_000) + ']'.repeat(50_000);
+  for (const body of [`{"text":${deep}}`, `{"text":"a","lang":{"x":${deep}}}`]) {
+    const res = await fetch(`${server.url}/api/v1/tts/generate?apikey=${KEYS.premium}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ success: false, code: 'bad_input', error: 'Malformed JSON body: nested deeper than 64 levels' });
+  }
+  // Brackets inside strings are text, not nesting.
+  const text = await fetch(`${server.url}/api/v1/tts/generate?apikey=${KEYS.premium}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: `${'['.repeat(100)} \\" ${'{'.repeat(100)}`, lang: 'xx-not-a-language' }),
+  });
+  expect(((await text.json()) as { error: string }).error).not.toMatch(/nested/);
 });

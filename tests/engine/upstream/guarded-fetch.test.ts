@@ -5,6 +5,8 @@ import { fakeUpstream, routes, type FakeUpstream } from '../../helpers/fake-upst
 import { apiError } from '../../helpers/api-error.js';
 
 const PRIVATE = 'Invalid value for url: private, loopback, link-local and metadata addresses are not allowed';
+/** A name that resolves to a private address reads as one that resolves to nothing. */
+const UNREACHABLE = 'Could not fetch url: host not found, unreachable or not public';
 
 /** A resolver that knows only the names given, like a DNS server the attacker controls. */
 function resolver(names: Record<string, string[]>): ResolveHost {
@@ -69,6 +71,17 @@ describe('isPublicAddress', () => {
     ['::ffff:169.254.169.254', false],
     ['64:ff9b::a00:1', false],
     ['2002:7f00:1::', false],
+    ['::ffff:0:127.0.0.1', false], // IPv4-translated
+    ['::ffff:0:a9fe:a9fe', false],
+    ['[::ffff:0:7f00:1]', false],
+    ['64:ff9b::169.254.169.254', false],
+    ['64:ff9b:1::808:808', false], // local-use NAT64: refused whatever it carries
+    ['64:ff9b:1:ffff::1', false],
+    ['::127.0.0.1', false], // IPv4-compatible
+    ['::8.8.8.8', false],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false], // Teredo, client 127.0.0.1
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', false], // Teredo, client 10.0.0.1
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', false], // Teredo via a private server
     ['[::1]', false],
     ['fe80::1%eth0', false],
     ['not-an-ip', false],
@@ -77,6 +90,11 @@ describe('isPublicAddress', () => {
     ['172.32.0.1', true],
     ['2606:4700:4700::1111', true],
     ['::ffff:8.8.8.8', true],
+    ['::ffff:0:8.8.8.8', true],
+    ['64:ff9b::8.8.8.8', true],
+    ['2002:808:808::1', true],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', true], // Teredo, client 8.8.8.8
+    ['2001:db9::1', true],
   ])('%s → %s', (ip, pub) => expect(isPublicAddress(ip)).toBe(pub));
 });
 
@@ -91,7 +109,6 @@ describe('refused before any connection', () => {
 
   test.each([
     ['http://127.0.0.1:PORT/file.txt'],
-    ['http://localhost:PORT/file.txt'],
     ['http://169.254.169.254/latest/meta-data/'],
     ['http://[::1]:PORT/file.txt'],
     ['http://[::ffff:127.0.0.1]:PORT/file.txt'],
@@ -105,12 +122,13 @@ describe('refused before any connection', () => {
     expect(f.calls.length).toBe(before);
   });
 
-  test('a public-looking name that resolves to loopback is refused after resolution', async () => {
+  test('a public-looking name that resolves to loopback is refused after resolution, in the words of a name not found', async () => {
     const resolve = resolver({ 'cdn.example.com': ['127.0.0.1'], 'mixed.example.com': ['93.184.216.34', '127.0.0.1'] });
-    for (const host of ['cdn.example.com', 'mixed.example.com']) {
+    for (const host of ['cdn.example.com', 'mixed.example.com', 'nowhere.example.com']) {
       const e = await apiError(fetchUrl(`http://${host}:${port}/file.txt`, { resolve }));
-      expect(e.message).toBe(PRIVATE);
+      expect(e.message).toBe(UNREACHABLE);
     }
+    expect(await apiError(fetchUrl(`http://localhost:${port}/file.txt`))).toMatchObject({ status: 400, message: UNREACHABLE });
     expect(f.calls.filter((c) => c.headers.host?.includes('example.com'))).toHaveLength(0);
   });
 });
@@ -157,7 +175,7 @@ describe('fetching', () => {
     await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
     const closed = (srv.address() as net.AddressInfo).port;
     await new Promise((ok) => srv.close(ok));
-    const msg = 'Could not fetch url: host not found or unreachable';
+    const msg = UNREACHABLE;
     expect(await apiError(fetchUrl(`http://127.0.0.1:${closed}/`, { allowPrivate: true }))).toMatchObject({ status: 400, message: msg });
     expect(await apiError(fetchUrl('http://no-such-host.example/', { resolve: resolver({}) }))).toMatchObject({
       status: 400,
@@ -183,7 +201,7 @@ describe('redirects are checked hop by hop', () => {
     const resolve = resolver({ 'public.example.com': ['127.0.0.1'], 'rebind.example': ['10.0.0.5'] });
     const policy = (ip: string, hop: number) => isPublicAddress(ip) || (hop === 0 && ip === '127.0.0.1');
     const e = await apiError(fetchUrl(`http://public.example.com:${port}/to-rebind`, { resolve, policy }));
-    expect(e.message).toBe(PRIVATE);
+    expect(e.message).toBe(UNREACHABLE);
   });
 
   test('a redirect to a non-http scheme is refused', async () => {

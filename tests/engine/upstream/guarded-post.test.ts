@@ -37,6 +37,8 @@ beforeEach(() => (seen.length = 0));
 
 const opts = (o: Partial<PostOptions> = {}): PostOptions => ({ headers: {}, timeoutMs: 2000, keepBytes: 64, allowPrivate: true, ...o });
 
+const NO_PUBLIC_HOST = 'the host was not found, is unreachable or is not a public address';
+
 async function failure(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
     () => undefined,
@@ -65,7 +67,7 @@ test('a redirect is answered as it is, never followed', async () => {
 
 test('private addresses are refused before connecting unless allowed: a literal, and a name that resolves to one', async () => {
   const resolve: ResolveHost = async () => [{ address: '127.0.0.1', family: 4 }];
-  const refused = /^refused: the host is a private, loopback/;
+  const refused = NO_PUBLIC_HOST;
   expect(await failure(postUrl(`${base}/`, '{}', opts({ allowPrivate: false })))).toMatch(refused);
   expect(await failure(postUrl(`http://hooks.example.com:${port}/`, '{}', opts({ allowPrivate: false, resolve })))).toMatch(refused);
   expect(await failure(postUrl('https://169.254.169.254/latest', '{}', opts({ allowPrivate: false })))).toMatch(refused);
@@ -74,7 +76,7 @@ test('private addresses are refused before connecting unless allowed: a literal,
   expect((await postUrl(`http://hooks.example.com:${port}/`, '{}', opts({ resolve }))).status).toBe(200);
 });
 
-test('failures without an answer say why: no answer in time, connection refused, host not found', async () => {
+test('failures without an answer say why: no answer in time, connection refused', async () => {
   answer = () => {}; // never answers
   expect(await failure(postUrl(`${base}/slow`, '{}', opts({ timeoutMs: 150 })))).toBe('no answer within 150 ms');
   const closed = await new Promise<number>((r) => {
@@ -84,8 +86,35 @@ test('failures without an answer say why: no answer in time, connection refused,
     });
   });
   expect(await failure(postUrl(`http://127.0.0.1:${closed}/`, '{}', opts()))).toBe('connection refused');
-  const nowhere: ResolveHost = () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
-  expect(await failure(postUrl('https://no-such-host.example/', '{}', opts({ resolve: nowhere })))).toBe('host not found');
+});
+
+test('an unknown name, an unreachable network and a private address read alike: the log maps no internal host', async () => {
+  const failing =
+    (code: string): ResolveHost =>
+    () =>
+      Promise.reject(Object.assign(new Error(`getaddrinfo ${code}`), { code }));
+  const internal: ResolveHost = async () => [{ address: '10.0.0.7', family: 4 }];
+  const messages = [
+    await failure(postUrl('https://no-such-host.example/', '{}', opts({ resolve: failing('ENOTFOUND'), allowPrivate: false }))),
+    await failure(postUrl('https://slow-dns.example/', '{}', opts({ resolve: failing('EAI_AGAIN'), allowPrivate: false }))),
+    await failure(postUrl('https://db.internal.example/', '{}', opts({ resolve: internal, allowPrivate: false }))),
+    await failure(postUrl('https://[::ffff:0:10.0.0.7]/', '{}', opts({ allowPrivate: false }))),
+    await failure(postUrl('https://[64:ff9b:1::a00:7]/', '{}', opts({ allowPrivate: false }))),
+  ];
+  expect(messages).toEqual(Array(5).fill(NO_PUBLIC_HOST));
+});
+
+test('a host that takes the connection but never finishes TLS fails at the connect timeout, not the whole attempt', async () => {
+  const accepted: net.Socket[] = [];
+  const mute = net.createServer((s) => accepted.push(s)); // accepts, never answers the TLS hello
+  await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
+  const { port: mutePort } = mute.address() as AddressInfo;
+  const started = Date.now();
+  const message = await failure(postUrl(`https://127.0.0.1:${mutePort}/`, '{}', opts({ timeoutMs: 5000, connectTimeoutMs: 200 })));
+  expect(message).toBe('connection timed out');
+  expect(Date.now() - started).toBeLessThan(2000);
+  accepted.forEach((s) => s.destroy());
+  await new Promise((r) => mute.close(r));
 });
 
 test("the caller's signal cancels with its own reason", async () => {

@@ -147,6 +147,14 @@ test('a bad signature is a 400 and changes nothing', async () => {
         timestamp: Math.floor(Date.now() / 1000) - 3600,
       }),
     }),
+    // Dated ahead of the server's clock: it could be kept and replayed until then.
+    await stripe.deliver(completed, {
+      signature: signer.generateTestHeaderString({
+        payload: JSON.stringify(completed, null, 2),
+        secret: stripe.webhookSecret,
+        timestamp: Math.floor(Date.now() / 1000) + 3600,
+      }),
+    }),
   ];
   for (const r of bad) {
     expect(r.status).toBe(400);
@@ -158,6 +166,17 @@ test('a bad signature is a 400 and changes nothing', async () => {
   // The same event, rightly signed, goes through.
   expect((await stripe.deliver(completed)).body).toEqual({ received: true, outcome: 'handled' });
   expect(await planOf(u.id)).toBe('premium');
+});
+
+test('a body over the limit is a 413 in the JSON envelope, not an HTML page', async () => {
+  const res = await request(t.app)
+    .post('/billing/webhook')
+    .set('content-type', 'application/json')
+    .set('accept', 'application/json')
+    .send('x'.repeat(2 * 1024 * 1024));
+  expect(res.status).toBe(413);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.body).toEqual({ success: false, error: 'Request body is too large', code: 'payload_too_large' });
 });
 
 test('a valid signature over a body changed after signing is refused', async () => {
