@@ -56,8 +56,21 @@ export interface Config {
   health: HealthConfig;
   /** Plans sold through Stripe (STRIPE_SECRET_KEY and the rest): unset, nothing of billing shows (portal/billing/). */
   billing: BillingConfig | undefined;
+  /** Links on this service to the media answers name (features/media/). */
+  media: MediaConfig;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
+}
+
+export interface MediaConfig {
+  /** How long a /media/<token> link works (MEDIA_LINK_TTL). */
+  linkTtlMs: number;
+  /** Secrets that sign links, the first signing and all verifying (MEDIA_LINK_SECRETS); the `secrets` table's one always verifies. */
+  linkSecrets: string[];
+  /** Streams of media links one key may have open at once, per plan (MEDIA_STREAMS, MEDIA_STREAMS_<PLAN>). */
+  streams: { default: number; plans: Record<string, number> };
+  /** Bytes of media links one key may stream a day, per plan (MEDIA_DAILY_MB, MEDIA_DAILY_MB_<PLAN>). */
+  dailyBytes: { default: number; plans: Record<string, number> };
 }
 
 export type SignupMode = 'open' | 'approval' | 'closed';

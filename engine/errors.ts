@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'upstream_changed'
   | 'storage_unavailable'
   | 'range_not_satisfiable'
+  | 'link_expired'
   | 'internal';
 
 /**
@@ -49,6 +50,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upstream_changed: 502,
   storage_unavailable: 503,
   range_not_satisfiable: 416,
+  link_expired: 410,
   internal: 500,
 };
 

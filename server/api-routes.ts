@@ -1,8 +1,10 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
 // (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
-// identify → meter (429; headers on every answer) → authorize (401) → validate (400) → cache → invoke (the
-// adapter) → envelope, and the error answer for whatever a step raised. Plus the routes the features answer
-// (the caller's own usage, features/usage/), and the route that answers unknown paths and wrong methods under /api/.
+// identify → meter (429; headers on every answer) → authorize (401) → validate (400)
+// → cache → invoke (the adapter) → a
+// feature's step on the answer (media links) → envelope, and the error answer for whatever a step raised.
+// Plus the routes the features answer (the caller's own usage, features/usage/), and the route that answers
+// unknown paths and wrong methods under /api/.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
@@ -34,6 +36,8 @@ export interface ApiRoutesDeps {
   /** The identify step and the meter. */
   identify: Step;
   meter: Step;
+  /** A feature's step between the cache and the envelope, for the endpoints it has one for (features/media/). */
+  afterCache: (spec: EndpointSpec) => Step | undefined;
   /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
   featureRoutes: [string, Route][];
   /** The terminal error answer of every chain. */
@@ -45,15 +49,19 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
   const answer = envelope(deps.serviceName);
   const routes = endpointRoutes(
     deps,
-    (spec, invoke) => [
-      parse(spec, deps.limits),
-      identify,
-      meter,
-      authorize,
-      validate(spec, deps.checks.get(spec.id)!),
-      cached(spec, deps.cache, invoke, deps.cacheLookedUp),
-      answer,
-    ],
+    (spec, invoke) => {
+      const after = deps.afterCache(spec);
+      return [
+        parse(spec, deps.limits),
+        identify,
+        meter,
+        authorize,
+        validate(spec, deps.checks.get(spec.id)!),
+        cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+        ...(after ? [after] : []),
+        answer,
+      ];
+    },
     fail,
   );
 
@@ -85,7 +93,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
 }
 
 /** The endpoint's providers in order: its adapter, then its `fallback:` ones (an adapter not written yet: none). */
-function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
+export function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
   const out: Provider[] = [];
   for (const p of [{ adapter: spec.adapter, upstream: spec.upstream }, ...(spec.fallback ?? [])]) {
     const adapter = adapters.get(p.adapter);

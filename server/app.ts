@@ -45,6 +45,9 @@ import { probeRunner } from './probe-routes.js';
 import { healthRoute } from './health-route.js';
 import { compileTrustProxy } from '../engine/access/trust-proxy.js';
 import { LoadOnce } from '../engine/load-once.js';
+import { createMedia } from '../features/media/media.js';
+import { mediaRefresher } from './media-refresh.js';
+import { isLive } from '../engine/access/keystore.js';
 
 export const VERSION = '0.1.0';
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
@@ -208,15 +211,34 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
   };
   const identifyStep = identify(identifier);
+  const trust = compileTrustProxy(config.trustProxy);
+  // Keys of the keys file and the published keys are not in the table and cannot be revoked there.
+  const unrevocable = new Set(['free', 'anonymous', ...configuredKeys.map((k) => k.id)]);
+  const media = createMedia({
+    config: config.media,
+    publicUrl: config.publicUrl,
+    db: database.db,
+    store,
+    keyIsLive: async (id) => unrevocable.has(id) || (await keys.get(id).then((rec) => rec !== undefined && isLive(rec))),
+    upstream: (id) => {
+      const up = catalog.upstreams[id];
+      const base = up?.selfHost !== undefined ? upstream(id).baseUrl : undefined;
+      return { selfHostedOrigin: base ? new URL(base).origin : undefined, settings: up ? upstream(id).settings : {} };
+    },
+    refresh: mediaRefresher({ endpoints: catalog.endpoints, adapters, context, trust }),
+    allowPrivate: config.allowPrivateFetch,
+    userAgent,
+    log,
+  });
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
+    afterCache: (spec) => media.step(spec),
     identify: identifyStep,
     meter,
     featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
   });
-  const trust = compileTrustProxy(config.trustProxy);
   const api = apiServer(routes, unmatched, { observe, trust });
   const pooled = (id: string) => upstream(id).hasKeys;
 
@@ -272,7 +294,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
 
   return {
     app: (req, res) => {
-      if (api(req, res) || answerHealth(req, res)) return;
+      if (api(req, res) || answerHealth(req, res) || media.route(req, res)) return;
       const built = web.value;
       if (built) {
         built.app(req, res);
@@ -312,6 +334,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       if (web.started) await (await web.get()).close();
       await health.close();
       await usage.close();
+      await media.close();
       await closeMeter();
       blobs.close();
       await store.close();

@@ -73,6 +73,8 @@ export interface EndpointSpec {
   uses?: string[];
   /** Media types of the raw answer a client gets by asking for one in Accept (else the JSON envelope). */
   media?: string[];
+  /** The answer's list of remote media, each an object with a `url` (features/media/ links them). */
+  mediaItems?: string;
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;

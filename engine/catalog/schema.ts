@@ -130,6 +130,8 @@ const endpoint = {
     uses: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** Media types (`image/png`, or a family `image/*`) of the raw answer a matching Accept header gets. */
     media: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]+/([a-z0-9.+-]+|\\*)$' } },
+    /** The answer's list of remote media (objects with a `url`): each gets a link on this service (features/media/). */
+    mediaItems: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
     /** Response cache TTL such as 30s, 10m, 6h, 30d. */
     cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Time budget of one call, such as 30s (default 30s). */

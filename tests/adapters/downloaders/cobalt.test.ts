@@ -7,6 +7,7 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlA from '../../../adapters/downloaders/dl-a.js';
@@ -28,7 +29,7 @@ beforeEach(() => {
   answer = () => ({ json: fixture('tunnel-youtube.json') });
 });
 
-const get = (endpoint: string, url: string, app: Caller = s) => app.get({ url }, `downloaders/${endpoint}`);
+const get = async (endpoint: string, url: string, app: Caller = s) => asProviderGave(await app.get({ url }, `downloaders/${endpoint}`));
 
 describe('dl-a (YouTube)', () => {
   test('POST / with the configured body; a tunnel becomes one video with its quality; a classic file name is no title', async () => {
@@ -343,7 +344,7 @@ describe('not configured', () => {
     ['dl-c', IG],
   ])('%s → 503 naming UPSTREAM_COBALT_URL, at once', async (endpoint, url) => {
     await s.withApp({ without: ['cobalt'] }, async (bare) => {
-      const res = await get(endpoint, url, bare).timeout(3000);
+      const res = await bare.get({ url }, `downloaders/${endpoint}`).timeout(3000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         success: false,

@@ -5,6 +5,7 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import { pino } from 'pino';
@@ -34,7 +35,7 @@ beforeEach(() => {
   tikwmAnswer = () => ({ json: tikwmFixture('video.json') });
 });
 
-const get = (app: Caller, url = TT) => app.get({ url });
+const get = async (app: Caller, url = TT) => asProviderGave(await app.get({ url }));
 
 describe('cobalt first', () => {
   test('a configured cobalt answers; tikwm is not asked', async () => {

@@ -7,6 +7,7 @@ import { createUpstreams } from '../../../engine/upstream/client.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlEFxtwitter from '../../../adapters/downloaders/dl-e-fxtwitter.js';
@@ -32,7 +33,7 @@ beforeEach(() => {
   fxAnswer = () => ({ json: fx('video.json') });
 });
 
-const get = (app: Caller, url = POST) => app.get({ url });
+const get = async (app: Caller, url = POST) => asProviderGave(await app.get({ url }));
 
 describe('links', () => {
   test.each([
