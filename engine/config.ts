@@ -67,6 +67,8 @@ export interface MediaConfig {
   linkTtlMs: number;
   /** Secrets that sign links, the first signing and all verifying (MEDIA_LINK_SECRETS); the `secrets` table's one always verifies. */
   linkSecrets: string[];
+  /** How long a media answer is reused for the same parameters (MEDIA_CACHE_TTL; 0: never). */
+  cacheTtlMs: number;
   /** Streams of media links one key may have open at once, per plan (MEDIA_STREAMS, MEDIA_STREAMS_<PLAN>). */
   streams: { default: number; plans: Record<string, number> };
   /** Bytes of media links one key may stream a day, per plan (MEDIA_DAILY_MB, MEDIA_DAILY_MB_<PLAN>). */

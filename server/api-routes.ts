@@ -36,6 +36,8 @@ export interface ApiRoutesDeps {
   /** The identify step and the meter. */
   identify: Step;
   meter: Step;
+  /** The response cache's TTL of an endpoint, when the configuration sets it rather than its `cache:`. */
+  cacheTtlMs: (spec: EndpointSpec) => number | undefined;
   /** A feature's step between the cache and the envelope, for the endpoints it has one for (features/media/). */
   afterCache: (spec: EndpointSpec) => Step | undefined;
   /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
@@ -57,7 +59,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
         meter,
         authorize,
         validate(spec, deps.checks.get(spec.id)!),
-        cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+        cached(spec, deps.cache, invoke, deps.cacheLookedUp, deps.cacheTtlMs(spec)),
         ...(after ? [after] : []),
         answer,
       ];

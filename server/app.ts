@@ -234,6 +234,8 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
+    // Answers that name media are reused for MEDIA_CACHE_TTL: their links on this service outlive the providers'.
+    cacheTtlMs: (spec) => (spec.mediaItems ? config.media.cacheTtlMs : undefined),
     afterCache: (spec) => media.step(spec),
     identify: identifyStep,
     meter,

@@ -108,7 +108,10 @@ export function dedupe(medias: DownloadMedia[]): DownloadMedia[] {
   return medias.filter((m) => (seen.has(m.url) ? false : (seen.add(m.url), true)));
 }
 
-/** Never cached: tunnel and CDN links expire, and the terms say personal use only. */
+/**
+ * Reused for MEDIA_CACHE_TTL like any answer: callers get links on this service (features/media/), which ask
+ * the provider again when its own link, in the cached answer, has died.
+ */
 export function downloadReply(download: Download, source: string): Reply {
-  return reply({ data: { ...download }, source, cacheable: false });
+  return reply({ data: { ...download }, source });
 }

@@ -18,7 +18,9 @@ const TT = 'https://www.tiktok.com/@scout2015/video/6718335390845095173';
 
 let cobaltAnswer: () => FakeResponse;
 let tikwmAnswer: () => FakeResponse;
+// Answers are not reused here (MEDIA_CACHE_TTL=off): each test gives the one link an answer of its own.
 const s = upstreamSuite({
+  env: { MEDIA_CACHE_TTL: 'off' },
   endpoint: 'downloaders/dl-d',
   upstreams: {
     cobalt: { routes: { 'POST /': () => cobaltAnswer() } },

@@ -16,7 +16,9 @@ const POST = 'https://x.com/NASA/status/1790458410243506437';
 
 let cobaltAnswer: () => FakeResponse;
 let fxAnswer: (id: string) => FakeResponse;
+// Answers are not reused here (MEDIA_CACHE_TTL=off): each test gives the one link an answer of its own.
 const s = upstreamSuite({
+  env: { MEDIA_CACHE_TTL: 'off' },
   endpoint: 'downloaders/dl-e',
   upstreams: {
     cobalt: { routes: { 'POST /': () => cobaltAnswer() } },
