@@ -67,6 +67,8 @@ export interface MediaConfig {
   linkTtlMs: number;
   /** Secrets that sign links, the first signing and all verifying (MEDIA_LINK_SECRETS); the `secrets` table's one always verifies. */
   linkSecrets: string[];
+  /** Learn each media's size and type with a small ranged GET when the answer is made (MEDIA_FACTS). */
+  facts: boolean;
   /** How long a media answer is reused for the same parameters (MEDIA_CACHE_TTL; 0: never). */
   cacheTtlMs: number;
   /** Streams of media links one key may have open at once, per plan (MEDIA_STREAMS, MEDIA_STREAMS_<PLAN>). */

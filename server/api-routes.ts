@@ -1,7 +1,7 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
 // (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
 // identify → meter (429; headers on every answer) → authorize (401) → validate (400)
-// → cache → invoke (the adapter) → a
+// → cache → invoke (the adapter, and what a feature adds before the answer is cached: media facts) → a
 // feature's step on the answer (media links) → envelope, and the error answer for whatever a step raised.
 // Plus the routes the features answer (the caller's own usage, features/usage/), and the route that answers
 // unknown paths and wrong methods under /api/.
@@ -38,6 +38,8 @@ export interface ApiRoutesDeps {
   meter: Step;
   /** The response cache's TTL of an endpoint, when the configuration sets it rather than its `cache:`. */
   cacheTtlMs: (spec: EndpointSpec) => number | undefined;
+  /** The invoke of an endpoint with what a feature adds to its answers before they are cached (media facts). */
+  aroundInvoke: (spec: EndpointSpec, invoke: Invoke) => Invoke;
   /** A feature's step between the cache and the envelope, for the endpoints it has one for (features/media/). */
   afterCache: (spec: EndpointSpec) => Step | undefined;
   /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
@@ -59,7 +61,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
         meter,
         authorize,
         validate(spec, deps.checks.get(spec.id)!),
-        cached(spec, deps.cache, invoke, deps.cacheLookedUp, deps.cacheTtlMs(spec)),
+        cached(spec, deps.cache, deps.aroundInvoke(spec, invoke), deps.cacheLookedUp, deps.cacheTtlMs(spec)),
         ...(after ? [after] : []),
         answer,
       ];

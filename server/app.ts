@@ -236,6 +236,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     cacheLookedUp: metrics.cache,
     // Answers that name media are reused for MEDIA_CACHE_TTL: their links on this service outlive the providers'.
     cacheTtlMs: (spec) => (spec.mediaItems ? config.media.cacheTtlMs : undefined),
+    aroundInvoke: (spec, invoke) => media.facts(spec, invoke),
     afterCache: (spec) => media.step(spec),
     identify: identifyStep,
     meter,

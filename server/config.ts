@@ -220,6 +220,7 @@ function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
   return {
     linkTtlMs: duration(env.MEDIA_LINK_TTL, '6h', 'MEDIA_LINK_TTL'),
     linkSecrets: secrets,
+    facts: bool(env.MEDIA_FACTS, true, 'MEDIA_FACTS'),
     cacheTtlMs: env.MEDIA_CACHE_TTL === 'off' ? 0 : duration(env.MEDIA_CACHE_TTL, '10m', 'MEDIA_CACHE_TTL'),
     streams: perPlan(env, 'MEDIA_STREAMS', 4),
     dailyBytes: perPlan(env, 'MEDIA_DAILY_MB', 2048, 1024 * 1024),

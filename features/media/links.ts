@@ -18,6 +18,8 @@ export interface LinkDeps {
 
 type Item = Record<string, unknown>;
 
+const FACTS = ['bytes', 'mime', 'width', 'height', 'duration'];
+
 /** A file name any client takes: the title's letters and digits, else the endpoint and the item's place. */
 function fileNameOf(title: unknown, fallback: string, index: number, extension: unknown): string {
   const slug =
@@ -77,6 +79,8 @@ export function mediaLinks(spec: EndpointSpec, deps: LinkDeps): Step | undefined
             });
             item.url = `${deps.publicUrl}/media/${token}`;
             item.sourceUrl = own !== undefined && originOf(source) === own ? null : source;
+            // What the answer did not learn (features/media/facts.ts) is said to be unknown.
+            for (const fact of FACTS) item[fact] ??= null;
           }
         }
         call.outcome = { ...out, data, dataJson: undefined };

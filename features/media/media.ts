@@ -9,11 +9,13 @@ import type { EndpointSpec } from '../../engine/catalog/load.js';
 import type { Db } from '../../engine/db/open.js';
 import type { Store } from '../../engine/store/types.js';
 import type { Step } from '../../engine/pipeline/chain.js';
+import type { Invoke } from '../../engine/pipeline/steps/invoke.js';
 import { undici } from '../../engine/upstream/undici.js';
 import { mediaSeal } from './secrets.js';
 import { mediaLinks } from './links.js';
 import { mediaRoute } from './route.js';
 import { streamLimits } from './limits.js';
+import { withFacts } from './facts.js';
 import type { MediaLink } from './token.js';
 
 export interface MediaDeps {
@@ -31,6 +33,8 @@ export interface MediaDeps {
 }
 
 export interface Media {
+  /** The endpoint's invoke, with the facts of each media its answers name (when MEDIA_FACTS is on). */
+  facts(spec: EndpointSpec, invoke: Invoke): Invoke;
   /** The step after the cache for an endpoint that names its media (`mediaItems:`), else undefined. */
   step(spec: EndpointSpec): Step | undefined;
   /** The request listener's part for /media/<token>: true when it took the request. */
@@ -56,6 +60,15 @@ export function createMedia(deps: MediaDeps): Media {
     seal,
     selfHostedOrigin: (id: string) => deps.upstream(id).selfHostedOrigin,
   };
+  const fileOf = (id: string) => {
+    const up = deps.upstream(id);
+    return {
+      headers: { 'user-agent': deps.userAgent, accept: '*/*', ...cdnHeaders(up.settings) },
+      trustedOrigin: up.selfHostedOrigin,
+      trustedAgent,
+      allowPrivate: deps.allowPrivate,
+    };
+  };
   const route = mediaRoute({
     seal,
     limits: streamLimits(deps.config, deps.store),
@@ -71,6 +84,7 @@ export function createMedia(deps: MediaDeps): Media {
     log: deps.log,
   });
   return {
+    facts: (spec, invoke) => (deps.config.facts ? withFacts(spec, invoke, { file: fileOf }) : invoke),
     step: (spec) => mediaLinks(spec, linkDeps),
     route,
     async close() {

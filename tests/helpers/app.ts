@@ -53,6 +53,9 @@ export async function testApp(
       // Tests replay one failure after another on one app: breakers and holds would answer for the upstream.
       // The policies' own tests (and adapters' guard tests) set it back to on.
       UPSTREAM_POLICIES: 'off',
+      // Media answers would fetch the first bytes of each file their fixtures name (real CDN hosts): the
+      // tests of those facts set it back to true, with a CDN on loopback.
+      MEDIA_FACTS: 'false',
       ...env,
     },
     { adaptersDir: opts.adaptersDir, log: opts.log },

@@ -1,6 +1,6 @@
 // Downloader answers name their media by links on this service (features/media/); an adapter's test is
 // about what the provider gave. This checks each media's link and gives the answer back as the provider
-// gave it: `url` the provider's own (`sourceUrl`), the link kept aside.
+// gave it: `url` the provider's own (`sourceUrl`), the link and the facts learnt of the file kept aside.
 const LINK = /^http:\/\/127\.0\.0\.1:3999\/media\/[A-Za-z0-9_-]{40,}$/;
 
 interface Answer {
@@ -14,6 +14,10 @@ export function asProviderGave<T extends Answer>(res: T): T {
     expect(m).toHaveProperty('sourceUrl');
     m.url = m.sourceUrl;
     delete m.sourceUrl;
+    for (const fact of ['bytes', 'mime', 'width', 'height', 'duration']) {
+      expect(m).toHaveProperty(fact);
+      delete m[fact];
+    }
   }
   return res;
 }
