@@ -1,6 +1,6 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
 // (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): parse →
-// identify → meter (429; headers on every answer) → authorize (401) → validate (400)
+// identify → meter (429; headers on every answer) → authorize (401) → short links followed → validate (400)
 // → cache → invoke (the adapter, and what a feature adds before the answer is cached: media facts) → a
 // feature's step on the answer (media links) → envelope, and the error answer for whatever a step raised.
 // Plus the routes the features answer (the caller's own usage, features/usage/), and the route that answers
@@ -21,6 +21,8 @@ import { validate } from '../engine/pipeline/steps/validate.js';
 import { invoker, type Invoke, type Provider } from '../engine/pipeline/steps/invoke.js';
 import { cached } from '../engine/pipeline/steps/cache.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
+import { shortLinks } from '../engine/pipeline/steps/short-links.js';
+import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
 
 export interface ApiRoutesDeps {
   endpoints: EndpointSpec[];
@@ -44,6 +46,8 @@ export interface ApiRoutesDeps {
   afterCache: (spec: EndpointSpec) => Step | undefined;
   /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
   featureRoutes: [string, Route][];
+  /** DNS resolution of short links' hosts (tests); the system's by default. */
+  resolve?: ResolveHost;
   /** The terminal error answer of every chain. */
   fail: Fail;
 }
@@ -55,11 +59,13 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
     deps,
     (spec, invoke) => {
       const after = deps.afterCache(spec);
+      const short = shortLinks(spec, { userAgent: deps.context.userAgent, allowPrivate: deps.context.allowPrivateFetch, resolve: deps.resolve });
       return [
         parse(spec, deps.limits),
         identify,
         meter,
         authorize,
+        ...(short ? [short] : []),
         validate(spec, deps.checks.get(spec.id)!),
         cached(spec, deps.cache, deps.aroundInvoke(spec, invoke), deps.cacheLookedUp, deps.cacheTtlMs(spec)),
         ...(after ? [after] : []),

@@ -48,6 +48,7 @@ import { LoadOnce } from '../engine/load-once.js';
 import { createMedia } from '../features/media/media.js';
 import { mediaRefresher } from './media-refresh.js';
 import { isLive } from '../engine/access/keystore.js';
+import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
 
 export const VERSION = '0.1.0';
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
@@ -81,8 +82,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter). */
-export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
+/**
+ * `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter);
+ * `opts.resolve` the DNS of short links' hosts (tests point them at their fakes).
+ */
+export async function createApp(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { log?: Logger; adaptersDir?: string; resolve?: ResolveHost } = {},
+): Promise<App> {
   const config = loadConfig(env);
   const log = opts.log ?? createLogger(config.logLevel);
   const { catalog, checks } = await openCatalog(config.catalogDir);
@@ -240,6 +247,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     afterCache: (spec) => media.step(spec),
     identify: identifyStep,
     meter,
+    resolve: opts.resolve,
     featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
   });
   const api = apiServer(routes, unmatched, { observe, trust });

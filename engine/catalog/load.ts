@@ -29,6 +29,8 @@ export interface ParamSpec {
   patternHint?: string;
   format?: 'url' | 'ip' | 'domain';
   hosts?: string[];
+  /** For url params: hosts of short or share links, followed to the link they stand for before validation. */
+  shortLinks?: string[];
   orText?: boolean;
   default?: string | number | boolean;
 }

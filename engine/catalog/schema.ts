@@ -24,6 +24,8 @@ const param = {
     format: { enum: ['url', 'ip', 'domain'] },
     /** For url params: allowed hosts; `example.com` also allows its subdomains. */
     hosts: { type: 'array', minItems: 1, items: { type: 'string' } },
+    /** For url params: hosts of short or share links (vm.tiktok.com), followed to the link they stand for first. */
+    shortLinks: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** For file params: the value may also come as a text field (base64 data or a URL). */
     orText: { type: 'boolean' },
     default: { type: ['string', 'number', 'boolean'] },

@@ -55,7 +55,7 @@ describe('cobalt first', () => {
 
   test('a slideshow picker: photos and the background audio', async () => {
     cobaltAnswer = () => ({ json: cobaltFixture('picker-tiktok-slideshow.json') });
-    const res = await get(withCobalt, 'https://vm.tiktok.com/ZMabc123/');
+    const res = await get(withCobalt, 'https://www.tiktok.com/@scout2015/photo/7400000000000000001');
     expect(res.status).toBe(200);
     expect(res.body.data.medias.map((m: { type: string; extension: string }) => `${m.type}:${m.extension}`)).toEqual([
       'image:jpg',
