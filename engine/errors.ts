@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'storage_unavailable'
   | 'range_not_satisfiable'
   | 'link_expired'
+  | 'media_too_large'
   | 'internal';
 
 /**
@@ -51,6 +52,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   storage_unavailable: 503,
   range_not_satisfiable: 416,
   link_expired: 410,
+  media_too_large: 422,
   internal: 500,
 };
 

@@ -7,6 +7,7 @@ import type { EndpointSpec } from '../../engine/catalog/load.js';
 import type { Call } from '../../engine/pipeline/call.js';
 import type { Next, Step } from '../../engine/pipeline/chain.js';
 import type { MediaSeal } from './token.js';
+import { capOf, fit } from './fit.js';
 
 export interface LinkDeps {
   publicUrl: string;
@@ -58,7 +59,10 @@ export function mediaLinks(spec: EndpointSpec, deps: LinkDeps): Step | undefined
         const data = (out.dataJson !== undefined ? JSON.parse(out.dataJson) : structuredClone(out.data)) as Record<string, unknown>;
         const all = Array.isArray(data[field]) ? (data[field] as unknown[]) : undefined;
         if (all) {
-          const kept = all;
+          const cap = capOf(call.params ?? {});
+          // A link names its media by its place in the provider's whole answer, which a refresh gets again.
+          const kept = cap === undefined ? all : fit(all, cap);
+          data[field] = kept;
           const expires = Math.floor((Date.now() + deps.linkTtlMs) / 1000);
           const own = deps.selfHostedOrigin(out.source);
           for (const raw of kept) {
@@ -85,7 +89,7 @@ export function mediaLinks(spec: EndpointSpec, deps: LinkDeps): Step | undefined
         }
         call.outcome = { ...out, data, dataJson: undefined };
       })
-      // The secrets' database down ends the call.
+      // fit()'s media_too_large, or the secrets' database down, ends the call.
       .then(() => next(), next);
   };
 }
