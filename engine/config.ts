@@ -69,6 +69,8 @@ export interface MediaConfig {
   linkSecrets: string[];
   /** Learn each media's size and type with a small ranged GET when the answer is made (MEDIA_FACTS). */
   facts: boolean;
+  /** MEDIA_STORE=on: keep a copy of each media downloaded whole in the blob store while its link lives. */
+  store: boolean;
   /** How long a media answer is reused for the same parameters (MEDIA_CACHE_TTL; 0: never). */
   cacheTtlMs: number;
   /** Streams of media links one key may have open at once, per plan (MEDIA_STREAMS, MEDIA_STREAMS_<PLAN>). */

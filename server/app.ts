@@ -233,6 +233,8 @@ export async function createApp(
       return { selfHostedOrigin: base ? new URL(base).origin : undefined, settings: up ? upstream(id).settings : {} };
     },
     refresh: mediaRefresher({ endpoints: catalog.endpoints, adapters, context, trust }),
+    blobs,
+    tempDir: limits.uploadDir,
     allowPrivate: config.allowPrivateFetch,
     userAgent,
     log,

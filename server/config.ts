@@ -213,6 +213,12 @@ function perPlan(env: NodeJS.ProcessEnv, name: string, fallback: number, unit = 
   return { default: atLeastOne(env[name], fallback, name) * unit, plans };
 }
 
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
 function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
   const secrets = (env.MEDIA_LINK_SECRETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const short = secrets.find((s) => s.length < 32);
@@ -221,6 +227,7 @@ function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
     linkTtlMs: duration(env.MEDIA_LINK_TTL, '6h', 'MEDIA_LINK_TTL'),
     linkSecrets: secrets,
     facts: bool(env.MEDIA_FACTS, true, 'MEDIA_FACTS'),
+    store: onOff(env.MEDIA_STORE, false, 'MEDIA_STORE'),
     cacheTtlMs: env.MEDIA_CACHE_TTL === 'off' ? 0 : duration(env.MEDIA_CACHE_TTL, '10m', 'MEDIA_CACHE_TTL'),
     streams: perPlan(env, 'MEDIA_STREAMS', 4),
     dailyBytes: perPlan(env, 'MEDIA_DAILY_MB', 2048, 1024 * 1024),

@@ -16,6 +16,8 @@ import { mediaLinks } from './links.js';
 import { mediaRoute } from './route.js';
 import { streamLimits } from './limits.js';
 import { withFacts } from './facts.js';
+import { mediaCopies } from './copies.js';
+import type { BlobStore } from '../../engine/blob-store.js';
 import type { MediaLink } from './token.js';
 
 export interface MediaDeps {
@@ -27,6 +29,9 @@ export interface MediaDeps {
   /** An upstream's base URL when the operator runs it (it has no public default), and its settings. */
   upstream: (id: string) => { selfHostedOrigin: string | undefined; settings: Record<string, unknown> };
   refresh: (link: MediaLink, req: IncomingMessage, res: ServerResponse) => Promise<string | undefined>;
+  /** Where copies go with MEDIA_STORE=on, and the folder their bytes are written to first. */
+  blobs: BlobStore;
+  tempDir: string;
   allowPrivate: boolean;
   userAgent: string;
   log: Logger;
@@ -79,6 +84,7 @@ export function createMedia(deps: MediaDeps): Media {
     },
     refresh: deps.refresh,
     trustedAgent,
+    copies: deps.config.store ? mediaCopies(deps.blobs, deps.tempDir, deps.log) : undefined,
     allowPrivate: deps.allowPrivate,
     userAgent: deps.userAgent,
     log: deps.log,

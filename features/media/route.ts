@@ -13,6 +13,7 @@ import { sendError } from '../../engine/pipeline/respond.js';
 import type { MediaSeal, MediaLink } from './token.js';
 import { FileUnreachable, requestFile, type FileAnswer } from './upstream-file.js';
 import type { StreamLimits } from './limits.js';
+import type { MediaCopies } from './copies.js';
 
 const PREFIX = '/media/';
 const TOKEN = /^[A-Za-z0-9_-]{40,8000}$/;
@@ -31,6 +32,8 @@ export interface MediaRouteDeps {
   /** The endpoint's answer afresh, for the post link of `link`: the media at its place, or undefined. */
   refresh: (link: MediaLink, req: IncomingMessage, res: ServerResponse) => Promise<string | undefined>;
   trustedAgent: () => Promise<Agent>;
+  /** MEDIA_STORE=on: the copies kept of whole downloads. */
+  copies: MediaCopies | undefined;
   allowPrivate: boolean;
   userAgent: string;
   log: Logger;
@@ -94,6 +97,11 @@ async function serve(
   }
   const link = opened.link;
   if (!(await deps.keyIsLive(link.k))) throw new ApiError('forbidden', 'The key this media link was made for is no longer valid');
+  const copy = await deps.copies?.find(link.u);
+  if (copy) {
+    res.writeHead(302, { Location: copy, 'Cache-Control': 'private, no-store' }).end();
+    return;
+  }
   const release = await deps.limits.open(link.k, link.l);
   let sent = 0;
   try {
@@ -119,7 +127,8 @@ async function serve(
       throw upstreamFailed(`The media's host answered ${file.status}`);
     }
     res.statusCode = file.status === 206 || file.status === 416 ? file.status : 200;
-    res.setHeader('Content-Type', typeOf(file.headers['content-type'], link.n));
+    const type = typeOf(file.headers['content-type'], link.n);
+    res.setHeader('Content-Type', type);
     res.setHeader('Content-Disposition', `attachment; filename="${link.n}"`);
     res.setHeader('Cache-Control', 'private, no-transform');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -133,12 +142,20 @@ async function serve(
       res.end();
       return;
     }
+    // A whole download is kept when the operator asked for copies (MEDIA_STORE=on).
+    const sink = file.status === 200 ? deps.copies?.start(link.u, type, link.n.slice(link.n.lastIndexOf('.') + 1), link.x) : undefined;
     file.body.on('data', (chunk: Buffer) => {
       sent += chunk.length;
+      sink?.write(chunk);
     });
-    await pipeline(file.body, res).catch(() => {
+    const whole = await pipeline(file.body, res).then(
+      () => true,
       // The caller went away, or the upstream stopped: the answer is cut, as a proxy's would be.
-    });
+      () => false,
+    );
+    const length = Number(file.headers['content-length']);
+    if (sink && whole && (!Number.isFinite(length) || length === sent)) await sink.commit();
+    else sink?.drop();
   } finally {
     release(sent);
   }
