@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import type { Adapter } from '../engine/types.js';
 import type { ContextDeps } from '../engine/pipeline/context.js';
-import { Call, type ApiRequest } from '../engine/pipeline/call.js';
+import { Call } from '../engine/pipeline/call.js';
 import { invoker, type Invoke } from '../engine/pipeline/steps/invoke.js';
 import type { MediaLink } from '../features/media/token.js';
 import { endpointProviders } from './api-routes.js';
@@ -30,13 +30,16 @@ export function mediaRefresher(deps: RefreshDeps) {
     const endpoint = of(link.e);
     if (!endpoint?.spec.mediaItems) return Promise.resolve(undefined);
     const field = endpoint.spec.mediaItems;
-    const call = new Call(endpoint.spec.id, `/api/v1/${endpoint.spec.id}`, null, req as ApiRequest, res, { observe: () => {}, trust: deps.trust });
+    const call = new Call(endpoint.spec.id, `/api/v1/${endpoint.spec.id}`, null, req, res, {
+      observe: () => {},
+      trust: deps.trust,
+    });
     call.params = link.p;
     call.input = { raw: {}, files: {} };
     return new Promise((resolve, reject) =>
       endpoint.invoke(call, (err) => {
         if (err !== undefined && err !== null) return reject(err instanceof Error ? err : new Error(String(err)));
-        const items = (call.outcome?.data as Record<string, unknown> | undefined)?.[field];
+        const items = call.outcome?.data?.[field];
         const item = Array.isArray(items) ? (items[link.i] as { url?: unknown } | undefined) : undefined;
         resolve(typeof item?.url === 'string' ? item.url : undefined);
       }),

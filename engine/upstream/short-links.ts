@@ -4,6 +4,7 @@
 // parameter names. The walk stops at the first link on one of its own hosts, which is not fetched.
 import { guardedAgent, isPublicAddress, systemResolve, BlockedAddress, type ResolveHost } from './guarded-fetch.js';
 import { invalidParam, upstreamTimeout } from '../errors.js';
+import { streamedRequest } from './undici.js';
 
 const MAX_HOPS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -36,7 +37,7 @@ export async function followShortLink(url: URL, opts: ShortLinkOptions): Promise
     let status: number;
     let location: string | string[] | undefined;
     try {
-      const res = await agent.request({
+      const res = await streamedRequest(agent, {
         origin: at.origin,
         path: at.pathname + at.search,
         method: 'GET',

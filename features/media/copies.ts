@@ -25,9 +25,12 @@ export interface MediaCopies {
 
 export function mediaCopies(blobs: BlobStore, dir: string, log: Logger): MediaCopies {
   const kept = new LRUCache<string, { id: string; ext: string }>({ max: 10_000 });
+  // A download being kept: a request for the same media waits for it rather than download it again.
+  const keeping = new Map<string, Promise<void>>();
   fs.mkdirSync(dir, { recursive: true });
   return {
     async find(source) {
+      await keeping.get(source);
       const copy = kept.get(source);
       if (!copy) return undefined;
       const found = await blobs.get(copy.id);
@@ -44,9 +47,17 @@ export function mediaCopies(blobs: BlobStore, dir: string, log: Logger): MediaCo
       out.on('error', () => {
         failed = true;
       });
+      let done!: () => void;
+      const settled = new Promise<void>((resolve) => (done = resolve));
+      if (!keeping.has(source)) keeping.set(source, settled);
+      const finish = () => {
+        if (keeping.get(source) === settled) keeping.delete(source);
+        done();
+      };
       const drop = () => {
         out.destroy();
         fs.rm(file, { force: true }, () => {});
+        finish();
       };
       return {
         write: (chunk) => void out.write(chunk),
@@ -58,6 +69,7 @@ export function mediaCopies(blobs: BlobStore, dir: string, log: Logger): MediaCo
           try {
             const meta = await blobs.put({ kind: 'media', fromPath: file, contentType, ttlSeconds });
             kept.set(source, { id: meta.id, ext });
+            finish();
           } catch (err) {
             log.warn({ err: (err as Error).message }, 'media copy not kept');
             drop();

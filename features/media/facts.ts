@@ -9,7 +9,7 @@ import type { Call } from '../../engine/pipeline/call.js';
 import type { Next } from '../../engine/pipeline/chain.js';
 import type { Invoke } from '../../engine/pipeline/steps/invoke.js';
 import { parseDuration } from '../../engine/duration.js';
-import { requestFile, type FileRequest } from './upstream-file.js';
+import { discard, requestFile, type FileRequest } from './upstream-file.js';
 
 /** file-type reads a few kilobytes at most for the formats media come in. */
 const HEAD_BYTES = 4100;
@@ -37,10 +37,22 @@ function sizeOf(status: number, headers: Record<string, string | string[] | unde
 }
 
 /** The facts of one file: its first bytes and its size, from one ranged GET. */
-async function factsOf(url: string, opts: FileOptions & { headers: Record<string, string> }, signal: AbortSignal, timeoutMs: number): Promise<Facts> {
-  const file = await requestFile({ ...opts, url, method: 'GET', headers: { ...opts.headers, range: `bytes=0-${HEAD_BYTES - 1}` }, signal, timeoutMs });
+async function factsOf(
+  url: string,
+  opts: FileOptions & { headers: Record<string, string> },
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Facts> {
+  const file = await requestFile({
+    ...opts,
+    url,
+    method: 'GET',
+    headers: { ...opts.headers, range: `bytes=0-${HEAD_BYTES - 1}` },
+    signal,
+    timeoutMs,
+  });
   if (file.status !== 200 && file.status !== 206) {
-    file.body.destroy();
+    discard(file);
     return { bytes: null, mime: null };
   }
   const chunks: Buffer[] = [];
@@ -51,7 +63,7 @@ async function factsOf(url: string, opts: FileOptions & { headers: Record<string
     got += chunk.length;
     if (got >= HEAD_BYTES) break;
   }
-  file.body.destroy();
+  discard(file);
   const sniffed = await fileTypeFromBuffer(Buffer.concat(chunks).subarray(0, HEAD_BYTES)).catch(() => undefined);
   return { bytes: sizeOf(file.status, file.headers), mime: sniffed?.mime ?? null };
 }
@@ -66,7 +78,7 @@ export function withFacts(spec: EndpointSpec, invoke: Invoke, deps: FactsDeps): 
   return (call: Call, next: Next) =>
     invoke(call, (err) => {
       const out = call.outcome;
-      const items = (out?.data as Record<string, unknown> | undefined)?.[field];
+      const items = out?.data?.[field];
       if ((err !== undefined && err !== null) || !out || !Array.isArray(items)) return next(err);
       const waitMs = Math.max(0, Math.min(MAX_WAIT_MS, budgetMs - call.elapsedMs));
       const stop = new AbortController();

@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { ApiError, notFound, upstreamFailed, upstreamTimeout } from '../../engine/errors.js';
 import { sendError } from '../../engine/pipeline/respond.js';
 import type { MediaSeal, MediaLink } from './token.js';
-import { FileUnreachable, requestFile, type FileAnswer } from './upstream-file.js';
+import { FileUnreachable, discard, requestFile, type FileAnswer } from './upstream-file.js';
 import type { StreamLimits } from './limits.js';
 import type { MediaCopies } from './copies.js';
 
@@ -72,7 +72,10 @@ export function mediaRoute(deps: MediaRouteDeps): (req: IncomingMessage, res: Se
     // Hosted media (features/hosting/) are /media/<id>.<ext>: a dot, and far shorter than a token.
     if (!TOKEN.test(token)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(res, new ApiError('method_not_allowed', `Method ${req.method} is not allowed on a media link; use GET or HEAD`, { Allow: 'GET, HEAD' }));
+      sendError(
+        res,
+        new ApiError('method_not_allowed', `Method ${req.method} is not allowed on a media link; use GET or HEAD`, { Allow: 'GET, HEAD' }),
+      );
       return true;
     }
     serve(deps, refreshed, token, req, res).catch((err: unknown) => {
@@ -111,7 +114,7 @@ async function serve(
     const known = refreshed.get(link.u);
     let file = await fetchOf((known && (await known.catch(() => undefined))) ?? link.u);
     if (DEAD.has(file.status)) {
-      file.body.destroy();
+      discard(file);
       let asking = refreshed.get(link.u);
       if (!asking || asking === known) {
         asking = deps.refresh(link, req, res);
@@ -123,7 +126,7 @@ async function serve(
       file = await fetchOf(fresh);
     }
     if (file.status >= 400 && file.status !== 416) {
-      file.body.destroy();
+      discard(file);
       throw upstreamFailed(`The media's host answered ${file.status}`);
     }
     res.statusCode = file.status === 206 || file.status === 416 ? file.status : 200;
@@ -138,7 +141,7 @@ async function serve(
     }
     if (file.headers['accept-ranges'] === undefined && file.status === 206) res.setHeader('Accept-Ranges', 'bytes');
     if (req.method === 'HEAD') {
-      file.body.destroy();
+      discard(file);
       res.end();
       return;
     }
@@ -161,7 +164,13 @@ async function serve(
   }
 }
 
-async function fetchFile(deps: MediaRouteDeps, link: MediaLink, url: string, req: IncomingMessage, signal: AbortSignal): Promise<FileAnswer> {
+async function fetchFile(
+  deps: MediaRouteDeps,
+  link: MediaLink,
+  url: string,
+  req: IncomingMessage,
+  signal: AbortSignal,
+): Promise<FileAnswer> {
   const provider = deps.provider(link.s);
   const headers: Record<string, string> = { 'user-agent': deps.userAgent, accept: '*/*', ...provider.headers };
   const range = req.headers.range;

@@ -76,7 +76,9 @@ export class MediaSeal {
     const decipher = crypto.createDecipheriv('aes-256-ctr', k.enc, iv);
     let link: MediaLink;
     try {
-      link = JSON.parse(Buffer.concat([decipher.update(body.subarray(ID_BYTES + IV_BYTES)), decipher.final()]).toString('utf8')) as MediaLink;
+      link = JSON.parse(
+        Buffer.concat([decipher.update(body.subarray(ID_BYTES + IV_BYTES)), decipher.final()]).toString('utf8'),
+      ) as MediaLink;
     } catch {
       return { ok: false, why: 'malformed' };
     }

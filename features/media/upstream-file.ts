@@ -4,6 +4,7 @@
 // network): the operator configured that address, and it is reached only for links it made.
 import type { Agent, Dispatcher } from 'undici';
 import { BlockedAddress, guardedAgent, isPublicAddress, systemResolve } from '../../engine/upstream/guarded-fetch.js';
+import { streamedRequest } from '../../engine/upstream/undici.js';
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -28,6 +29,12 @@ export interface FileAnswer {
   body: Dispatcher.ResponseData['body'];
 }
 
+/** Stops reading an answer's body: quietly (undici's body errors when destroyed before its end). */
+export function discard(file: FileAnswer): void {
+  file.body.on('error', () => {});
+  file.body.destroy();
+}
+
 /** Why the link could not be fetched: the guard refused a hop, too many redirects, or the network. */
 export class FileUnreachable extends Error {
   constructor(readonly why: 'blocked' | 'redirects' | 'network') {
@@ -47,7 +54,7 @@ export async function requestFile(req: FileRequest): Promise<FileAnswer> {
     };
     let res: Dispatcher.ResponseData;
     try {
-      res = await agent.request({
+      res = await streamedRequest(agent, {
         origin: url.origin,
         path: url.pathname + url.search,
         method: req.method,
