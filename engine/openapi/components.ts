@@ -114,7 +114,10 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
   },
   422: {
     name: 'MediaTooLarge',
-    response: errorResponse(422, 'None of the media fits under the cap asked for (`maxBytes`, `for`); the message gives the smallest size on offer.'),
+    response: errorResponse(
+      422,
+      'None of the media fits under the cap asked for (`maxBytes`, `for`); the message gives the smallest size on offer.',
+    ),
   },
   429: {
     name: 'TooManyRequests',
