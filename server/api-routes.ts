@@ -59,7 +59,11 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
     deps,
     (spec, invoke) => {
       const after = deps.afterCache(spec);
-      const short = shortLinks(spec, { userAgent: deps.context.userAgent, allowPrivate: deps.context.allowPrivateFetch, resolve: deps.resolve });
+      const short = shortLinks(spec, {
+        userAgent: deps.context.userAgent,
+        allowPrivate: deps.context.allowPrivateFetch,
+        resolve: deps.resolve,
+      });
       return [
         parse(spec, deps.limits),
         identify,

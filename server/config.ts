@@ -220,7 +220,10 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
 }
 
 function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
-  const secrets = (env.MEDIA_LINK_SECRETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const secrets = (env.MEDIA_LINK_SECRETS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const short = secrets.find((s) => s.length < 32);
   if (short !== undefined) throw new Error('MEDIA_LINK_SECRETS: each secret must be at least 32 characters');
   return {

@@ -164,10 +164,20 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
    * once its answer is in Redis; the others look for that answer until the lock is gone (answered without
    * a value to share, failed, or the instance died and the lock ran out), then ask themselves.
    */
-  function acrossInstances(redis: CacheRedis, key: string, lockMs: number, run: () => Promise<Outcome>, codec: CacheCodec<unknown>): Promise<Outcome> {
+  function acrossInstances(
+    redis: CacheRedis,
+    key: string,
+    lockMs: number,
+    run: () => Promise<Outcome>,
+    codec: CacheCodec<unknown>,
+  ): Promise<Outcome> {
     const lock = `${prefix}lock:${key}`;
     const mine = randomUUID();
-    const taken = answeredWithin(redis.set(lock, mine, { expiration: { type: 'PX', value: lockMs }, condition: 'NX' }), REDIS_WAIT_MS, 'SET NX');
+    const taken = answeredWithin(
+      redis.set(lock, mine, { expiration: { type: 'PX', value: lockMs }, condition: 'NX' }),
+      REDIS_WAIT_MS,
+      'SET NX',
+    );
     const letGo = () =>
       answeredWithin(redis.get(lock), REDIS_WAIT_MS, 'GET')
         .then((holder) => (holder === mine ? redis.del(lock) : undefined))
@@ -206,7 +216,13 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
 
   // Promise chains rather than async functions: a miss passes through here on every uncached call, and
   // each async layer cost it a promise and a microtask more (docs/decisions/upstream-path.md).
-  function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>, lockMs: number): Promise<Outcome> {
+  function produce<T>(
+    key: string,
+    ttlMs: number,
+    fn: () => Promise<CacheProduce<T>>,
+    codec: CacheCodec<T>,
+    lockMs: number,
+  ): Promise<Outcome> {
     const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
     if (!redis?.isReady) return run();
     return redisGet(redis, key, codec).then((found) =>

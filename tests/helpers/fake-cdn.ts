@@ -42,11 +42,17 @@ export async function fakeCdn(opts: FakeCdnOptions): Promise<FakeCdn> {
       if (start >= size || start > last) return end(416, { 'content-range': `bytes */${size}` });
       return end(
         206,
-        { 'content-type': file.type, 'content-length': last - start + 1, 'content-range': `bytes ${start}-${last}/${size}`, 'accept-ranges': 'bytes' },
+        {
+          'content-type': file.type,
+          'content-length': last - start + 1,
+          'content-range': `bytes ${start}-${last}/${size}`,
+          'accept-ranges': 'bytes',
+        },
         file.bytes.subarray(start, last + 1),
       );
     }
-    if (!file.stallMs || req.method === 'HEAD') return end(200, { 'content-type': file.type, 'content-length': size, 'accept-ranges': 'bytes' }, file.bytes);
+    if (!file.stallMs || req.method === 'HEAD')
+      return end(200, { 'content-type': file.type, 'content-length': size, 'accept-ranges': 'bytes' }, file.bytes);
     requests.push({ method: 'GET', path: u.pathname, status: 200 });
     res.writeHead(200, { 'content-type': file.type, 'content-length': size });
     res.write(file.bytes.subarray(0, 1024));

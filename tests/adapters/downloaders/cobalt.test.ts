@@ -165,13 +165,10 @@ describe('hosts', () => {
   });
 
   // fb.watch share links are followed to the post first: tests/engine/pipeline/steps/short-links.test.ts.
-  test.each(['https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])(
-    'dl-b accepts %s',
-    async (url) => {
-      answer = () => ({ json: fixture('redirect-facebook.json') });
-      expect((await get('dl-b', url)).status).toBe(200);
-    },
-  );
+  test.each(['https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])('dl-b accepts %s', async (url) => {
+    answer = () => ({ json: fixture('redirect-facebook.json') });
+    expect((await get('dl-b', url)).status).toBe(200);
+  });
 });
 
 describe('dl-b (Facebook)', () => {

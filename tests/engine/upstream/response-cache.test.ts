@@ -186,7 +186,12 @@ describe('redis trouble never breaks the cache', () => {
   });
 
   test('a Redis that hangs or fails is waited on for ~50 ms at most', async () => {
-    const hanging: CacheRedis = { isReady: true, get: () => new Promise(() => {}), set: () => new Promise(() => {}), del: () => new Promise(() => {}) };
+    const hanging: CacheRedis = {
+      isReady: true,
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+      del: () => new Promise(() => {}),
+    };
     const failing: CacheRedis = {
       isReady: true,
       get: async () => Promise.reject(new Error('READONLY')),
@@ -285,7 +290,10 @@ describe('through Redis', () => {
     const two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
     const failing = producer('never', { delayMs: 100, fail: true });
     const working = producer('fine', { delayMs: 0 });
-    const [a, b] = await Promise.allSettled([one.fill('k6', 60_000, failing), new Promise((r) => setTimeout(r, 20)).then(() => two.fill('k6', 60_000, working))]);
+    const [a, b] = await Promise.allSettled([
+      one.fill('k6', 60_000, failing),
+      new Promise((r) => setTimeout(r, 20)).then(() => two.fill('k6', 60_000, working)),
+    ]);
     expect(a.status).toBe('rejected');
     expect(b).toEqual({ status: 'fulfilled', value: { value: 'fine', cached: false } });
     expect(failing).toHaveBeenCalledTimes(1);

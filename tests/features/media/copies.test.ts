@@ -53,7 +53,7 @@ test('on: the first whole download is kept until the link expires, and the next 
 
   const again = await request(t.app).get(path);
   expect(again.status).toBe(302);
-  const copy = new URL(again.headers.location as string);
+  const copy = new URL(again.headers.location);
   expect(copy.pathname).toMatch(/^\/media\/[A-Za-z0-9]{8}\.mp4$/);
   const served = await bytesOf(t, copy.pathname);
   expect(served.status).toBe(200);

@@ -27,7 +27,13 @@ beforeAll(async () => {
   tikwm = await fakeUpstream(() => ({
     json: {
       code: 0,
-      data: { title: 'Scout', duration: 15, play: cdn.link('/v/1.mp4', 60_000), music: cdn.link(musicPath, 60_000), author: { unique_id: 'scout' } },
+      data: {
+        title: 'Scout',
+        duration: 15,
+        play: cdn.link('/v/1.mp4', 60_000),
+        music: cdn.link(musicPath, 60_000),
+        author: { unique_id: 'scout' },
+      },
     },
   }));
   t = await testApp({ UPSTREAM_TIKWM_URL: tikwm.url, UPSTREAM_TIKWM_MEDIA_USER_AGENT: UA, MEDIA_FACTS: 'true', MEDIA_CACHE_TTL: '10m' });
@@ -41,7 +47,10 @@ beforeEach(() => {
   musicPath = '/a/1.bin';
 });
 
-const ask = (q: string) => request(t.app).get('/api/v1/downloaders/dl-d').query({ apikey: t.key, url: `${TT}?q=${q}` });
+const ask = (q: string) =>
+  request(t.app)
+    .get('/api/v1/downloaders/dl-d')
+    .query({ apikey: t.key, url: `${TT}?q=${q}` });
 
 test('each media has its size and its sniffed type, from one ranged GET each', async () => {
   const res = await ask('1');
@@ -69,6 +78,8 @@ test('a repeat answered from the cache keeps the facts and asks the CDN nothing'
   const seen = cdn.requests.length;
   const second = await ask('3');
   expect(second.body.metadata.cached).toBe(true);
-  expect(second.body.data.medias.map((m: { bytes: number }) => m.bytes)).toEqual(first.body.data.medias.map((m: { bytes: number }) => m.bytes));
+  expect(second.body.data.medias.map((m: { bytes: number }) => m.bytes)).toEqual(
+    first.body.data.medias.map((m: { bytes: number }) => m.bytes),
+  );
   expect(cdn.requests).toHaveLength(seen);
 });

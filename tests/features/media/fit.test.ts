@@ -29,7 +29,12 @@ beforeAll(async () => {
   tikwm = await fakeUpstream(() => ({
     json: {
       code: 0,
-      data: { title: 'Scout', hdplay: cdn.link('/v/hd.mp4', 60_000), play: cdn.link('/v/sd.mp4', 60_000), music: cdn.link('/a/1.mp3', 60_000) },
+      data: {
+        title: 'Scout',
+        hdplay: cdn.link('/v/hd.mp4', 60_000),
+        play: cdn.link('/v/sd.mp4', 60_000),
+        music: cdn.link('/a/1.mp3', 60_000),
+      },
     },
   }));
   t = await testApp({ UPSTREAM_TIKWM_URL: tikwm.url, UPSTREAM_TIKWM_MEDIA_USER_AGENT: UA, MEDIA_FACTS: 'true', MEDIA_CACHE_TTL: '10m' });
@@ -39,8 +44,12 @@ afterAll(async () => {
   await Promise.all([cdn.close(), tikwm.close()]);
 });
 
-const ask = (q: Record<string, string | number>) => request(t.app).get('/api/v1/downloaders/dl-d').query({ apikey: t.key, url: TT, ...q });
-const kinds = (res: request.Response) => res.body.data.medias.map((m: { type: string; quality: string; bytes: number }) => [m.type, m.quality, m.bytes]);
+const ask = (q: Record<string, string | number>) =>
+  request(t.app)
+    .get('/api/v1/downloaders/dl-d')
+    .query({ apikey: t.key, url: TT, ...q });
+const kinds = (res: request.Response) =>
+  res.body.data.medias.map((m: { type: string; quality: string; bytes: number }) => [m.type, m.quality, m.bytes]);
 
 test('without a cap every media is offered', async () => {
   const res = await ask({});

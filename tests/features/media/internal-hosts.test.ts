@@ -30,7 +30,9 @@ beforeAll(async () => {
   cobalt = await fakeUpstream((req) =>
     req.method === 'POST'
       ? String((req.json() as { url: string }).url).includes('instagram')
-        ? { json: { status: 'picker', picker: [{ type: 'video', url: `${cobalt.url}/tunnel?id=p1` }], audio: `${cobalt.url}/tunnel?id=a1` } }
+        ? {
+            json: { status: 'picker', picker: [{ type: 'video', url: `${cobalt.url}/tunnel?id=p1` }], audio: `${cobalt.url}/tunnel?id=a1` },
+          }
         : { json: { status: 'tunnel', url: `${cobalt.url}/tunnel?id=t1`, filename: 'clip_1280x720_h264.mp4' } }
       : { headers: { 'content-type': 'video/mp4', 'content-length': String(mp4.length) }, body: mp4 },
   );

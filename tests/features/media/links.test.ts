@@ -30,10 +30,16 @@ const apps: TestApp[] = [];
 beforeAll(async () => {
   cdn = await fakeCdn({
     files: { '/v/1.mp4': { bytes: FILE, type: 'video/mp4' }, '/v/slow.mp4': { bytes: FILE, type: 'video/mp4', stallMs: 1000 } },
-    referer: 'https://www.tikwm.com/', userAgent: UA });
+    referer: 'https://www.tikwm.com/',
+    userAgent: UA,
+  });
   // Every answer hands out a new CDN link that dies CDN_TTL_MS later, as tikwm's do (sooner).
   tikwm = await fakeUpstream(() => ({
-    json: { code: 0, msg: 'success', data: { title: 'Scout: the dog / day #1', play: cdn.link(playPath, CDN_TTL_MS), author: { unique_id: 'scout' } } },
+    json: {
+      code: 0,
+      msg: 'success',
+      data: { title: 'Scout: the dog / day #1', play: cdn.link(playPath, CDN_TTL_MS), author: { unique_id: 'scout' } },
+    },
   }));
 });
 afterAll(async () => {
@@ -81,11 +87,14 @@ describe('a downloader answer', () => {
 
   test('the link streams the file, with its type, length and a clean file name', async () => {
     const [m] = await medias(t);
-    const res = await request(t.app).get(pathOf(m.url)).buffer(true).parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const res = await request(t.app)
+      .get(pathOf(m.url))
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(res.headers['content-length']).toBe(String(FILE.length));
@@ -115,11 +124,15 @@ describe('a downloader answer', () => {
 
   test('a Range is passed on: 206 with the bytes asked', async () => {
     const [m] = await medias(t);
-    const res = await request(t.app).get(pathOf(m.url)).set('Range', 'bytes=100-199').buffer(true).parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const res = await request(t.app)
+      .get(pathOf(m.url))
+      .set('Range', 'bytes=100-199')
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 100-199/${FILE.length}`);
     expect(res.headers['content-length']).toBe('100');
@@ -128,7 +141,9 @@ describe('a downloader answer', () => {
 
   test('a range past the end is 416 as the CDN says', async () => {
     const [m] = await medias(t);
-    const res = await request(t.app).get(pathOf(m.url)).set('Range', `bytes=${FILE.length + 10}-`);
+    const res = await request(t.app)
+      .get(pathOf(m.url))
+      .set('Range', `bytes=${FILE.length + 10}-`);
     expect(res.status).toBe(416);
     expect(res.headers['content-range']).toBe(`bytes */${FILE.length}`);
   });
@@ -218,7 +233,9 @@ describe('keys and plans', () => {
     const [m] = await medias(t, KEYS.premium);
     const day = new Date().toISOString().slice(0, 10);
     // The key file's premium key: its id is its hash's first 12 characters (engine/access/keystore.ts).
-    await t.api.store.write([{ kind: 'add', coll: 'media-bytes', id: `${hashKey(KEYS.premium).slice(0, 12)}:${day}`, add: { bytes: 1024 * 1024 }, ttlMs: 60_000 }]);
+    await t.api.store.write([
+      { kind: 'add', coll: 'media-bytes', id: `${hashKey(KEYS.premium).slice(0, 12)}:${day}`, add: { bytes: 1024 * 1024 }, ttlMs: 60_000 },
+    ]);
     const res = await request(t.app).get(pathOf(m.url));
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ success: false, code: 'quota' });

@@ -12,7 +12,11 @@ let tikwm: FakeUpstream;
 beforeAll(async () => {
   tikwm = await fakeUpstream(() => ({
     delayMs: 300,
-    json: { code: 0, msg: 'success', data: { title: 'Scout', play: 'https://v16m.tiktokcdn.com/v/1.mp4?exp=1', author: { unique_id: 'scout' } } },
+    json: {
+      code: 0,
+      msg: 'success',
+      data: { title: 'Scout', play: 'https://v16m.tiktokcdn.com/v/1.mp4?exp=1', author: { unique_id: 'scout' } },
+    },
   }));
 });
 afterAll(() => tikwm.close());
@@ -76,14 +80,11 @@ test('MEDIA_CACHE_TTL=off: every call asks the provider', async () => {
 });
 
 test('two instances on one Redis: ten concurrent calls, five to each, make one upstream call', async () => {
-  await onTwoInstances(
-    async (x, y) => {
-      const url = `${TT}?b=1`;
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(i % 2 ? x : y, url)));
-      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
-      expect(tikwm.calls).toHaveLength(1);
-      expect(answers.filter((r) => r.body.metadata.cached === true)).toHaveLength(9);
-    },
-    env(),
-  );
+  await onTwoInstances(async (x, y) => {
+    const url = `${TT}?b=1`;
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(i % 2 ? x : y, url)));
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(tikwm.calls).toHaveLength(1);
+    expect(answers.filter((r) => r.body.metadata.cached === true)).toHaveLength(9);
+  }, env());
 });

@@ -44,7 +44,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => shortServer.listen(0, '127.0.0.1', r));
   port = (shortServer.address() as AddressInfo).port;
-  cobalt = await fakeUpstream(() => ({ json: { status: 'tunnel', url: 'http://cobalt.internal/tunnel?id=1', filename: 'clip_1280x720.mp4' } }));
+  cobalt = await fakeUpstream(() => ({
+    json: { status: 'tunnel', url: 'http://cobalt.internal/tunnel?id=1', filename: 'clip_1280x720.mp4' },
+  }));
   t = await testApp({ UPSTREAM_COBALT_URL: cobalt.url, MEDIA_CACHE_TTL: 'off' }, { resolve });
 });
 afterAll(async () => {
