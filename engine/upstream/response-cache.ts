@@ -3,7 +3,8 @@
 // Concurrent identical misses share one call of the producer: in process by a shared promise, and across
 // instances by a lock in Redis (SET NX) that the first one takes while the others wait for its answer
 // there. Redis is an optimisation only: its errors are logged and ignored, a read never waits on it for
-// more than REDIS_WAIT_MS, and a wait for another instance's answer ends when its lock does.
+// more than REDIS_WAIT_MS (the lock, LOCK_WAIT_MS), and a wait for another instance's answer ends when
+// its lock does.
 import { hash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
@@ -63,6 +64,8 @@ export interface ResponseCacheOptions {
 }
 
 const REDIS_WAIT_MS = 50;
+/** A miss is about to cost an upstream call: the lock that may save it is waited for longer than a read. */
+const LOCK_WAIT_MS = 250;
 /** How often an instance waiting for another's answer looks for it in Redis. */
 const SHARED_POLL_MS = 25;
 const DEFAULT_LOCK_MS = 30_000;
@@ -175,7 +178,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     const mine = randomUUID();
     const taken = answeredWithin(
       redis.set(lock, mine, { expiration: { type: 'PX', value: lockMs }, condition: 'NX' }),
-      REDIS_WAIT_MS,
+      LOCK_WAIT_MS,
       'SET NX',
     );
     const letGo = () =>
@@ -198,7 +201,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
       new Promise<void>((ok) => setTimeout(ok, SHARED_POLL_MS)).then(() =>
         redisGet(redis, key, codec).then(async (found) => {
           if (found) return shared(key, found);
-          const held = await answeredWithin(redis.get(lock), REDIS_WAIT_MS, 'GET').catch(() => null);
+          const held = await answeredWithin(redis.get(lock), LOCK_WAIT_MS, 'GET').catch(() => null);
           if (held !== null && Date.now() < until) return wait();
           // The lock is gone: the answer may have landed just before it went.
           const late = await redisGet(redis, key, codec);
