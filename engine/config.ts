@@ -58,8 +58,27 @@ export interface Config {
   health: HealthConfig;
   /** Plans sold through Stripe (STRIPE_SECRET_KEY and the rest): unset, nothing of billing shows (portal/billing/). */
   billing: BillingConfig | undefined;
+  /** Links on this service to the media answers name (features/media/). */
+  media: MediaConfig;
   /** The process environment, read only for the per-upstream variables (UPSTREAM_<ID>_URL, _KEYS, …), whose names come from catalog/upstreams.yaml. */
   env: NodeJS.ProcessEnv;
+}
+
+export interface MediaConfig {
+  /** How long a /media/<token> link works (MEDIA_LINK_TTL). */
+  linkTtlMs: number;
+  /** Secrets that sign links, the first signing and all verifying (MEDIA_LINK_SECRETS); the `secrets` table's one always verifies. */
+  linkSecrets: string[];
+  /** Learn each media's size and type with a small ranged GET when the answer is made (MEDIA_FACTS). */
+  facts: boolean;
+  /** MEDIA_STORE=on: keep a copy of each media downloaded whole in the blob store while its link lives. */
+  store: boolean;
+  /** How long a media answer is reused for the same parameters (MEDIA_CACHE_TTL; 0: never). */
+  cacheTtlMs: number;
+  /** Streams of media links one key may have open at once, per plan (MEDIA_STREAMS, MEDIA_STREAMS_<PLAN>). */
+  streams: { default: number; plans: Record<string, number> };
+  /** Bytes of media links one key may stream a day, per plan (MEDIA_DAILY_MB, MEDIA_DAILY_MB_<PLAN>). */
+  dailyBytes: { default: number; plans: Record<string, number> };
 }
 
 export type SignupMode = 'open' | 'approval' | 'closed';

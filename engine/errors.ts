@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'upstream_changed'
   | 'storage_unavailable'
   | 'range_not_satisfiable'
+  | 'link_expired'
+  | 'media_too_large'
   | 'internal';
 
 /**
@@ -49,6 +51,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upstream_changed: 502,
   storage_unavailable: 503,
   range_not_satisfiable: 416,
+  link_expired: 410,
+  media_too_large: 422,
   internal: 500,
 };
 

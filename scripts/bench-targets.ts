@@ -97,22 +97,32 @@ switch (target) {
     break;
   }
   case 'fake-upstream': {
-    // A PokéAPI-shaped upstream answering in ~1 ms.
-    listen(
-      http.createServer((req, res) => {
+    // A PokéAPI-shaped upstream answering in ~1 ms; and a media CDN's file (256 KiB) with a tikwm-shaped
+    // answer that links to it, for the media-link case.
+    const file = Buffer.alloc(256 * 1024, 7);
+    const server = http.createServer((req, res) => {
+      if (req.url === '/media/file.mp4') {
+        res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': file.length });
+        return res.end(file);
+      }
+      if (req.url?.startsWith('/api/?')) {
+        const play = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/file.mp4`;
         res.setHeader('Content-Type', 'application/json');
-        res.end(
-          JSON.stringify({
-            id: 25,
-            name: req.url?.split('/').filter(Boolean).pop() ?? 'pikachu',
-            height: 4,
-            weight: 60,
-            base_experience: 112,
-            types: [{ slot: 1, type: { name: 'electric' } }],
-          }),
-        );
-      }),
-    );
+        return res.end(JSON.stringify({ code: 0, msg: 'success', data: { title: 'bench', play } }));
+      }
+      res.setHeader('Content-Type', 'application/json');
+      res.end(
+        JSON.stringify({
+          id: 25,
+          name: req.url?.split('/').filter(Boolean).pop() ?? 'pikachu',
+          height: 4,
+          weight: 60,
+          base_experience: 112,
+          types: [{ slot: 1, type: { name: 'electric' } }],
+        }),
+      );
+    });
+    listen(server);
     break;
   }
   case 'engine': {

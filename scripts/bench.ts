@@ -234,7 +234,33 @@ endpoints:
 );
 fs.writeFileSync(path.join(benchAdapters, 'bench/constant.js'), `export default async () => (${JSON.stringify(CONSTANT)});\n`);
 const constantEnv = { ...engineEnv, CATALOG_DIR: benchCatalog, BENCH_ADAPTERS_DIR: benchAdapters };
-type Case = { name: string; target: string; env?: Record<string, string>; path: string; scriptsDir?: string };
+// A media link on our engine (downloaders/dl-d answered by the fake's tikwm-shaped route), streaming the fake
+// CDN's 256 KiB file through the SSRF-guarded client, beside nginx proxying the same file. The fake is on
+// loopback, which only ALLOW_PRIVATE_FETCH lets the guard reach; the enterprise key's streams are not bound.
+const mediaEnv = {
+  ...engineEnv,
+  UPSTREAM_TIKWM_URL: `http://127.0.0.1:${upstream.port}`,
+  ALLOW_PRIVATE_FETCH: 'true',
+  MEDIA_FACTS: 'false',
+  MEDIA_STREAMS_ENTERPRISE: String(connections * 2),
+  MEDIA_DAILY_MB_ENTERPRISE: '100000000',
+};
+/** The path of a fresh media link of the engine at `base`. */
+async function mediaLink(base: string): Promise<string> {
+  const post = encodeURIComponent('https://www.tiktok.com/@bench/video/1');
+  const res = await fetch(`${base}/api/v1/downloaders/dl-d?apikey=${KEY}&url=${post}`);
+  const body = (await res.json()) as { data: { medias: Array<{ url: string }> } };
+  return new URL(body.data.medias[0].url).pathname;
+}
+type Case = {
+  name: string;
+  target: string;
+  env?: Record<string, string>;
+  path: string;
+  scriptsDir?: string;
+  /** The path to measure, asked of the running server (a link it makes). */
+  prepare?: (base: string) => Promise<string>;
+};
 const cases: Case[] = [
   { name: 'bare node:http hello', target: 'node-http', path: '/' },
   { name: 'bare Express 5 hello', target: 'express', path: '/' },
@@ -272,6 +298,8 @@ const cases: Case[] = [
     env: engineEnv,
     path: `/api/v1/anime/creature-data?apikey=${KEY}&resource=pokemon&id=pikachu&nocache=RANDOM`,
   },
+  ...(nginx ? [{ name: 'bare nginx proxy → fake CDN file (256 KiB)', target: 'nginx', path: '/media/file.mp4' }] : []),
+  { name: 'ours: media link stream → fake CDN file (256 KiB)', target: 'engine', env: mediaEnv, path: '', prepare: mediaLink },
 ];
 
 // BENCH_COMPARE=<another build's dist/scripts> adds that build's engine cases, named "before: …", to the same
@@ -304,10 +332,11 @@ for (let round = 0; round < runs; round++) {
     try {
       const base = `http://127.0.0.1:${server.port}`;
       // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
+      const target = c.prepare ? await c.prepare(base) : c.path;
       results[i].push(
-        c.path.includes('nocache=RANDOM')
-          ? await measureDistinct(base, c.path.replace('&nocache=RANDOM', ''), server.child.pid)
-          : await drive({ url: `${base}${c.path}` }, server.child.pid),
+        target.includes('nocache=RANDOM')
+          ? await measureDistinct(base, target.replace('&nocache=RANDOM', ''), server.child.pid)
+          : await drive({ url: `${base}${target}` }, server.child.pid),
       );
     } finally {
       server.child.kill();
@@ -332,7 +361,8 @@ function measureDistinct(base: string, pathTemplate: string, pid: number | undef
 }
 
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
-const nginxRps = rows.find((r) => r.name.startsWith('bare nginx'))?.rps;
+const nginxRps = rows.find((r) => r.name.startsWith('bare nginx proxy → fake upstream'))?.rps;
+const nginxFileRps = rows.find((r) => r.name.startsWith('bare nginx proxy → fake CDN'))?.rps;
 const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
@@ -344,9 +374,10 @@ console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 const pct = (x: number, of: number | undefined) => (of ? `${Math.round((x / of) * 100)}%` : '–');
 for (const r of rows) {
   const upstreamCase = r.name.includes('upstream');
+  const fileCase = r.name.includes('fake CDN');
   const cpu = Number.isFinite(r.cpuUs) ? Math.round(r.cpuUs) : '–';
   console.log(
-    `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`,
+    `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${cpu} | ${pct(r.rps, express)} | ${fileCase ? pct(r.rps, nginxFileRps) : upstreamCase ? pct(r.rps, nginxRps) : '–'} | ${r.non2xx} |`,
   );
 }
 // The engine's overhead, by req/s and by server CPU per request (the latter barely moves with the machine's load).

@@ -36,6 +36,13 @@ export interface CheckResult {
 /** Parameters added where the spec leaves a gap (`category/name param`). Nothing else may be added. */
 export const EXTENSIONS: Record<string, string> = {
   'anime/anime-images-c id': 'the spec names action image-by-id but gives no parameter to carry the id',
+  // Optional caps on the media a downloader offers, for bots that send them on (features/media/fit.ts).
+  ...Object.fromEntries(
+    ['dl-a', 'dl-b', 'dl-c', 'dl-d', 'dl-e'].flatMap((dl) => [
+      [`downloaders/${dl} maxBytes`, 'optional: the largest file wanted, so a bot gets a media its messenger takes'],
+      [`downloaders/${dl} for`, 'optional: a messenger whose cap applies (telegram, whatsapp)'],
+    ]),
+  ),
 };
 
 /** Lists the spec gives as examples but the upstream closes (`category/name param`): an enum is allowed. */

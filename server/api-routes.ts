@@ -1,8 +1,10 @@
 // The API's routes, one per catalog endpoint, each the request lifecycle as one chain of named steps
 // (engine/pipeline/steps/) run on a Call (engine/pipeline/call.ts, which also sets X-Request-Id): identify →
-// meter (429; headers on every answer) → authorize (401) → parse → validate (400) → cache → invoke (the
-// adapter) → envelope, the body read before identify only when the key can be nowhere else, and the error answer for whatever a step raised. Plus the routes the features answer
-// (the caller's own usage, features/usage/), and the route that answers unknown paths and wrong methods under /api/.
+// meter (429; headers on every answer) → authorize (401) → parse (the body read before identify only when the
+// key can be nowhere else) → short links followed → validate (400) → cache → invoke (the adapter, and what a
+// feature adds before the answer is cached: media facts) → a feature's step on the answer (media links) →
+// envelope, and the error answer for whatever a step raised. Plus the routes the features answer (the
+// caller's own usage, features/usage/), and the route that answers unknown paths and wrong methods under /api/.
 // The engine knows no endpoint by name: routes, validators and adapters all come from the catalog.
 import type { EndpointSpec } from '../engine/catalog/load.js';
 import { ApiError } from '../engine/errors.js';
@@ -19,6 +21,8 @@ import { validate } from '../engine/pipeline/steps/validate.js';
 import { invoker, type Invoke, type Provider } from '../engine/pipeline/steps/invoke.js';
 import { cached } from '../engine/pipeline/steps/cache.js';
 import { envelope } from '../engine/pipeline/steps/envelope.js';
+import { shortLinks } from '../engine/pipeline/steps/short-links.js';
+import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
 
 export interface ApiRoutesDeps {
   endpoints: EndpointSpec[];
@@ -34,8 +38,16 @@ export interface ApiRoutesDeps {
   /** The identify step and the meter. */
   identify: Step;
   meter: Step;
+  /** The response cache's TTL of an endpoint, when the configuration sets it rather than its `cache:`. */
+  cacheTtlMs: (spec: EndpointSpec) => number | undefined;
+  /** The invoke of an endpoint with what a feature adds to its answers before they are cached (media facts). */
+  aroundInvoke: (spec: EndpointSpec, invoke: Invoke) => Invoke;
+  /** A feature's step between the cache and the envelope, for the endpoints it has one for (features/media/). */
+  afterCache: (spec: EndpointSpec) => Step | undefined;
   /** Routes a feature answers beside the catalog's endpoints, by path (features/usage/account-usage.ts). */
   featureRoutes: [string, Route][];
+  /** DNS resolution of short links' hosts (tests); the system's by default. */
+  resolve?: ResolveHost;
   /** The terminal error answer of every chain. */
   fail: Fail;
 }
@@ -47,14 +59,22 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
     deps,
     (spec, invoke) => {
       const read = parse(spec, deps.limits);
+      const after = deps.afterCache(spec);
+      const short = shortLinks(spec, {
+        userAgent: deps.context.userAgent,
+        allowPrivate: deps.context.allowPrivateFetch,
+        resolve: deps.resolve,
+      });
       return [
         bodyBeforeKey(read),
         identify,
         meter,
         authorize,
         read,
+        ...(short ? [short] : []),
         validate(spec, deps.checks.get(spec.id)!),
-        cached(spec, deps.cache, invoke, deps.cacheLookedUp),
+        cached(spec, deps.cache, deps.aroundInvoke(spec, invoke), deps.cacheLookedUp, deps.cacheTtlMs(spec)),
+        ...(after ? [after] : []),
         answer,
       ];
     },
@@ -89,7 +109,7 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
 }
 
 /** The endpoint's providers in order: its adapter, then its `fallback:` ones (an adapter not written yet: none). */
-function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
+export function endpointProviders(spec: EndpointSpec, adapters: Map<string, Adapter>): Provider[] {
   const out: Provider[] = [];
   for (const p of [{ adapter: spec.adapter, upstream: spec.upstream }, ...(spec.fallback ?? [])]) {
     const adapter = adapters.get(p.adapter);

@@ -46,6 +46,10 @@ import { probeRunner } from './probe-routes.js';
 import { healthRoute } from './health-route.js';
 import { compileTrustProxy } from '../engine/access/trust-proxy.js';
 import { LoadOnce } from '../engine/load-once.js';
+import { createMedia } from '../features/media/media.js';
+import { mediaRefresher } from './media-refresh.js';
+import { isLive } from '../engine/access/keystore.js';
+import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
 
 export const VERSION = '0.1.0';
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
@@ -84,8 +88,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter). */
-export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { log?: Logger; adaptersDir?: string } = {}): Promise<App> {
+/**
+ * `opts.adaptersDir` replaces adapters/ (tests use an empty one to see the 501 of a missing adapter);
+ * `opts.resolve` the DNS of short links' hosts (tests point them at their fakes).
+ */
+export async function createApp(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { log?: Logger; adaptersDir?: string; resolve?: ResolveHost } = {},
+): Promise<App> {
   const config = loadConfig(env);
   const log = opts.log ?? createLogger(config.logLevel);
   const { catalog, checks } = await openCatalog(config.catalogDir);
@@ -215,15 +225,40 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
   };
   const identifyStep = identify(identifier);
+  const trust = compileTrustProxy(config.trustProxy);
+  // Keys of the keys file and the published keys are not in the table and cannot be revoked there.
+  const unrevocable = new Set(['free', 'anonymous', ...configuredKeys.map((k) => k.id)]);
+  const media = createMedia({
+    config: config.media,
+    publicUrl: config.publicUrl,
+    db: database.db,
+    store,
+    keyIsLive: async (id) => unrevocable.has(id) || (await keys.get(id).then((rec) => rec !== undefined && isLive(rec))),
+    upstream: (id) => {
+      const up = catalog.upstreams[id];
+      const base = up?.selfHost !== undefined ? upstream(id).baseUrl : undefined;
+      return { selfHostedOrigin: base ? new URL(base).origin : undefined, settings: up ? upstream(id).settings : {} };
+    },
+    refresh: mediaRefresher({ endpoints: catalog.endpoints, adapters, context, trust }),
+    blobs,
+    tempDir: limits.uploadDir,
+    allowPrivate: config.allowPrivateFetch,
+    userAgent,
+    log,
+  });
   const { routes, unmatched } = apiRoutes({
     ...routeDeps,
     cache,
     cacheLookedUp: metrics.cache,
+    // Answers that name media are reused for MEDIA_CACHE_TTL: their links on this service outlive the providers'.
+    cacheTtlMs: (spec) => (spec.mediaItems ? config.media.cacheTtlMs : undefined),
+    aroundInvoke: (spec, invoke) => media.facts(spec, invoke),
+    afterCache: (spec) => media.step(spec),
     identify: identifyStep,
     meter,
+    resolve: opts.resolve,
     featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
   });
-  const trust = compileTrustProxy(config.trustProxy);
   const api = apiServer(routes, unmatched, { observe, trust });
   const pooled = (id: string) => upstream(id).hasKeys;
 
@@ -286,7 +321,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
         sendError(res, badInput('Missing Host header'));
         return;
       }
-      if (api(req, res) || answerHealth(req, res)) return;
+      if (api(req, res) || answerHealth(req, res) || media.route(req, res)) return;
       const built = web.value;
       if (built) {
         built.app(req, res);
@@ -326,6 +361,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       if (web.started) await (await web.get()).close();
       await health.close();
       await usage.close();
+      await media.close();
       await closeMeter();
       blobs.close();
       await store.close();

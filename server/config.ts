@@ -2,7 +2,7 @@
 // default (every default lets `npm start` work offline on a fresh machine) and a boot error naming a bad value.
 import path from 'node:path';
 import { parseDuration } from '../engine/duration.js';
-import type { BillingConfig, Config, HealthConfig, MailConfig, McpConfig, S3Config, SignupMode } from '../engine/config.js';
+import type { BillingConfig, Config, HealthConfig, MailConfig, McpConfig, MediaConfig, S3Config, SignupMode } from '../engine/config.js';
 import { fileURLToPath } from 'node:url';
 
 // server/ in the source tree, dist/server/ once built: the project root is one or two levels up.
@@ -202,6 +202,41 @@ function healthConfig(env: NodeJS.ProcessEnv): HealthConfig {
   };
 }
 
+/** `<NAME>` and its per-plan `<NAME>_<PLAN>` overrides, each a whole number of `unit`s. */
+function perPlan(env: NodeJS.ProcessEnv, name: string, fallback: number, unit = 1): { default: number; plans: Record<string, number> } {
+  const plans: Record<string, number> = {};
+  const re = new RegExp(`^${name}_([A-Z0-9_]+)$`);
+  for (const [key, value] of Object.entries(env)) {
+    const m = re.exec(key);
+    if (m && value) plans[m[1].toLowerCase()] = atLeastOne(value, 1, key) * unit;
+  }
+  return { default: atLeastOne(env[name], fallback, name) * unit, plans };
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
+function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
+  const secrets = (env.MEDIA_LINK_SECRETS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const short = secrets.find((s) => s.length < 32);
+  if (short !== undefined) throw new Error('MEDIA_LINK_SECRETS: each secret must be at least 32 characters');
+  return {
+    linkTtlMs: duration(env.MEDIA_LINK_TTL, '6h', 'MEDIA_LINK_TTL'),
+    linkSecrets: secrets,
+    facts: bool(env.MEDIA_FACTS, true, 'MEDIA_FACTS'),
+    store: onOff(env.MEDIA_STORE, false, 'MEDIA_STORE'),
+    cacheTtlMs: env.MEDIA_CACHE_TTL === 'off' ? 0 : duration(env.MEDIA_CACHE_TTL, '10m', 'MEDIA_CACHE_TTL'),
+    streams: perPlan(env, 'MEDIA_STREAMS', 4),
+    dailyBytes: perPlan(env, 'MEDIA_DAILY_MB', 2048, 1024 * 1024),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -258,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailConfig(env, serviceName, publicUrl),
     health: healthConfig(env),
     billing: billingConfig(env),
+    media: mediaConfig(env),
     env,
   };
 }

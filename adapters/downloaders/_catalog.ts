@@ -5,36 +5,50 @@ import type { Adapter as AdapterOf } from '../../engine/adapter.js';
 /** What adapters/downloaders/dl-a.ts receives. */
 export interface DlAParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-b.ts receives. */
 export interface DlBParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-c.ts receives. */
 export interface DlCParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-d.ts receives. */
 export interface DlDParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-d-tikwm.ts receives. */
 export interface DlDTikwmParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-e.ts receives. */
 export interface DlEParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 /** What adapters/downloaders/dl-e-fxtwitter.ts receives. */
 export interface DlEFxtwitterParams {
   url: string;
+  maxBytes?: number;
+  for?: 'telegram' | 'whatsapp';
 }
 
 interface Adapters {

@@ -2,7 +2,7 @@
 // mirrors the HTTP status; anything but 200 (not found, private, suspended) is a 404 for our caller.
 // GIFs arrive as MP4 videos marked `type: "gif"`.
 import { notFound, upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
-import { absolute, dedupe, extensionOf, type Download, type DownloadMedia } from './_media.js';
+import { absolute, dedupe, extensionOf, measures, type Download, type DownloadMedia } from './_media.js';
 
 export const FXTWITTER = 'fxtwitter';
 export const X_HOSTS = ['twitter.com', 'www.twitter.com', 'mobile.twitter.com', 'x.com', 'www.x.com', 'mobile.x.com'];
@@ -14,6 +14,7 @@ interface FxMedia {
   thumbnail_url?: unknown;
   width?: unknown;
   height?: unknown;
+  duration?: unknown;
   format?: unknown;
 }
 
@@ -39,14 +40,22 @@ export async function fxtwitter(ctx: AdapterContext<typeof FXTWITTER>, statusId:
   for (const m of items) {
     const url = absolute(m.url);
     if (!url) continue;
+    const size = measures({ width: m.width, height: m.height });
     if (m.type === 'photo') {
-      medias.push({ url, type: 'image', quality: null, extension: extensionOf(url) ?? 'jpg' });
+      medias.push({ url, type: 'image', quality: null, extension: extensionOf(url) ?? 'jpg', ...size });
       firstPhoto ??= url;
     } else {
       const w = Number(m.width);
       const h = Number(m.height);
       const ext = typeof m.format === 'string' && m.format.startsWith('video/') ? m.format.slice(6) : (extensionOf(url) ?? 'mp4');
-      medias.push({ url, type: m.type === 'gif' ? 'gif' : 'video', quality: w > 0 && h > 0 ? `${Math.min(w, h)}p` : null, extension: ext });
+      medias.push({
+        url,
+        type: m.type === 'gif' ? 'gif' : 'video',
+        quality: w > 0 && h > 0 ? `${Math.min(w, h)}p` : null,
+        extension: ext,
+        ...size,
+        ...measures({ duration: m.duration }),
+      });
       videoThumb ??= absolute(m.thumbnail_url);
     }
   }

@@ -1,5 +1,6 @@
 // The one answer shape of every downloader, whichever provider found the media:
-//   { title, author, thumbnail, medias: [{ url, type, quality, extension }] }
+//   { title, author, thumbnail, medias: [{ url, type, quality, extension, width?, height?, duration? }] }
+// (the service adds each media's link, size and sniffed type: features/media/)
 // and the small readers the providers share (file extensions, "1920x1080" → "1080p", the host check).
 import { invalidParam, reply, type Reply } from '../../engine/adapter.js';
 
@@ -10,6 +11,17 @@ export interface DownloadMedia {
   type: MediaType;
   quality: string | null;
   extension: string | null;
+  /** What the provider says of the file: pixels, seconds. */
+  width?: number;
+  height?: number;
+  duration?: number;
+}
+
+/** The positive numbers the provider gave, by name; the others left out. */
+export function measures(given: Record<string, unknown>): Pick<DownloadMedia, 'width' | 'height' | 'duration'> {
+  const out: Record<string, number> = {};
+  for (const [name, x] of Object.entries(given)) if (typeof x === 'number' && Number.isFinite(x) && x > 0) out[name] = x;
+  return out;
 }
 
 export interface Download {
@@ -108,7 +120,10 @@ export function dedupe(medias: DownloadMedia[]): DownloadMedia[] {
   return medias.filter((m) => (seen.has(m.url) ? false : (seen.add(m.url), true)));
 }
 
-/** Never cached: tunnel and CDN links expire, and the terms say personal use only. */
+/**
+ * Reused for MEDIA_CACHE_TTL like any answer: callers get links on this service (features/media/), which ask
+ * the provider again when its own link, in the cached answer, has died.
+ */
 export function downloadReply(download: Download, source: string): Reply {
-  return reply({ data: { ...download }, source, cacheable: false });
+  return reply({ data: { ...download }, source });
 }

@@ -4,7 +4,7 @@
 // When a post has no HD rendition, `hdplay` is the `play` file again (the same link, or another link with
 // the same byte size in `hd_size` and `size`): that is one video of no particular quality, not two.
 import { notFound, upstreamBusy, upstreamChanged, type AdapterContext } from '../../engine/adapter.js';
-import { absolute, dedupe, extensionOf, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
+import { absolute, dedupe, extensionOf, measures, typeOfExtension, type Download, type DownloadMedia } from './_media.js';
 
 export const TIKWM = 'tikwm';
 export const TIKTOK_HOSTS = ['tiktok.com', 'www.tiktok.com', 'm.tiktok.com', 'vm.tiktok.com', 'vt.tiktok.com'];
@@ -44,7 +44,9 @@ export async function tikwm(ctx: AdapterContext<typeof TIKWM>, url: string): Pro
     if (!u) return;
     const ext = extensionOf(u) ?? fallbackExt;
     const actual = typeOfExtension(ext, type);
-    medias.push({ url: u, type: actual, quality: actual === type ? quality : null, extension: ext });
+    // `duration` is the post's (seconds): the video's length, not a slideshow photo's.
+    const told = actual === 'video' ? measures({ duration: d.duration }) : {};
+    medias.push({ url: u, type: actual, quality: actual === type ? quality : null, extension: ext, ...told });
   };
   if (sameVideo(d, base)) add(d.play, 'video', null, 'mp4');
   else {

@@ -29,6 +29,8 @@ export interface ParamSpec {
   patternHint?: string;
   format?: 'url' | 'ip' | 'domain';
   hosts?: string[];
+  /** For url params: hosts of short or share links, followed to the link they stand for before validation. */
+  shortLinks?: string[];
   orText?: boolean;
   default?: string | number | boolean;
 }
@@ -73,6 +75,8 @@ export interface EndpointSpec {
   uses?: string[];
   /** Media types of the raw answer a client gets by asking for one in Accept (else the JSON envelope). */
   media?: string[];
+  /** The answer's list of remote media, each an object with a `url` (features/media/ links them). */
+  mediaItems?: string;
   cache?: string;
   timeout?: string;
   options?: Record<string, unknown>;

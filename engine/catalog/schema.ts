@@ -24,6 +24,8 @@ const param = {
     format: { enum: ['url', 'ip', 'domain'] },
     /** For url params: allowed hosts; `example.com` also allows its subdomains. */
     hosts: { type: 'array', minItems: 1, items: { type: 'string' } },
+    /** For url params: hosts of short or share links (vm.tiktok.com), followed to the link they stand for first. */
+    shortLinks: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** For file params: the value may also come as a text field (base64 data or a URL). */
     orText: { type: 'boolean' },
     default: { type: ['string', 'number', 'boolean'] },
@@ -130,6 +132,8 @@ const endpoint = {
     uses: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** Media types (`image/png`, or a family `image/*`) of the raw answer a matching Accept header gets. */
     media: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]+/([a-z0-9.+-]+|\\*)$' } },
+    /** The answer's list of remote media (objects with a `url`): each gets a link on this service (features/media/). */
+    mediaItems: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
     /** Response cache TTL such as 30s, 10m, 6h, 30d. */
     cache: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
     /** Time budget of one call, such as 30s (default 30s). */

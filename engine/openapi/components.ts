@@ -112,6 +112,13 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
     name: 'HeadersTooLarge',
     response: errorResponse(431, 'The request headers are larger than the server reads.', 'none', edgeHeaders()),
   },
+  422: {
+    name: 'MediaTooLarge',
+    response: errorResponse(
+      422,
+      'None of the media fits under the cap asked for (`maxBytes`, `for`); the message gives the smallest size on offer.',
+    ),
+  },
   429: {
     name: 'TooManyRequests',
     response: errorResponse(429, "Your plan's allowance for this window is spent; Retry-After says when it renews.", 'required'),

@@ -43,7 +43,10 @@ function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
   // and 500 can meet any request.
   const out = [400, 401, 404, 405, 408];
   if (spec.method === 'POST' || fetches) out.push(413);
-  out.push(414, 429, 431, 500);
+  out.push(414);
+  // An answer of remote media under a cap the caller set that none of them fits (features/media/).
+  if (spec.mediaItems) out.push(422);
+  out.push(429, 431, 500);
   if (!implemented) out.push(501);
   if (reachesOut(spec)) out.push(502);
   out.push(503, 504); // the key store may be down; every endpoint has a deadline

@@ -1,8 +1,11 @@
 // The response cache of endpoints with a `cache:` TTL. In process always (lru-cache, bounded, least
 // recently used out first), in Redis too when a ready client is given, so instances share answers.
-// Concurrent identical misses share one call of the producer. Redis is an optimisation only: its
-// errors are logged and ignored, and a read never waits on it for more than REDIS_WAIT_MS.
-import { hash } from 'node:crypto';
+// Concurrent identical misses share one call of the producer: in process by a shared promise, and across
+// instances by a lock in Redis (SET NX) that the first one takes while the others wait for its answer
+// there. Redis is an optimisation only: its errors are logged and ignored, a read never waits on it for
+// more than REDIS_WAIT_MS (the lock, LOCK_WAIT_MS), and a wait for another instance's answer ends when
+// its lock does.
+import { hash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { answeredWithin } from '../infra/redis.js';
@@ -11,7 +14,8 @@ import { answeredWithin } from '../infra/redis.js';
 export interface CacheRedis {
   readonly isReady: boolean;
   get(key: string): Promise<unknown>;
-  set(key: string, value: string, options?: { expiration: { type: 'PX'; value: number } }): Promise<unknown>;
+  set(key: string, value: string, options?: { expiration: { type: 'PX'; value: number }; condition?: 'NX' }): Promise<unknown>;
+  del(key: string): Promise<unknown>;
 }
 
 export interface CacheProduce<T> {
@@ -31,8 +35,17 @@ const JSON_CODEC: CacheCodec<unknown> = { encode: (v) => JSON.stringify(v), deco
 export interface ResponseCache {
   /** The value under `key` from memory, or undefined: answers a hit without a promise. */
   get<T>(key: string, codec?: CacheCodec<T>): T | undefined;
-  /** The miss: Redis, else `fn` (shared by concurrent callers), then stored. */
-  fill<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
+  /**
+   * The miss: Redis, else `fn` (shared by concurrent callers, of every instance on the Redis), then stored.
+   * `lockMs`: how long another instance may take over the call before this one asks itself (its deadline).
+   */
+  fill<T>(
+    key: string,
+    ttlMs: number,
+    fn: () => Promise<CacheProduce<T>>,
+    codec?: CacheCodec<T>,
+    lockMs?: number,
+  ): Promise<{ value: T; cached: boolean }>;
   /** get, then fill. */
   wrap<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec?: CacheCodec<T>): Promise<{ value: T; cached: boolean }>;
   /** Entries currently held in process (tests, metrics). */
@@ -51,6 +64,11 @@ export interface ResponseCacheOptions {
 }
 
 const REDIS_WAIT_MS = 50;
+/** A miss is about to cost an upstream call: the lock that may save it is waited for longer than a read. */
+const LOCK_WAIT_MS = 250;
+/** How often an instance waiting for another's answer looks for it in Redis. */
+const SHARED_POLL_MS = 25;
+const DEFAULT_LOCK_MS = 30_000;
 const REDIS_WARN_EVERY_MS = 30_000;
 
 interface Entry {
@@ -64,6 +82,8 @@ interface Outcome {
   /** The stored JSON, when the value may be shared; waiting callers get their own copy of it. */
   json?: string;
   cached: boolean;
+  /** The write to Redis, settled (never rejected) once it has landed. */
+  written?: Promise<void>;
 }
 
 export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
@@ -111,11 +131,14 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     }
   }
 
-  function redisSet(key: string, e: Entry, ttlMs: number): void {
-    if (!redis?.isReady) return;
+  function redisSet(key: string, e: Entry, ttlMs: number): Promise<void> | undefined {
+    if (!redis?.isReady) return undefined;
     const raw = `{"e":${e.expires},"v":${e.json}}`;
     // Not awaited: the answer never waits for a write.
-    redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).catch((err) => warn(err, 'set'));
+    return redis.set(prefix + key, raw, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }).then(
+      () => {},
+      (err) => warn(err, 'set'),
+    );
   }
 
   /** Keeps a produced value: in memory and in Redis, when it may be kept and serialises. */
@@ -130,20 +153,84 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     if (json === undefined) return { value: res.value, cached: false };
     const e = { json, expires: Date.now() + ttlMs };
     mem.set(key, e);
-    redisSet(key, e, ttlMs);
-    return { value: res.value, json, cached: false };
+    return { value: res.value, json, cached: false, written: redisSet(key, e, ttlMs) };
+  }
+
+  /** An answer another instance stored, kept in memory too. */
+  function shared(key: string, found: Entry & { value: unknown }): Outcome {
+    mem.set(key, { json: found.json, expires: found.expires });
+    return { value: found.value, json: found.json, cached: true };
+  }
+
+  /**
+   * A miss of every instance: the one that takes the key's lock runs the producer, and lets the lock go
+   * once its answer is in Redis; the others look for that answer until the lock is gone (answered without
+   * a value to share, failed, or the instance died and the lock ran out), then ask themselves.
+   */
+  function acrossInstances(
+    redis: CacheRedis,
+    key: string,
+    lockMs: number,
+    run: () => Promise<Outcome>,
+    codec: CacheCodec<unknown>,
+  ): Promise<Outcome> {
+    const lock = `${prefix}lock:${key}`;
+    const mine = randomUUID();
+    const taken = answeredWithin(
+      redis.set(lock, mine, { expiration: { type: 'PX', value: lockMs }, condition: 'NX' }),
+      LOCK_WAIT_MS,
+      'SET NX',
+    );
+    const letGo = () =>
+      answeredWithin(redis.get(lock), REDIS_WAIT_MS, 'GET')
+        .then((holder) => (holder === mine ? redis.del(lock) : undefined))
+        .catch((err) => warn(err, 'del'));
+    const lead = () =>
+      run().then(
+        (out) => {
+          void (out.written ?? Promise.resolve()).then(letGo);
+          return out;
+        },
+        (err: unknown) => {
+          void letGo();
+          throw err;
+        },
+      );
+    const until = Date.now() + lockMs;
+    const wait = (): Promise<Outcome> =>
+      new Promise<void>((ok) => setTimeout(ok, SHARED_POLL_MS)).then(() =>
+        redisGet(redis, key, codec).then(async (found) => {
+          if (found) return shared(key, found);
+          const held = await answeredWithin(redis.get(lock), LOCK_WAIT_MS, 'GET').catch(() => null);
+          if (held !== null && Date.now() < until) return wait();
+          // The lock is gone: the answer may have landed just before it went.
+          const late = await redisGet(redis, key, codec);
+          return late ? shared(key, late) : run();
+        }),
+      );
+    return taken.then(
+      (reply) => (reply === 'OK' ? lead() : wait()),
+      (err) => {
+        warn(err, 'lock');
+        return run();
+      },
+    );
   }
 
   // Promise chains rather than async functions: a miss passes through here on every uncached call, and
   // each async layer cost it a promise and a microtask more (docs/decisions/upstream-path.md).
-  function produce<T>(key: string, ttlMs: number, fn: () => Promise<CacheProduce<T>>, codec: CacheCodec<T>): Promise<Outcome> {
+  function produce<T>(
+    key: string,
+    ttlMs: number,
+    fn: () => Promise<CacheProduce<T>>,
+    codec: CacheCodec<T>,
+    lockMs: number,
+  ): Promise<Outcome> {
     const run = () => fn().then((res) => keep(key, ttlMs, res, codec));
     if (!redis?.isReady) return run();
-    return redisGet(redis, key, codec).then((shared) => {
-      if (!shared) return run();
-      mem.set(key, { json: shared.json, expires: shared.expires });
-      return { value: shared.value, json: shared.json, cached: true };
-    });
+    return redisGet(redis, key, codec).then((found) =>
+      found ? shared(key, found) : acrossInstances(redis, key, lockMs, run, codec as CacheCodec<unknown>),
+    );
   }
 
   function get<T>(key: string, codec = JSON_CODEC as CacheCodec<T>): T | undefined {
@@ -156,19 +243,21 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
     ttlMs: number,
     fn: () => Promise<CacheProduce<T>>,
     codec = JSON_CODEC as CacheCodec<T>,
+    lockMs = DEFAULT_LOCK_MS,
   ): Promise<{ value: T; cached: boolean }> {
     if (!(ttlMs > 0)) return fn().then((res) => ({ value: res.value, cached: false }));
     const pending = inflight.get(key);
     if (pending) {
       // Errors are shared too: a failing upstream is asked once, not once per waiting caller.
+      // A caller that shared another's call cost no upstream call: it is served as a hit.
       return pending.then((out) =>
         out.json !== undefined
-          ? { value: codec.decode(out.json), cached: out.cached }
+          ? { value: codec.decode(out.json), cached: true }
           : // The answer was not cacheable (random, secret): this caller gets its own.
             fn().then((res) => ({ value: res.value, cached: false })),
       );
     }
-    const p = produce(key, ttlMs, fn, codec);
+    const p = produce(key, ttlMs, fn, codec, lockMs);
     inflight.set(key, p);
     // Registered before any waiting caller's, so the key is free again before they go on.
     return p.then(

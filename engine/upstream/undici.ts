@@ -8,9 +8,11 @@
 // pinned; tests/engine/upstream/undici.test.ts checks they are the index's own classes.
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { LoadOnce } from '../load-once.js';
 
 export type UndiciParts = Pick<typeof Undici, 'Agent' | 'buildConnector'>;
+type RequestApi = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 const require = createRequire(import.meta.url);
 
@@ -18,5 +20,11 @@ const parts = new LoadOnce(async (): Promise<UndiciParts> => ({
   Agent: require('undici/lib/dispatcher/agent.js') as UndiciParts['Agent'],
   buildConnector: require('undici/lib/core/connect.js') as UndiciParts['buildConnector'],
 }));
+// The index puts request() on every dispatcher; loaded alone, it is called on one.
+const requestApi = new LoadOnce(async () => require('undici/lib/api/api-request.js') as RequestApi);
 
 export const undici = (): Promise<UndiciParts> => parts.get();
+
+/** undici's request(): the answer's body a stream, for the exchanges that pass a body on (media links). */
+export const streamedRequest = (dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> =>
+  requestApi.get().then((request) => request.call(dispatcher, options));

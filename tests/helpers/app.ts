@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { createApp, type App } from '../../server/app.js';
 import { guardEdges } from '../../engine/pipeline/client-error.js';
 import { freshPostgresUrl } from './db.js';
+import type { ResolveHost } from '../../engine/upstream/guarded-fetch.js';
 
 export const KEYS = {
   premium: 'test-premium-key-0001',
@@ -31,7 +32,7 @@ export interface TestApp {
 /** `opts.log` replaces the silent logger (tests that read what was logged). */
 export async function testApp(
   env: Record<string, string | undefined> = {},
-  opts: { dataDir?: string; adaptersDir?: string; log?: Logger; cold?: boolean } = {},
+  opts: { dataDir?: string; adaptersDir?: string; log?: Logger; cold?: boolean; resolve?: ResolveHost } = {},
 ): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'uua-test-'));
   const keysFile = path.join(dataDir, 'test-keys.yaml');
@@ -53,9 +54,12 @@ export async function testApp(
       // Tests replay one failure after another on one app: breakers and holds would answer for the upstream.
       // The policies' own tests (and adapters' guard tests) set it back to on.
       UPSTREAM_POLICIES: 'off',
+      // Media answers would fetch the first bytes of each file their fixtures name (real CDN hosts): the
+      // tests of those facts set it back to true, with a CDN on loopback.
+      MEDIA_FACTS: 'false',
       ...env,
     },
-    { adaptersDir: opts.adaptersDir, log: opts.log },
+    { adaptersDir: opts.adaptersDir, log: opts.log, resolve: opts.resolve },
   );
   // The pages as the server has them once warm: the portal's start-up work (the first admin) done.
   // `cold`: as the server is the moment it listens (tests of the warm-up itself).

@@ -1,5 +1,6 @@
-// The cache step: for an endpoint with a `cache:` TTL, an answer to the same parameters is served from the
-// response cache (engine/upstream/response-cache.ts), and concurrent misses share one adapter call; otherwise, and
+// The cache step: for an endpoint with a `cache:` TTL (or one the composition root gives it), an answer to the
+// same parameters is served from the response cache (engine/upstream/response-cache.ts), and concurrent misses,
+// of every instance on the Redis, share one adapter call; otherwise, and
 // for uploads, media and answers the adapter marks uncacheable, the adapter runs every time.
 import type { Call, Outcome } from '../call.js';
 import type { Next, Step } from '../chain.js';
@@ -12,9 +13,19 @@ import type { Invoke } from './invoke.js';
 // Kept serialised: a hit is spliced into the envelope, never parsed and serialised again.
 const outcomeCodec = answerCodec<Outcome>();
 
-/** `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics). */
-export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke, lookedUp: (hit: boolean) => void = () => {}): Step {
-  const ttlMs = spec.cache ? parseDuration(spec.cache) : 0;
+/**
+ * `lookedUp` hears each look-up of the cache, hit or miss (the operator metrics); a call that shared
+ * another's is a hit. `ttlMs` replaces the entry's `cache:` (an operator's setting for a kind of endpoint).
+ */
+export function cached(
+  spec: EndpointSpec,
+  cache: ResponseCache,
+  invoke: Invoke,
+  lookedUp: (hit: boolean) => void = () => {},
+  ttlMs = spec.cache ? parseDuration(spec.cache) : 0,
+): Step {
+  // Another instance's call is waited for as long as the endpoint's deadline, and a little more.
+  const lockMs = parseDuration(spec.timeout ?? '30s') + 1000;
   // The validated params hold only the catalog's names (engine/catalog/validate.ts).
   const keyOf = cacheKeyOf(spec.id, Object.keys(spec.params));
   const produce = (call: Call) => () => {
@@ -29,7 +40,7 @@ export function cached(spec: EndpointSpec, cache: ResponseCache, invoke: Invoke,
   };
   /** A miss in memory: Redis, a call shared with concurrent ones, or the adapter (promise chains: docs/decisions/upstream-path.md). */
   const miss = (call: Call, key: string): Promise<Outcome> =>
-    cache.fill(key, ttlMs, produce(call), outcomeCodec).then(({ value, cached }) => {
+    cache.fill(key, ttlMs, produce(call), outcomeCodec, lockMs).then(({ value, cached }) => {
       if (!cached) return value;
       lookedUp(true);
       return { ...value, cached };

@@ -1,12 +1,13 @@
 // downloaders/dl-a (YouTube), dl-b (Facebook) and dl-c (Instagram) against a loopback cobalt: the POST /
 // body, tunnel/redirect/picker and cobalt 11's local-processing (one media per source stream) mapped to
 // the one shape, made-up file names never shown as titles, error codes mapped (link → 400, content → 404,
-// rate → 503, else 502), the exact host lists and Instagram's post paths, nothing cached, a 503 naming
+// rate → 503, else 502), the exact host lists and Instagram's post paths, answers reused, a 503 naming
 // UPSTREAM_COBALT_URL until one is set, and a client that hangs up cancelling the cobalt call.
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlA from '../../../adapters/downloaders/dl-a.js';
@@ -22,13 +23,17 @@ interface CobaltBody {
   filenameStyle: string;
 }
 let answer: (body: CobaltBody) => FakeResponse;
-const s = upstreamSuite({ upstreams: { cobalt: { routes: { 'POST /': (req) => answer(req.json() as CobaltBody) } } } });
+// Answers are not reused here (MEDIA_CACHE_TTL=off): each test gives the one link an answer of its own.
+const s = upstreamSuite({
+  upstreams: { cobalt: { routes: { 'POST /': (req) => answer(req.json() as CobaltBody) } } },
+  env: { MEDIA_CACHE_TTL: 'off' },
+});
 const { fake, fixture } = s;
 beforeEach(() => {
   answer = () => ({ json: fixture('tunnel-youtube.json') });
 });
 
-const get = (endpoint: string, url: string, app: Caller = s) => app.get({ url }, `downloaders/${endpoint}`);
+const get = async (endpoint: string, url: string, app: Caller = s) => asProviderGave(await app.get({ url }, `downloaders/${endpoint}`));
 
 describe('dl-a (YouTube)', () => {
   test('POST / with the configured body; a tunnel becomes one video with its quality; a classic file name is no title', async () => {
@@ -117,11 +122,15 @@ describe('dl-a (YouTube)', () => {
     });
   });
 
-  test('not cached: every call asks cobalt (its links expire)', async () => {
-    await get('dl-a', YT);
-    const second = await get('dl-a', YT);
-    expect(second.body.metadata.cached).toBe(false);
-    expect(fake.calls).toHaveLength(2);
+  test('reused for MEDIA_CACHE_TTL: a repeat asks cobalt nothing, and its links are sealed anew', async () => {
+    await s.withApp({ env: { MEDIA_CACHE_TTL: '10m' } }, async (caching) => {
+      const first = await caching.get({ url: YT }, 'downloaders/dl-a');
+      const second = await caching.get({ url: YT }, 'downloaders/dl-a');
+      expect([first.body.metadata.cached, second.body.metadata.cached]).toEqual([false, true]);
+      expect(second.body.data.medias[0].sourceUrl).toBe(first.body.data.medias[0].sourceUrl);
+      expect(second.body.data.medias[0].url).not.toBe(first.body.data.medias[0].url);
+      expect(fake.calls).toHaveLength(1);
+    });
   });
 
   test('a pooled key goes in the Authorization header as configured', async () => {
@@ -155,13 +164,11 @@ describe('hosts', () => {
     );
   });
 
-  test.each(['https://fb.watch/abcDEF123/', 'https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])(
-    'dl-b accepts %s',
-    async (url) => {
-      answer = () => ({ json: fixture('redirect-facebook.json') });
-      expect((await get('dl-b', url)).status).toBe(200);
-    },
-  );
+  // fb.watch share links are followed to the post first: tests/engine/pipeline/steps/short-links.test.ts.
+  test.each(['https://m.facebook.com/watch/?v=1', 'https://web.facebook.com/reel/1'])('dl-b accepts %s', async (url) => {
+    answer = () => ({ json: fixture('redirect-facebook.json') });
+    expect((await get('dl-b', url)).status).toBe(200);
+  });
 });
 
 describe('dl-b (Facebook)', () => {
@@ -343,7 +350,7 @@ describe('not configured', () => {
     ['dl-c', IG],
   ])('%s → 503 naming UPSTREAM_COBALT_URL, at once', async (endpoint, url) => {
     await s.withApp({ without: ['cobalt'] }, async (bare) => {
-      const res = await get(endpoint, url, bare).timeout(3000);
+      const res = await bare.get({ url }, `downloaders/${endpoint}`).timeout(3000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         success: false,

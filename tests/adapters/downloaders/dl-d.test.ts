@@ -5,6 +5,7 @@ import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { hangUp, onHungUpstream } from '../../helpers/hung-upstream.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import { pino } from 'pino';
@@ -17,7 +18,9 @@ const TT = 'https://www.tiktok.com/@scout2015/video/6718335390845095173';
 
 let cobaltAnswer: () => FakeResponse;
 let tikwmAnswer: () => FakeResponse;
+// Answers are not reused here (MEDIA_CACHE_TTL=off): each test gives the one link an answer of its own.
 const s = upstreamSuite({
+  env: { MEDIA_CACHE_TTL: 'off' },
   endpoint: 'downloaders/dl-d',
   upstreams: {
     cobalt: { routes: { 'POST /': () => cobaltAnswer() } },
@@ -34,7 +37,7 @@ beforeEach(() => {
   tikwmAnswer = () => ({ json: tikwmFixture('video.json') });
 });
 
-const get = (app: Caller, url = TT) => app.get({ url });
+const get = async (app: Caller, url = TT) => asProviderGave(await app.get({ url }));
 
 describe('cobalt first', () => {
   test('a configured cobalt answers; tikwm is not asked', async () => {
@@ -52,7 +55,7 @@ describe('cobalt first', () => {
 
   test('a slideshow picker: photos and the background audio', async () => {
     cobaltAnswer = () => ({ json: cobaltFixture('picker-tiktok-slideshow.json') });
-    const res = await get(withCobalt, 'https://vm.tiktok.com/ZMabc123/');
+    const res = await get(withCobalt, 'https://www.tiktok.com/@scout2015/photo/7400000000000000001');
     expect(res.status).toBe(200);
     expect(res.body.data.medias.map((m: { type: string; extension: string }) => `${m.type}:${m.extension}`)).toEqual([
       'image:jpg',

@@ -7,6 +7,7 @@ import { createUpstreams } from '../../../engine/upstream/client.js';
 import type { FakeResponse } from '../../helpers/fake-upstream.js';
 import { upstreamSuite, type Caller } from '../../helpers/upstream-suite.js';
 import { expectAnswer, expectMatchesSchema } from '../../helpers/schema.js';
+import { asProviderGave } from '../../helpers/media-links.js';
 import { expectFailure } from '../../helpers/upstream-failures.js';
 import { shortTimeoutCtx } from '../../helpers/short-timeout.js';
 import dlEFxtwitter from '../../../adapters/downloaders/dl-e-fxtwitter.js';
@@ -15,7 +16,9 @@ const POST = 'https://x.com/NASA/status/1790458410243506437';
 
 let cobaltAnswer: () => FakeResponse;
 let fxAnswer: (id: string) => FakeResponse;
+// Answers are not reused here (MEDIA_CACHE_TTL=off): each test gives the one link an answer of its own.
 const s = upstreamSuite({
+  env: { MEDIA_CACHE_TTL: 'off' },
   endpoint: 'downloaders/dl-e',
   upstreams: {
     cobalt: { routes: { 'POST /': () => cobaltAnswer() } },
@@ -32,7 +35,7 @@ beforeEach(() => {
   fxAnswer = () => ({ json: fx('video.json') });
 });
 
-const get = (app: Caller, url = POST) => app.get({ url });
+const get = async (app: Caller, url = POST) => asProviderGave(await app.get({ url }));
 
 describe('links', () => {
   test.each([

@@ -186,11 +186,17 @@ describe('redis trouble never breaks the cache', () => {
   });
 
   test('a Redis that hangs or fails is waited on for ~50 ms at most', async () => {
-    const hanging: CacheRedis = { isReady: true, get: () => new Promise(() => {}), set: () => new Promise(() => {}) };
+    const hanging: CacheRedis = {
+      isReady: true,
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+      del: () => new Promise(() => {}),
+    };
     const failing: CacheRedis = {
       isReady: true,
       get: async () => Promise.reject(new Error('READONLY')),
       set: async () => Promise.reject(new Error('READONLY')),
+      del: async () => Promise.reject(new Error('READONLY')),
     };
     for (const redis of [hanging, failing]) {
       const cache = createResponseCache({ redis, prefix: 't:', maxEntries: 10, log });
@@ -263,6 +269,35 @@ describe('through Redis', () => {
     // The write is not awaited by wrap(): wait (bounded) for it to land.
     expect(await eventually(async () => (await client!.get(`${prefix}k2`)) !== null)).toBe(true);
     expect(await client.get(`${prefix}k2`)).toContain('"n":7');
+  });
+
+  test('two instances: concurrent misses of both share one call, the other instance waiting for it in Redis', async () => {
+    if (!client) return;
+    const one = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+    const two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+    const fn = producer({ n: 8 }, { delayMs: 200 });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).fill('k5', 60_000, fn)));
+    expect(fn).toHaveBeenCalledTimes(1);
+    for (const r of results) expect(r.value).toEqual({ n: 8 });
+    expect(results.filter((r) => r.cached)).toHaveLength(9);
+    // The lock is let go once the answer is in Redis.
+    expect(await eventually(async () => (await client!.exists(`${prefix}lock:k5`)) === 0)).toBe(true);
+  });
+
+  test('an instance whose call fails lets the lock go: the waiting one asks itself', async () => {
+    if (!client) return;
+    const one = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+    const two = createResponseCache({ redis: redis(), prefix, maxEntries: 10, log });
+    const failing = producer('never', { delayMs: 100, fail: true });
+    const working = producer('fine', { delayMs: 0 });
+    const [a, b] = await Promise.allSettled([
+      one.fill('k6', 60_000, failing),
+      new Promise((r) => setTimeout(r, 20)).then(() => two.fill('k6', 60_000, working)),
+    ]);
+    expect(a.status).toBe('rejected');
+    expect(b).toEqual({ status: 'fulfilled', value: { value: 'fine', cached: false } });
+    expect(failing).toHaveBeenCalledTimes(1);
+    expect(working).toHaveBeenCalledTimes(1);
   });
 
   test('non-cacheable answers never reach Redis; expired ones are not served', async () => {

@@ -3,7 +3,9 @@
 // globalThis.Headers, which does).
 import { spawnSync } from 'node:child_process';
 import * as Undici from 'undici';
-import { undici } from '../../../engine/upstream/undici.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { streamedRequest, undici } from '../../../engine/upstream/undici.js';
 import { ROOT } from '../../helpers/paths.js';
 
 test('the two modules are the ones undici’s index exports', async () => {
@@ -11,6 +13,22 @@ test('the two modules are the ones undici’s index exports', async () => {
   expect(parts.Agent).toBe(Undici.Agent);
   expect(parts.buildConnector).toBe(Undici.buildConnector);
   expect(await undici()).toBe(parts);
+});
+
+test('streamedRequest: undici’s request() on a lone Agent, the body a stream', async () => {
+  const server = http.createServer((_req, res) => res.end('streamed'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { Agent } = await undici();
+  const agent = new Agent();
+  try {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const res = await streamedRequest(agent, { origin, path: '/', method: 'GET' });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('streamed');
+  } finally {
+    await agent.close();
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test('a fresh process that loads them and makes an Agent does not load Node’s bundled undici', () => {
