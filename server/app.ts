@@ -128,6 +128,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
     meter,
     peekMeter,
     allowance,
+    keyUse,
     usageKeys,
     ready: countersRead,
     close: closeMeter,
@@ -192,7 +193,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   });
   let draining = false;
   const usage = createUsage(store, log, (uses) => keys.recordLastUsed(uses));
-  const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
+  const usageDeps = { serviceName: config.serviceName, usage, allowance, keyUse, usageKeys };
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const logAccess = accessLog(log);
