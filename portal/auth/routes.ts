@@ -235,7 +235,7 @@ export function authRoutes(ctx: PortalContext): Router {
     '/logout',
     wrap(async (req, res) => {
       await sessions.signOut(req, res);
-      // Keys remembered for /docs' Try it (localStorage) leave with the session; cookies stay (the theme).
+      // Keys remembered for /docs' Try it (sessionStorage) leave with the session; cookies stay (the theme).
       res.set('Clear-Site-Data', '"storage"');
       res.redirect(303, '/');
     }),
