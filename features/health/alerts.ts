@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../engine/db/open.js';
 import { postUrl, PostFailed } from '../../engine/upstream/guarded-post.js';
 
-export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered';
+export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered' | 'upgrade.requested';
 
 export interface Alert {
   kind: AlertKind;

@@ -304,6 +304,19 @@ export class Accounts {
     return Number(n ?? 0);
   }
 
+  /** The addresses of the active admins (at most 50, by the role index): whom a request for a decision is mailed to. */
+  async activeAdminEmails(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('email')
+      .where('role', '=', 'admin')
+      .where('status', '=', 'active')
+      .orderBy('createdAt')
+      .limit(50)
+      .execute();
+    return rows.map((r) => r.email);
+  }
+
   /** Whether another active admin than `id` exists (at most one row read, by the role index). */
   async otherActiveAdmin(id: string): Promise<boolean> {
     const row = await this.db
