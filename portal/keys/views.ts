@@ -155,7 +155,7 @@ function freeCard(f: FreeKeyCard, upgrade: KeysPage['upgrade']): Safe {
   <div class="secret"><code id="free-key" data-api-key>${f.key}</code><button type="button" class="secondary small" data-copy="free-key" hidden>Copy</button></div>
   <p>It allows <strong>${count(f.limit)} requests per ${windowText(f.window)}, counted per client IP address</strong>: every address has its own count, shared by everyone who calls with this key from that address (a household, an office, a server behind one address). From your address now (<code>${f.ip ?? 'unknown'}</code>):</p>
   <dl class="facts">${allowanceFacts(f.allowance)}</dl>
-  <p class="small muted">Personal keys, each with its own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h), come with a paid plan. <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
+  <p class="small muted">Personal keys come with a paid plan, and spend their account's own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h). <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
   ${upgradeLine(upgrade)}
 </section>`;
 }
@@ -248,7 +248,7 @@ const NOTES: Record<AddressNote, string> = {
   'not-recorded':
     'address not recorded: the call was made before this version, which read the address only after the caller had closed its connection',
   private:
-    "a private address: the call came from the service's own network, or through a proxy the service is not told to trust (the operator sets TRUST_PROXY), whose address this then is",
+    "a private address: the call came from the service's own network, or through a proxy, whose address this then is (this service is not set to read the caller's address from its proxy)",
 };
 
 function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {
