@@ -99,11 +99,24 @@ export function statusBody(doc: StatusDocument): Safe {
   const configured = measured + c.no_data;
   // "All" only when every configured endpoint was measured: the others are not known to be well.
   const banner = doc.state === 'operational' && c.no_data ? `Every endpoint measured lately is operational (${measured} of ${configured})` : BANNER[doc.state];
+  // Only the states some endpoint is in: a "0 operational" beside nothing measured would still read as a claim.
+  const parts = (
+    [
+      ['operational', 'operational'],
+      ['degraded', 'degraded'],
+      ['changed', 'with a changed upstream'],
+      ['down', 'down'],
+      ['no_data', 'with no data'],
+      ['not_configured', 'not configured here'],
+    ] as const
+  )
+    .filter(([s]) => c[s])
+    .map(([s, words]) => `${c[s]} ${words}`);
   const every = doc.probeIntervalMs >= 60_000 ? `${doc.probeIntervalMs / 60_000} min` : `${doc.probeIntervalMs / 1000} s`;
   return html`${STYLESHEET}<svg class="sr-only" aria-hidden="true" focusable="false"><defs><pattern id="no-data" width="1" height="10" patternUnits="userSpaceOnUse"><rect width="0.75" height="10" class="none"/></pattern></defs></svg>
 <h1>Status</h1>
 <p class="status-banner state-${doc.state}" role="status">${banner}</p>
-<p class="small muted">${configured} endpoints configured, ${measured} measured lately: ${c.operational} operational, ${c.degraded} degraded, ${c.changed} with a changed upstream, ${c.down} down; ${c.no_data} with no data; ${c.not_configured} not configured here. ${
+<p class="small muted">${configured} endpoints configured, ${measured} measured lately: ${parts.join(', ')}. ${
     doc.probeIntervalMs
       ? `Probes run every ${every}; real calls count too.`
       : 'This server runs no probes on a schedule: states come from real calls only.'
