@@ -1,8 +1,10 @@
 // Per-plan allowances. A plan counted per key counts the keys of one account on one counter, the account's,
 // whichever key calls and whatever its plan (a plan change carries the count over); a key without an
-// account (the CLI's, API_KEYS_FILE's) counts on its own. A key may carry a cap of its own below the
-// account's allowance, counted beside it on a counter of its own that no plan change touches; every account's
-// key is counted there, so the key page can tell each key's share of the account's use. Invalid or missing keys count on one more allowance per client IP.
+// account (the CLI's, API_KEYS_FILE's) counts on its own. Each key of an account also counts its own calls
+// beside the account's (the key page tells each key's share), and a key may carry a cap of its own below the
+// account's allowance, checked on that count: like the account's, it is kept per window length, not per
+// plan, so a plan change neither resets it nor brings an old count back. Invalid or missing keys count on
+// one more allowance per client IP.
 // Counters live in Redis when configured, otherwise in process and written to the store every second
 // (engine/access/stored-counter.ts), so a restart forgets nothing.
 // Every response carries the limit headers (the legacy X-RateLimit-* trio and IETF draft 8's RateLimit /
@@ -67,9 +69,10 @@ interface Meter {
   gauge: Gauge;
   /** The accounts' counter, on plans counted per key. */
   accounts?: Gauge;
-  /** The keys' own counter, on plans counted per key: one per window length, as the accounts' (so a plan
-   * change neither resets a key's count nor gives it back an old one). */
-  keys?: Counter;
+  /** Where an account's key (or a capped key) counts its own calls, under `key:<id>`: on plans counted per
+   * key the accounts' counter, one per window length (so a plan change neither resets a key's count nor
+   * gives it back an old one, and a call still costs Redis one script call per turn); else the plan's. */
+  keys: Counter;
   /** The gauges of keys' own caps, by cap: counted on the keys' counter. */
   caps: Map<number, Gauge>;
 }
@@ -174,23 +177,22 @@ export function createMeter(deps: MeterDeps) {
     return c;
   };
   // The accounts' counters, one per window length: plans of equal windows share it, so a plan change
-  // carries an account's count over.
-  const windowCounters = new Map<string, Counter>();
-  const perWindow = (name: string, windowMs: number): Counter => {
-    const full = `${name}-${Math.ceil(windowMs / 1000)}s`;
-    let c = windowCounters.get(full);
-    if (c === undefined) windowCounters.set(full, (c = counterOf(full, windowMs)));
-    return c;
-  };
+  // carries an account's count over (and its keys' own counts, kept there too).
+  const accountCounters = new Map<number, Counter>();
   const meters = new Map<string, Meter>();
   for (const plan of Object.values(plans)) {
     const windowMs = parseDuration(plan.window);
-    const perKey = plan.keyedBy === 'key';
+    const own = counterOf(plan.id, windowMs);
+    let accounts: Counter | undefined;
+    if (plan.keyedBy === 'key') {
+      accounts = accountCounters.get(windowMs);
+      if (accounts === undefined) accountCounters.set(windowMs, (accounts = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
+    }
     meters.set(plan.id, {
       plan,
-      gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)),
-      accounts: perKey ? gauge(plan.id, plan.limit, windowMs, perWindow('accounts', windowMs)) : undefined,
-      keys: perKey ? perWindow('keys', windowMs) : undefined,
+      gauge: gauge(plan.id, plan.limit, windowMs, own),
+      accounts: accounts && gauge(plan.id, plan.limit, windowMs, accounts),
+      keys: accounts ?? own,
       caps: new Map(),
     });
   }
@@ -260,8 +262,7 @@ export function createMeter(deps: MeterDeps) {
     const g = subject.accountId !== undefined && m.accounts ? m.accounts : m.gauge;
     if (ok) call.usageKey = m.plan.keyedBy === 'key' ? keyPartition(subject.keyId) : partitionOf(m.plan.id, key);
     const hit = g.counter.hit(key);
-    const keys = subject.accountId !== undefined ? m.keys : undefined;
-    if (keys === undefined) {
+    if (subject.accountId === undefined && subject.cap === undefined) {
       if (hit instanceof Promise)
         hit.then((h) => {
           crossed(g, subject, h);
@@ -273,11 +274,13 @@ export function createMeter(deps: MeterDeps) {
       }
       return;
     }
-    // An account's key counts on the keys' counter too: its own use, and its cap when it has one.
-    const own = keys.hit(subject.keyId);
+    // An account's key, or a capped one, counts on the keys' counter too: its own use, and its cap if any.
+    const keys = m.keys;
+    const ownKey = keyPartition(subject.keyId);
+    const own = keys.hit(ownKey);
     const done = (h: Hit, c: Hit) => {
       crossed(g, subject, h);
-      settle(call, next, g, key, h, { counter: keys, key: subject.keyId, hit: c, cap: capGauge(m, keys, subject.cap) });
+      settle(call, next, g, key, h, { counter: keys, key: ownKey, hit: c, cap: capGauge(m, keys, subject.cap) });
     };
     if (hit instanceof Promise || own instanceof Promise) Promise.all([hit, own]).then(([h, c]) => done(h, c), next);
     else done(hit, own);
@@ -295,12 +298,12 @@ export function createMeter(deps: MeterDeps) {
 
   /**
    * An account's key's own use in its open window (the calls it made, 429s included, 5xx refunded) and its
-   * cap; undefined for a key without an account or of a plan not counted per key.
+   * cap; undefined for a key without an account.
    */
   const keyUse = async (planId: string, subject: Subject): Promise<KeyUse | undefined> => {
     const keys = meters.get(planId)?.keys;
     if (keys === undefined || subject.accountId === undefined) return undefined;
-    const hit = await keys.peek(subject.keyId);
+    const hit = await keys.peek(keyPartition(subject.keyId));
     return { used: hit?.hits ?? 0, ...(subject.cap !== undefined ? { cap: subject.cap } : {}), ...(hit ? { resetAt: hit.resetAt } : {}) };
   };
 

@@ -269,7 +269,7 @@ describe("an account's keys", () => {
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Reset': '1700000061',
       RateLimit: '"key"; r=0; t=60',
-      'RateLimit-Policy': `"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=1; w=60; pk=:${pk('cap:k1')}:`,
+      'RateLimit-Policy': `"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=1; w=60; pk=:${pk('key:k1')}:`,
     });
     now += 10_000;
     const capped = await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
@@ -289,7 +289,7 @@ describe("an account's keys", () => {
     const { meter } = meterOf();
     const { h } = await step(meter, callOf(of('enterprise', 'k1', 'a1', 5)));
     expect(h).toMatchObject({ 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', RateLimit: '"enterprise"; r=4; t=60' });
-    expect(h['RateLimit-Policy']).toBe(`"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=5; w=60; pk=:${pk('cap:k1')}:`);
+    expect(h['RateLimit-Policy']).toBe(`"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=5; w=60; pk=:${pk('key:k1')}:`);
   });
 
   test("a capped key's refund gives the request back to its cap too", async () => {
