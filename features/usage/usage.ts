@@ -96,8 +96,10 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
     let b = 0;
     while (ms > LATENCY_BUCKETS[b]) b++;
     p.latency[b]++;
-    p.latencySum[b] += ms;
-    p.remember(call.endpoint, status, Math.round(ms), now);
+    // Summed as the last calls show them (whole ms), so no percentile reads above the slowest call shown.
+    const shown = Math.round(ms);
+    p.latencySum[b] += shown;
+    p.remember(call.endpoint, status, shown, now);
     lastIps.set(id.keyId, call.ip ?? '');
   };
 
@@ -115,7 +117,7 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
         if (n) add[`ms|${i}`] = n;
       });
       p.latencySum.forEach((ms, i) => {
-        if (ms) add[`sum|${i}`] = Math.round(ms);
+        if (ms) add[`sum|${i}`] = ms;
       });
       for (const span of Object.values(SPAN)) {
         ops.push({ kind: 'add', coll: span.coll, id: `${partition}|${Math.floor(now / span.ms) * span.ms}`, add, ttlMs: span.ttlMs });
