@@ -169,18 +169,23 @@ export function createMonitor(deps: MonitorDeps) {
     return next;
   };
 
+  /** Puts an answer in the endpoint's window. */
+  const remember = (endpoint: string, verdict: Verdict, code: string | undefined, at: number) => {
+    let w = seen.get(endpoint);
+    if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));
+    const s = w.slot();
+    s.at = at;
+    s.verdict = verdict;
+    s.code = code;
+  };
+
   /** One answer of an endpoint to a caller at `now` (epoch ms: server/app.ts reads the clock once per answer); probes come through recordProbe. */
   const record = (endpoint: string, status: number, code: string | undefined, ms: number, source: string | undefined, now: number) => {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
     history.add(endpoint, 'traffic', verdict, ms, source, now);
-    let w = seen.get(endpoint);
-    if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));
-    const s = w.slot();
-    s.at = now;
-    s.verdict = verdict;
-    s.code = code;
+    remember(endpoint, verdict, code, now);
     // The path of nearly every call: a good answer to an endpoint that is well changes nothing.
     if (verdict === 'ok' && calm.has(endpoint)) return;
     return settle(spec, false);
@@ -205,6 +210,8 @@ export function createMonitor(deps: MonitorDeps) {
     const before = breakers.get(change.upstream) ?? 'closed';
     breakers.set(change.upstream, change.state);
     const affected = usedBy.get(change.upstream) ?? [];
+    // A breaker closes when its trial call went well: an answer measured, for every endpoint it serves.
+    if (change.state === 'closed' && before !== 'closed') for (const spec of affected) remember(spec.id, 'ok', undefined, change.at);
     for (const spec of affected) void settle(spec, change.state === 'closed');
     const names = affected.map((s) => s.id).join(', ') || 'none';
     // One alert per episode: the first opening (not each failed half-open try after a cool-down), and the
