@@ -152,6 +152,14 @@ describe('error pages over HTTP', () => {
     expect(admin.text).toContain('<p class="status-code">403</p>');
   });
 
+  test('/favicon.ico answers with the site icon, as browsers and crawlers ask for it', async () => {
+    const icon = await request(t.app).get('/favicon.ico').buffer(true);
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const svg = fs.readFileSync(path.join('portal', 'static', 'favicon.svg'), 'utf8');
+    expect(String(icon.body)).toBe(svg);
+  });
+
   test('a 500 is a page that hides the error and logs it', async () => {
     const logged: string[] = [];
     const log = pino({ level: 'error' }, { write: (line: string) => logged.push(line) });
