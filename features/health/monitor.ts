@@ -129,7 +129,8 @@ export function createMonitor(deps: MonitorDeps) {
     if (newest === undefined) {
       // Nothing measured lately: an open incident stands until an answer goes well (after a restart too).
       const incident = open.get(spec.id);
-      if (incident !== undefined) return { state: incident, note: 'No answer since: the incident stays open until one goes well', newestOk };
+      if (incident !== undefined)
+        return { state: incident, note: 'No answer since: the incident stays open until one goes well', newestOk };
       return { state: 'no_data', note: 'Nothing measured it lately: no call and no probe', newestOk };
     }
     return { state: 'operational', newestOk };
@@ -142,8 +143,7 @@ export function createMonitor(deps: MonitorDeps) {
     if (j.state === 'operational' && has === undefined) calm.add(spec.id);
     else calm.delete(spec.id);
     // Nothing to write: the incident (or its absence) already matches.
-    const work =
-      unjudged(j.state) ? false : j.state === 'operational' ? has !== undefined && (evidence || j.newestOk) : has !== j.state;
+    const work = unjudged(j.state) ? false : j.state === 'operational' ? has !== undefined && (evidence || j.newestOk) : has !== j.state;
     if (!work) return queue.get(spec.id);
     const run = async () => {
       const j = judge(spec);

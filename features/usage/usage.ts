@@ -222,7 +222,13 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
           e.classes[b] = (e.classes[b] ?? 0) + n;
         }
       }
-      return { start: new Date(starts[i]).toISOString(), total, classes, p50Ms: quantile(latency, 0.5, sums), p95Ms: quantile(latency, 0.95, sums) };
+      return {
+        start: new Date(starts[i]).toISOString(),
+        total,
+        classes,
+        p50Ms: quantile(latency, 0.5, sums),
+        p95Ms: quantile(latency, 0.95, sums),
+      };
     });
     return {
       period,

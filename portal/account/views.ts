@@ -61,7 +61,9 @@ function requestState(r: UpgradeRequest | undefined, plan: string): Safe | strin
     return notice(
       'ok',
       html`${asked}: approved on ${time(r.decidedAt!)}. ${
-        r.to === plan ? html`Your account is on ${planName(plan)} now.` : html`Your account has changed plan since: it is on ${planName(plan)}.`
+        r.to === plan
+          ? html`Your account is on ${planName(plan)} now.`
+          : html`Your account has changed plan since: it is on ${planName(plan)}.`
       }`,
     );
   return notice(

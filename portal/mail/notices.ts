@@ -73,7 +73,13 @@ export function mailNotices(o: {
   // A request waits for an admin: every active admin (and the operator's address) hears of it.
   o.upgrades.onRequested(async (request, account) => {
     const to = new Set([...(await accounts.activeAdminEmails()), ...(o.operator ? [o.operator] : [])]);
-    const data = { name: account.name, email: account.email, from: planName(request.from), to: planName(request.to), message: request.message };
+    const data = {
+      name: account.name,
+      email: account.email,
+      from: planName(request.from),
+      to: planName(request.to),
+      message: request.message,
+    };
     await Promise.all([...to].map((address) => mailer.send('upgrade-requested', address, data)));
   });
 

@@ -98,7 +98,10 @@ export function statusBody(doc: StatusDocument): Safe {
   const measured = c.operational + c.degraded + c.changed + c.down;
   const configured = measured + c.no_data;
   // "All" only when every configured endpoint was measured: the others are not known to be well.
-  const banner = doc.state === 'operational' && c.no_data ? `Every endpoint measured lately is operational (${measured} of ${configured})` : BANNER[doc.state];
+  const banner =
+    doc.state === 'operational' && c.no_data
+      ? `Every endpoint measured lately is operational (${measured} of ${configured})`
+      : BANNER[doc.state];
   // Only the states some endpoint is in: a "0 operational" beside nothing measured would still read as a claim.
   const parts = (
     [

@@ -122,7 +122,9 @@ run('the key page tells the account allowance and each key its own', () => {
     expect((await call(keys[0].key)).headers.get('x-ratelimit-limit')).toBe('50000');
     await page.goto(`${base}/dashboard`);
     expect(squeeze(await page.locator(`#key-${capped.id}`).innerText())).toContain('Its own cap 5 of 5 used');
-    expect(squeeze(await page.locator('section[aria-labelledby="allowance-title"]').innerText())).toContain('Your allowance: Enterprise plan');
+    expect(squeeze(await page.locator('section[aria-labelledby="allowance-title"]').innerText())).toContain(
+      'Your allowance: Enterprise plan',
+    );
     await shots(page, 'capped-enterprise');
 
     await accounts.update(accountId, { plan: 'premium' });

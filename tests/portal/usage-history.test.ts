@@ -63,5 +63,7 @@ test('a call given back after a 5xx is named beside the allowance it is not coun
   await eventually(async () => (await agent.get('/dashboard/usage.csv?key=all&period=hour')).text.includes(',4,'));
   const page = (await agent.get('/dashboard/usage')).text;
   expect(page).toMatch(/<dt>Used in this window<\/dt><dd><span class="num">3<\/span> of 50<\/dd>/);
-  expect(page).toContain("1 call in the last 24 hours failed on the service's side (5xx) and was given back: listed below, not counted as used.");
+  expect(page).toContain(
+    "1 call in the last 24 hours failed on the service's side (5xx) and was given back: listed below, not counted as used.",
+  );
 });

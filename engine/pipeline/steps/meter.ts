@@ -95,7 +95,6 @@ export function counterKey(plan: PlanSpec, subject: Subject, ip: () => string | 
 /** The usage partition of a plan's counter (plans counted per client IP or shared). */
 const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
 
-
 /** Whose allowance a request without a valid key spends (the auth-fail plan's, per client address). */
 const NO_KEY: Subject = Object.freeze({ keyId: '-' });
 
@@ -186,7 +185,8 @@ export function createMeter(deps: MeterDeps) {
     let accounts: Counter | undefined;
     if (plan.keyedBy === 'key') {
       accounts = accountCounters.get(windowMs);
-      if (accounts === undefined) accountCounters.set(windowMs, (accounts = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
+      if (accounts === undefined)
+        accountCounters.set(windowMs, (accounts = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
     }
     meters.set(plan.id, {
       plan,
@@ -221,7 +221,14 @@ export function createMeter(deps: MeterDeps) {
    * Writes the limit headers of a counted request and passes it on, or stops it with a 429. `own` is the
    * key's own count (an account's key), with its cap's gauge when it has one.
    */
-  const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, own?: { counter: Counter; key: string; hit: Hit; cap?: Gauge }) => {
+  const settle = (
+    call: Call,
+    next: Next,
+    g: Gauge,
+    key: string,
+    hit: Hit,
+    own?: { counter: Counter; key: string; hit: Hit; cap?: Gauge },
+  ) => {
     const cap = own?.cap && { g: own.cap, key: own.key, hit: own.hit };
     if (!cap) writeHeaders(g, hit, call, g.policyOf(key));
     // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.

@@ -21,7 +21,16 @@ describeEngines('database', (engine, open) => {
       .values({ hash: 'h1', csrf: 'c', accountId: 'acc_1', gen: 0, createdAt: 1, seenAt: 2, expiresAt })
       .execute();
     const row = await db.selectFrom('sessions').selectAll().where('hash', '=', 'h1').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ hash: 'h1', csrf: 'c', accountId: 'acc_1', gen: 0, createdAt: 1, seenAt: 2, expiresAt, pendingUntil: null });
+    expect(row).toMatchObject({
+      hash: 'h1',
+      csrf: 'c',
+      accountId: 'acc_1',
+      gen: 0,
+      createdAt: 1,
+      seenAt: 2,
+      expiresAt,
+      pendingUntil: null,
+    });
     const { n } = await db
       .selectFrom('sessions')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -66,7 +66,12 @@ test('/status.json: every category and endpoint, its state, 90 daily bars and th
   expect(embedded).toMatchObject({ state: 'no_data', provider: 'embedded' });
   const unconfigured = all.find((e) => e.state === 'not_configured');
   expect(unconfigured?.note).toMatch(/UPSTREAM_[A-Z0-9_]+_(KEYS|URL)/);
-  expect(endpoint(doc)).toMatchObject({ state: 'no_data', providers: ['pokeapi'], uptime: null, note: 'Nothing measured it lately: no call and no probe' });
+  expect(endpoint(doc)).toMatchObject({
+    state: 'no_data',
+    providers: ['pokeapi'],
+    uptime: null,
+    note: 'Nothing measured it lately: no call and no probe',
+  });
 });
 
 test('states and the incident follow the upstream going down and coming back', async () => {
