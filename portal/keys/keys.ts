@@ -60,7 +60,7 @@ export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<st
 }
 
 export const freeRef = (): KeyRef => ({ id: FREE_KEY_ID, plan: 'free', label: 'Shared free key (calls from your IP address)' });
-export const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });
+const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });
 
 /** The keys a viewer may look at: the free key for free accounts, and the account's own keys, revoked ones last. */
 export async function viewerKeys(deps: PortalDeps, viewer: Viewer): Promise<KeyRef[]> {

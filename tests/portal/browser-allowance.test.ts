@@ -48,7 +48,7 @@ async function createKey(page: Page, name: string): Promise<{ key: string; id: s
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.waitForURL(/\/dashboard\?new=/);
   const shown = page.locator('#new-key');
-  return { key: (await shown.innerText())!.trim(), id: (await shown.getAttribute('data-key-id'))! };
+  return { key: (await shown.innerText()).trim(), id: (await shown.getAttribute('data-key-id'))! };
 }
 
 run('the key page tells the account allowance and each key its own', () => {
