@@ -304,17 +304,16 @@ export class Accounts {
     return Number(n ?? 0);
   }
 
-  /** The addresses of the active admins (at most 50, by the role index): whom a request for a decision is mailed to. */
-  async activeAdminEmails(): Promise<string[]> {
-    const rows = await this.db
+  /** The active admins' addresses and names (at most 50, by the role index): whom a request for a decision is mailed to. */
+  async activeAdmins(): Promise<{ email: string; name: string }[]> {
+    return this.db
       .selectFrom('accounts')
-      .select('email')
+      .select(['email', 'name'])
       .where('role', '=', 'admin')
       .where('status', '=', 'active')
       .orderBy('createdAt')
       .limit(50)
       .execute();
-    return rows.map((r) => r.email);
   }
 
   /** Whether another active admin than `id` exists (at most one row read, by the role index). */

@@ -72,15 +72,16 @@ export function mailNotices(o: {
 
   // A request waits for an admin: every active admin (and the operator's address) hears of it.
   o.upgrades.onRequested(async (request, account) => {
-    const to = new Set([...(await accounts.activeAdminEmails()), ...(o.operator ? [o.operator] : [])]);
+    const to = new Map((await accounts.activeAdmins()).map((a) => [a.email, a.name]));
+    if (o.operator && !to.has(o.operator)) to.set(o.operator, 'operator');
     const data = {
-      name: account.name,
+      asker: account.name,
       email: account.email,
       from: planName(request.from),
       to: planName(request.to),
       message: request.message,
     };
-    await Promise.all([...to].map((address) => mailer.send('upgrade-requested', address, data)));
+    await Promise.all([...to].map(([address, name]) => mailer.send('upgrade-requested', address, { ...data, name })));
   });
 
   const quota = async (kind: QuotaKind, accountId: string, d: AccountEventData[QuotaKind]) => {

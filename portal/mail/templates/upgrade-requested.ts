@@ -4,8 +4,10 @@ import { html } from '../../../engine/html.js';
 import { button, frame, text, type Template } from './message.js';
 
 export interface UpgradeRequestedData {
-  /** Who asks: the account's name and address. */
+  /** Whom it greets: the admin's name, else "operator". */
   name: string;
+  /** Who asks: the account's name and address. */
+  asker: string;
   email: string;
   /** The plans, as the pages name them. */
   from: string;
@@ -16,14 +18,18 @@ export interface UpgradeRequestedData {
 export const upgradeRequested: Template<UpgradeRequestedData> = (d, site) => {
   const admin = `${site.publicUrl}/admin#queue-title`;
   const why = `You get this message as an administrator of ${site.serviceName}.`;
-  const asks = `${d.name} (${d.email}) asks to move from ${d.from} to ${d.to}.`;
+  const asks = `${d.asker} (${d.email}) asks to move from ${d.from} to ${d.to}.`;
   return {
     subject: `[${site.serviceName}] ${d.email} asks for the ${d.to} plan`,
-    text: text(['Hello,', asks, ...(d.message ? [`They wrote: ${d.message}`] : []), `Approve or decline it: ${admin}`], why, site),
+    text: text(
+      [`Hello ${d.name},`, asks, ...(d.message ? [`They wrote: ${d.message}`] : []), `Approve or decline it: ${admin}`],
+      why,
+      site,
+    ),
     html: frame(
       site,
       `A request for the ${d.to} plan`,
-      html`<p>Hello,</p>
+      html`<p>Hello ${d.name},</p>
 <p>${asks}</p>
 ${d.message ? html`<p>They wrote: “${d.message}”</p>` : ''}
 ${button(admin, 'Approve or decline it')}`,
