@@ -63,7 +63,7 @@ function row(e: EndpointStatus, from: string): Safe {
         ? html` · via <span class="mono">${e.providers.join(', ')}</span>`
         : ''
   }${probe ? ` · probed ${time(probe.at)} (${probe.status}${probe.code ? ` ${probe.code}` : ''}, ${ms(probe.ms)})` : ''}</p>
-  ${e.note ? html`<p class="status-note small">${e.note}</p>` : ''}
+  ${e.note && e.state !== 'no_data' ? html`<p class="status-note small">${e.note}</p>` : ''}
 </li>`;
 }
 
