@@ -267,7 +267,7 @@ describe('in Chromium', () => {
         expect(w.errors).toEqual([]);
       }
     },
-    240_000,
+    420_000,
   );
 
   inBrowser('dark mode: the system setting, and a toggle remembered across pages and visits', async () => {
