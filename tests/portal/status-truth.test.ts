@@ -52,7 +52,8 @@ async function shots(page: Page, name: string) {
 }
 
 /** The text of the first match, folded rows included (textContent: what the markup says, shown or not). */
-const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const text = async (page: Page, selector: string) =>
+  ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
 run('the status page says only what it measured', () => {
   test('a server that never probed and was never called: no endpoint is called operational', async () => {
