@@ -13,6 +13,7 @@ import { Invites } from './auth/invites.js';
 import { SignInThrottle, SignUpThrottle } from './auth/throttle.js';
 import { DeviceCookies } from './auth/device-cookies.js';
 import { UpgradeRequests } from './accounts/upgrades.js';
+import { planName } from './shared/format.js';
 import { FreshKeys } from './keys/fresh-keys.js';
 import { LinkTokens } from './auth/link-tokens.js';
 import { LinkThrottle } from './auth/link-throttle.js';
@@ -86,13 +87,25 @@ export function createContext(deps: PortalDeps): PortalContext {
         mail,
       })
     : undefined;
-  if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, db: deps.db, mailer: mail });
-  // Operator alerts by mail too, when there is mail and someone to send them to.
   const alertTo = deps.health.alertEmail;
+  if (mail) mailNotices({ events: deps.keys.events, upgrades, accounts, db: deps.db, mailer: mail, operator: alertTo });
+  // Operator alerts by mail too, when there is mail and someone to send them to (a request for a higher
+  // plan is mailed on its own, to every admin: mailNotices).
   if (mail && alertTo)
-    deps.health.alerts.onAlert(
-      (a) => void mail.send('upstream-alert', alertTo, { name: config.admin?.name ?? 'operator', title: a.title, detail: a.detail }),
-    );
+    deps.health.alerts.onAlert((a) => {
+      if (a.kind !== 'upgrade.requested')
+        void mail.send('upstream-alert', alertTo, { name: config.admin?.name ?? 'operator', title: a.title, detail: a.detail });
+    });
+  // A request for a higher plan waits for an admin: the operator alert webhook says so too.
+  upgrades.onRequested((request, account) =>
+    deps.health.alerts.raise({
+      kind: 'upgrade.requested',
+      subject: account.email,
+      title: `${account.email} asks for the ${planName(request.to)} plan`,
+      detail: `From ${planName(request.from)}${request.message ? `: “${request.message}”` : ''}. Approve or decline it: ${config.publicUrl}/admin#queue-title`,
+      at: request.requestedAt,
+    }),
+  );
   const services = {
     deps,
     accounts,

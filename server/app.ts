@@ -144,6 +144,7 @@ export async function createApp(
     meter,
     peekMeter,
     allowance,
+    keyUse,
     usageKeys,
     ready: countersRead,
     close: closeMeter,
@@ -209,7 +210,7 @@ export async function createApp(
   });
   let draining = false;
   const usage = createUsage(store, log, (uses) => keys.recordLastUsed(uses));
-  const usageDeps = { serviceName: config.serviceName, usage, allowance, usageKeys };
+  const usageDeps = { serviceName: config.serviceName, usage, allowance, keyUse, usageKeys };
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const logAccess = accessLog(log);

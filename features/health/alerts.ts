@@ -1,5 +1,5 @@
 // Operator alerts: an upstream's circuit breaker opened or closed, an endpoint's probe failed N times in a
-// row or recovered. Each goes to ALERT_WEBHOOK_URL as a plain JSON body that Slack's and Discord's incoming
+// row or recovered, a user asked for a higher plan (raised by the portal). Each goes to ALERT_WEBHOOK_URL as a plain JSON body that Slack's and Discord's incoming
 // webhooks both take (`text` is Slack's field, `content` Discord's; each ignores the other's), and to the
 // listeners (the portal mails it when SMTP is set). The POST goes through the SSRF-guarded client account
 // webhooks use, with a few tries. An alert several instances raise (each has its own breakers) is sent
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../engine/db/open.js';
 import { postUrl, PostFailed } from '../../engine/upstream/guarded-post.js';
 
-export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered';
+export type AlertKind = 'breaker.open' | 'breaker.closed' | 'probe.failing' | 'probe.recovered' | 'upgrade.requested';
 
 export interface Alert {
   kind: AlertKind;

@@ -61,7 +61,7 @@ export function createHealth(deps: HealthDeps) {
     monitor,
     prober,
     alerts,
-    status: statusDocument(deps.endpoints, monitor, history),
+    status: statusDocument(deps.endpoints, monitor, history, config.probeIntervalMs),
     /** Whom alerts are mailed to when SMTP is set (ALERT_EMAIL, else ADMIN_EMAIL). */
     alertEmail: config.alertEmail,
     async close() {

@@ -1,5 +1,7 @@
 // The health of every endpoint now: operational, degraded, changed (the upstream answers in a shape its
-// adapter does not read), down, or not configured (no URL or required key for any of its providers). Judged
+// adapter does not read), down, not configured (no URL or required key for any of its providers), or no
+// data (nothing measured it lately: no call, no probe; an open incident then keeps its state, so the page
+// never says an endpoint is well beside an incident that says it is not, a restart included). Judged
 // from what this instance saw lately (real traffic and probes, in a window of a few minutes), the last
 // probe any instance ran (the probes table, read every few seconds) and the upstreams' circuit breakers
 // (engine/upstream/upstream-events.ts). A change of state opens, updates or closes the endpoint's
@@ -18,7 +20,10 @@ import { LastProbes, type ProbeRecord } from './last-probes.js';
 
 export type { ProbeRecord } from './last-probes.js';
 
-export type EndpointState = 'operational' | TroubleState | 'not_configured';
+export type EndpointState = 'operational' | TroubleState | 'not_configured' | 'no_data';
+
+/** States that say nothing was judged: no incident opens or closes for them. */
+const unjudged = (s: EndpointState) => s === 'not_configured' || s === 'no_data';
 
 export interface Judgement {
   state: EndpointState;
@@ -121,6 +126,13 @@ export function createMonitor(deps: MonitorDeps) {
     // Flapping: many failures lately, and not yet two good answers in a row since.
     if (good < 2 && failed >= 2 && failed * 4 >= w.length)
       return { state: 'degraded', note: `${failed} of the last ${w.length} answers failed`, newestOk };
+    if (newest === undefined) {
+      // Nothing measured lately: an open incident stands until an answer goes well (after a restart too).
+      const incident = open.get(spec.id);
+      if (incident !== undefined)
+        return { state: incident, note: 'No answer since: the incident stays open until one goes well', newestOk };
+      return { state: 'no_data', note: 'Nothing measured it lately: no call and no probe', newestOk };
+    }
     return { state: 'operational', newestOk };
   };
 
@@ -131,12 +143,11 @@ export function createMonitor(deps: MonitorDeps) {
     if (j.state === 'operational' && has === undefined) calm.add(spec.id);
     else calm.delete(spec.id);
     // Nothing to write: the incident (or its absence) already matches.
-    const work =
-      j.state === 'not_configured' ? false : j.state === 'operational' ? has !== undefined && (evidence || j.newestOk) : has !== j.state;
+    const work = unjudged(j.state) ? false : j.state === 'operational' ? has !== undefined && (evidence || j.newestOk) : has !== j.state;
     if (!work) return queue.get(spec.id);
     const run = async () => {
       const j = judge(spec);
-      if (j.state === 'not_configured') return;
+      if (unjudged(j.state)) return;
       if (j.state !== 'operational') {
         if (open.get(spec.id) === j.state) return;
         const incident = await incidents.trouble(spec.id, j.state, j.note ?? '');
@@ -158,18 +169,23 @@ export function createMonitor(deps: MonitorDeps) {
     return next;
   };
 
+  /** Puts an answer in the endpoint's window. */
+  const remember = (endpoint: string, verdict: Verdict, code: string | undefined, at: number) => {
+    let w = seen.get(endpoint);
+    if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));
+    const s = w.slot();
+    s.at = at;
+    s.verdict = verdict;
+    s.code = code;
+  };
+
   /** One answer of an endpoint to a caller at `now` (epoch ms: server/app.ts reads the clock once per answer); probes come through recordProbe. */
   const record = (endpoint: string, status: number, code: string | undefined, ms: number, source: string | undefined, now: number) => {
     const spec = byId.get(endpoint);
     const verdict = verdictOf(status, code);
     if (!spec || !verdict) return;
     history.add(endpoint, 'traffic', verdict, ms, source, now);
-    let w = seen.get(endpoint);
-    if (!w) seen.set(endpoint, (w = new ReusedRing<Seen>(WINDOW_SIZE, () => ({ at: 0, verdict: 'ok', code: undefined }))));
-    const s = w.slot();
-    s.at = now;
-    s.verdict = verdict;
-    s.code = code;
+    remember(endpoint, verdict, code, now);
     // The path of nearly every call: a good answer to an endpoint that is well changes nothing.
     if (verdict === 'ok' && calm.has(endpoint)) return;
     return settle(spec, false);
@@ -194,6 +210,8 @@ export function createMonitor(deps: MonitorDeps) {
     const before = breakers.get(change.upstream) ?? 'closed';
     breakers.set(change.upstream, change.state);
     const affected = usedBy.get(change.upstream) ?? [];
+    // A breaker closes when its trial call went well: an answer measured, for every endpoint it serves.
+    if (change.state === 'closed' && before !== 'closed') for (const spec of affected) remember(spec.id, 'ok', undefined, change.at);
     for (const spec of affected) void settle(spec, change.state === 'closed');
     const names = affected.map((s) => s.id).join(', ') || 'none';
     // One alert per episode: the first opening (not each failed half-open try after a cool-down), and the

@@ -33,9 +33,12 @@ export interface CategoryStatus {
 
 export interface StatusDocument {
   generatedAt: string;
-  /** The worst state of any configured endpoint. */
+  /** The worst state of any endpoint measured; `no_data` when none was, `not_configured` when none is configured. */
   state: EndpointState;
+  /** Endpoints per state: only measured ones count as operational, degraded, changed or down. */
   counts: Record<EndpointState, number>;
+  /** How often probes run (PROBE_INTERVAL); 0: never on a schedule, states come from real calls only. */
+  probeIntervalMs: number;
   /** The first day of `daily` (UTC), and how many there are. */
   from: string;
   days: number;
@@ -44,17 +47,14 @@ export interface StatusDocument {
   incidents: Incident[];
 }
 
-const STATES: EndpointState[] = ['operational', 'degraded', 'changed', 'down', 'not_configured'];
-const RANK: Record<EndpointState, number> = { not_configured: -1, operational: 0, degraded: 1, changed: 2, down: 3 };
+const STATES: EndpointState[] = ['operational', 'degraded', 'changed', 'down', 'no_data', 'not_configured'];
+const RANK: Record<EndpointState, number> = { not_configured: -2, no_data: -1, operational: 0, degraded: 1, changed: 2, down: 3 };
 const CACHE_MS = 3000;
 
-const worst = (states: EndpointState[]) =>
-  states.reduce<EndpointState>(
-    (w, s) => (RANK[s] > RANK[w] ? s : w),
-    states.every((s) => s === 'not_configured') && states.length ? 'not_configured' : 'operational',
-  );
+/** The worst state measured; without one, no data (or not configured, when nothing is). */
+const worst = (states: EndpointState[]) => states.reduce<EndpointState>((w, s) => (RANK[s] > RANK[w] ? s : w), 'not_configured');
 
-export function statusDocument(endpoints: EndpointSpec[], monitor: Monitor, history: HealthHistory) {
+export function statusDocument(endpoints: EndpointSpec[], monitor: Monitor, history: HealthHistory, probeIntervalMs: number) {
   let cached: { at: number; doc: Promise<StatusDocument> } | undefined;
   monitor.onChange(() => (cached = undefined));
 
@@ -100,6 +100,7 @@ export function statusDocument(endpoints: EndpointSpec[], monitor: Monitor, hist
       generatedAt: new Date(now).toISOString(),
       state: worst(cats.flatMap((c) => c.endpoints.map((e) => e.state))),
       counts,
+      probeIntervalMs,
       from: new Date(dayStart(now) - (HISTORY_DAYS - 1) * 86_400_000).toISOString().slice(0, 10),
       days: HISTORY_DAYS,
       categories: cats,

@@ -6,7 +6,7 @@ import type { Route } from '../../engine/pipeline/api.js';
 import { authorize } from '../../engine/pipeline/steps/authorize.js';
 import { ApiError } from '../../engine/errors.js';
 import { sendData } from '../../engine/pipeline/respond.js';
-import type { Allowance, Subject } from '../../engine/pipeline/steps/meter.js';
+import type { Allowance, KeyUse, Subject } from '../../engine/pipeline/steps/meter.js';
 import type { Period, Usage } from './usage.js';
 
 export const ACCOUNT_USAGE_PATH = '/api/v1/account/usage';
@@ -16,6 +16,8 @@ export interface AccountUsageDeps {
   usage: Usage;
   allowance(plan: string, subject: Subject, ip: string | undefined): Promise<Allowance | undefined>;
   usageKeys(plan: string, subject: Subject, ip: string | undefined): string[] | undefined;
+  /** An account's key's own use in its window, and its cap (the key page's cards). */
+  keyUse(plan: string, subject: Subject): Promise<KeyUse | undefined>;
 }
 
 /**

@@ -50,6 +50,8 @@ class Pending {
   /** endpoint → counts per status class (index: status / 100 - 1). */
   readonly counts = new Map<string, number[]>();
   readonly latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+  /** Each latency bucket's milliseconds added up: its percentiles are read as its calls' mean. */
+  readonly latencySum = new Array<number>(LATENCY_BUCKETS.length).fill(0);
   /** The newest calls (epoch-ms times, made into dates only when written). */
   private readonly ring = new ReusedRing(RECENT, () => ({ at: 0, endpoint: '', status: 0, ms: 0 }));
 
@@ -94,7 +96,10 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
     let b = 0;
     while (ms > LATENCY_BUCKETS[b]) b++;
     p.latency[b]++;
-    p.remember(call.endpoint, status, Math.round(ms), now);
+    // Summed as the last calls show them (whole ms), so no percentile reads above the slowest call shown.
+    const shown = Math.round(ms);
+    p.latencySum[b] += shown;
+    p.remember(call.endpoint, status, shown, now);
     lastIps.set(id.keyId, call.ip ?? '');
   };
 
@@ -110,6 +115,9 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
         });
       p.latency.forEach((n, i) => {
         if (n) add[`ms|${i}`] = n;
+      });
+      p.latencySum.forEach((ms, i) => {
+        if (ms) add[`sum|${i}`] = ms;
       });
       for (const span of Object.values(SPAN)) {
         ops.push({ kind: 'add', coll: span.coll, id: `${partition}|${Math.floor(now / span.ms) * span.ms}`, add, ttlMs: span.ttlMs });
@@ -191,15 +199,20 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
     const sets = starts.map((_, i) => sumFields(parts.map((_p, j) => all[j * starts.length + i])));
     const endpoints = new Map<string, { endpoint: string; total: number; classes: Record<string, number> }>();
     const allLatency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+    const allSums = new Array<number>(LATENCY_BUCKETS.length).fill(0);
     const buckets = sets.map((fields, i): Bucket => {
       const classes: Record<string, number> = Object.fromEntries(CLASSES.map((c) => [c, 0]));
       const latency = new Array<number>(LATENCY_BUCKETS.length).fill(0);
+      const sums = new Array<number>(LATENCY_BUCKETS.length).fill(0);
       let total = 0;
       for (const [field, n] of Object.entries(fields)) {
         const [kind, a, b] = field.split('|');
         if (kind === 'ms') {
           latency[Number(a)] += n;
           allLatency[Number(a)] += n;
+        } else if (kind === 'sum') {
+          sums[Number(a)] += n;
+          allSums[Number(a)] += n;
         } else if (kind === 'n') {
           total += n;
           classes[b] = (classes[b] ?? 0) + n;
@@ -209,15 +222,21 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
           e.classes[b] = (e.classes[b] ?? 0) + n;
         }
       }
-      return { start: new Date(starts[i]).toISOString(), total, classes, p50Ms: quantile(latency, 0.5), p95Ms: quantile(latency, 0.95) };
+      return {
+        start: new Date(starts[i]).toISOString(),
+        total,
+        classes,
+        p50Ms: quantile(latency, 0.5, sums),
+        p95Ms: quantile(latency, 0.95, sums),
+      };
     });
     return {
       period,
       buckets,
       endpoints: [...endpoints.values()].sort((x, y) => y.total - x.total || x.endpoint.localeCompare(y.endpoint)),
       total: buckets.reduce((s, b) => s + b.total, 0),
-      p50Ms: quantile(allLatency, 0.5),
-      p95Ms: quantile(allLatency, 0.95),
+      p50Ms: quantile(allLatency, 0.5, allSums),
+      p95Ms: quantile(allLatency, 0.95, allSums),
     };
   };
 

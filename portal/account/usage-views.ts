@@ -47,6 +47,7 @@ ${ref.record || ref.id === 'all' ? '' : html`<p class="muted">The shared free ke
 <section class="card" aria-labelledby="allowance-title">
   <h2 id="allowance-title">Allowance now</h2>
   <dl class="facts">${allowanceFacts(u.allowance && { ...u.allowance, resetAt: Date.parse(u.allowance.resetAt) })}</dl>
+  ${refunded(u.hourly)}
 </section>
 ${period('hourly', 'Last 24 hours, by hour', u.hourly, csv('hour'))}
 ${period('daily', 'Last 30 days, by day', u.daily, csv('day'))}
@@ -72,6 +73,13 @@ export function usageCsv(h: History): string {
   for (const b of h.buckets)
     rows.push([b.start, b.total, ...CLASSES.map((c) => b.classes[c] ?? 0), b.p50Ms ?? '', b.p95Ms ?? ''].join(','));
   return rows.join('\r\n') + '\r\n';
+}
+
+/** Why the calls below may outnumber the allowance's "used": failures on the service's side are given back. */
+function refunded(h: History): Safe | string {
+  const n = h.buckets.reduce((s, b) => s + (b.classes['5xx'] ?? 0), 0);
+  if (!n) return '';
+  return html`<p class="small muted">${count(n)} call${n === 1 ? '' : 's'} in the last 24 hours failed on the service's side (5xx) and ${n === 1 ? 'was' : 'were'} given back: listed below, not counted as used.</p>`;
 }
 
 /** One period: its chart (drawn by charts.js), the figures per bucket and per endpoint as tables. */

@@ -52,12 +52,20 @@ export interface AccountPage {
 
 const allowance = (p: PlanSpec | undefined) => (p ? `${count(p.limit)} requests per ${windowText(p.window)}` : '');
 
-function requestState(r: UpgradeRequest | undefined): Safe | string {
+/** The last request for a higher plan, as it stands: an approval is told with the plan the account holds now. */
+function requestState(r: UpgradeRequest | undefined, plan: string): Safe | string {
   if (!r) return '';
   const asked = html`You asked for <strong>${planName(r.to)}</strong> on ${time(r.requestedAt)}`;
   if (r.status === 'pending') return notice('info', html`${asked}. It waits for an administrator's decision.`);
   if (r.status === 'approved')
-    return notice('ok', html`${asked}: approved on ${time(r.decidedAt!)}. Your account is on ${planName(r.to)} now.`);
+    return notice(
+      'ok',
+      html`${asked}: approved on ${time(r.decidedAt!)}. ${
+        r.to === plan
+          ? html`Your account is on ${planName(plan)} now.`
+          : html`Your account has changed plan since: it is on ${planName(plan)}.`
+      }`,
+    );
   return notice(
     'error',
     html`${asked}: declined on ${time(r.decidedAt!)}${r.reason ? html`. The administrator wrote: “${r.reason}”` : ''}.`,
@@ -72,7 +80,7 @@ function planSection(o: AccountPage): Safe {
 <div class="card" aria-labelledby="plan">
   <p>Your plan: <strong>${planName(v.plan)}</strong> (${allowance(plans[v.plan])}).</p>
   ${o.billing?.section ?? ''}
-  ${requestState(request)}
+  ${requestState(request, v.plan)}
   ${errors(o.upgradeProblems ?? [])}
   ${
     !higher.length

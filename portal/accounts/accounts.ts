@@ -304,6 +304,18 @@ export class Accounts {
     return Number(n ?? 0);
   }
 
+  /** The active admins' addresses and names (at most 50, by the role index): whom a request for a decision is mailed to. */
+  async activeAdmins(): Promise<{ email: string; name: string }[]> {
+    return this.db
+      .selectFrom('accounts')
+      .select(['email', 'name'])
+      .where('role', '=', 'admin')
+      .where('status', '=', 'active')
+      .orderBy('createdAt')
+      .limit(50)
+      .execute();
+  }
+
   /** Whether another active admin than `id` exists (at most one row read, by the role index). */
   async otherActiveAdmin(id: string): Promise<boolean> {
     const row = await this.db

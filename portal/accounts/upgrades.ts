@@ -4,7 +4,8 @@
 // which is what the user sees; a new request replaces a decided one and is refused while one is pending
 // (one upsert that leaves a pending row alone, so two requests at once cannot both go in), and of two
 // decisions at once only the one that finds the row still pending counts. Whoever tells the user of a
-// decision (email) listens with onDecided.
+// decision (email) listens with onDecided; whoever tells the admins of a new request (email, the operator
+// alert webhook) with onRequested.
 import type { Logger } from 'pino';
 import type { Db } from '../../engine/db/open.js';
 import type { UpgradeRequestsTable } from '../../engine/db/tables/accounts.js';
@@ -58,6 +59,7 @@ const requestOf = (r: UpgradeRequestsTable): UpgradeRequest => ({
 
 export class UpgradeRequests {
   private readonly listeners: UpgradeListener[] = [];
+  private readonly requestListeners: UpgradeListener[] = [];
   private readonly planChanges: PlanChanges;
 
   constructor(
@@ -129,7 +131,14 @@ export class UpgradeRequests {
           .where('upgradeRequests.status', '<>', 'pending'),
       )
       .executeTakeFirst();
-    return Number(done.numInsertedOrUpdatedRows ?? 0) > 0 ? request : 'pending';
+    if (Number(done.numInsertedOrUpdatedRows ?? 0) === 0) return 'pending';
+    for (const listener of this.requestListeners) this.tell(listener, request, account);
+    return request;
+  }
+
+  /** Hears every new request (the admins are to be told: email and the operator alert webhook). */
+  onRequested(listener: UpgradeListener): void {
+    this.requestListeners.push(listener);
   }
 
   /**

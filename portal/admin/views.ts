@@ -33,8 +33,11 @@ export interface AccountUsage {
 const day = (iso: string | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
 const options = (values: readonly string[], selected: string, blank?: string) =>
   html`${blank !== undefined ? html`<option value=""${selected ? '' : html` selected`}>${blank}</option>` : ''}${values.map((v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${v}</option>`)}`;
-const statusBadge = (s: Account['status']) =>
-  html`<span class="badge${s === 'suspended' ? ' danger' : s === 'pending' ? ' warn' : ''}">${s}</span>`;
+/** An account's state: its status, or "unconfirmed" for an active account whose address is not confirmed yet. */
+const statusBadge = (a: Account) =>
+  a.status === 'active' && a.unverified
+    ? html`<span class="badge warn">unconfirmed</span>`
+    : html`<span class="badge${a.status === 'suspended' ? ' danger' : a.status === 'pending' ? ' warn' : ''}">${a.status}</span>`;
 const doneNotice = (done: string | undefined) => (done && DONE[done] ? notice('ok', DONE[done]) : '');
 
 function keyState(k: KeyRecord): Safe {
@@ -66,15 +69,13 @@ function upgradeQueue(queue: QueuedRequest[], csrf: string | undefined): Safe {
 <h2 id="queue-title">Upgrade requests <span class="badge${queue.length ? ' warn' : ''}">${queue.length}</span></h2>
 ${
   queue.length
-    ? html`<div class="table-wrap"><table>
-<thead><tr><th scope="col">Account</th><th scope="col">Asks for</th><th scope="col">Message</th><th scope="col">Asked (UTC)</th><th scope="col">Decision</th></tr></thead>
-<tbody>${queue.map(
-        ({ request: r, account: a }) => html`<tr>
-  <td><a href="/admin/accounts/${a.id}">${a.email}</a><br><span class="muted small">${a.name}</span></td>
-  <td>${planName(r.from)} → <strong>${planName(r.to)}</strong></td>
-  <td class="message">${r.message ?? html`<span class="muted">—</span>`}</td>
-  <td>${day(r.requestedAt)}</td>
-  <td class="decide">
+    ? // One card per request, not a table: its decision stays on screen at 390 px.
+      html`<ul class="queue">${queue.map(
+        ({ request: r, account: a }) => html`<li class="card">
+  <p><a href="/admin/accounts/${a.id}">${a.email}</a> <span class="muted small">${a.name}</span></p>
+  <p>${planName(r.from)} → <strong>${planName(r.to)}</strong> <span class="muted small">asked ${day(r.requestedAt)} UTC</span></p>
+  ${r.message ? html`<p class="message">“${r.message}”</p>` : ''}
+  <div class="decide">
     <form method="post" action="/admin/upgrades/${a.id}/approve" class="inline">${token}<button type="submit" class="small" aria-label="Approve ${planName(r.to)} for ${a.email}">Approve</button></form>
     <details><summary>Decline…</summary>
       <form method="post" action="/admin/upgrades/${a.id}/decline" class="stack">${token}
@@ -82,9 +83,8 @@ ${
         <div><button type="submit" class="danger small" aria-label="Decline ${planName(r.to)} for ${a.email}">Decline</button></div>
       </form>
     </details>
-  </td></tr>`,
-      )}</tbody>
-</table></div>`
+  </div></li>`,
+      )}</ul>`
     : html`<p class="muted">None waiting.</p>`
 }
 </section>`;
@@ -133,7 +133,7 @@ function pager(o: AccountsPage): Safe | '' {
 export function accountsBody(o: AccountsPage) {
   const rows = o.rows.map(
     ({ account: a, keys, usage }) => html`<tr>
-  <td><a href="/admin/accounts/${a.id}">${a.email}</a></td><td>${a.name}</td><td>${a.plan}</td><td>${statusBadge(a.status)}</td>
+  <td><a href="/admin/accounts/${a.id}">${a.email}</a></td><td>${a.name}</td><td>${a.plan}</td><td>${statusBadge(a)}</td>
   <td>${a.role}</td><td>${keys}</td><td>${day(a.createdAt)}</td><td>${day(a.lastSignInAt)}</td>
   <td>${usageCell(a, usage)}</td>${o.billing ? html`<td>${adminStatusCell(o.billing.get(a.id))}</td>` : ''}</tr>`,
   );
@@ -208,7 +208,7 @@ export function accountDetailBody(o: AccountDetailPage) {
 <h1>${a.name}</h1>
 ${doneNotice(o.done)}
 <div class="card"><p class="mono">${a.email}</p>
-<p>${statusBadge(a.status)} <span class="badge">${a.plan}</span> <span class="badge">${a.role}</span>${a.unverified ? html` <span class="badge warn">address not confirmed</span>` : ''}</p>
+<p>${statusBadge(a)} <span class="badge">${a.plan}</span> <span class="badge">${a.role}</span>${a.unverified ? html` <span class="muted small">address not confirmed</span>` : ''}</p>
 <p class="muted small">id ${a.id} · created ${day(a.createdAt)} UTC · last sign-in ${day(a.lastSignInAt)}</p></div>
 <h2>Plan</h2>
 <form method="post" action="/admin/accounts/${a.id}/plan" class="row">${csrf}

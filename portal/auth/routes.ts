@@ -88,11 +88,18 @@ export function authRoutes(ctx: PortalContext): Router {
   // --- sign-up -----------------------------------------------------------------------------------------
 
   const freeTier = { plan: ctx.deps.plans.free, personal: ctx.deps.config.freePersonalKeys };
-  const signupForm = (res: Response, o: Omit<SignupForm, 'csrf' | 'approval' | 'confirm' | 'freeTier'> & { status?: number }) => {
+  /** What an invite's plan gives, when it opens a paid account (a Free invite says what Free gives). */
+  const paidPlanOf = (invite: Invite | undefined) => {
+    const plan = invite?.plan && invite.plan !== 'free' ? ctx.deps.plans[invite.plan] : undefined;
+    return plan && { id: plan.id, limit: plan.limit, window: plan.window };
+  };
+  const signupForm = (
+    res: Response,
+    o: Omit<SignupForm, 'csrf' | 'approval' | 'confirm' | 'freeTier' | 'paidPlan'> & { status?: number; held?: Invite },
+  ) => {
     const approval = ctx.signup === 'approval' && !o.invite;
-    pages.send(res, 'Create an account', signupBody({ ...o, approval, freeTier, confirm: Boolean(ctx.mail), csrf: res.locals.csrf }), {
-      status: o.status,
-    });
+    const body = signupBody({ ...o, approval, freeTier, paidPlan: paidPlanOf(o.held), confirm: Boolean(ctx.mail), csrf: res.locals.csrf });
+    pages.send(res, 'Create an account', body, { status: o.status });
   };
 
   const inviteRefused = () =>
@@ -108,11 +115,12 @@ export function authRoutes(ctx: PortalContext): Router {
     wrap(async (req, res) => {
       if (res.locals.viewer) return res.redirect(303, '/dashboard');
       const token = typeof req.query.invite === 'string' ? req.query.invite : undefined;
-      if (token && !(await invites.find(token))) throw inviteRefused();
+      const held = token ? await invites.find(token) : undefined;
+      if (token && !held) throw inviteRefused();
       if (!token && ctx.signup === 'closed') throw closed();
       await sessions.ensure(req, res);
       res.set('Referrer-Policy', 'no-referrer'); // the invite token is in this page's URL
-      signupForm(res, { invite: token });
+      signupForm(res, { invite: token, held });
     }),
   );
 
@@ -131,7 +139,7 @@ export function authRoutes(ctx: PortalContext): Router {
       const problems = profileProblems(email, name);
       const weak = passwordProblem(password, email);
       if (weak) problems.push(weak);
-      if (problems.length) return signupForm(res, { email, name, invite: token, problems, status: 422 });
+      if (problems.length) return signupForm(res, { email, name, invite: token, held: invite, problems, status: 422 });
 
       if (invite && !(await invites.claim(invite))) throw inviteRefused();
       const status = invite || ctx.signup === 'open' ? 'active' : 'pending';
@@ -157,6 +165,7 @@ export function authRoutes(ctx: PortalContext): Router {
           email,
           name,
           invite: token,
+          held: invite,
           problems: ['An account with this email exists already. Sign in instead.'],
           status: 409,
         });
@@ -235,7 +244,7 @@ export function authRoutes(ctx: PortalContext): Router {
     '/logout',
     wrap(async (req, res) => {
       await sessions.signOut(req, res);
-      // Keys remembered for /docs' Try it (localStorage) leave with the session; cookies stay (the theme).
+      // Keys remembered for /docs' Try it (sessionStorage) leave with the session; cookies stay (the theme).
       res.set('Clear-Site-Data', '"storage"');
       res.redirect(303, '/');
     }),

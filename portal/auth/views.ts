@@ -7,6 +7,7 @@ import { NAME_MAX } from '../accounts/accounts.js';
 import { MAX_LENGTH, MIN_LENGTH } from '../accounts/passwords.js';
 import { csrfField, errors, field, notice } from '../shared/forms.js';
 import { freeTierText, type FreeTier } from '../shared/free-tier.js';
+import { count, planName, windowText } from '../shared/format.js';
 
 export interface SignupForm {
   csrf?: string;
@@ -17,6 +18,8 @@ export interface SignupForm {
   invite?: string;
   /** What a Free account gets (the plan a sign-up without an invite's plan starts on). */
   freeTier: FreeTier;
+  /** The paid plan the invite opens the account on, said instead of the Free tier. */
+  paidPlan?: { id: string; limit: number; window: string };
   email?: string;
   name?: string;
   problems?: string[];
@@ -25,7 +28,11 @@ export interface SignupForm {
 export function signupBody(o: SignupForm) {
   return html`<h1>Create an account</h1>
 <p class="muted">${o.approval ? 'New accounts are approved by an administrator before they can sign in.' : 'Sign up to get your API key page and usage figures.'}</p>
-<p>${freeTierText(o.freeTier)}</p>
+<p>${
+    o.paidPlan
+      ? html`This invitation opens a <strong>${planName(o.paidPlan.id)}</strong> account: personal keys that spend one allowance of <strong>${count(o.paidPlan.limit)} requests per ${windowText(o.paidPlan.window)}</strong>.`
+      : freeTierText(o.freeTier)
+  }</p>
 ${o.confirm ? html`<p class="muted" id="confirm-note">We email you a link to confirm your address: your account opens when you use it, and cannot be signed in to before.</p>` : ''}
 ${errors(o.problems ?? [])}
 <form method="post" action="/signup" class="stack card">

@@ -59,7 +59,7 @@ function price(t: PlanTable, plan: Plan): Safe | string {
 function planTable(t: PlanTable): Safe {
   return html`<ul class="grid plans" role="list">${PLANS.map(
     (plan) => html`<li class="card"${plan === t.plan ? html` aria-current="true"` : ''} aria-labelledby="plan-${plan}">
-<h4 id="plan-${plan}">${planName(plan)}</h4>
+<h3 id="plan-${plan}">${planName(plan)}</h3>
 <p class="stat">${price(t, plan)}</p>
 <p>${allowance(t.plans[plan])}${plan === 'free' ? html`<br><span class="muted small">on the shared free key, per client address</span>` : ''}</p>
 <p>${action(t, plan)}</p></li>`,

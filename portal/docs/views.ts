@@ -82,7 +82,7 @@ function keyPicker(o: DocsPage): Safe {
       ? html`Calls made with your keys show on your <a href="/dashboard/usage">usage page</a>.`
       : html`The anonymous key is shared by everyone; <a href="/signup">sign up</a> for a key of your own.`
   }</p>
-<label for="try-key-paste" class="paste" hidden>Paste this key (shown once when it was made; kept in this browser until you sign out)
+<label for="try-key-paste" class="paste" hidden>Paste this key (shown once when it was made; kept in this tab until you close it or sign out)
 <input id="try-key-paste" type="password" autocomplete="off" spellcheck="false"></label>
 </form>`;
 }

@@ -60,7 +60,7 @@ export function withFreePersonalPlan(plans: Record<string, PlanSpec>): Record<st
 }
 
 export const freeRef = (): KeyRef => ({ id: FREE_KEY_ID, plan: 'free', label: 'Shared free key (calls from your IP address)' });
-export const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });
+const personalRef = (k: KeyRecord): KeyRef => ({ id: k.id, plan: k.plan, label: `${k.name} (${k.hint ?? k.id})`, record: k });
 
 /** The keys a viewer may look at: the free key for free accounts, and the account's own keys, revoked ones last. */
 export async function viewerKeys(deps: PortalDeps, viewer: Viewer): Promise<KeyRef[]> {
@@ -80,6 +80,16 @@ export function tryItKey(deps: PortalDeps, viewer: Viewer | undefined): string |
 
 /** Whose allowance a key spends: the key, and its account's (the free key: the client address's). */
 export const subjectOf = (ref: KeyRef) => ({ keyId: ref.id, accountId: ref.record?.accountId });
+
+/** An account's key's own use in its window and its cap (undefined for the shared free key). */
+export async function keyUseOf(deps: PortalDeps, k: KeyRecord) {
+  return deps.usage.keyUse(k.plan, { keyId: k.id, accountId: k.accountId, ...(k.cap !== undefined ? { cap: k.cap } : {}) });
+}
+
+/** The allowance an account's keys spend together, for the account itself (with or without keys). */
+export async function accountAllowanceOf(deps: PortalDeps, plan: string, accountId: string) {
+  return deps.usage.allowance(plan, { keyId: '-', accountId }, undefined);
+}
 
 /** A key's allowance now, for calls from `ip`: its account's for an account's key, the address's for the free key. */
 export async function allowanceOf(deps: PortalDeps, ref: KeyRef, ip: string | undefined) {

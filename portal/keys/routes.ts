@@ -11,14 +11,15 @@ import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
 import {
   addressNote,
+  accountAllowanceOf,
   allowanceOf,
   freeRef,
   GRACE,
   holdsPersonalKeys,
   keyLimits,
   keyNameProblem,
+  keyUseOf,
   maxKeysOf,
-  personalRef,
   viewerKeyPlan,
 } from './keys.js';
 import { higherPlans } from '../accounts/upgrades.js';
@@ -51,7 +52,7 @@ export function keyRoutes(ctx: PortalContext): Router {
     const personal = holdsPersonalKeys(deps, viewer);
     const own = (await deps.keys.ofAccount(viewer.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const used = await deps.keys.lastUsed(own.map((k) => k.id));
-    const allowances = await Promise.all(own.map((k) => allowanceOf(deps, personalRef(k), req.ip)));
+    const uses = await Promise.all(own.map((k) => keyUseOf(deps, k)));
     const plan = deps.plans[viewerKeyPlan(deps, viewer)];
     const free = deps.plans.free;
     const request = await upgrades.of(viewer.id);
@@ -65,8 +66,9 @@ export function keyRoutes(ctx: PortalContext): Router {
       done: typeof req.query.done === 'string' ? req.query.done : undefined,
       personal,
       plan: personal ? { id: viewer.plan, limit: plan.limit, window: plan.window } : undefined,
+      allowance: personal ? await accountAllowanceOf(deps, viewerKeyPlan(deps, viewer), viewer.id) : undefined,
       maxKeys: maxKeysOf(viewer),
-      keys: own.map((record, i) => ({ record, lastUse: lastUse(record.id), allowance: allowances[i] })),
+      keys: own.map((record, i) => ({ record, lastUse: lastUse(record.id), use: uses[i] })),
       billing: ctx.billing && (await billingFor(ctx.billing, ctx, res.locals.account!, res.locals.csrf)),
       upgrade: {
         // Plans sold through Stripe are in the billing section; the line points at the request form for the others.

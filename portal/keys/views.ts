@@ -7,6 +7,7 @@ import { LANGUAGES, sample, type SampleRequest } from '../shared/snippets.js';
 import { html, type Safe } from '../../engine/html.js';
 import { isLive, type KeyRecord, type LastUse } from '../../engine/access/keystore.js';
 import type { AllowanceFigures } from '../shared/types.js';
+import type { KeyUse } from '../../engine/pipeline/steps/meter.js';
 import { FREE_KEY_ID, GRACE, KEY_NAME_MAX, type AddressNote } from './keys.js';
 import { csrfField, errors, notice } from '../shared/forms.js';
 import { allowanceFacts, count, planName, relative, time, windowText } from '../shared/format.js';
@@ -25,11 +26,11 @@ export interface FreshKey {
   replaced?: { hint: string; expiresAt?: string };
 }
 
-/** One of the account's personal keys with its last use and allowance now. */
+/** One of the account's personal keys with its last use and its own use of the account's allowance. */
 interface KeyCard {
   record: KeyRecord;
   lastUse?: LastUse & { note?: AddressNote };
-  allowance?: AllowanceFigures;
+  use?: KeyUse;
 }
 
 export interface KeysPage {
@@ -43,8 +44,10 @@ export interface KeysPage {
   shownAlready?: boolean;
   /** The account holds personal keys (a paid plan, or Free with FREE_PERSONAL_KEYS; active). */
   personal: boolean;
-  /** The viewer's plan and its allowance per key (shown when personal). */
+  /** The viewer's plan and its allowance (shown when personal). */
   plan: { id: string; limit: number; window: string } | undefined;
+  /** The allowance every key of the account spends, as it stands (shown when personal). */
+  allowance?: AllowanceFigures;
   /** How many live keys the account may hold. */
   maxKeys: number;
   /** The account's personal keys, newest first. */
@@ -80,7 +83,7 @@ ${o.shownAlready ? notice('info', 'That new key was shown once already: the serv
 ${errors(o.problems ?? [])}
 ${o.fresh ? freshCard(o.fresh) : ''}
 ${personal || !o.free ? html`` : freeCard(o.free, o.upgrade)}
-${o.billing ? html`<section class="card" aria-labelledby="plans-title"><h2 id="plans-title">Your plan: ${planName(o.plan?.id ?? 'free')}</h2>${o.billing}</section>` : ''}
+${personal ? allowanceCard(o) : ''}
 ${
   personal
     ? html`<section class="card" aria-labelledby="create-title">
@@ -97,12 +100,7 @@ ${
     <button type="submit">Create key</button>
   </form>`
   }
-  <p class="small muted">${
-    freePersonal
-      ? html`Your Free account holds one personal key, with an allowance of its own: <strong>${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)}</strong>, whatever address calls with it (the shared free key's allowance is counted per client address instead).`
-      : html`Each key has its own allowance of ${count(o.plan!.limit)} requests per ${windowText(o.plan!.window)} (${planName(o.plan!.id)} plan).`
-  } The whole key is shown once, when it is made.</p>
-  ${upgradeLine(o.upgrade)}
+  <p class="small muted">The whole key is shown once, when it is made.</p>
 </section>`
     : ''
 }
@@ -115,7 +113,30 @@ ${personal ? '' : notice('info', 'Personal keys work only on the Premium and Ent
       ? html`<p class="muted">No keys yet: create your first one above.</p>`
       : ''
 }
+${o.billing ? html`<section class="card" aria-labelledby="plans-title"><h2 id="plans-title">Your plan: ${planName(o.plan?.id ?? 'free')}</h2>${o.billing}</section>` : ''}
 ${snippet(o.publicUrl, personal ? undefined : o.free?.key, o.fresh?.key)}`;
+}
+
+/** The one allowance every key of the account spends, and how it stands. */
+function allowanceCard(o: KeysPage): Safe {
+  const p = o.plan!;
+  return html`<section class="card" aria-labelledby="allowance-title">
+  <h2 id="allowance-title">Your allowance: ${planName(p.id)} plan</h2>
+  <p>${
+    p.id === 'free'
+      ? html`Your Free account holds one personal key: <strong>${count(p.limit)} requests per ${windowText(p.window)}</strong>, whatever address calls with it (the shared free key's allowance is counted per client address instead).`
+      : html`Every key of your account spends its one allowance: <strong>${count(p.limit)} requests per ${windowText(p.window)}</strong>. Each key's card shows its own calls in this window.`
+  }</p>
+  <dl class="facts">${allowanceFacts(o.allowance)}</dl>
+  ${upgradeLine(o.upgrade)}
+</section>`;
+}
+
+/** A key's own calls in its window, against its cap when it has one. */
+function useFacts(k: KeyRecord, use: KeyUse | undefined): Safe {
+  const used = use?.used ?? 0;
+  if (k.cap === undefined) return html`<div><dt>Its calls in this window</dt><dd><span class="num">${count(used)}</span></dd></div>`;
+  return html`<div><dt>Its own cap</dt><dd><span class="num">${count(Math.min(used, k.cap))}</span> of ${count(k.cap)} used</dd></div>`;
 }
 
 /** Where to ask for a higher plan, or that a request waits. */
@@ -134,7 +155,7 @@ function freeCard(f: FreeKeyCard, upgrade: KeysPage['upgrade']): Safe {
   <div class="secret"><code id="free-key" data-api-key>${f.key}</code><button type="button" class="secondary small" data-copy="free-key" hidden>Copy</button></div>
   <p>It allows <strong>${count(f.limit)} requests per ${windowText(f.window)}, counted per client IP address</strong>: every address has its own count, shared by everyone who calls with this key from that address (a household, an office, a server behind one address). From your address now (<code>${f.ip ?? 'unknown'}</code>):</p>
   <dl class="facts">${allowanceFacts(f.allowance)}</dl>
-  <p class="small muted">Personal keys, each with its own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h), come with a paid plan. <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
+  <p class="small muted">Personal keys come with a paid plan, and spend their account's own allowance (Premium: ${count(f.premiumLimit)}, Enterprise: ${count(f.enterpriseLimit)} per 24 h). <a href="/dashboard/usage?key=${FREE_KEY_ID}">Usage of this key</a></p>
   ${upgradeLine(upgrade)}
 </section>`;
 }
@@ -154,7 +175,7 @@ function freshCard(f: FreshKey): Safe {
         }.</p>`
       : ''
   }
-  <p class="small muted">The API reference's try-it uses it in this browser tab: <a href="/docs">try it now</a>.</p>
+  <p class="small muted">The API reference's Try it uses it in this browser tab until the tab is closed: <a href="/docs">try it now</a>.</p>
 </section>`;
 }
 
@@ -183,7 +204,7 @@ function limitsForm(k: KeyRecord, csrf: string | undefined): Safe {
     </details>`;
 }
 
-function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: string | undefined, isNew: boolean): Safe {
+function keyCard({ record: k, lastUse: use, use: own }: KeyCard, csrf: string | undefined, isNew: boolean): Safe {
   const rotatable = isLive(k) && k.replacedBy === undefined;
   return html`<article class="card key${isNew ? ' new' : ''}" id="key-${k.id}" aria-labelledby="key-${k.id}-name">
   <div class="key-head"><h3 id="key-${k.id}-name">${k.name}</h3>${statusBadge(k)}</div>
@@ -191,8 +212,7 @@ function keyCard({ record: k, lastUse: use, allowance: a }: KeyCard, csrf: strin
     <div><dt>Key</dt><dd><code>${k.hint ?? k.id}</code></dd></div>
     <div><dt>Created</dt><dd>${time(k.createdAt)}</dd></div>
     <div><dt>Last used</dt><dd>${use ? lastUse(use) : html`<span class="muted">never</span>`}</dd></div>
-    ${allowanceFacts(a)}
-    ${k.cap !== undefined ? html`<div><dt>Own cap</dt><dd>${count(k.cap)} requests per window</dd></div>` : ''}
+    ${useFacts(k, own)}
     ${k.expiresAt && k.replacedBy === undefined ? html`<div><dt>Expires</dt><dd>${time(k.expiresAt)}</dd></div>` : ''}
   </dl>
   <div class="key-actions">
@@ -228,7 +248,7 @@ const NOTES: Record<AddressNote, string> = {
   'not-recorded':
     'address not recorded: the call was made before this version, which read the address only after the caller had closed its connection',
   private:
-    "a private address: the call came from the service's own network, or through a proxy the service is not told to trust (the operator sets TRUST_PROXY), whose address this then is",
+    "a private address: the call came from the service's own network, or through a proxy, whose address this then is (this service is not set to read the caller's address from its proxy)",
 };
 
 function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {

@@ -40,7 +40,15 @@ async function firstForWindow(db: Db, accountId: string, kind: QuotaKind, resetA
   return Number(done.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export function mailNotices(o: { events: AccountEvents; upgrades: UpgradeRequests; accounts: Accounts; db: Db; mailer: Mailer }): void {
+export function mailNotices(o: {
+  events: AccountEvents;
+  upgrades: UpgradeRequests;
+  accounts: Accounts;
+  db: Db;
+  mailer: Mailer;
+  /** Whom operator alerts go to besides the admins (ALERT_EMAIL, else ADMIN_EMAIL). */
+  operator?: string;
+}): void {
   const { accounts, db, mailer } = o;
   const sweep = sweeper((now) =>
     db
@@ -60,6 +68,20 @@ export function mailNotices(o: { events: AccountEvents; upgrades: UpgradeRequest
       approved: request.status === 'approved',
       reason: request.reason,
     });
+  });
+
+  // A request waits for an admin: every active admin (and the operator's address) hears of it.
+  o.upgrades.onRequested(async (request, account) => {
+    const to = new Map((await accounts.activeAdmins()).map((a) => [a.email, a.name]));
+    if (o.operator && !to.has(o.operator)) to.set(o.operator, 'operator');
+    const data = {
+      asker: account.name,
+      email: account.email,
+      from: planName(request.from),
+      to: planName(request.to),
+      message: request.message,
+    };
+    await Promise.all([...to].map(([address, name]) => mailer.send('upgrade-requested', address, { ...data, name })));
   });
 
   const quota = async (kind: QuotaKind, accountId: string, d: AccountEventData[QuotaKind]) => {

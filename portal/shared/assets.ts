@@ -1,4 +1,4 @@
-// The files the pages load: portal/static at /portal/static, chart.js (the usage charts) at
+// The files the pages load: portal/static at /portal/static (its icon at /favicon.ico too), chart.js (the usage charts) at
 // /portal/vendor/chartjs/<version> and @simplewebauthn/browser (passkeys) at
 // /portal/vendor/simplewebauthn/<version>, from wherever npm put them; the version in the URL lets browsers
 // keep them for a year and still see an upgrade at once.
@@ -33,6 +33,12 @@ export const PASSKEY_SCRIPTS = [WEBAUTHN_URL, '/portal/static/passkeys.js'];
 export function assetRoutes(): Router {
   const router = express.Router();
   router.use('/portal/static', express.static(STATIC_DIR, { index: false, maxAge: '1h', setHeaders: assetHeaders }));
+  // Browsers, feed readers and crawlers ask for /favicon.ico whatever the page links: the same icon, as SVG
+  // (which they read by its type, whatever the name).
+  router.get('/favicon.ico', (_req, res, next) => {
+    assetHeaders(res);
+    res.type('image/svg+xml').sendFile(path.join(STATIC_DIR, 'favicon.svg'), { maxAge: '1d' }, (err) => err && next(err));
+  });
   router.get(CHART_URL, (_req, res, next) => {
     assetHeaders(res);
     res.sendFile(path.join(chartDist, 'chart.umd.min.js'), { maxAge: '365d', immutable: true }, (err) => err && next(err));

@@ -15,5 +15,5 @@ export function freeTierText(f: FreeTier): Safe {
   const allowance = `${count(f.plan.limit)} requests per ${windowText(f.plan.window)}`;
   return f.personal
     ? html`A free account gets a <strong>personal key</strong> with an allowance of its own: <strong>${allowance}</strong>, whatever address calls with it.`
-    : html`A free account calls with the <strong>shared free key</strong>: <strong>${allowance} for each client address (IP)</strong>, shared by everyone who calls with that key from the same address. Premium and Enterprise accounts get personal keys with allowances of their own.`;
+    : html`A free account calls with the <strong>shared free key</strong>: <strong>${allowance} for each client address (IP)</strong>, shared by everyone who calls with that key from the same address. Premium and Enterprise accounts get personal keys, which spend their account's own allowance.`;
 }

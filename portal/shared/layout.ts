@@ -39,7 +39,7 @@ ${['/portal/static/theme.js', ...(o.scripts ?? [])].map((s) => html`<script src=
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
   <a class="brand" href="/">${o.serviceName}</a>
-  <nav aria-label="Main">${nav}<button type="button" class="theme" aria-pressed="false" hidden>Dark mode</button></nav>
+  <nav aria-label="Main">${nav}<button type="button" class="theme" hidden>${o.theme === 'dark' ? 'Light mode' : 'Dark mode'}</button></nav>
 </header>
 <main id="main" class="${o.wide ? 'wide' : ''}">
 ${o.body}

@@ -2,13 +2,13 @@
 // shown remembered for /docs' Try it, and times in the reader's time zone.
 // (The usage page's key picker has a Show button: changing page on each arrow key would not be usable.)
 (() => {
-  // A personal key shown once here is remembered in this browser for /docs' Try it, under its record id
-  // (signing out clears it: the sign-out answer carries Clear-Site-Data).
+  // A personal key shown once here is remembered in this tab for /docs' Try it, under its record id, until
+  // the tab is closed (sessionStorage; signing out clears it too: the sign-out answer carries Clear-Site-Data).
   const shown = document.querySelector('[data-api-key][data-key-id]');
   if (shown) {
     try {
-      const held = JSON.parse(localStorage.getItem('uua:keys') ?? '{}');
-      localStorage.setItem('uua:keys', JSON.stringify({ ...held, [shown.dataset.keyId]: shown.textContent.trim() }));
+      const held = JSON.parse(sessionStorage.getItem('uua:keys') ?? '{}');
+      sessionStorage.setItem('uua:keys', JSON.stringify({ ...held, [shown.dataset.keyId]: shown.textContent.trim() }));
     } catch {
       /* storage disabled */
     }

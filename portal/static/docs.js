@@ -1,27 +1,36 @@
 // The reference's enhancements (its pages read fine without them): links of the earlier renderer
 // (/docs#tag/<category>/…) brought to their category's page, the samples' language (remembered), the key
-// Try it sends (a personal key's secret is kept in this browser's localStorage under its record id once
-// shown or pasted; signing out clears it with Clear-Site-Data), and Try it itself.
+// Try it sends (a personal key's secret is kept in this tab's sessionStorage under its record id once shown
+// or pasted, so closing the tab forgets it; signing out clears it with Clear-Site-Data), and Try it itself.
 (() => {
   const old = /^#tag\/([a-z0-9-]+)/.exec(location.hash);
   if (location.pathname === '/docs' && old) return location.replace(`/docs/${old[1]}${location.hash}`);
 
-  const store = {
+  // Either storage may be disabled (then reading it throws): nothing is remembered.
+  const kept = (area) => ({
     get(name) {
       try {
-        return JSON.parse(localStorage.getItem(name) ?? 'null');
+        return JSON.parse(window[area].getItem(name) ?? 'null');
       } catch {
         return null;
       }
     },
     set(name, value) {
       try {
-        localStorage.setItem(name, JSON.stringify(value));
+        window[area].setItem(name, JSON.stringify(value));
       } catch {
-        /* storage disabled: nothing is remembered */
+        /* storage disabled */
       }
     },
-  };
+  });
+  // The language is a preference, kept; keys live as long as the tab.
+  const store = kept('localStorage');
+  const keys = kept('sessionStorage');
+  try {
+    localStorage.removeItem('uua:keys'); // keys an earlier version kept beyond the tab
+  } catch {
+    /* storage disabled */
+  }
 
   // --- the samples' language ---------------------------------------------------------------------------
   const pick = document.querySelector('.lang-pick');
@@ -50,7 +59,7 @@
   // --- the key Try it sends ----------------------------------------------------------------------------
   const select = document.getElementById('try-key');
   const paste = document.getElementById('try-key-paste');
-  const held = () => store.get('uua:keys') ?? {};
+  const held = () => keys.get('uua:keys') ?? {};
   const keyOf = (option) => option.value || (option.dataset.keyId && held()[option.dataset.keyId]) || '';
   let shownKey = select?.dataset.sampleKey ?? '';
   const useKey = () => {
@@ -71,7 +80,7 @@
       const id = select.selectedOptions[0].dataset.keyId;
       const key = paste.value.trim();
       if (!id || !key) return;
-      store.set('uua:keys', { ...held(), [id]: key });
+      keys.set('uua:keys', { ...held(), [id]: key });
       paste.value = '';
       useKey();
     });

@@ -7,7 +7,8 @@
   if (!button) return;
   const system = matchMedia('(prefers-color-scheme: dark)');
   const dark = () => (root.dataset.theme ? root.dataset.theme === 'dark' : system.matches);
-  const show = () => button.setAttribute('aria-pressed', String(dark()));
+  // The button names what it does: the theme it switches to.
+  const show = () => (button.textContent = dark() ? 'Light mode' : 'Dark mode');
   button.addEventListener('click', () => {
     const next = dark() ? 'light' : 'dark';
     root.dataset.theme = next;

@@ -42,7 +42,7 @@ ${o.probed?.last ? notice(o.probed.last.verdict === 'ok' ? 'ok' : 'error', `${o.
       r,
     ) => html`<tr id="probe-${r.id.replace('/', '-')}"><td class="mono">${r.id}</td><td><span class="badge state-${r.judged.state}">${STATE_WORDS[r.judged.state]}</span></td>
 <td>${r.last ? r.last.at.slice(0, 19).replace('T', ' ') : '—'}</td><td>${r.last ? outcome(r.last) : html`<span class="muted">never probed</span>`}</td>
-<td><form method="post" action="/admin/status/probe" class="inline">${csrf}<input type="hidden" name="endpoint" value="${r.id}"><button type="submit" class="small" aria-label="Probe ${r.id} now">Probe now</button></form></td></tr>`,
+<td><form method="post" action="/admin/status/probe" class="inline">${csrf}<input type="hidden" name="endpoint" value="${r.id}"><button type="submit" class="small" aria-label="Probe now: ${r.id}">Probe now</button></form></td></tr>`,
   )}</tbody>
 </table></div>`;
 }

@@ -16,10 +16,12 @@ export const STATE_WORDS: Record<EndpointState, string> = {
   changed: 'Upstream changed',
   down: 'Down',
   not_configured: 'Not configured',
+  no_data: 'No data',
 };
 
 const BANNER: Record<EndpointState, string> = {
   operational: 'All endpoints are operational',
+  no_data: 'No endpoint has been measured lately: no calls and no probes',
   degraded: 'Some endpoints are degraded',
   changed: "An upstream changed its answers' shape",
   down: 'Some endpoints are down',
@@ -61,12 +63,12 @@ function row(e: EndpointStatus, from: string): Safe {
         ? html` · via <span class="mono">${e.providers.join(', ')}</span>`
         : ''
   }${probe ? ` · probed ${time(probe.at)} (${probe.status}${probe.code ? ` ${probe.code}` : ''}, ${ms(probe.ms)})` : ''}</p>
-  ${e.note ? html`<p class="status-note small">${e.note}</p>` : ''}
+  ${e.note && e.state !== 'no_data' ? html`<p class="status-note small">${e.note}</p>` : ''}
 </li>`;
 }
 
 function category(c: CategoryStatus, from: string): Safe {
-  const trouble = c.endpoints.filter((e) => e.state !== 'operational' && e.state !== 'not_configured').length;
+  const trouble = c.endpoints.filter((e) => e.state === 'degraded' || e.state === 'changed' || e.state === 'down').length;
   return html`<details class="status-cat"${trouble ? html` open` : ''} id="category-${c.id}">
 <summary><span class="status-cat-name">${c.id}</span> <span class="muted small">${c.endpoints.length} endpoint${c.endpoints.length === 1 ? '' : 's'}</span> ${badge(c.state)}</summary>
 <ul class="status-list">${c.endpoints.map((e) => row(e, from))}</ul>
@@ -93,11 +95,35 @@ export function statusBody(doc: StatusDocument): Safe {
   const open = doc.incidents.filter((i) => !i.closedAt);
   const past = doc.incidents.filter((i) => i.closedAt).slice(0, 20);
   const c = doc.counts;
-  const configured = c.operational + c.degraded + c.changed + c.down;
+  const measured = c.operational + c.degraded + c.changed + c.down;
+  const configured = measured + c.no_data;
+  // "All" only when every configured endpoint was measured: the others are not known to be well.
+  const banner =
+    doc.state === 'operational' && c.no_data
+      ? `Every endpoint measured lately is operational (${measured} of ${configured})`
+      : BANNER[doc.state];
+  // Only the states some endpoint is in: a "0 operational" beside nothing measured would still read as a claim.
+  const parts = (
+    [
+      ['operational', 'operational'],
+      ['degraded', 'degraded'],
+      ['changed', 'with a changed upstream'],
+      ['down', 'down'],
+      ['no_data', 'with no data'],
+      ['not_configured', 'not configured here'],
+    ] as const
+  )
+    .filter(([s]) => c[s])
+    .map(([s, words]) => `${c[s]} ${words}`);
+  const every = doc.probeIntervalMs >= 60_000 ? `${doc.probeIntervalMs / 60_000} min` : `${doc.probeIntervalMs / 1000} s`;
   return html`${STYLESHEET}<svg class="sr-only" aria-hidden="true" focusable="false"><defs><pattern id="no-data" width="1" height="10" patternUnits="userSpaceOnUse"><rect width="0.75" height="10" class="none"/></pattern></defs></svg>
 <h1>Status</h1>
-<p class="status-banner state-${doc.state}" role="status">${BANNER[doc.state]}</p>
-<p class="small muted">${configured} endpoints configured: ${c.operational} operational, ${c.degraded} degraded, ${c.changed} with a changed upstream, ${c.down} down; ${c.not_configured} not configured here. Updated ${time(doc.generatedAt)}. <a href="/status.json">JSON</a> · <a href="/status/feed.atom">Incidents feed (Atom)</a></p>
+<p class="status-banner state-${doc.state}" role="status">${banner}</p>
+<p class="small muted">${configured} endpoints configured, ${measured} measured lately: ${parts.join(', ')}. ${
+    doc.probeIntervalMs
+      ? `Probes run every ${every}; real calls count too.`
+      : 'This server runs no probes on a schedule: states come from real calls only.'
+  } Updated ${time(doc.generatedAt)}. <a href="/status.json">JSON</a> · <a href="/status/feed.atom">Incidents feed (Atom)</a></p>
 <section aria-labelledby="incidents-title">
 <h2 id="incidents-title">Incidents</h2>
 ${open.length ? html`<ul class="incidents">${open.map(incident)}</ul>` : html`<p class="muted">No open incidents.</p>`}

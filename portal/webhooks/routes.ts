@@ -35,7 +35,7 @@ export function webhookRoutes(ctx: PortalContext): Router {
       deliveries: await deliveries.recent(id),
       retryDelaysMs: deps.config.webhooks.retryDelaysMs,
     });
-    pages.send(res, 'Webhooks', body, { status: o.status, wide: true, scripts: ['/portal/static/dashboard.js'] });
+    pages.send(res, 'Webhooks', body, { status: o.status, scripts: ['/portal/static/dashboard.js'] });
   };
 
   /** The viewer's webhook, or a 409 page for an action that needs one. */

@@ -102,6 +102,10 @@ test("search by a key's id or hint finds the account holding it; the unverified 
   const unverified = await admin.get('/admin').query({ status: 'unverified' });
   expect(unverified.text).toContain(unconfirmed);
   expect(unverified.text).not.toContain(account.email);
+  // Listed as unconfirmed, not as active.
+  expect(unverified.text).toMatch(
+    new RegExp(`${unconfirmed}</a></td><td>Not Yet</td><td>free</td><td><span class="badge warn">unconfirmed</span>`),
+  );
 });
 
 test('the list comes a page of 50 at a time: next and previous pages, none twice, none missed, totals counted', async () => {

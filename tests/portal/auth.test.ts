@@ -306,6 +306,10 @@ test('SIGNUP=closed: only an invite link signs up, once; its plan is preset', as
     const page = await a.get(`/signup?invite=${token}`);
     expect(page.status).toBe(200);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
+    // The page says what the invite opens: Premium, not the Free tier.
+    expect(page.text).toContain('This invitation opens a <strong>Premium</strong> account');
+    expect(page.text).toContain('<strong>5,000 requests per 24 hours</strong>');
+    expect(page.text).not.toContain('shared free key');
     const mail = email();
     const up = await a
       .post('/signup')

@@ -132,7 +132,7 @@ run('portal journeys in Chromium', () => {
     const first = (await page.locator('#new-key').textContent())!.trim();
     expect(first).toMatch(/^uua_[0-9A-Za-z]{36}$/);
     // Kept in this browser for /docs' Try it, under the key's record id.
-    await page.waitForFunction((k) => Object.values(JSON.parse(localStorage.getItem('uua:keys') ?? '{}')).includes(k), first, {
+    await page.waitForFunction((k) => Object.values(JSON.parse(sessionStorage.getItem('uua:keys') ?? '{}')).includes(k), first, {
       timeout: 10_000,
     });
     await shots(page, 'premium-key-created');

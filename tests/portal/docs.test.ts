@@ -191,7 +191,7 @@ describe('in Chromium', () => {
     await page.locator('input[name="name"]').first().fill('docs key');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!.trim();
-    await page.waitForFunction((k) => Object.values(JSON.parse(localStorage.getItem('uua:keys') ?? '{}')).includes(k), key);
+    await page.waitForFunction((k) => Object.values(JSON.parse(sessionStorage.getItem('uua:keys') ?? '{}')).includes(k), key);
 
     await page.goto(`${server.url}/docs/tools`);
     const chosen = page.locator('#try-key option:checked');
@@ -215,7 +215,7 @@ describe('in Chromium', () => {
     // Signing out clears what the browser kept (Clear-Site-Data).
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${server.url}/`);
-    await expect(page.evaluate(() => localStorage.getItem('uua:keys'))).resolves.toBeNull();
+    await expect(page.evaluate(() => sessionStorage.getItem('uua:keys'))).resolves.toBeNull();
     expectClean(w);
   });
 

@@ -32,7 +32,7 @@ test('the limits form: refused values say why; a cap applies from the next call;
   expect(await t.api.keys.get(record.id)).toMatchObject({ cap: 2, expiresAt: '2031-01-31T23:59:59.999Z' });
   const page = await agent.get('/dashboard?done=limits');
   expect(page.text).toContain('limits were saved: they apply from its next call');
-  expect(page.text).toMatch(/<dt>Own cap<\/dt><dd>2 requests per window<\/dd>/);
+  expect(page.text).toMatch(/<dt>Its own cap<\/dt><dd><span class="num">0<\/span> of 2 used<\/dd>/);
   expect(page.text).toContain('<input name="expires" type="date" value="2031-01-31"');
 
   expect((await call(key)).headers['x-ratelimit-limit']).toBe('2');

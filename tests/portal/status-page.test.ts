@@ -120,7 +120,7 @@ run('the status page', () => {
     await page.getByRole('link', { name: 'Probes' }).click();
     await page.waitForURL(/\/admin\/status$/);
     const before = fake.calls.length;
-    await page.getByRole('button', { name: `Probe ${ID} now` }).click();
+    await page.getByRole('button', { name: `Probe now: ${ID}` }).click();
     await page.waitForURL(/probed=/);
     expect(await text(page.getByRole('status'))).toMatch(new RegExp(`${ID} answered 200 in \\d+ ms from pokeapi`));
     expect(fake.calls.slice(before).map((c) => c.path)).toEqual(['/pokemon/']);

@@ -1,7 +1,10 @@
 // Per-plan allowances. A plan counted per key counts the keys of one account on one counter, the account's,
 // whichever key calls and whatever its plan (a plan change carries the count over); a key without an
-// account (the CLI's, API_KEYS_FILE's) counts on its own. A key may carry a cap of its own below the
-// account's allowance, counted beside it. Invalid or missing keys count on one more allowance per client IP.
+// account (the CLI's, API_KEYS_FILE's) counts on its own. Each key of an account also counts its own calls
+// beside the account's (the key page tells each key's share), and a key may carry a cap of its own below the
+// account's allowance, checked on that count: like the account's, it is kept per window length, not per
+// plan, so a plan change neither resets it nor brings an old count back. Invalid or missing keys count on
+// one more allowance per client IP.
 // Counters live in Redis when configured, otherwise in process and written to the store every second
 // (engine/access/stored-counter.ts), so a restart forgets nothing.
 // Every response carries the limit headers (the legacy X-RateLimit-* trio and IETF draft 8's RateLimit /
@@ -66,7 +69,11 @@ interface Meter {
   gauge: Gauge;
   /** The accounts' counter, on plans counted per key. */
   accounts?: Gauge;
-  /** The gauges of keys' own caps, by cap: counted on the plan's counter under a name of their own. */
+  /** Where an account's key (or a capped key) counts its own calls, under `key:<id>`: on plans counted per
+   * key the accounts' counter, one per window length (so a plan change neither resets a key's count nor
+   * gives it back an old one, and a call still costs Redis one script call per turn); else the plan's. */
+  keys: Counter;
+  /** The gauges of keys' own caps, by cap: counted on the keys' counter. */
   caps: Map<number, Gauge>;
 }
 
@@ -87,9 +94,6 @@ export function counterKey(plan: PlanSpec, subject: Subject, ip: () => string | 
 
 /** The usage partition of a plan's counter (plans counted per client IP or shared). */
 const partitionOf = (plan: string, counter: string) => `${plan}:${counter}`;
-
-/** The counter of a key's own cap. */
-const capKey = (keyId: string) => `cap:${keyId}`;
 
 /** Whose allowance a request without a valid key spends (the auth-fail plan's, per client address). */
 const NO_KEY: Subject = Object.freeze({ keyId: '-' });
@@ -112,6 +116,13 @@ export interface Allowance {
   used: number;
   remaining: number;
   resetAt: number;
+}
+
+/** A key's own count in its window, beside its account's allowance; resetAt when a window is open. */
+export interface KeyUse {
+  used: number;
+  cap?: number;
+  resetAt?: number;
 }
 
 const secondsTo = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
@@ -165,18 +176,25 @@ export function createMeter(deps: MeterDeps) {
     return c;
   };
   // The accounts' counters, one per window length: plans of equal windows share it, so a plan change
-  // carries an account's count over.
+  // carries an account's count over (and its keys' own counts, kept there too).
   const accountCounters = new Map<number, Counter>();
   const meters = new Map<string, Meter>();
   for (const plan of Object.values(plans)) {
     const windowMs = parseDuration(plan.window);
-    let accounts: Gauge | undefined;
+    const own = counterOf(plan.id, windowMs);
+    let accounts: Counter | undefined;
     if (plan.keyedBy === 'key') {
-      let c = accountCounters.get(windowMs);
-      if (c === undefined) accountCounters.set(windowMs, (c = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
-      accounts = gauge(plan.id, plan.limit, windowMs, c);
+      accounts = accountCounters.get(windowMs);
+      if (accounts === undefined)
+        accountCounters.set(windowMs, (accounts = counterOf(`accounts-${Math.ceil(windowMs / 1000)}s`, windowMs)));
     }
-    meters.set(plan.id, { plan, gauge: gauge(plan.id, plan.limit, windowMs, counterOf(plan.id, windowMs)), accounts, caps: new Map() });
+    meters.set(plan.id, {
+      plan,
+      gauge: gauge(plan.id, plan.limit, windowMs, own),
+      accounts: accounts && gauge(plan.id, plan.limit, windowMs, accounts),
+      keys: accounts ?? own,
+      caps: new Map(),
+    });
   }
   const ready = Promise.all(counters.map(readBack)).then(() => undefined);
 
@@ -199,22 +217,44 @@ export function createMeter(deps: MeterDeps) {
     });
   };
 
-  /** Writes the limit headers of a counted request and passes it on, or stops it with a 429. */
-  const settle = (call: Call, next: Next, g: Gauge, key: string, hit: Hit, cap?: { g: Gauge; key: string; hit: Hit }) => {
-    if (cap === undefined) writeHeaders(g, hit, call, g.policyOf(key));
+  /**
+   * Writes the limit headers of a counted request and passes it on, or stops it with a 429. `own` is the
+   * key's own count (an account's key), with its cap's gauge when it has one.
+   */
+  const settle = (
+    call: Call,
+    next: Next,
+    g: Gauge,
+    key: string,
+    hit: Hit,
+    own?: { counter: Counter; key: string; hit: Hit; cap?: Gauge },
+  ) => {
+    const cap = own?.cap && { g: own.cap, key: own.key, hit: own.hit };
+    if (!cap) writeHeaders(g, hit, call, g.policyOf(key));
     // The headers tell of whichever allowance is nearer its end: the key's cap or the plan's.
     else if (cap.g.limit - cap.hit.hits < g.limit - hit.hits)
       writeHeaders(cap.g, cap.hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
     else writeHeaders(g, hit, call, `${g.policyOf(key)}, ${cap.g.policyOf(cap.key)}`);
     // Blocked requests count too (as in express-rate-limit): hammering a spent allowance does not refill it.
-    const over = hit.hits > g.limit ? hit : cap !== undefined && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
+    const over = hit.hits > g.limit ? hit : cap && cap.hit.hits > cap.g.limit ? cap.hit : undefined;
     if (over !== undefined)
       return next(new ApiError('quota', 'Rate limit exceeded. Try again later.', { 'Retry-After': String(secondsTo(over.resetAt)) }));
     call.refund =
-      cap === undefined
+      own === undefined
         ? () => g.counter.refund(key)
-        : () => Promise.all([g.counter.refund(key), cap.g.counter.refund(cap.key)]).then(() => {});
+        : () => Promise.all([g.counter.refund(key), own.counter.refund(own.key)]).then(() => {});
     next();
+  };
+
+  /** The gauge of a key's own cap (none without a cap), counted on the keys' counter. */
+  const capGauge = (m: Meter, keys: Counter, cap: number | undefined): Gauge | undefined => {
+    if (cap === undefined) return undefined;
+    let cg = m.caps.get(cap);
+    if (cg === undefined) {
+      if (m.caps.size >= MAX_CAPS) m.caps.clear();
+      m.caps.set(cap, (cg = gauge('key', cap, m.gauge.windowSeconds * 1000, keys)));
+    }
+    return cg;
   };
 
   const meter = (call: Call, next: Next) => {
@@ -229,7 +269,7 @@ export function createMeter(deps: MeterDeps) {
     const g = subject.accountId !== undefined && m.accounts ? m.accounts : m.gauge;
     if (ok) call.usageKey = m.plan.keyedBy === 'key' ? keyPartition(subject.keyId) : partitionOf(m.plan.id, key);
     const hit = g.counter.hit(key);
-    if (subject.cap === undefined) {
+    if (subject.accountId === undefined && subject.cap === undefined) {
       if (hit instanceof Promise)
         hit.then((h) => {
           crossed(g, subject, h);
@@ -241,17 +281,16 @@ export function createMeter(deps: MeterDeps) {
       }
       return;
     }
-    // A capped key counts on its plan's counter under a name of its own too.
-    let cg = m.caps.get(subject.cap);
-    if (cg === undefined) {
-      if (m.caps.size >= MAX_CAPS) m.caps.clear();
-      m.caps.set(subject.cap, (cg = gauge('key', subject.cap, m.gauge.windowSeconds * 1000, m.gauge.counter)));
-    }
-    const ck = capKey(subject.keyId);
-    Promise.all([hit, m.gauge.counter.hit(ck)]).then(([h, c]) => {
+    // An account's key, or a capped one, counts on the keys' counter too: its own use, and its cap if any.
+    const keys = m.keys;
+    const ownKey = keyPartition(subject.keyId);
+    const own = keys.hit(ownKey);
+    const done = (h: Hit, c: Hit) => {
       crossed(g, subject, h);
-      settle(call, next, g, key, h, { g: cg, key: ck, hit: c });
-    }, next);
+      settle(call, next, g, key, h, { counter: keys, key: ownKey, hit: c, cap: capGauge(m, keys, subject.cap) });
+    };
+    if (hit instanceof Promise || own instanceof Promise) Promise.all([hit, own]).then(([h, c]) => done(h, c), next);
+    else done(hit, own);
   };
 
   /** The allowance of a key as it stands, without counting a request (the account's, for an account's key). */
@@ -262,6 +301,17 @@ export function createMeter(deps: MeterDeps) {
     const hit = await g.counter.peek(key);
     const used = Math.min(hit?.hits ?? 0, g.limit);
     return { plan: planId, limit: g.limit, used, remaining: g.limit - used, resetAt: hit?.resetAt ?? Date.now() + g.windowSeconds * 1000 };
+  };
+
+  /**
+   * An account's key's own use in its open window (the calls it made, 429s included, 5xx refunded) and its
+   * cap; undefined for a key without an account.
+   */
+  const keyUse = async (planId: string, subject: Subject): Promise<KeyUse | undefined> => {
+    const keys = meters.get(planId)?.keys;
+    if (keys === undefined || subject.accountId === undefined) return undefined;
+    const hit = await keys.peek(keyPartition(subject.keyId));
+    return { used: hit?.hits ?? 0, ...(subject.cap !== undefined ? { cap: subject.cap } : {}), ...(hit ? { resetAt: hit.resetAt } : {}) };
   };
 
   /**
@@ -296,6 +346,7 @@ export function createMeter(deps: MeterDeps) {
     meter,
     peekMeter,
     allowance,
+    keyUse,
     usageKeys,
     /** Settles once the counters kept in the store are read back. */
     ready,

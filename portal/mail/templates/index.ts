@@ -10,6 +10,7 @@ import { quotaWarning } from './quota-warning.js';
 import { quotaExhausted } from './quota-exhausted.js';
 import { signupExisting, type SignupExistingData } from './signup-existing.js';
 import { upgradeDecided, type UpgradeDecidedData } from './upgrade-decided.js';
+import { upgradeRequested, type UpgradeRequestedData } from './upgrade-requested.js';
 import { upstreamAlert, type UpstreamAlertData } from './upstream-alert.js';
 import { paymentFailed, type PaymentFailedData } from './payment-failed.js';
 import { factorAdded, type FactorAddedData } from './factor-added.js';
@@ -25,6 +26,7 @@ export interface MailData {
   'quota-exhausted': QuotaData;
   'signup-existing': SignupExistingData;
   'upgrade-decided': UpgradeDecidedData;
+  'upgrade-requested': UpgradeRequestedData;
   'upstream-alert': UpstreamAlertData;
   'payment-failed': PaymentFailedData;
   'factor-added': FactorAddedData;
@@ -43,6 +45,7 @@ export const TEMPLATES: { [K in MailKind]: Template<MailData[K]> } = {
   'quota-exhausted': quotaExhausted,
   'signup-existing': signupExisting,
   'upgrade-decided': upgradeDecided,
+  'upgrade-requested': upgradeRequested,
   'upstream-alert': upstreamAlert,
   'payment-failed': paymentFailed,
   'factor-added': factorAdded,

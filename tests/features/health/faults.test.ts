@@ -46,7 +46,8 @@ test('/status.json: every category and endpoint, its state, 90 daily bars and th
   const res = await request(t.app).get('/status.json').expect(200);
   expect(res.headers['access-control-allow-origin']).toBe('*');
   const doc = res.body as StatusDocument;
-  expect(Object.keys(doc).sort()).toEqual(['categories', 'counts', 'days', 'from', 'generatedAt', 'incidents', 'state']);
+  expect(Object.keys(doc).sort()).toEqual(['categories', 'counts', 'days', 'from', 'generatedAt', 'incidents', 'probeIntervalMs', 'state']);
+  expect(doc.probeIntervalMs).toBe(0);
   expect(doc.days).toBe(90);
   expect(doc.from).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   const all = doc.categories.flatMap((c) => c.endpoints);
@@ -54,15 +55,23 @@ test('/status.json: every category and endpoint, its state, 90 daily bars and th
   expect(Object.values(doc.counts).reduce((a, b) => a + b, 0)).toBe(all.length);
   for (const e of all) {
     expect(e.daily).toHaveLength(90);
-    expect(['operational', 'degraded', 'changed', 'down', 'not_configured']).toContain(e.state);
+    // Nothing called or probed yet: no endpoint is claimed to be well.
+    expect(['no_data', 'not_configured']).toContain(e.state);
   }
+  expect(doc.state).toBe('no_data');
+  expect(doc.counts).toMatchObject({ operational: 0, degraded: 0, changed: 0, down: 0 });
   // An endpoint answered in process has no provider to wait for; one whose provider insists on a key it
   // was not given here is "not configured", with what to set.
   const embedded = all.find((e) => e.providers.length === 0)!;
-  expect(embedded).toMatchObject({ state: 'operational', provider: 'embedded' });
+  expect(embedded).toMatchObject({ state: 'no_data', provider: 'embedded' });
   const unconfigured = all.find((e) => e.state === 'not_configured');
   expect(unconfigured?.note).toMatch(/UPSTREAM_[A-Z0-9_]+_(KEYS|URL)/);
-  expect(endpoint(doc)).toMatchObject({ state: 'operational', providers: ['pokeapi'], uptime: null });
+  expect(endpoint(doc)).toMatchObject({
+    state: 'no_data',
+    providers: ['pokeapi'],
+    uptime: null,
+    note: 'Nothing measured it lately: no call and no probe',
+  });
 });
 
 test('states and the incident follow the upstream going down and coming back', async () => {

@@ -2,7 +2,8 @@
 // page, presses Upgrade, pays on the Stripe double's Checkout page, whose signed event reaches the webhook;
 // back on the portal the key page shows Premium, and the next API answer for the account's key carries
 // X-RateLimit-Limit: 5000 (Premium's limit in catalog/plans.yaml). The account page then lists the
-// subscription. Screenshots at 1280 and 390 px: test-results/billing-*.png. No portal page asks an origin
+// subscription. An account whose request for Premium was approved, then bought Enterprise, is told it is on
+// Enterprise, never that it is on Premium now. Screenshots at 1280 and 390 px: test-results/billing-*.png. No portal page asks an origin
 // other than the portal's and the double's, breaks the CSP (form-action lets the Upgrade form lead to
 // Checkout) or throws.
 import crypto from 'node:crypto';
@@ -13,6 +14,9 @@ import { testApp, type TestApp } from '../../helpers/app.js';
 import { browserForTests, chromiumAvailable, clearScreenshots, screenshot, signInPage } from '../../helpers/browser.js';
 import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
 import { guardEdges } from '../../../engine/pipeline/client-error.js';
+import { pino } from 'pino';
+import { Accounts } from '../../../portal/accounts/accounts.js';
+import { UpgradeRequests } from '../../../portal/accounts/upgrades.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'billing-admin@example.com';
@@ -119,6 +123,39 @@ run('the upgrade journey in Chromium', () => {
     await adminPage.waitForURL(/\?done=plan$/);
     expect(await adminPage.locator('table.plan-history').textContent()).toContain(ADMIN);
     await shot(adminPage, 'admin-account');
+    expectPagesClean();
+  }, 90_000);
+
+  test('Premium by an approved request, then Enterprise bought: /account says Enterprise, not "on Premium now"', async () => {
+    const page = (await open()).page;
+    const email = `banner-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Name').fill('Ada Banner');
+    await page.getByLabel('Password').fill(PW);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    const accounts = new Accounts(t.api.database.db, t.api.keys);
+    const upgrades = new UpgradeRequests(t.api.database.db, accounts, pino({ level: 'silent' }));
+    const account = (await accounts.byEmail(email))!;
+    expect(await upgrades.request(account, 'premium', 'more calls')).toMatchObject({ status: 'pending' });
+    expect(await upgrades.decide(account.id, { approve: true, by: 'admin' })).toBeDefined();
+    await page.goto(`${base}/account`);
+    await page.getByText('Your account is on Premium now.').waitFor();
+
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('button', { name: 'Upgrade to Enterprise' }).click();
+    await page.waitForURL((u) => u.origin === stripe.url);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/billing\/success\?session_id=cs_test_/);
+    expect(await page.locator('main').textContent()).toContain('Your account is on Enterprise now');
+
+    await page.goto(`${base}/account`);
+    const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    expect(main).toContain('Your plan: Enterprise');
+    expect(main).toContain('Your account has changed plan since: it is on Enterprise.');
+    expect(main).not.toContain('Your account is on Premium now');
+    await shot(page, 'account-banner-enterprise');
     expectPagesClean();
   }, 90_000);
 });

@@ -1,7 +1,8 @@
 // Email over a real SMTP server on loopback (tests/helpers/smtp.ts), messages read back with mailparser:
 // sign-up confirms the address and answers a new and a taken address alike; forgot password and its
 // one-hour, single-use link that ends every session; the admin's reset link when the service sends no mail;
-// the change of address, confirmed at the new one with a notice to the old; the key-created notice; the
+// the change of address, confirmed at the new one with a notice to the old; the key-created notice; a request
+// for a higher plan mailed to every active admin and raised on the operator alert webhook; the
 // quota alerts, once per window and account however many instances hear them, off when the user says so;
 // a send that fails is logged, never a 500; and links and alerts across two instances on Redis.
 import crypto from 'node:crypto';
@@ -11,6 +12,7 @@ import { onTwoInstances, testApp, type TestApp } from '../../helpers/app.js';
 import { csrfOf, sessionCookie, signIn, signUp, submit, visitor, type Agent } from '../../helpers/portal.js';
 import { smtpServer, linkIn, htmlOf, type Mailbox } from '../../helpers/smtp.js';
 import { logSink } from '../../helpers/log-sink.js';
+import { webhookReceiver } from '../../helpers/webhook-receiver.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 import { Invites } from '../../../portal/auth/invites.js';
 
@@ -397,6 +399,41 @@ test('a key made on an account is mailed to its owner: name escaped, the key its
   expect(htmlOf(notice)).not.toContain('<script>');
   expect(htmlOf(notice)).toContain('Hello Ada &lt;b&gt;,');
   expect(`${notice.text}${htmlOf(notice)}`).not.toContain(key);
+});
+
+test('a request for a higher plan is mailed to every active admin and raised on the operator alert webhook', async () => {
+  const hook = await webhookReceiver();
+  const ops = email('ops');
+  const u = await testApp({ SMTP_URL: box.url, MAIL_FROM: FROM, ADMIN_EMAIL: ops, ADMIN_PASSWORD: PW, ALERT_WEBHOOK_URL: hook.url });
+  try {
+    const held = new Accounts(u.api.database.db, u.api.keys);
+    const second = email('second-admin');
+    const retired = email('retired-admin');
+    await held.create({ email: second, name: 'Second Admin', password: PW, role: 'admin' });
+    await held.create({ email: retired, name: 'Retired Admin', password: PW, role: 'admin', status: 'suspended' });
+    const user = email('asker');
+    await held.create({ email: user, name: 'Ada <b>', password: PW });
+    const a = visitor(u);
+    expect((await signIn(a, user, PW)).status).toBe(303);
+    const asked = await submit(a, '/account', '/account/upgrade', { plan: 'enterprise', message: 'About 20,000 calls a day <soon>' });
+    expect(asked.status).toBe(303);
+
+    for (const admin of [ops, second]) {
+      const mail = await box.next(admin, /asks for the Enterprise plan/);
+      expect(mail.text).toContain(`Ada <b> (${user}) asks to move from Free to Enterprise.`);
+      expect(mail.text).toContain('They wrote: About 20,000 calls a day <soon>');
+      expect(mail.text).toContain('http://127.0.0.1:3999/admin#queue-title');
+      expect(htmlOf(mail)).toContain('Ada &lt;b&gt;');
+    }
+    const [alert] = await hook.waitFor(1);
+    expect(JSON.parse(alert.body)).toMatchObject({ text: expect.stringContaining(`${user} asks for the Enterprise plan`) });
+    // A suspended admin is not told; the operator's address gets one message, not two.
+    await expect(box.next(retired, /asks for/, 1000)).rejects.toThrow();
+    await expect(box.next(ops, /asks for/, 1000)).rejects.toThrow();
+  } finally {
+    await u.close();
+    await hook.close();
+  }
 });
 
 test('quota alerts at 80% and 100%: once per window and kind, on every instance together; none when turned off', async () => {

@@ -18,6 +18,7 @@ const samples: { [K in MailKind]: MailData[K] } = {
   'quota-exhausted': { name: hostile, plan: 'premium', limit: 5000, used: 5000, resetAt: '2026-11-27T00:00:00.000Z' },
   'signup-existing': {},
   'upgrade-decided': { name: hostile, plan: 'Premium', approved: false, reason: hostile },
+  'upgrade-requested': { name: hostile, asker: hostile, email: 'ada@example.com', from: 'Free', to: 'Premium', message: hostile },
   'upstream-alert': { name: hostile, title: 'Upstream pokeapi is failing: its circuit breaker opened', detail: hostile },
   'payment-failed': { name: hostile, plan: 'Premium', nextRetryAt: '2026-11-29T10:00:00.000Z', invoiceUrl: link },
   'factor-added': { name: hostile, factor: `the passkey “${hostile}”`, at: '2026-11-26T10:15:30.000Z' },

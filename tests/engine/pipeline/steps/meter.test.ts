@@ -269,7 +269,7 @@ describe("an account's keys", () => {
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Reset': '1700000061',
       RateLimit: '"key"; r=0; t=60',
-      'RateLimit-Policy': `"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=1; w=60; pk=:${pk('cap:k1')}:`,
+      'RateLimit-Policy': `"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=1; w=60; pk=:${pk('key:k1')}:`,
     });
     now += 10_000;
     const capped = await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
@@ -285,11 +285,33 @@ describe("an account's keys", () => {
     expect((await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)))).err).toMatchObject({ code: 'quota' }); // cap: 1 + 1 again
   });
 
+  test("a key's cap is counted per key whatever its plan: an upgrade does not refill it", async () => {
+    const { meter, keyUse } = meterOf();
+    expect((await step(meter, callOf(of('premium', 'k1', 'a1', 1)))).err).toBeUndefined();
+    expect((await step(meter, callOf(of('premium', 'k1', 'a1', 1)))).err).toMatchObject({ code: 'quota' });
+    // On Enterprise the account has room (2 of 5), the key's cap none.
+    const upgraded = await step(meter, callOf(of('enterprise', 'k1', 'a1', 1)));
+    expect(upgraded.err).toMatchObject({ code: 'quota' });
+    expect(upgraded.h).toMatchObject({ 'X-RateLimit-Limit': '1', 'X-RateLimit-Remaining': '0' });
+    expect(await keyUse('enterprise', { keyId: 'k1', accountId: 'a1', cap: 1 })).toEqual({ used: 3, cap: 1, resetAt: START + 60_000 });
+  });
+
+  test("each key of an account has its own count beside the account's one allowance", async () => {
+    const { meter, allowance, keyUse } = meterOf();
+    for (const k of ['k1', 'k1', 'k2', 'k2']) expect((await step(meter, callOf(of('enterprise', k, 'a1')))).err).toBeUndefined();
+    expect(await allowance('enterprise', { keyId: '-', accountId: 'a1' }, undefined)).toMatchObject({ limit: 5, used: 4 });
+    expect(await keyUse('enterprise', { keyId: 'k1', accountId: 'a1' })).toEqual({ used: 2, resetAt: START + 60_000 });
+    expect(await keyUse('enterprise', { keyId: 'k2', accountId: 'a1' })).toEqual({ used: 2, resetAt: START + 60_000 });
+    expect(await keyUse('enterprise', { keyId: 'k3', accountId: 'a1' })).toEqual({ used: 0 });
+    // A key without an account has none to be a share of.
+    expect(await keyUse('enterprise', { keyId: 'k1' })).toBeUndefined();
+  });
+
   test("a cap equal to the account's allowance: on a tie the headers are the account's", async () => {
     const { meter } = meterOf();
     const { h } = await step(meter, callOf(of('enterprise', 'k1', 'a1', 5)));
     expect(h).toMatchObject({ 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', RateLimit: '"enterprise"; r=4; t=60' });
-    expect(h['RateLimit-Policy']).toBe(`"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=5; w=60; pk=:${pk('cap:k1')}:`);
+    expect(h['RateLimit-Policy']).toBe(`"enterprise"; q=5; w=60; pk=:${pk('acct:a1')}:, "key"; q=5; w=60; pk=:${pk('key:k1')}:`);
   });
 
   test("a capped key's refund gives the request back to its cap too", async () => {
