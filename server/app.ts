@@ -85,7 +85,7 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
   const { catalog, checks } = await openCatalog(config.catalogDir);
   const registry = adapterRegistry(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
   const { adapters } = registry;
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisPrefix) : undefined;
   const prefix = config.redisPrefix;
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const store: Store = redis
