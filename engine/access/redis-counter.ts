@@ -165,12 +165,12 @@ export class RedisCounter implements Counter {
     return w && this.weighed(key, w);
   }
 
-  /** Hands what is owed to Redis when it answers (within a second), then stops the timers. */
-  async close(): Promise<void> {
+  /** Hands what is owed to Redis when it answers (within a second), then stops the timers; answers how many counters it could not hand over. */
+  async close(): Promise<number> {
     clearInterval(this.repayer);
     if (this.health.ready() && this.owes()) await this.repay();
-    if (this.owes()) this.log.warn({ prefix: this.prefix, counters: this.owed.size + this.unsure.length }, 'rate-limit counter: counts owed to Redis are lost at exit');
     this.memory.close();
+    return new Set([...this.owed.keys(), ...this.unsure.flatMap((p) => [...p.hits.keys()])]).size;
   }
 
   private owes(): boolean {

@@ -12,6 +12,7 @@ import type { ApiRequest, Call } from '../call.js';
 import type { Next, Step } from '../chain.js';
 import { LoadOnce } from '../../load-once.js';
 import { plainRecord } from '../plain-record.js';
+import { isStorageFull, storageFull } from '../../infra/storage-full.js';
 
 export interface ParseLimits {
   uploadDir: string;
@@ -27,6 +28,8 @@ function bodyError(err: unknown, maxUploadBytes: number): ApiError {
   if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
   if (e.code?.startsWith('LIMIT_')) return badInput(`Multipart body exceeds a limit (${e.code.toLowerCase().replace(/_/g, ' ')})`);
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new ApiError('bad_input', 'Unsupported body encoding');
+  // An upload the disk had no room for is the server's to fix, not a malformed body.
+  if (isStorageFull(err)) return storageFull();
   return badInput('Malformed request body');
 }
 
