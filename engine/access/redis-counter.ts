@@ -234,7 +234,9 @@ export class RedisCounter implements Counter {
   private async apply(parts: Part[]): Promise<Map<string, [number, number]>> {
     const keys: string[] = [];
     const index = new Map<string, number>();
-    const args = [String(this.windowMs), String(this.windowMs + 60_000), String(Math.min(this.nextId, ...parts.map((p) => p.id)))];
+    // Ids below the oldest call that may still be sent again are forgotten.
+    const oldest = Math.min(this.nextId, ...this.unsure.map((p) => p.id), ...parts.map((p) => p.id));
+    const args = [String(this.windowMs), String(this.windowMs + 60_000), String(oldest)];
     for (const p of parts) {
       args.push(String(p.id), String(p.hits.size));
       for (const [key, n] of p.hits) {
