@@ -41,7 +41,7 @@ const cartoonSeries: Adapter<'quotes/cartoon-series'> = async (params, ctx) => {
         () => undefined,
       ),
     ]);
-    const items = quoteItems(asWritten(matches.body, collection.body), 'character');
+    const items = quoteItems(asWritten(matches.body, collection), 'character');
     return { items, count: items.length, search };
   }
   const res = await client.request({ path: `/quotes/${params.count}` });
