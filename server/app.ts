@@ -322,7 +322,9 @@ export async function createApp(env: NodeJS.ProcessEnv = process.env, opts: { lo
       await redis?.close();
       // A full disk or an unreachable Redis at exit: say how much is lost, and exit non-zero (server/main.ts).
       if (usageLost || windowsLost)
-        throw new Error(`not written at exit (no space left, or Redis unreachable): ${windowsLost} counter windows, ${usageLost} seconds of usage history`);
+        throw new Error(
+          `not written at exit (no space left, or Redis unreachable): ${windowsLost} counter windows, ${usageLost} seconds of usage history`,
+        );
     },
   };
 }

@@ -42,7 +42,9 @@ export function healthRoute(deps: HealthRouteDeps): (req: IncomingMessage, res: 
       objectStore,
       // DATA_DIR's disk: `full` from a write refused for lack of space until one goes through.
       storage: disk,
-      ...(disk === 'full' ? { storageError: 'no space left: writes answer 507 storage_full; counts are kept in memory until written' } : {}),
+      ...(disk === 'full'
+        ? { storageError: 'no space left: writes answer 507 storage_full; counts are kept in memory until written' }
+        : {}),
       endpoints: deps.endpoints,
       adapters: deps.adapters,
       ...(Object.keys(warming).length ? { warming } : {}),

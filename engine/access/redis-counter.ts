@@ -245,7 +245,11 @@ export class RedisCounter implements Counter {
         args.push(String(i), String(n));
       }
     }
-    const reply = await answeredWithin(APPLY.run(this.redis, [this.applied, ...keys.map((k) => this.prefix + k)], args), CALL_WAIT_MS, 'counter script');
+    const reply = await answeredWithin(
+      APPLY.run(this.redis, [this.applied, ...keys.map((k) => this.prefix + k)], args),
+      CALL_WAIT_MS,
+      'counter script',
+    );
     // Checked before any request is answered, so a reply of another shape falls back whole.
     if (!Array.isArray(reply) || reply.length !== 2 * keys.length || !reply.every(Number.isInteger))
       throw new Error(`unexpected reply to the counters' script: ${String(reply).slice(0, 100)}`);

@@ -50,7 +50,10 @@ export async function openDatabase(o: { dataDir: string; databaseUrl?: string; m
       throw err;
     }
     if (opened.engine === 'sqlite' && !fs.existsSync(installedMarker(o.dataDir)))
-      fs.writeFileSync(installedMarker(o.dataDir), `${new Date().toISOString()}: uua.sqlite created here; if it goes missing or empty, the server refuses to start\n`);
+      fs.writeFileSync(
+        installedMarker(o.dataDir),
+        `${new Date().toISOString()}: uua.sqlite created here; if it goes missing or empty, the server refuses to start\n`,
+      );
   }
   return opened;
 }

@@ -14,7 +14,11 @@ const RETRY_AFTER_S = 60;
 
 /** True for an error that says no space was left to write (on its own or as the cause of another). */
 export function isStorageFull(err: unknown): boolean {
-  for (let e = err as { code?: unknown; errcode?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+  for (
+    let e = err as { code?: unknown; errcode?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    depth++
+  ) {
     if (typeof e.code === 'string' && FULL_CODES.has(e.code)) return true;
     if (typeof e.errcode === 'number' && (e.errcode & 0xff) === SQLITE_FULL) return true;
     if (typeof e.message === 'string' && /database or disk is full|no space left on device/i.test(e.message)) return true;
@@ -43,5 +47,7 @@ export const storage = {
 /** The answer to a request whose write found no space (and the record that the disk is full). */
 export function storageFull(): ApiError {
   storage.refused();
-  return new ApiError('storage_full', 'The server has no space left to store this: try again later', { 'Retry-After': String(RETRY_AFTER_S) });
+  return new ApiError('storage_full', 'The server has no space left to store this: try again later', {
+    'Retry-After': String(RETRY_AFTER_S),
+  });
 }

@@ -123,7 +123,9 @@ test('Redis cut under load on two instances: each admits its share of what was l
     expect(await counters()).toEqual([42]);
     expect((await call(a)).status).toBe(429);
     // And the usage history has every answer: 30 served, 12 refused (and the one just refused).
-    await waitFor(async () => (await request(b.app).get('/api/v1/account/usage').query({ apikey: KEYS.premium })).body.data?.hourly.total === 43);
+    await waitFor(
+      async () => (await request(b.app).get('/api/v1/account/usage').query({ apikey: KEYS.premium })).body.data?.hourly.total === 43,
+    );
     const usage = await request(b.app).get('/api/v1/account/usage').query({ apikey: KEYS.premium });
     const buckets: { classes: Record<string, number> }[] = usage.body.data.hourly.buckets;
     const sum = (cls: string) => buckets.reduce((n, b) => n + (b.classes[cls] ?? 0), 0);

@@ -37,7 +37,8 @@ test('3 events for one subscription at 3 instances at once, for 20 accounts: one
   const servers = await Promise.all(apps.map((t) => listen(t.app)));
   // plan.changed as each instance hears it: an event is heard where it happened.
   const heard = new Map<string, number>();
-  for (const t of apps) t.api.keys.events.on((e) => void (e.type === 'plan.changed' && heard.set(e.accountId, (heard.get(e.accountId) ?? 0) + 1)));
+  for (const t of apps)
+    t.api.keys.events.on((e) => void (e.type === 'plan.changed' && heard.set(e.accountId, (heard.get(e.accountId) ?? 0) + 1)));
   try {
     const accounts = new Accounts(apps[0].api.database.db, apps[0].api.keys);
     const made = await Promise.all(
@@ -49,7 +50,11 @@ test('3 events for one subscription at 3 instances at once, for 20 accounts: one
         expect(checkout.status).toBe(303);
         const completed = stripe.pay(new URL(checkout.headers.location).pathname.split('/').pop()!);
         const sub = (completed.data.object as { subscription: string }).subscription;
-        const events = [completed, stripe.update(sub, { cancel_at_period_end: false }), stripe.update(sub, { cancel_at_period_end: false })];
+        const events = [
+          completed,
+          stripe.update(sub, { cancel_at_period_end: false }),
+          stripe.update(sub, { cancel_at_period_end: false }),
+        ];
         return { id: (await accounts.byEmail(email))!.id, events };
       }),
     );
