@@ -140,11 +140,14 @@ describe('cartoon-series', () => {
 
   test('the collection call failing: the search answers its matches as the search gave them, not an error', async () => {
     southparkCollection = 'fails';
-    const res = await get('cartoon-series', { search: 'cartman' });
-    expect(res.status).toBe(200);
+    // The adapter itself: through the API the same search may come from the response cache.
+    const data = (await cartoonSeries({ search: 'cartman', count: 1 }, shortTimeoutCtx('southpark-quotes', southpark.url))) as {
+      items: unknown[];
+      count: number;
+    };
     const answered: Array<{ quote: string; character: string }> = s.fixture('southpark-quotes', 'search-cartman.json');
-    expect(res.body.data.items).toEqual(answered.map((q) => ({ quote: q.quote, author: q.character })));
-    expect(res.body.data.count).toBe(answered.length);
+    expect(data.items).toEqual(answered.map((q) => ({ quote: q.quote, author: q.character })));
+    expect(data.count).toBe(answered.length);
   });
 
   test('the collection call timing out: the search still answers its matches', async () => {
