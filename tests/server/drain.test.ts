@@ -50,7 +50,6 @@ test('SIGTERM under 20 kept-alive clients: served through DRAIN_DELAY, then 0 an
   const server = await startServer(dataDir());
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const outcomes: Outcome[] = [];
-  let signalled = 0;
   const client = async (i: number) => {
     // Each client calls until the instance refuses it: it has stopped accepting.
     for (let n = 0; ; n++) {
@@ -63,7 +62,7 @@ test('SIGTERM under 20 kept-alive clients: served through DRAIN_DELAY, then 0 an
   await new Promise((r) => setTimeout(r, 500));
   const before = outcomes.length;
   const exit = server.stop('SIGTERM');
-  signalled = Date.now();
+  const signalled = Date.now();
   const health = await fetch(`${server.url}/health`);
   expect(health.status).toBe(503);
   expect(await health.json()).toMatchObject({ status: 'draining' });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   redisUrl = await redisAvailable();
 });
 afterAll(async () => {
-  counters.forEach((c) => c.close());
+  await Promise.all(counters.map(async (c) => c.close()));
   await Promise.all(handles.map((h) => h.close()));
 });
 
@@ -332,7 +332,7 @@ test('close() stops the in-process counter it falls back on', () => {
     const before = jest.getTimerCount();
     const c = new RedisCounter({} as RedisClientType, 60_000, 'test:rl:', { ready: () => false, failed: () => {} }, log);
     expect(jest.getTimerCount()).toBe(before + 2); // its sweeper and the repayment of counts owed
-    c.close();
+    void c.close(); // stops its timers before its first await
     expect(jest.getTimerCount()).toBe(before);
   } finally {
     jest.useRealTimers();

@@ -11,8 +11,8 @@ const tmpDir = tmpDirs('uua-lost-');
 
 async function installed(): Promise<string> {
   const dir = tmpDir();
-  const { close } = await openDatabase({ dataDir: dir });
-  await close();
+  const opened = await openDatabase({ dataDir: dir });
+  await opened.close();
   return dir;
 }
 

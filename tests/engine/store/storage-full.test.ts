@@ -124,7 +124,8 @@ test('closing while full rejects, naming the counter windows and the seconds of 
 
 test('a transaction that SQLite ends with SQLITE_FULL throws SQLITE_FULL, not a failed rollback', async () => {
   const dir = tmpDir();
-  const { db, close } = await openDatabase({ dataDir: dir });
+  const opened = await openDatabase({ dataDir: dir });
+  const { db } = opened;
   try {
     const pages = pageCount(await sql<Record<string, number>>`pragma page_count`.execute(db));
     await sql.raw(`pragma max_page_count = ${pages + 2}`).execute(db);
@@ -143,6 +144,6 @@ test('a transaction that SQLite ends with SQLITE_FULL throws SQLITE_FULL, not a 
     expect((failed as Error).message).not.toMatch(/rollback/);
     expect(await db.selectFrom('secrets').selectAll().execute()).toEqual([]);
   } finally {
-    await close();
+    await opened.close();
   }
 });
