@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'upstream_unavailable'
   | 'upstream_changed'
   | 'storage_unavailable'
+  | 'storage_full'
   | 'range_not_satisfiable'
   | 'link_expired'
   | 'media_too_large'
@@ -50,6 +51,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upstream_unavailable: 503,
   upstream_changed: 502,
   storage_unavailable: 503,
+  storage_full: 507,
   range_not_satisfiable: 416,
   link_expired: 410,
   media_too_large: 422,

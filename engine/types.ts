@@ -66,6 +66,11 @@ export interface UpstreamRequest {
   allowStatus?: number[];
   /** Message of the 404 sent to our caller when the upstream answers 404. */
   notFoundMessage?: string;
+  /**
+   * The wait, in seconds, that a 429 names in its body rather than in Retry-After (MyMemory's used-up
+   * quota): the upstream is held that long and the caller told so. Retry-After, when sent, comes first.
+   */
+  waitOf?: (body: string) => number | undefined;
   /** The caller's own upstream key (gen-models `upstream_key`), used when no pooled key is free. */
   callerKey?: string;
   /** Overrides the upstream's timeout, in ms. */

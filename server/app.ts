@@ -17,7 +17,7 @@ import { createMeter } from '../engine/pipeline/steps/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
-import { openDatabase, type OpenDatabase } from '../engine/db/open.js';
+import { openDatabase, refuseLostDatabase, type OpenDatabase } from '../engine/db/open.js';
 import { dataLeftBehind } from '../engine/db/legacy/refuse.js';
 import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
@@ -85,6 +85,7 @@ export interface App {
   /** ready(), then every adapter's module: what server/main.ts runs once it listens. Rejects with what could
    * not be loaded (pages that fail to build, an adapter module that does not load or is not an adapter). */
   warm(): Promise<void>;
+  /** Writes what is left and closes everything; rejects, saying how much, when counts could not be written. */
   close(): Promise<void>;
 }
 
@@ -101,8 +102,10 @@ export async function createApp(
   const { catalog, checks } = await openCatalog(config.catalogDir);
   const registry = adapterRegistry(opts.adaptersDir ?? config.adaptersDir, catalog.endpoints);
   const { adapters } = registry;
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisPrefix) : undefined;
   const prefix = config.redisPrefix;
+  // A database that was here and is gone stops the start before the counters' store makes a new file.
+  if (!config.databaseUrl) refuseLostDatabase(config.dataDir);
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const store: Store = redis
     ? await openRedisStore(redis.client, prefix, config.redisUrl!, log).catch(async (err: Error) => {
@@ -361,13 +364,18 @@ export async function createApp(
     async close() {
       if (web.started) await (await web.get()).close();
       await health.close();
-      await usage.close();
+      const usageLost = await usage.close();
       await media.close();
-      await closeMeter();
+      const windowsLost = await closeMeter();
       blobs.close();
       await store.close();
       await database.close();
       await redis?.close();
+      // A full disk or an unreachable Redis at exit: say how much is lost, and exit non-zero (server/main.ts).
+      if (usageLost || windowsLost)
+        throw new Error(
+          `not written at exit (no space left, or Redis unreachable): ${windowsLost} counter windows, ${usageLost} seconds of usage history`,
+        );
     },
   };
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseurl from 'parseurl';
 import type { RedisHandle } from '../engine/infra/redis.js';
 import type { HostedBlobs } from '../features/hosting/types.js';
+import { storage } from '../engine/infra/storage-full.js';
 
 export interface HealthRouteDeps {
   version: string;
@@ -27,17 +28,23 @@ export function healthRoute(deps: HealthRouteDeps): (req: IncomingMessage, res: 
     const blobState = deps.blobs.state();
     const objectStore = blobState.backend === 'disk' ? 'disk' : blobState.reachable ? 'ready' : 'down';
     const warming = deps.warming();
+    const disk = storage.state();
     // Draining: 503, so a balancer's health check takes the instance out while it finishes its requests.
-    // A shared part down is "degraded" but 200: every instance sees the same outage, and taking them all
+    // A shared part down (or a full disk) is "degraded" but 200: every instance sees the same outage, and taking them all
     // out would turn a partial outage into a whole one. Warming is 200: a request meanwhile waits for what
     // it needs, it does not fail.
     const body = JSON.stringify({
-      status: draining ? 'draining' : redisState === 'down' || objectStore === 'down' ? 'degraded' : 'ok',
+      status: draining ? 'draining' : redisState === 'down' || objectStore === 'down' || disk === 'full' ? 'degraded' : 'ok',
       version: deps.version,
       uptimeSeconds: Math.round(process.uptime()),
       redis: redisState,
       ...(redisState === 'down' ? { redisError: 'unreachable; counting and caching in process until it returns' } : {}),
       objectStore,
+      // DATA_DIR's disk: `full` from a write refused for lack of space until one goes through.
+      storage: disk,
+      ...(disk === 'full'
+        ? { storageError: 'no space left: writes answer 507 storage_full; counts are kept in memory until written' }
+        : {}),
       endpoints: deps.endpoints,
       adapters: deps.adapters,
       ...(Object.keys(warming).length ? { warming } : {}),

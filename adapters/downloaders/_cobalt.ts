@@ -5,7 +5,7 @@
 //   local-processing   {type, tunnel:[…], output:{filename, metadata?}} → one media per stream (_cobalt-local.ts);
 //                                                        the title and author from the output's tags
 //   picker             {picker:[{type,url,thumb}], audio?, audioFilename?} → one media per item (+ the audio)
-//   error              {error:{code}}                 → error.api.link.* 400, *.content.* 404, *rate* 503,
+//   error              {error:{code}}                 → error.api.link.* 400, *.content.* and fetch.empty 404, *rate* 503,
 //                                                        *.auth.* 503 (the instance wants a key), else 502
 // Errors come with HTTP 400/401/403/429 and the same body, so those statuses are read here, not mapped.
 import {
@@ -120,7 +120,8 @@ function namesOf(filename: string | undefined, style: string): { title: string |
 function errorOf(status: number, b: CobaltAnswer, retryAfter: string | string[] | undefined): ApiError {
   const code = typeof b.error?.code === 'string' ? b.error.code : '';
   if (/(^|\.)link\./.test(code)) return invalidParam('url', `the downloader cannot use this link (${code})`);
-  if (/(^|\.)content\./.test(code)) return notFound(`The post is not available (${code})`);
+  // `fetch.empty`: the service answered nothing for this link (a deleted or private post), as `content.*` says.
+  if (/(^|\.)content\./.test(code) || code === 'error.api.fetch.empty') return notFound(`The post is not available (${code})`);
   if (/rate/.test(code) || status === 429) {
     const secs = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
     return upstreamBusy('The downloader is rate limited; try again later', Number.isFinite(secs) && secs > 0 ? Math.ceil(secs) : 60);

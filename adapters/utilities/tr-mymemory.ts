@@ -1,7 +1,8 @@
 // Translation through MyMemory's keyless `GET /get?q=…&langpair=en|it` (mymemory.translated.net/doc/spec.php):
 // tr's last provider (catalog/utilities.yaml), after LibreTranslate and gtx. Its own errors come inside an
 // HTTP 200 (`responseStatus`), its used-up daily quota too (`quotaFinished`, and the warning in place of
-// the translation, which must never reach the caller as one).
+// the translation, which must never reach the caller as one). The same quota answer may come with HTTP 429
+// and no Retry-After: the wait its body names holds MyMemory and is the caller's Retry-After.
 import { badInput, upstreamBusy, upstreamChanged, upstreamFailed, isRecord, record } from '../../engine/adapter.js';
 import type { Adapter } from './_catalog.js';
 import { callerLanguages } from './_tr-params.js';
@@ -17,6 +18,11 @@ function quotaBack(details: string): number {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) || QUOTA_RETRY_S : QUOTA_RETRY_S;
 }
 
+/** The same quota answer sent with HTTP 429 (no Retry-After): its body says how long MyMemory is out. */
+function quotaBackOf(body: string): number | undefined {
+  return /NEXT AVAILABLE IN/i.test(body) ? quotaBack(body) : undefined;
+}
+
 const trMymemory: Adapter<'utilities/tr-mymemory'> = async (params, ctx) => {
   const { text, from, to } = callerLanguages(params);
   // Not the caller's fault (tr takes 5000 characters): this provider cannot, the others may.
@@ -25,6 +31,7 @@ const trMymemory: Adapter<'utilities/tr-mymemory'> = async (params, ctx) => {
     path: '/get',
     // `autodetect` as the source is what its web client sends when no language is chosen.
     searchParams: { q: text, langpair: `${from ?? 'autodetect'}|${to}` },
+    waitOf: quotaBackOf,
   });
   const r = record(body);
   const status = Number(r.responseStatus);

@@ -17,8 +17,11 @@ export interface Counter {
   refund(key: string): void | Promise<void>;
   /** The open window of `key` without counting (usage pages), or undefined when none is open. */
   peek(key: string): Hit | undefined | Promise<Hit | undefined>;
-  /** Stops its timers; a counter that writes in the background finishes its writes first. */
-  close(): void | Promise<void>;
+  /**
+   * Stops its timers; a counter that writes in the background finishes its writes first. Answers how many
+   * windows it could not write (a full disk, a Redis that does not answer): their counts are lost at exit.
+   */
+  close(): number | Promise<number>;
 }
 
 export class MemoryCounter implements Counter {
@@ -52,8 +55,9 @@ export class MemoryCounter implements Counter {
     return w !== undefined && w.resetAt > Date.now() ? { hits: w.hits, resetAt: w.resetAt } : undefined;
   }
 
-  close(): void {
+  close(): number {
     clearInterval(this.sweeper);
+    return 0;
   }
 
   /** Opens `key`'s window as it was (a window read back from the store at boot). */

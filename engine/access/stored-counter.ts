@@ -2,7 +2,8 @@
 // as fast as MemoryCounter, and those that changed are written to the store (SQLite) once a second in one
 // transaction, as short-lived documents that expire with their window; at boot the open windows are read
 // back. A SIGTERM writes what is left (close), so a restart loses nothing; a kill -9 loses at most the
-// last second of counts (docs/decisions/account-allowance.md).
+// last second of counts (docs/decisions/account-allowance.md). A write that fails is tried again every
+// second, and close answers how many windows it could not write.
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../store/types.js';
 import { MemoryCounter, type Counter, type Hit } from './counter.js';
@@ -58,7 +59,8 @@ export class StoredCounter implements Counter {
       if (w !== undefined && w.resetAt > now)
         ops.push({ kind: 'temp', coll: this.coll, id: key, doc: { hits: w.hits, resetAt: w.resetAt }, ttlMs: w.resetAt - now });
     }
-    // A failed write is retried with the next second's changes.
+    // A failed write (a full disk among others) is retried with the next second's changes: the windows stay
+    // in memory, as they are, until one goes through.
     this.writing = this.writing
       .then(() => this.store.write(ops))
       .catch((err: Error) => {
@@ -68,9 +70,10 @@ export class StoredCounter implements Counter {
     return this.writing;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<number> {
     this.memory.close();
     clearInterval(this.flusher);
-    return this.flush();
+    await this.flush();
+    return this.dirty.size;
   }
 }

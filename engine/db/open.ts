@@ -33,9 +33,15 @@ function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
+/**
+ * Written beside uua.sqlite once its schema is in place, so that a start finding the file missing, empty or
+ * without tables can tell a database that was lost (refused) from a new install (created).
+ */
+export const installedMarker = (dataDir: string) => path.join(dataDir, 'uua.installed');
+
 /** Opens (and migrates) the database: `databaseUrl` for PostgreSQL, else SQLite in `dataDir`. */
 export async function openDatabase(o: { dataDir: string; databaseUrl?: string; migrate?: boolean }): Promise<OpenDatabase> {
-  const opened = o.databaseUrl ? openPostgres(o.databaseUrl) : openSqliteFile(sqliteFile(o.dataDir));
+  const opened = o.databaseUrl ? openPostgres(o.databaseUrl) : openSqliteFile(sqliteFile(o.dataDir), o.dataDir);
   if (o.migrate !== false) {
     try {
       await migrateToLatest(opened.db as Kysely<unknown>, opened.engine);
@@ -43,12 +49,52 @@ export async function openDatabase(o: { dataDir: string; databaseUrl?: string; m
       await opened.close();
       throw err;
     }
+    if (opened.engine === 'sqlite' && !fs.existsSync(installedMarker(o.dataDir)))
+      fs.writeFileSync(
+        installedMarker(o.dataDir),
+        `${new Date().toISOString()}: uua.sqlite created here; if it goes missing or empty, the server refuses to start\n`,
+      );
   }
   return opened;
 }
 
-function openSqliteFile(file: string): OpenDatabase {
+/**
+ * Refuses to start when the SQLite database this DATA_DIR held (its marker says so) is missing, empty or
+ * without its tables: starting would make a new, empty one and answer every key 401. Called before anything
+ * opens the file (the counters' store shares it).
+ */
+export function refuseLostDatabase(dataDir: string): void {
+  const file = sqliteFile(dataDir);
+  const marker = installedMarker(dataDir);
+  if (!fs.existsSync(marker)) return;
+  const state = !fs.existsSync(file)
+    ? 'missing'
+    : fs.statSync(file).size === 0
+      ? 'empty (0 bytes)'
+      : hasSchema(file)
+        ? undefined
+        : 'without its tables';
+  if (state === undefined) return;
+  const since = fs.readFileSync(marker, 'utf8').slice(0, 24);
+  throw new Error(
+    `${file} is ${state}, but this DATA_DIR held a database (${marker}, written ${since}): ` +
+      `restore uua.sqlite from a backup (docs/operations.md, "Backups"), or, to start a new install here on purpose, delete ${marker}`,
+  );
+}
+
+/** True when the file holds the migrations' table (read only: nothing is created). */
+function hasSchema(file: string): boolean {
+  const raw = new DatabaseSync(file, { readOnly: true });
+  try {
+    return raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  } finally {
+    raw.close();
+  }
+}
+
+function openSqliteFile(file: string, dataDir: string): OpenDatabase {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  refuseLostDatabase(dataDir);
   const raw = new DatabaseSync(file);
   raw.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
   try {

@@ -64,8 +64,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly busyTimeoutMs: number,
+    private readonly raw: DatabaseSync,
   ) {
     super(config);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite may have ended the transaction itself (SQLITE_FULL, SQLITE_IOERR): Kysely would then throw
+    // "cannot rollback - no transaction is active" in place of the error that ended it.
+    if (this.raw.isTransaction) await super.rollbackTransaction(connection);
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -92,15 +99,15 @@ class NodeSqliteQueryCompiler extends SqliteQueryCompiler {
 export class NodeSqliteDialect extends SqliteDialect {
   private readonly database: SqliteDatabase;
   private readonly busyTimeoutMs: number;
-  constructor(db: DatabaseSync) {
-    const database = asKyselyDatabase(db);
+  constructor(private readonly raw: DatabaseSync) {
+    const database = asKyselyDatabase(raw);
     super({ database });
     this.database = database;
     // The connection's own setting (engine/db/open.ts), kept for the waits of its transactions.
-    this.busyTimeoutMs = Number((db.prepare('pragma busy_timeout').get() as { timeout?: number } | undefined)?.timeout ?? 0);
+    this.busyTimeoutMs = Number((raw.prepare('pragma busy_timeout').get() as { timeout?: number } | undefined)?.timeout ?? 0);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.database }, this.busyTimeoutMs);
+    return new ImmediateSqliteDriver({ database: this.database }, this.busyTimeoutMs, this.raw);
   }
   override createQueryCompiler(): QueryCompiler {
     return new NodeSqliteQueryCompiler();

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type { RedisClientType, createClient as CreateClient } from 'redis';
 import type { Logger } from 'pino';
+import { countPeers } from './redis-peers.js';
 
 // Required when a Redis is configured, not at boot: the client costs about half a second to load, and an
 // instance without REDIS_URL never needs it.
@@ -14,6 +15,8 @@ export interface RedisHealth {
   ready(): boolean;
   /** Called on every failed Redis call, so /health can show it. */
   failed(err: unknown): void;
+  /** Instances sharing this Redis lately, this one included (engine/infra/redis-peers.ts); 1 when not counted. */
+  peers?(): number;
 }
 
 export interface RedisHandle extends RedisHealth {
@@ -24,7 +27,8 @@ export interface RedisHandle extends RedisHealth {
   close(): Promise<void>;
 }
 
-export function connectRedis(url: string, log: Logger): RedisHandle {
+/** `prefix`: REDIS_PREFIX, under which the instances sharing this Redis are counted (none without it). */
+export function connectRedis(url: string, log: Logger, prefix?: string): RedisHandle {
   const client = redisClient()({
     url,
     disableOfflineQueue: true,
@@ -45,9 +49,11 @@ export function connectRedis(url: string, log: Logger): RedisHandle {
   client.connect().catch((err: Error) => {
     last = err.message;
   });
+  const peers = prefix === undefined ? undefined : countPeers(client, prefix);
   return {
     client,
     ready: () => client.isReady,
+    peers: () => peers?.count() ?? 1,
     failed: (err) => {
       last = (err as Error)?.message ?? String(err);
     },
@@ -62,6 +68,7 @@ export function connectRedis(url: string, log: Logger): RedisHandle {
         });
       }),
     async close() {
+      await peers?.stop();
       try {
         if (client.isOpen) await client.close();
       } catch {

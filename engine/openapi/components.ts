@@ -33,11 +33,11 @@ const headers = {
   },
 };
 
-// Written out where an answer carries them (429 and 503; 405), as required headers.
+// Written out where an answer carries them (429, 503 and 507; 405), as required headers.
 const retryAfterHeader = { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } };
 const allowHeader = { description: 'The method the endpoint takes.', required: true, schema: { type: 'string' } };
 
-/** The headers of every answer to an API request; `retryAfter` adds Retry-After (429, 503). */
+/** The headers of every answer to an API request; `retryAfter` adds Retry-After (429, 503, 507). */
 export function answerHeaders(retryAfter: 'required' | 'none' = 'none'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of [
@@ -143,6 +143,14 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
     response: errorResponse(
       503,
       'Not configured on this server (the message names what to set), the upstream is busy or resting after repeated failures, or a store cannot answer; Retry-After says when to try again. Not counted against your allowance.',
+      'required',
+    ),
+  },
+  507: {
+    name: 'InsufficientStorage',
+    response: errorResponse(
+      507,
+      'The server had no space left to store what this request writes (an upload, hosted content, a record); what needs no storage keeps answering. Retry-After says when to try again. Not counted against your allowance.',
       'required',
     ),
   },

@@ -50,6 +50,8 @@ function errorStatuses(spec: EndpointSpec, implemented: boolean): number[] {
   if (!implemented) out.push(501);
   if (reachesOut(spec)) out.push(502);
   out.push(503, 504); // the key store may be down; every endpoint has a deadline
+  // A write that finds the disk full (an upload spooled, hosted content, a usage record kept) answers 507.
+  if (spec.method === 'POST' || fetches) out.push(507);
   return out;
 }
 

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
+import { isStorageFull, storageFull } from '../infra/storage-full.js';
 import type { AdapterData } from '../types.js';
 import type { Call } from './call.js';
 import type { Fail } from './chain.js';
@@ -139,6 +140,10 @@ function apiErrorOf(err: unknown, log: Logger, path: string, requestId: string |
   if (parser?.type === 'entity.too.deep') return new ApiError('bad_input', (err as Error).message);
   if (typeof parser?.type === 'string' && parser.status !== undefined && parser.status >= 400 && parser.status < 500)
     return new ApiError('bad_input', 'Malformed request body');
+  if (isStorageFull(err)) {
+    log.error({ err: (err as Error).message, path, requestId }, 'a write found no space left: answered 507 storage_full');
+    return storageFull();
+  }
   log.error({ err, path, requestId }, 'unhandled error');
   return new ApiError('internal', 'Internal server error');
 }

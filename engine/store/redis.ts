@@ -5,6 +5,9 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from './types.js';
 
+/** How long the id of a write made once is kept: longer than any wait to send it again. */
+const WRITTEN_KEPT_MS = 2 * 3_600_000;
+
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   private readonly listeners: ((topic: string) => void)[] = [];
@@ -44,9 +47,15 @@ export class RedisStore implements Store {
     return keys.flatMap((key, i): [string, T][] => (values[i] ? [[key.slice(head.length), JSON.parse(values[i]) as T]] : []));
   }
 
-  async write(ops: WriteOp[]) {
+  async write(ops: WriteOp[], once?: string) {
     if (!ops.length) return;
     const m = this.redis.multi();
+    // The id is recorded in the same transaction as the writes, so it is there exactly when they were made.
+    const mark = once === undefined ? undefined : `${this.prefix}written:${once}`;
+    if (mark !== undefined) {
+      if ((await this.redis.exists(mark)) === 1) return;
+      m.set(mark, '1', { PX: WRITTEN_KEPT_MS });
+    }
     for (const op of ops) {
       if (op.kind === 'add') {
         const key = `${this.k(op.coll)}:${op.id}`;
@@ -61,7 +70,7 @@ export class RedisStore implements Store {
         m.set(`${this.k(op.coll)}:${op.id}`, JSON.stringify(op.doc), { PX: Math.max(1, Math.round(op.ttlMs)) });
       }
     }
-    await m.execAsPipeline();
+    await (mark === undefined ? m.execAsPipeline() : m.exec());
   }
   async counters(coll: string, id: string) {
     return numbers(await this.redis.hGetAll(`${this.k(coll)}:${id}`));

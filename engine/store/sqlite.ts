@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Store, WriteOp } from './types.js';
-import { isBusy, whenFree } from '../db/sqlite-busy.js';
+import { isBusy, rollBack, whenFree } from '../db/sqlite-busy.js';
+import { isStorageFull, storage } from '../infra/storage-full.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, expires INTEGER, PRIMARY KEY (coll, id)) WITHOUT ROWID;
@@ -78,7 +79,14 @@ export class SqliteStore implements Store {
   }
 
   async write(ops: WriteOp[]) {
-    if (ops.length) await whenFree(() => this.writeNow(ops), BUSY_GIVE_UP_MS);
+    if (!ops.length) return;
+    try {
+      await whenFree(() => this.writeNow(ops), BUSY_GIVE_UP_MS);
+    } catch (err) {
+      if (isStorageFull(err)) storage.refused();
+      throw err;
+    }
+    storage.written();
   }
 
   private writeNow(ops: WriteOp[]) {
@@ -97,7 +105,7 @@ export class SqliteStore implements Store {
       }
       this.db.exec('COMMIT');
     } catch (err) {
-      this.db.exec('ROLLBACK');
+      rollBack(this.db);
       throw err;
     }
   }

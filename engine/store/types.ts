@@ -42,8 +42,12 @@ export interface Store {
   /** Every short-lived document of a collection that has not expired, with its id (read at boot). */
   tempEntries<T>(coll: string): Promise<[string, T][]>;
 
-  /** Counters and capped lists in one round trip (a Redis pipeline, one SQLite transaction). */
-  write(ops: WriteOp[]): Promise<void>;
+  /**
+   * Counters and capped lists in one round trip (a Redis transaction, one SQLite transaction): all or none.
+   * `once`: an id under which the write is applied at most once, so a write whose answer was lost can be
+   * sent again (SQLite knows its outcome, so it needs none).
+   */
+  write(ops: WriteOp[], once?: string): Promise<void>;
   counters(coll: string, id: string): Promise<Record<string, number>>;
   /** Counter sets of several ids at once, in the order asked (missing ones are empty). */
   countersMany(coll: string, ids: string[]): Promise<Record<string, number>[]>;

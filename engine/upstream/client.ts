@@ -305,7 +305,7 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
     const status = res.status;
     if (status === 404) return notFound(req.notFoundMessage ?? 'Not found upstream');
     if (status === 429) {
-      return upstreamBusy(`Upstream ${id} is rate limited; try again later`, retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000);
+      return upstreamBusy(`Upstream ${id} is rate limited; try again later`, throttledFor(res, req) ?? THROTTLED_KEY_COOLDOWN_MS / 1000);
     }
     // Refused although no key was sent: the operator has to configure one.
     if (KEY_REFUSED.has(status)) {
@@ -383,13 +383,13 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const status = res.status;
 
       if (source === 'pool' && (KEY_REFUSED.has(status) || status === 429)) {
-        const coolMs = status === 429 ? (retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000 : REFUSED_KEY_COOLDOWN_MS;
+        const coolMs = status === 429 ? (throttledFor(res, req) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000 : REFUSED_KEY_COOLDOWN_MS;
         pool.coolDown(key!, coolMs);
         log.warn({ path: scrub(url.pathname, req.callerKey), status, coolDownS: Math.round(coolMs / 1000) }, 'upstream key cooling down');
         continue;
       }
       // Throttled without a pooled key: the whole upstream waits, rather than every caller asking again.
-      if (source === 'none' && status === 429) policy.hold((retryAfter(res) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000);
+      if (source === 'none' && status === 429) policy.hold((throttledFor(res, req) ?? THROTTLED_KEY_COOLDOWN_MS / 1000) * 1000);
       if (source === 'caller' && KEY_REFUSED.has(status)) {
         throw badInput('Invalid value for upstream_key: rejected by the upstream provider');
       }
@@ -470,6 +470,14 @@ function retryAfter(res: Answer): number | undefined {
   const secs = /^\d+$/.test(raw.trim()) ? Number(raw) : (Date.parse(raw) - Date.now()) / 1000;
   if (!Number.isFinite(secs)) return undefined;
   return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(secs)));
+}
+
+/** How long a 429 says to wait: its Retry-After, else what its body names (`waitOf`), within the bounds of Retry-After. */
+function throttledFor(res: Answer, req: UpstreamRequest): number | undefined {
+  const header = retryAfter(res);
+  if (header !== undefined || req.waitOf === undefined) return header;
+  const secs = req.waitOf(res.body.toString('utf8'));
+  return secs !== undefined && Number.isFinite(secs) && secs > 0 ? Math.min(MAX_RETRY_AFTER_S, Math.ceil(secs)) : undefined;
 }
 
 /** The next backoff, or undefined when it would leave too little of the endpoint's time for another try. */

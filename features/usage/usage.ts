@@ -4,6 +4,7 @@
 // second in one batch (one Redis pipeline, or one SQLite transaction, and one upsert of the keys' last
 // uses), so metering keeps its one Redis round trip per request. Latency is kept as a histogram of fixed
 // buckets (engine/infra/latency-buckets.ts).
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Store, WriteOp } from '../../engine/store/types.js';
 import type { LastUse } from '../../engine/access/keystore.js';
@@ -16,6 +17,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RECENT = 50;
 const FLUSH_MS = 1000;
+/** Seconds of history kept in memory while no store takes them (an hour). */
+const MAX_UNSENT = 3600;
 
 export type Period = 'hour' | 'day';
 const SPAN: Record<Period, { ms: number; count: number; coll: string; ttlMs: number }> = {
@@ -137,21 +140,34 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
     return new Map([...ips].map(([keyId, ip]) => [keyId, { at, ip }]));
   };
 
+  // Batches no store has taken yet (Redis down, a full disk), oldest first: each is offered again every
+  // second under its own id, which the store applies once (a write whose answer was lost counts once).
+  const unsent: { id: string; ops: WriteOp[]; uses: Map<string, LastUse> }[] = [];
   let flushing: Promise<void> = Promise.resolve();
   const flush = () => {
-    if (!pending.size) return flushing;
-    const batch = pending;
-    const ips = lastIps;
-    pending = new Map();
-    lastIps = new Map();
-    // A failed write (Redis down) loses that second of history, never a request or a count of the meter.
+    if (pending.size) {
+      unsent.push({ id: randomUUID(), ops: opsOf(pending), uses: usesOf(lastIps) });
+      pending = new Map();
+      lastIps = new Map();
+      // Beyond this, the oldest second goes: memory is not unbounded (docs/operations.md, "Redis outages").
+      if (unsent.length > MAX_UNSENT) {
+        unsent.shift();
+        log.error({ keptSeconds: MAX_UNSENT }, 'usage history: the store has taken nothing for too long, its oldest second is dropped');
+      }
+    }
+    if (!unsent.length) return flushing;
     flushing = flushing
       .then(async () => {
-        await store.write(opsOf(batch));
-        await writeLastUses(usesOf(ips));
+        while (unsent.length) {
+          const batch = unsent[0];
+          await store.write(batch.ops, batch.id);
+          unsent.shift();
+          // When a key was last used is a hint on the pages, not a record: a failure is only logged.
+          await writeLastUses(batch.uses).catch((err: Error) => log.warn({ err: err.message }, 'usage history: last uses not written'));
+        }
       })
       .catch((err: Error) => {
-        log.warn({ err: err.message }, 'usage history: write failed');
+        log.warn({ err: err.message, unsentSeconds: unsent.length }, 'usage history: write failed, kept to write again');
       });
     return flushing;
   };
@@ -254,9 +270,12 @@ export function createUsage(store: Store, log: Logger, writeLastUses: LastUseWri
     history,
     totals,
     recent,
-    async close() {
+    /** Writes what is left; answers how many seconds of history no store took (lost at exit). */
+    async close(): Promise<number> {
       clearInterval(timer);
       await flush();
+      if (unsent.length) log.error({ unsentSeconds: unsent.length }, 'usage history: not written at exit');
+      return unsent.length;
     },
   };
 }

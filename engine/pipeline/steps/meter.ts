@@ -350,6 +350,7 @@ export function createMeter(deps: MeterDeps) {
     usageKeys,
     /** Settles once the counters kept in the store are read back. */
     ready,
-    close: () => Promise.all(counters.map(async (c) => c.close())).then(() => undefined),
+    /** Closes the counters; answers how many windows could not be written (lost at exit). */
+    close: () => Promise.all(counters.map(async (c) => c.close())).then((lost) => lost.reduce((a, b) => a + b, 0)),
   };
 }

@@ -20,6 +20,7 @@ import { LoadOnce } from '../../load-once.js';
 import { plainRecord } from '../plain-record.js';
 import { keyOutsideBody } from '../../access/identify.js';
 import type { LargeBodies } from '../large-bodies.js';
+import { isStorageFull, storageFull } from '../../infra/storage-full.js';
 
 export interface ParseLimits {
   uploadDir: string;
@@ -43,6 +44,8 @@ function bodyError(err: unknown, maxUploadBytes: number, keyless?: number): ApiE
   if (e.code === 'LIMIT_UNEXPECTED_FILE') return badInput(`Unexpected file field: ${e.field ?? '(unnamed)'}`);
   if (e.code?.startsWith('LIMIT_')) return badInput(`Multipart body exceeds a limit (${e.code.toLowerCase().replace(/_/g, ' ')})`);
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new ApiError('bad_input', 'Unsupported body encoding');
+  // An upload the disk had no room for is the server's to fix, not a malformed body.
+  if (isStorageFull(err)) return storageFull();
   return badInput('Malformed request body');
 }
 

@@ -305,6 +305,8 @@ describe('cobalt errors', () => {
     ['error.api.content.video.unavailable', 400, 'error-content-unavailable.json', 404, 'not_found'],
     ['error.api.rate_exceeded', 429, 'error-rate.json', 503, 'upstream_busy'],
     ['error.api.fetch.fail', 400, 'error-fetch.json', 502, 'upstream_failed'],
+    // Nothing at the link (a deleted or private post): the caller's link, not the downloader's failure.
+    ['error.api.fetch.empty', 400, 'error-fetch-empty.json', 404, 'not_found'],
     ['error.api.auth.jwt.missing', 401, 'error-auth.json', 503, 'not_configured'],
   ])('%s (HTTP %s) → %s', async (_code, httpStatus, file, status, code) => {
     answer = () => ({ status: httpStatus, json: fixture(file) });

@@ -12,8 +12,11 @@ import teenScifiSeries from '../../../adapters/quotes/teen-scifi-series.js';
 
 /** One more match the fake search answers, that the collection does not hold. */
 let southparkExtraMatch: { quote: string; character: string } | undefined;
+/** How the fake answers the whole collection: as the upstream, with a 500, or after 2 s. */
+let southparkCollection: 'ok' | 'fails' | 'slow' = 'ok';
 beforeEach(() => {
   southparkExtraMatch = undefined;
+  southparkCollection = 'ok';
 });
 
 const s = upstreamSuite({
@@ -34,7 +37,10 @@ const s = upstreamSuite({
           delayMs: 150,
         }),
         // As the upstream: n quotes as written (it answers all it holds when asked for more).
-        'GET /quotes/:n': (_r, p) => ({ json: SOUTHPARK_ALL.slice(0, Number(p.n)) }),
+        'GET /quotes/:n': (_r, p) =>
+          southparkCollection === 'fails'
+            ? { status: 500, json: { error: 'Internal Server Error' } }
+            : { json: SOUTHPARK_ALL.slice(0, Number(p.n)), delayMs: southparkCollection === 'slow' ? 2000 : 0 },
       },
     },
     'strangerthings-quotes': { routes: { 'GET /quotes/:n': () => ({ json: s.fixture('strangerthings-quotes', 'quotes.json') }) } },
@@ -130,6 +136,27 @@ describe('cartoon-series', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.items.at(-1)).toEqual({ quote: 'a brand new quote.', author: 'towelie' });
     expect(res.body.data.items[0]).toEqual({ quote: "I'm not fat, I'm big-boned!", author: 'Cartman' });
+  });
+
+  test('the collection call failing: the search answers its matches as the search gave them, not an error', async () => {
+    southparkCollection = 'fails';
+    // The adapter itself: through the API the same search may come from the response cache.
+    const data = (await cartoonSeries({ search: 'cartman', count: 1 }, shortTimeoutCtx('southpark-quotes', southpark.url))) as {
+      items: unknown[];
+      count: number;
+    };
+    const answered: Array<{ quote: string; character: string }> = s.fixture('southpark-quotes', 'search-cartman.json');
+    expect(data.items).toEqual(answered.map((q) => ({ quote: q.quote, author: q.character })));
+    expect(data.count).toBe(answered.length);
+  });
+
+  test('the collection call timing out: the search still answers its matches', async () => {
+    southparkCollection = 'slow';
+    const data = (await cartoonSeries({ search: 'cartman', count: 1 }, shortTimeoutCtx('southpark-quotes', southpark.url))) as {
+      items: unknown[];
+      count: number;
+    };
+    expect(data.count).toBe((s.fixture('southpark-quotes', 'search-cartman.json') as unknown[]).length);
   });
 
   test('a search without matches is an empty list, not an error', async () => {

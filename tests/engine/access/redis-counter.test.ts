@@ -3,7 +3,8 @@
 // two clients share one count exactly; windows open at the first hit and start again once closed;
 // counters rate-limit-redis left behind carry on; a script Redis forgot is sent again; a failed call, or
 // one a stalled Redis never answers, counts in process, and so do refunds and peeks, each failure told to
-// the health check and logged; a call holds up to 256 counters.
+// the health check and logged; a call holds up to 256 counters. Through an outage each counter counts from
+// the last figure Redis gave, each request weighing one hit per instance, and hands Redis those hits once.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
@@ -17,6 +18,7 @@ import { connectRedis, type RedisHandle, type RedisHealth } from '../../../engin
 import type { Hit } from '../../../engine/access/counter.js';
 import { redisAvailable } from '../../helpers/app.js';
 import { freePort, missingParts, redisServer, tcpOpen, waitUntil } from '../../helpers/cluster.js';
+import { tcpProxy } from '../../helpers/tcp-proxy.js';
 
 const log = pino({ level: 'silent' });
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -28,7 +30,7 @@ beforeAll(async () => {
   redisUrl = await redisAvailable();
 });
 afterAll(async () => {
-  counters.forEach((c) => c.close());
+  await Promise.all(counters.map(async (c) => c.close()));
   await Promise.all(handles.map((h) => h.close()));
 });
 
@@ -69,10 +71,11 @@ test('the hits of one turn are one script call, and each request gets its own pl
     expect(x.resetAt).toBeGreaterThanOrEqual(started + 59_000);
     expect(x.resetAt).toBeLessThanOrEqual(Date.now() + 60_000);
   }
-  expect(scripts()).toHaveLength(1);
-  // Two counters in the call, each with the hits it takes.
-  const [, , numKeys, , , window, nA, nB] = scripts()[0];
-  expect([numKeys, window, nA, nB]).toEqual(['2', '60000', '4', '1']);
+  // One call (and the script sent whole once when Redis does not know it yet).
+  expect(scripts().filter((x) => x[0] === 'EVALSHA')).toHaveLength(1);
+  // The set of applied call ids and two counters; one call (its id, two counters, each with its hits).
+  const [, , numKeys, , , , window, , , , m, iA, nA, iB, nB] = scripts()[0];
+  expect([numKeys, window, m, iA, nA, iB, nB]).toEqual(['3', '60000', '2', '2', '4', '3', '1']);
 });
 
 test('hits that come while a call is in flight wait for it and then go out together', async () => {
@@ -168,7 +171,7 @@ test('a failed call counts its hits in process and tells the health check; the n
   expect(during.map((x) => x.hits)).toEqual([1, 2]);
   expect(failures).toHaveLength(1);
   fail = false;
-  expect((await c.hit('f')).hits).toBe(1); // Redis's own count, which saw none of the failed turn
+  expect((await c.hit('f')).hits).toBe(3); // the failed turn's two hits are handed to Redis first
 });
 
 test('a reply of another shape counts the whole turn in process, no request answered twice', async () => {
@@ -198,11 +201,12 @@ test('a Redis that stops answering (SIGSTOP) is given up on within about a secon
     const started = Date.now();
     const stalled = await Promise.all([c.hit('s'), c.hit('s')]);
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(stalled.map((x) => x.hits)).toEqual([1, 2]); // counted in process
+    expect(stalled.map((x) => x.hits)).toEqual([2, 3]); // counted in process, from Redis's last figure
     expect(String(failures[0])).toMatch(/took longer than 1000 ms/);
 
     server.child!.kill('SIGCONT');
-    // The stalled call was written and now runs too: Redis's count is 3, and the next hit its 4th.
+    // The stalled call was written and now runs too: Redis's count is 3; sent again under its id, it is
+    // not counted twice, and the next hit is the 4th.
     await waitUntil('redis answering again', async () => (await h.client.ping().catch(() => '')) === 'PONG');
     expect((await c.hit('s')).hits).toBe(4);
   } finally {
@@ -303,9 +307,10 @@ test('a call holds up to 256 counters: 256 go in one call, 257 in two', async ()
     const c = counter(spy, { ready: () => h.ready(), failed: (err) => failures.push(err) });
     const hits = await Promise.all(Array.from({ length: n }, (_, i) => c.hit(`k${i}`)));
     expect(hits.every((x) => x.hits === 1)).toBe(true);
-    // One EVALSHA per call (followed by an EVAL when Redis has forgotten the script), with its counters.
+    // One EVALSHA per call (followed by an EVAL when Redis has forgotten the script), with its counters
+    // beside the set of applied call ids.
     const sent = scripts().filter((a) => a[0] === 'EVALSHA');
-    expect(sent.map((a) => Number(a[2]))).toEqual(perCall);
+    expect(sent.map((a) => Number(a[2]) - 1)).toEqual(perCall);
   }
   expect(failures).toEqual([]);
 });
@@ -326,10 +331,72 @@ test('close() stops the in-process counter it falls back on', () => {
   try {
     const before = jest.getTimerCount();
     const c = new RedisCounter({} as RedisClientType, 60_000, 'test:rl:', { ready: () => false, failed: () => {} }, log);
-    expect(jest.getTimerCount()).toBe(before + 1);
-    c.close();
+    expect(jest.getTimerCount()).toBe(before + 2); // its sweeper and the repayment of counts owed
+    void c.close(); // stops its timers before its first await
     expect(jest.getTimerCount()).toBe(before);
   } finally {
     jest.useRealTimers();
   }
+});
+
+test('Redis cut off: each instance counts from the last figure it saw, weighing its peers, and Redis gets every hit once back', async () => {
+  if (!redisUrl) return;
+  const target = new URL(redisUrl);
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
+  try {
+    const prefix = `test-${crypto.randomUUID()}:rl:`;
+    const [hx, hy] = [connectRedis(proxy.url, log), connectRedis(proxy.url, log)];
+    handles.push(hx, hy);
+    await Promise.all([hx.whenReady(2000), hy.whenReady(2000)]);
+    const two = (h: RedisHandle): RedisHealth => ({ ready: () => h.ready(), failed: () => {}, peers: () => 2 });
+    const [x, y] = [counter(hx.client, two(hx), 60_000, prefix), counter(hy.client, two(hy), 60_000, prefix)];
+    await hx.client.sendCommand(['SET', `${prefix}k`, '250', 'PX', '60000']);
+    expect((await x.hit('k')).hits).toBe(251);
+    expect((await y.hit('k')).hits).toBe(252);
+
+    await proxy.cut();
+    await waitUntil('both clients see the outage', () => !hx.ready() && !hy.ready());
+    // Each request weighs two hits (two instances), from the figure each saw last: never from zero.
+    expect([x.hit('k'), x.hit('k'), x.hit('k')].map((h) => (h as Hit).hits)).toEqual([253, 255, 257]);
+    expect([y.hit('k'), y.hit('k')].map((h) => (h as Hit).hits)).toEqual([254, 256]);
+    await y.refund('k'); // a 5xx during the outage gives its hit back
+    expect((await y.peek('k'))?.hits).toBe(254);
+
+    await proxy.restore();
+    await waitUntil('both clients back', () => hx.ready() && hy.ready());
+    // Handed over within a second of coming back, without a request to carry them: 252 + 3 + 2 - 1.
+    const inRedis = async () => Number(await hx.client.get(`${prefix}k`));
+    await waitUntil('the counts made meanwhile are in Redis', async () => (await inRedis()) === 256, 5000);
+    await new Promise((r) => setTimeout(r, 1200)); // and not twice, a repayment later
+    expect(await inRedis()).toBe(256);
+    expect((await x.hit('k')).hits).toBe(257);
+  } finally {
+    await proxy.close();
+  }
+}, 20_000);
+
+test('a repayment whose answer is lost after it ran is sent again under its id and counts once', async () => {
+  if (!redisUrl) return;
+  const h = await redis();
+  let up = false;
+  let lose = false;
+  const failures: unknown[] = [];
+  const lossy = {
+    sendCommand: (args: string[]) =>
+      lose
+        ? h.client.sendCommand(args).then(() => {
+            throw new Error('connection lost after the call ran');
+          })
+        : h.client.sendCommand(args),
+  } as unknown as RedisClientType;
+  const prefix = `test-${crypto.randomUUID()}:rl:`;
+  const c = counter(lossy, { ready: () => up, failed: (err) => failures.push(err) }, 60_000, prefix);
+  expect([c.hit('r'), c.hit('r'), c.hit('r')].map((x) => (x as Hit).hits)).toEqual([1, 2, 3]);
+  up = true;
+  lose = true;
+  await waitUntil('a repayment was tried', () => failures.length > 0, 3000);
+  expect(String(failures[0])).toMatch(/connection lost after the call ran/);
+  expect(await h.client.get(`${prefix}r`)).toBe('3'); // it ran
+  lose = false;
+  expect((await c.hit('r')).hits).toBe(4); // sent again first, skipped as applied: 3, then this one
 });

@@ -1,6 +1,7 @@
 // Metering on a real Redis: two instances share each allowance exactly under concurrent load, and a Redis
-// outage or restart never stops the service: it fails open (counting in process), says so on /health, logs
-// it, and goes back to Redis by itself.
+// outage or restart never stops the service: it fails open (counting in process from the last figure seen,
+// each instance its share of what was left), says so on /health, logs it, goes back to Redis by itself and
+// hands it the counts and the usage history made meanwhile.
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { onTwoInstances, testApp, KEYS, redisAvailable, type TestApp } from '../../helpers/app.js';
@@ -72,13 +73,69 @@ test('Redis down: the service keeps answering with headers, reports it on /healt
     await waitFor(async () => (await request(t!.app).get('/health')).body.redis === 'ready');
     const after = await request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
     expect(after.status).toBe(200);
-    // Back on the Redis counter, which saw the first request only.
-    expect(after.headers['x-ratelimit-remaining']).toBe('98');
+    // Back on the Redis counter, which was handed the request counted during the outage.
+    expect(after.headers['x-ratelimit-remaining']).toBe('97');
   } finally {
     await t?.close();
     await proxy.close();
   }
 });
+
+test('Redis cut under load on two instances: each admits its share of what was left, and Redis gets every count back', async () => {
+  if (!redisUrl) return;
+  const target = new URL(redisUrl);
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
+  const prefix = `test-${crypto.randomUUID()}:`;
+  const env = { REDIS_URL: proxy.url, REDIS_PREFIX: prefix, PLAN_PREMIUM_LIMIT: '30' };
+  const a = await testApp(env);
+  const b = await testApp(env);
+  const call = (t: TestApp) => request(t.app).get(ccgen).query({ apikey: KEYS.premium, bin: '457173' });
+  try {
+    await waitFor(() => a.api.redis!.peers!() === 2 && b.api.redis!.peers!() === 2);
+    // 20 of the 30 spent through Redis, on both instances.
+    const before = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? a : b)));
+    expect(before.every((r) => r.status === 200)).toBe(true);
+    expect(before.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => x - y)[0]).toBe(10);
+    // The last figures each sees before the cut: 21 on a, 22 on b.
+    expect((await call(a)).status).toBe(200);
+    expect((await call(b)).status).toBe(200);
+
+    await proxy.cut();
+    await waitFor(() => !a.api.redis!.ready() && !b.api.redis!.ready());
+    // 8 left, 2 instances: each admits 4, counting two a request from the figure it last saw, never up.
+    const during: request.Response[] = [];
+    for (let i = 0; i < 10; i++) during.push(...(await Promise.all([call(a), call(b)])));
+    const served = during.filter((r) => r.status === 200);
+    expect(served).toHaveLength(8);
+    expect(during.filter((r) => r.status === 429)).toHaveLength(12);
+    expect(served.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+
+    await proxy.restore();
+    await waitFor(() => a.api.redis!.ready() && b.api.redis!.ready());
+    // Every request counted while cut off is handed to Redis once: 22 before, 20 during.
+    const counters = async () => {
+      const keys: string[] = [];
+      for await (const batch of a.api.redis!.client.scanIterator({ MATCH: `${prefix}rl:premium:*`, COUNT: 500 }))
+        keys.push(...batch.filter((k) => !k.includes('~applied:')));
+      return keys.length ? (await a.api.redis!.client.mGet(keys)).map(Number) : [];
+    };
+    await waitFor(async () => (await counters())[0] === 42);
+    expect(await counters()).toEqual([42]);
+    expect((await call(a)).status).toBe(429);
+    // And the usage history has every answer: 30 served, 12 refused (and the one just refused).
+    await waitFor(
+      async () => (await request(b.app).get('/api/v1/account/usage').query({ apikey: KEYS.premium })).body.data?.hourly.total === 43,
+    );
+    const usage = await request(b.app).get('/api/v1/account/usage').query({ apikey: KEYS.premium });
+    const buckets: { classes: Record<string, number> }[] = usage.body.data.hourly.buckets;
+    const sum = (cls: string) => buckets.reduce((n, b) => n + (b.classes[cls] ?? 0), 0);
+    expect([sum('2xx'), sum('4xx')]).toEqual([30, 13]);
+  } finally {
+    await a.close();
+    await b.close();
+    await proxy.close();
+  }
+}, 30_000);
 
 test('with REDIS_URL and DATABASE_URL, keys live in the database, hashed, and every instance knows them', async () => {
   await onTwoInstances(async (t, other) => {
