@@ -23,6 +23,14 @@ export interface FakePrice {
   interval?: 'month' | 'year';
 }
 
+/** The prices the billing tests configure (STRIPE_PRICE_*): one per paid plan. */
+export const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
+/** Those prices as the fake serves them. */
+export const PLAN_PRICES: FakePrice[] = [
+  { id: PRICES.premium, unit_amount: 2000, currency: 'usd' },
+  { id: PRICES.enterprise, unit_amount: 15000, currency: 'usd' },
+];
+
 export interface Delivered {
   status: number;
   body: Obj;

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { testApp, type TestApp } from '../../helpers/app.js';
 import { browserForTests, chromiumAvailable, clearScreenshots, screenshot, signInPage } from '../../helpers/browser.js';
-import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
+import { fakeStripe, PLAN_PRICES, PRICES, type FakeStripe } from '../../helpers/fake-stripe.js';
 import { guardEdges } from '../../../engine/pipeline/client-error.js';
 import { pino } from 'pino';
 import { Accounts } from '../../../portal/accounts/accounts.js';
@@ -20,7 +20,6 @@ import { UpgradeRequests } from '../../../portal/accounts/upgrades.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'billing-admin@example.com';
-const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
 const run = chromiumAvailable() ? describe : describe.skip;
 
 let t: TestApp;
@@ -34,10 +33,7 @@ const { open, expectPagesClean } = browserForTests(
 
 beforeAll(async () => {
   if (!chromiumAvailable()) return;
-  stripe = await fakeStripe([
-    { id: PRICES.premium, unit_amount: 2000, currency: 'usd' },
-    { id: PRICES.enterprise, unit_amount: 15000, currency: 'usd' },
-  ]);
+  stripe = await fakeStripe(PLAN_PRICES);
   // The port first: PUBLIC_URL (Checkout's success and cancel pages) names it.
   let app: http.RequestListener = (_req, res) => res.end();
   server = http.createServer((req, res) => app(req, res)).listen(0, '127.0.0.1');

@@ -5,17 +5,13 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { listen, onTwoInstances } from '../../helpers/app.js';
 import { signUp, submit, visitor } from '../../helpers/portal.js';
-import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
+import { fakeStripe, PLAN_PRICES, PRICES, type FakeStripe } from '../../helpers/fake-stripe.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 
-const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
 let stripe: FakeStripe;
 
 beforeAll(async () => {
-  stripe = await fakeStripe([
-    { id: PRICES.premium, unit_amount: 2000, currency: 'usd' },
-    { id: PRICES.enterprise, unit_amount: 15000, currency: 'usd' },
-  ]);
+  stripe = await fakeStripe(PLAN_PRICES);
 });
 afterAll(async () => {
   await stripe.close();

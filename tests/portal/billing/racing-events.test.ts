@@ -8,20 +8,16 @@ import crypto from 'node:crypto';
 import { listen, redisAvailable, testApp, type TestApp } from '../../helpers/app.js';
 import { freshPostgresUrl } from '../../helpers/db.js';
 import { signUp, submit, visitor } from '../../helpers/portal.js';
-import { fakeStripe, type FakeStripe, type Delivered } from '../../helpers/fake-stripe.js';
+import { fakeStripe, PLAN_PRICES, PRICES, type FakeStripe, type Delivered } from '../../helpers/fake-stripe.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 import { PlanChanges } from '../../../portal/accounts/plan-changes.js';
 import type Stripe from 'stripe';
 
-const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
 const ACCOUNTS = 20;
 let stripe: FakeStripe;
 
 beforeAll(async () => {
-  stripe = await fakeStripe([
-    { id: PRICES.premium, unit_amount: 2000, currency: 'usd' },
-    { id: PRICES.enterprise, unit_amount: 15000, currency: 'usd' },
-  ]);
+  stripe = await fakeStripe(PLAN_PRICES);
 });
 afterAll(async () => {
   await stripe.close();

@@ -10,14 +10,13 @@ import request from 'supertest';
 import { listen, testApp, type TestApp } from '../../helpers/app.js';
 import { signIn, signUp, submit, visitor, type Agent } from '../../helpers/portal.js';
 import { smtpServer, type Mailbox } from '../../helpers/smtp.js';
-import { fakeStripe, type FakeStripe } from '../../helpers/fake-stripe.js';
+import { fakeStripe, PLAN_PRICES, PRICES, type FakeStripe } from '../../helpers/fake-stripe.js';
 import { Accounts } from '../../../portal/accounts/accounts.js';
 import { PlanChanges } from '../../../portal/accounts/plan-changes.js';
 import { BillingRecords } from '../../../portal/billing/records.js';
 
 const PW = 'correct horse battery';
 const ADMIN = 'billing-admin@example.com';
-const PRICES = { premium: 'price_premium0001', enterprise: 'price_enterprise01' };
 let stripe: FakeStripe;
 let mailbox: Mailbox;
 let t: TestApp;
@@ -28,10 +27,7 @@ let records: BillingRecords;
 let admin: Agent;
 
 beforeAll(async () => {
-  stripe = await fakeStripe([
-    { id: PRICES.premium, unit_amount: 2000, currency: 'usd' },
-    { id: PRICES.enterprise, unit_amount: 15000, currency: 'usd' },
-  ]);
+  stripe = await fakeStripe(PLAN_PRICES);
   mailbox = await smtpServer();
   t = await testApp({ ...stripe.env(PRICES), ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PW, SMTP_URL: mailbox.url, FREE_PERSONAL_KEYS: 'true' });
   server = await listen(t.app);
