@@ -394,7 +394,7 @@ describeEngines('account tables', (_engine, open) => {
     const mem = memoryAccounts(a);
     const sent: string[] = [];
     const mailer = { send: async (kind: string) => void sent.push(kind) };
-    const upgrades = { onDecided: () => {} };
+    const upgrades = { onDecided: () => {}, onRequested: () => {} };
     const instances = [new AccountEvents({ warn: () => {} }), new AccountEvents({ warn: () => {} })];
     for (const events of instances)
       mailNotices({ events, upgrades: upgrades as never, accounts: mem.accounts, db, mailer: mailer as never });

@@ -57,9 +57,11 @@ test('the bench runs every case and tabulates it', async () => {
     'ours: tools/ccgen, Redis store',
     'ours: creature-data cached (fake upstream)',
     'ours: creature-data uncached (fake upstream)',
+    ...(nginx ? ['bare nginx proxy → fake CDN file (256 KiB)'] : []),
+    'ours: media link stream → fake CDN file (256 KiB)',
   ]);
   for (const [name, rps, , , cpu, ratio, vsNginx, non2xx] of rows) {
-    const upstream = name.includes('upstream');
+    const upstream = name.includes('upstream') || name.includes('fake CDN');
     expect({
       name,
       rps: Number(rps) > 0,
