@@ -109,7 +109,8 @@ maybe('a cluster of three instances behind nginx', () => {
       ].join('\n') + '\n',
     );
     const gtxAnswer = JSON.parse(fs.readFileSync(new URL('../fixtures/gtx/single-dj.json', import.meta.url), 'utf8'));
-    slow = await fakeUpstream(() => ({ json: gtxAnswer, delayMs: 1500 }));
+    // The drain's requests in flight outlast DRAIN_DELAY (2 s): they are answered after accepting stops.
+    slow = await fakeUpstream((r) => ({ json: gtxAnswer, delayMs: r.query.get('q')?.startsWith('inflight') ? 3000 : 1500 }));
     const ports = { redis: await freePort(), s3: await freePort(), lb: await freePort() };
     redisPort = ports.redis;
     redis = redisServer(dir, ports.redis).start();
