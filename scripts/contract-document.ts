@@ -1,0 +1,32 @@
+// The service's OpenAPI document, as a server with this checkout's catalog and adapters builds it. `env` holds
+// the upstream keys it is built with (UPSTREAM_<ID>_KEYS): the document says what a configuration takes. The
+// contract (openapi/released.json, the SDKs) is the document of a server with no pooled key, the one
+// `npm start` runs on a fresh machine: built from an empty environment, so that it is the same everywhere.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../server/config.js';
+import { loadCatalog } from '../engine/catalog/load.js';
+import { openApiDocument } from '../engine/openapi/document.js';
+import { accountUsageDocument } from '../features/usage/openapi.js';
+import { CONTRACT_VERSION } from '../engine/contract-version.js';
+import { createUpstreams } from '../engine/upstream/client.js';
+import { createLogger } from '../engine/infra/logger.js';
+
+export type ContractDocument = ReturnType<typeof openApiDocument>;
+
+export function contractDocument(env: Record<string, string | undefined> = {}): ContractDocument {
+  const config = loadConfig({});
+  const catalog = loadCatalog(config.catalogDir);
+  // The adapters a server would load (engine/catalog/registry.ts), found by their files rather than imported.
+  const upstream = createUpstreams(catalog.upstreams, env, { userAgent: 'openapi-doc', log: createLogger('silent') });
+  const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
+  return openApiDocument(catalog.endpoints, {
+    title: config.serviceName,
+    version: CONTRACT_VERSION,
+    url: config.publicUrl,
+    upstreams: catalog.upstreams,
+    pooled: (id) => upstream(id).hasKeys,
+    implemented: (e) => implemented(e.adapter),
+    parts: [accountUsageDocument()],
+  });
+}
