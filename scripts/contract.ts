@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const releasedFile = path.join(root, 'openapi', 'released.json');
 const changelogFile = path.join(root, 'CHANGELOG.md');
 
-const current = contractDocument({});
+const current = contractDocument('contract');
 const released = JSON.parse(fs.readFileSync(releasedFile, 'utf8')) as typeof current;
 const result = compareContracts(released, current);
 

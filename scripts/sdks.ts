@@ -10,7 +10,7 @@ import { generateSdks } from './sdks/generate.js';
 
 const at = process.argv.indexOf('--out');
 const root = at > 0 ? path.resolve(process.argv[at + 1]) : path.resolve(import.meta.dirname, '..', 'sdks');
-const doc = contractDocument({});
+const doc = contractDocument('contract');
 const written = await generateSdks(doc, root);
 if (at < 0) {
   // The package's version follows the contract's (written only in place: --out compares the generated files).

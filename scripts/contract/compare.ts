@@ -29,7 +29,9 @@ const requiredInRequest = (path: Array<string | number>, action: string) =>
   action === 'add' && path.includes('requestBody') && path[path.length - 2] === 'required';
 
 export function compareContracts(released: { info: { version: string } }, current: { info: { version: string } }): Comparison {
-  const { diffs } = apiCompare(released, current);
+  // As JSON: a built document shares objects between its places, which the diff's allOf merging trips over.
+  const json = (doc: object) => JSON.parse(JSON.stringify(doc)) as object;
+  const { diffs } = apiCompare(json(released), json(current));
   const changes: Change[] = [];
   for (const d of diffs) {
     if (d.type === 'annotation') continue; // descriptions, examples, the version itself

@@ -78,6 +78,12 @@ test('the key is UUA_API_KEY when none is given', async () => {
   expect(err).toMatchObject({ status: 401, code: 'missing_key' });
 });
 
+/** Closed now, kept-alive connections too. */
+function closed(server: http.Server) {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(resolve));
+}
+
 /** A server that answers 429 with Retry-After: 1 to its first request, and the envelope after. */
 async function throttledOnce() {
   const at: number[] = [];
@@ -91,7 +97,7 @@ async function throttledOnce() {
     res.end(JSON.stringify({ success: true, creator: 'x', source: 'embedded', data: { cards: ['4571730000000000'] }, metadata: {} }));
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, at, close: () => new Promise((r) => fake.close(r)) };
+  return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, at, close: () => closed(fake) };
 }
 
 test('a 429 with Retry-After: 1 is waited out and tried again once, when retries are asked for', async () => {
@@ -135,7 +141,7 @@ test('raw media is a stream, saved to a file byte for byte', async () => {
     await pipeline(Readable.fromWeb(media.stream as WebStream<Uint8Array>), fs.createWriteStream(file));
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   } finally {
-    await new Promise((r) => fake.close(r));
+    await closed(fake);
   }
 });
 

@@ -130,73 +130,73 @@ export function endpoints(call: Call, media: Media) {
     },
     genModels: {
       /** Text chat with the upstream model openai */
-      chat01: (params: t.GenModelsChat01Data['body'], options?: CallOptions) =>
+      chat01: (params: t.GenModelsChat01Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat01Responses[200], Blob | File>>(sdk.genModelsChat01, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model openai-fast */
-      chat02: (params: t.GenModelsChat02Data['body'], options?: CallOptions) =>
+      chat02: (params: t.GenModelsChat02Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat02Responses[200], Blob | File>>(sdk.genModelsChat02, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model openai-large */
-      chat03: (params: t.GenModelsChat03Data['body'], options?: CallOptions) =>
+      chat03: (params: t.GenModelsChat03Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat03Responses[200], Blob | File>>(sdk.genModelsChat03, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model qwen-coder */
-      chat04: (params: t.GenModelsChat04Data['body'], options?: CallOptions) =>
+      chat04: (params: t.GenModelsChat04Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat04Responses[200], Blob | File>>(sdk.genModelsChat04, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model mistral */
-      chat05: (params: t.GenModelsChat05Data['body'], options?: CallOptions) =>
+      chat05: (params: t.GenModelsChat05Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat05Responses[200], Blob | File>>(sdk.genModelsChat05, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model gemini */
-      chat06: (params: t.GenModelsChat06Data['body'], options?: CallOptions) =>
+      chat06: (params: t.GenModelsChat06Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat06Responses[200], Blob | File>>(sdk.genModelsChat06, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model gemini-fast */
-      chat07: (params: t.GenModelsChat07Data['body'], options?: CallOptions) =>
+      chat07: (params: t.GenModelsChat07Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat07Responses[200], Blob | File>>(sdk.genModelsChat07, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model deepseek */
-      chat08: (params: t.GenModelsChat08Data['body'], options?: CallOptions) =>
+      chat08: (params: t.GenModelsChat08Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat08Responses[200], Blob | File>>(sdk.genModelsChat08, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model grok */
-      chat09: (params: t.GenModelsChat09Data['body'], options?: CallOptions) =>
+      chat09: (params: t.GenModelsChat09Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat09Responses[200], Blob | File>>(sdk.genModelsChat09, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model claude-fast */
-      chat10: (params: t.GenModelsChat10Data['body'], options?: CallOptions) =>
+      chat10: (params: t.GenModelsChat10Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat10Responses[200], Blob | File>>(sdk.genModelsChat10, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model claude */
-      chat11: (params: t.GenModelsChat11Data['body'], options?: CallOptions) =>
+      chat11: (params: t.GenModelsChat11Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat11Responses[200], Blob | File>>(sdk.genModelsChat11, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model claude-large */
-      chat12: (params: t.GenModelsChat12Data['body'], options?: CallOptions) =>
+      chat12: (params: t.GenModelsChat12Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat12Responses[200], Blob | File>>(sdk.genModelsChat12, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model kimi */
-      chat13: (params: t.GenModelsChat13Data['body'], options?: CallOptions) =>
+      chat13: (params: t.GenModelsChat13Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat13Responses[200], Blob | File>>(sdk.genModelsChat13, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model gemini-large */
-      chat14: (params: t.GenModelsChat14Data['body'], options?: CallOptions) =>
+      chat14: (params: t.GenModelsChat14Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat14Responses[200], Blob | File>>(sdk.genModelsChat14, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model nova-fast */
-      chat15: (params: t.GenModelsChat15Data['body'], options?: CallOptions) =>
+      chat15: (params: t.GenModelsChat15Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat15Responses[200], Blob | File>>(sdk.genModelsChat15, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model glm */
-      chat16: (params: t.GenModelsChat16Data['body'], options?: CallOptions) =>
+      chat16: (params: t.GenModelsChat16Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat16Responses[200], Blob | File>>(sdk.genModelsChat16, params, { body: true, path: [] }, options),
       /** Text chat with the upstream model minimax */
-      chat17: (params: t.GenModelsChat17Data['body'], options?: CallOptions) =>
+      chat17: (params: t.GenModelsChat17Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsChat17Responses[200], Blob | File>>(sdk.genModelsChat17, params, { body: true, path: [] }, options),
       /** Text-to-image generation; the image is hosted by the service and returned as data.url */
-      image01: (params: t.GenModelsImage01Data['body'], options?: CallOptions) =>
+      image01: (params: t.GenModelsImage01Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsImage01Responses[200], Blob | File>>(sdk.genModelsImage01, params, { body: true, path: [] }, options),
       /** Text-to-image generation; the image is hosted by the service and returned as data.url: the raw media (image/*) as a stream. */
-      image01Media: (params: t.GenModelsImage01Data['body'], options?: MediaOptions<'image/*'>) =>
+      image01Media: (params: t.GenModelsImage01Data['body'] = {}, options?: MediaOptions<'image/*'>) =>
         media(sdk.genModelsImage01, params, { body: true, path: [] }, 'image/*', options),
       /** Text-to-speech generation; the audio is hosted by the service and returned as data.url */
-      audio01: (params: t.GenModelsAudio01Data['body'], options?: CallOptions) =>
+      audio01: (params: t.GenModelsAudio01Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsAudio01Responses[200], Blob | File>>(sdk.genModelsAudio01, params, { body: true, path: [] }, options),
       /** Text-to-speech generation; the audio is hosted by the service and returned as data.url: the raw media (audio/*) as a stream. */
-      audio01Media: (params: t.GenModelsAudio01Data['body'], options?: MediaOptions<'audio/*'>) =>
+      audio01Media: (params: t.GenModelsAudio01Data['body'] = {}, options?: MediaOptions<'audio/*'>) =>
         media(sdk.genModelsAudio01, params, { body: true, path: [] }, 'audio/*', options),
       /** Text-to-video generation; the video is hosted by the service and returned as data.url */
-      video01: (params: t.GenModelsVideo01Data['body'], options?: CallOptions) =>
+      video01: (params: t.GenModelsVideo01Data['body'] = {}, options?: CallOptions) =>
         call<Exclude<t.GenModelsVideo01Responses[200], Blob | File>>(sdk.genModelsVideo01, params, { body: true, path: [] }, options),
       /** Text-to-video generation; the video is hosted by the service and returned as data.url: the raw media (video/*) as a stream. */
-      video01Media: (params: t.GenModelsVideo01Data['body'], options?: MediaOptions<'video/*'>) =>
+      video01Media: (params: t.GenModelsVideo01Data['body'] = {}, options?: MediaOptions<'video/*'>) =>
         media(sdk.genModelsVideo01, params, { body: true, path: [] }, 'video/*', options),
     },
     quotes: {

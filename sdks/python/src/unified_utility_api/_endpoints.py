@@ -408,7 +408,7 @@ class GenModels:
     def __init__(self, transport: Transport) -> None:
         self._t = transport
 
-    def chat_01(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_01(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model openai
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -416,7 +416,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-01", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_02(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_02(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model openai-fast
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -424,7 +424,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-02", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_03(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_03(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model openai-large
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -432,7 +432,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-03", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_04(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_04(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model qwen-coder
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -440,7 +440,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-04", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_05(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_05(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model mistral
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -448,7 +448,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-05", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_06(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_06(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model gemini
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -456,7 +456,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-06", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_07(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_07(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model gemini-fast
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -464,7 +464,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-07", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_08(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_08(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model deepseek
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -472,7 +472,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-08", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_09(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_09(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model grok
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -480,7 +480,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-09", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_10(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_10(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model claude-fast
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -488,7 +488,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-10", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_11(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_11(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model claude
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -496,7 +496,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-11", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_12(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_12(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model claude-large
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -504,7 +504,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-12", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_13(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_13(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model kimi
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -512,7 +512,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-13", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_14(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_14(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model gemini-large
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -520,7 +520,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-14", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_15(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_15(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model nova-fast
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -528,7 +528,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-15", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_16(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_16(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model glm
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -536,7 +536,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-16", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def chat_17(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def chat_17(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text chat with the upstream model minimax
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -544,7 +544,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/chat-17", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def image_01(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def image_01(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text-to-image generation; the image is hosted by the service and returned as data.url
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -552,7 +552,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/image-01", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def image_01_media(self, *, upstream_key: str, q: Optional[str] = None, accept: str = "image/*") -> MediaAnswer:
+    def image_01_media(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None, accept: str = "image/*") -> MediaAnswer:
         """Text-to-image generation; the image is hosted by the service and returned as data.url The raw media (image/*), as a stream.
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -560,7 +560,7 @@ class GenModels:
         """
         return self._t.media("POST", "/api/v1/gen-models/image-01", {"upstream_key": upstream_key, "q": q}, "application/json", (), accept)
 
-    def audio_01(self, *, upstream_key: str, q: Optional[str] = None, voice: Optional[str] = None) -> Dict[str, Any]:
+    def audio_01(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None, voice: Optional[str] = None) -> Dict[str, Any]:
         """Text-to-speech generation; the audio is hosted by the service and returned as data.url
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -569,7 +569,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/audio-01", {"upstream_key": upstream_key, "q": q, "voice": voice}, "application/json", ())
 
-    def audio_01_media(self, *, upstream_key: str, q: Optional[str] = None, voice: Optional[str] = None, accept: str = "audio/*") -> MediaAnswer:
+    def audio_01_media(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None, voice: Optional[str] = None, accept: str = "audio/*") -> MediaAnswer:
         """Text-to-speech generation; the audio is hosted by the service and returned as data.url The raw media (audio/*), as a stream.
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -578,7 +578,7 @@ class GenModels:
         """
         return self._t.media("POST", "/api/v1/gen-models/audio-01", {"upstream_key": upstream_key, "q": q, "voice": voice}, "application/json", (), accept)
 
-    def video_01(self, *, upstream_key: str, q: Optional[str] = None) -> Dict[str, Any]:
+    def video_01(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None) -> Dict[str, Any]:
         """Text-to-video generation; the video is hosted by the service and returned as data.url
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.
@@ -586,7 +586,7 @@ class GenModels:
         """
         return self._t.call("POST", "/api/v1/gen-models/video-01", {"upstream_key": upstream_key, "q": q}, "application/json", ())
 
-    def video_01_media(self, *, upstream_key: str, q: Optional[str] = None, accept: str = "video/*") -> MediaAnswer:
+    def video_01_media(self, *, upstream_key: Optional[str] = None, q: Optional[str] = None, accept: str = "video/*") -> MediaAnswer:
         """Text-to-video generation; the video is hosted by the service and returned as data.url The raw media (video/*), as a stream.
 
         upstream_key: Caller's own key for the upstream provider; used when the service has no pooled server key available.

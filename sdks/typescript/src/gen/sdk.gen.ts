@@ -559,7 +559,7 @@ export const financeP2P = <ThrowOnError extends boolean = false>(options?: Optio
 /**
  * Text chat with the upstream model openai
  *
- * Text chat with the upstream model openai. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model openai. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat01 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat01Data, ThrowOnError>): RequestResult<GenModelsChat01Responses, GenModelsChat01Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat01Responses, GenModelsChat01Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -578,7 +578,7 @@ export const genModelsChat01 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model openai-fast
  *
- * Text chat with the upstream model openai-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model openai-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat02 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat02Data, ThrowOnError>): RequestResult<GenModelsChat02Responses, GenModelsChat02Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat02Responses, GenModelsChat02Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -597,7 +597,7 @@ export const genModelsChat02 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model openai-large
  *
- * Text chat with the upstream model openai-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model openai-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat03 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat03Data, ThrowOnError>): RequestResult<GenModelsChat03Responses, GenModelsChat03Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat03Responses, GenModelsChat03Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -616,7 +616,7 @@ export const genModelsChat03 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model qwen-coder
  *
- * Text chat with the upstream model qwen-coder. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model qwen-coder. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat04 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat04Data, ThrowOnError>): RequestResult<GenModelsChat04Responses, GenModelsChat04Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat04Responses, GenModelsChat04Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -635,7 +635,7 @@ export const genModelsChat04 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model mistral
  *
- * Text chat with the upstream model mistral. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model mistral. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat05 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat05Data, ThrowOnError>): RequestResult<GenModelsChat05Responses, GenModelsChat05Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat05Responses, GenModelsChat05Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -654,7 +654,7 @@ export const genModelsChat05 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model gemini
  *
- * Text chat with the upstream model gemini. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model gemini. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat06 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat06Data, ThrowOnError>): RequestResult<GenModelsChat06Responses, GenModelsChat06Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat06Responses, GenModelsChat06Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -673,7 +673,7 @@ export const genModelsChat06 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model gemini-fast
  *
- * Text chat with the upstream model gemini-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model gemini-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat07 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat07Data, ThrowOnError>): RequestResult<GenModelsChat07Responses, GenModelsChat07Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat07Responses, GenModelsChat07Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -692,7 +692,7 @@ export const genModelsChat07 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model deepseek
  *
- * Text chat with the upstream model deepseek. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model deepseek. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat08 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat08Data, ThrowOnError>): RequestResult<GenModelsChat08Responses, GenModelsChat08Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat08Responses, GenModelsChat08Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -711,7 +711,7 @@ export const genModelsChat08 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model grok
  *
- * Text chat with the upstream model grok. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model grok. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat09 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat09Data, ThrowOnError>): RequestResult<GenModelsChat09Responses, GenModelsChat09Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat09Responses, GenModelsChat09Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -730,7 +730,7 @@ export const genModelsChat09 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model claude-fast
  *
- * Text chat with the upstream model claude-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model claude-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat10 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat10Data, ThrowOnError>): RequestResult<GenModelsChat10Responses, GenModelsChat10Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat10Responses, GenModelsChat10Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -749,7 +749,7 @@ export const genModelsChat10 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model claude
  *
- * Text chat with the upstream model claude. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model claude. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat11 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat11Data, ThrowOnError>): RequestResult<GenModelsChat11Responses, GenModelsChat11Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat11Responses, GenModelsChat11Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -768,7 +768,7 @@ export const genModelsChat11 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model claude-large
  *
- * Text chat with the upstream model claude-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model claude-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat12 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat12Data, ThrowOnError>): RequestResult<GenModelsChat12Responses, GenModelsChat12Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat12Responses, GenModelsChat12Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -787,7 +787,7 @@ export const genModelsChat12 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model kimi
  *
- * Text chat with the upstream model kimi. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model kimi. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat13 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat13Data, ThrowOnError>): RequestResult<GenModelsChat13Responses, GenModelsChat13Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat13Responses, GenModelsChat13Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -806,7 +806,7 @@ export const genModelsChat13 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model gemini-large
  *
- * Text chat with the upstream model gemini-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model gemini-large. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat14 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat14Data, ThrowOnError>): RequestResult<GenModelsChat14Responses, GenModelsChat14Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat14Responses, GenModelsChat14Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -825,7 +825,7 @@ export const genModelsChat14 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model nova-fast
  *
- * Text chat with the upstream model nova-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model nova-fast. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat15 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat15Data, ThrowOnError>): RequestResult<GenModelsChat15Responses, GenModelsChat15Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat15Responses, GenModelsChat15Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -844,7 +844,7 @@ export const genModelsChat15 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model glm
  *
- * Text chat with the upstream model glm. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model glm. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat16 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat16Data, ThrowOnError>): RequestResult<GenModelsChat16Responses, GenModelsChat16Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat16Responses, GenModelsChat16Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -863,7 +863,7 @@ export const genModelsChat16 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text chat with the upstream model minimax
  *
- * Text chat with the upstream model minimax. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`.
+ * Text chat with the upstream model minimax. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`.
  */
 export const genModelsChat17 = <ThrowOnError extends boolean = false>(options: Options<GenModelsChat17Data, ThrowOnError>): RequestResult<GenModelsChat17Responses, GenModelsChat17Errors, ThrowOnError> => (options.client ?? client).post<GenModelsChat17Responses, GenModelsChat17Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -882,7 +882,7 @@ export const genModelsChat17 = <ThrowOnError extends boolean = false>(options: O
 /**
  * Text-to-image generation; the image is hosted by the service and returned as data.url
  *
- * Text-to-image generation; the image is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: image*` to get the raw bytes (image*) instead of the JSON envelope.
+ * Text-to-image generation; the image is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: image*` to get the raw bytes (image*) instead of the JSON envelope.
  */
 export const genModelsImage01 = <ThrowOnError extends boolean = false>(options: Options<GenModelsImage01Data, ThrowOnError>): RequestResult<GenModelsImage01Responses, GenModelsImage01Errors, ThrowOnError> => (options.client ?? client).post<GenModelsImage01Responses, GenModelsImage01Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -901,7 +901,7 @@ export const genModelsImage01 = <ThrowOnError extends boolean = false>(options: 
 /**
  * Text-to-speech generation; the audio is hosted by the service and returned as data.url
  *
- * Text-to-speech generation; the audio is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: audio*` to get the raw bytes (audio*) instead of the JSON envelope.
+ * Text-to-speech generation; the audio is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: audio*` to get the raw bytes (audio*) instead of the JSON envelope.
  */
 export const genModelsAudio01 = <ThrowOnError extends boolean = false>(options: Options<GenModelsAudio01Data, ThrowOnError>): RequestResult<GenModelsAudio01Responses, GenModelsAudio01Errors, ThrowOnError> => (options.client ?? client).post<GenModelsAudio01Responses, GenModelsAudio01Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {
@@ -920,7 +920,7 @@ export const genModelsAudio01 = <ThrowOnError extends boolean = false>(options: 
 /**
  * Text-to-video generation; the video is hosted by the service and returned as data.url
  *
- * Text-to-video generation; the video is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds no pooled key for the provider, so `upstream_key` is required (your own key for the provider): a request without it is answered 400 `Missing required parameter: upstream_key`, and a key the provider refuses 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: video*` to get the raw bytes (video*) instead of the JSON envelope.
+ * Text-to-video generation; the video is hosted by the service and returned as data.url. Answered by Pollinations (upstream `pollinations`, https://github.com/pollinations/pollinations/blob/main/APIDOCS.md). Send at least one of `q`. This server holds a pooled key for the provider, so `upstream_key` is optional: it is sent when no pooled key is free, and a key the provider refuses is answered 400 `Invalid value for upstream_key: rejected by the upstream provider`. Send `Accept: video*` to get the raw bytes (video*) instead of the JSON envelope.
  */
 export const genModelsVideo01 = <ThrowOnError extends boolean = false>(options: Options<GenModelsVideo01Data, ThrowOnError>): RequestResult<GenModelsVideo01Responses, GenModelsVideo01Errors, ThrowOnError> => (options.client ?? client).post<GenModelsVideo01Responses, GenModelsVideo01Errors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, {

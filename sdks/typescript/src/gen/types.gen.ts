@@ -99,7 +99,7 @@ export type GenModelsChat01Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -110,7 +110,7 @@ export type GenModelsChat02Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -121,7 +121,7 @@ export type GenModelsChat03Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -132,7 +132,7 @@ export type GenModelsChat04Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -143,7 +143,7 @@ export type GenModelsChat05Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -154,7 +154,7 @@ export type GenModelsChat06Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -165,7 +165,7 @@ export type GenModelsChat07Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -176,7 +176,7 @@ export type GenModelsChat08Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -187,7 +187,7 @@ export type GenModelsChat09Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -198,7 +198,7 @@ export type GenModelsChat10Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -209,7 +209,7 @@ export type GenModelsChat11Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -220,7 +220,7 @@ export type GenModelsChat12Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -231,7 +231,7 @@ export type GenModelsChat13Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -242,7 +242,7 @@ export type GenModelsChat14Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -253,7 +253,7 @@ export type GenModelsChat15Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -264,7 +264,7 @@ export type GenModelsChat16Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -275,7 +275,7 @@ export type GenModelsChat17Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Prompt or message.
      */
@@ -286,7 +286,7 @@ export type GenModelsImage01Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Image prompt.
      */
@@ -297,7 +297,7 @@ export type GenModelsAudio01Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Text to speak.
      */
@@ -312,7 +312,7 @@ export type GenModelsVideo01Request = unknown & {
     /**
      * Caller's own key for the upstream provider; used when the service has no pooled server key available.
      */
-    upstream_key: string;
+    upstream_key?: string;
     /**
      * Video prompt.
      */
