@@ -4,9 +4,8 @@ import path from 'node:path';
 import { sdkOperations, type OpenApiDoc } from './operations.js';
 import { endpointsFile, generateClient, generatedFunctions, versionFile } from './typescript.js';
 import { pythonEndpointsFile, pythonVersionFile } from './python.js';
+import { GENERATED } from './generated-files.js';
 
-/** The generated files, relative to sdks/: what `npm run sdks` writes and the in-step test compares. */
-export const GENERATED = ['typescript/src/gen', 'typescript/src/endpoints.gen.ts', 'typescript/src/version.gen.ts', 'python/src/unified_utility_api/_endpoints.py', 'python/src/unified_utility_api/_version.py'];
 
 export async function generateSdks(document: object, root: string): Promise<string[]> {
   const doc = document as OpenApiDoc;
