@@ -20,7 +20,8 @@ export function contractDocument(env: Record<string, string | undefined> | 'cont
   const config = loadConfig({});
   const catalog = loadCatalog(config.catalogDir);
   // The adapters a server would load (engine/catalog/registry.ts), found by their files rather than imported.
-  const upstream = env === 'contract' ? undefined : createUpstreams(catalog.upstreams, env, { userAgent: 'openapi-doc', log: createLogger('silent') });
+  const upstream =
+    env === 'contract' ? undefined : createUpstreams(catalog.upstreams, env, { userAgent: 'openapi-doc', log: createLogger('silent') });
   const implemented = (adapter: string) => ['ts', 'js'].some((ext) => fs.existsSync(path.join(config.adaptersDir, `${adapter}.${ext}`)));
   return openApiDocument(catalog.endpoints, {
     title: config.serviceName,

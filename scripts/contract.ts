@@ -18,7 +18,9 @@ const released = JSON.parse(fs.readFileSync(releasedFile, 'utf8')) as typeof cur
 const result = compareContracts(released, current);
 
 const list = (changes: Change[]) => changes.map((c) => `- ${c.description} (\`${c.at}\`)`).join('\n');
-console.log(`contract ${result.released} (released) → ${result.current}: ${result.changes.length} changes, ${result.breaking.length} breaking`);
+console.log(
+  `contract ${result.released} (released) → ${result.current}: ${result.changes.length} changes, ${result.breaking.length} breaking`,
+);
 if (result.breaking.length) console.log(list(result.breaking));
 if (!result.allowed) {
   console.error(

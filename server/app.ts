@@ -53,7 +53,7 @@ import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
 import { CONTRACT_VERSION } from '../engine/contract-version.js';
 
 /** The service's version is its contract's: the OpenAPI document's info.version. */
-export const VERSION = CONTRACT_VERSION;
+const VERSION = CONTRACT_VERSION;
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
 const WARM_PAUSE_MS = 10;
 /**

@@ -8,7 +8,7 @@ import { html, type Safe } from '../../engine/html.js';
 // portal/docs/ in the source tree, dist/portal/docs/ once built: the project root is two or three levels up.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, here.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
-export const CHANGELOG_FILE = path.join(root, 'CHANGELOG.md');
+const CHANGELOG_FILE = path.join(root, 'CHANGELOG.md');
 
 /** `code`, [text](url) and plain text of one line. */
 function inline(text: string): Safe[] {
@@ -24,7 +24,7 @@ function inline(text: string): Safe[] {
   return out;
 }
 
-export function changelogBody(markdown: string): Safe {
+function changelogBody(markdown: string): Safe {
   const blocks: Safe[] = [];
   for (const block of markdown.split(/\n\s*\n/)) {
     const lines = block.trim().split('\n');
@@ -48,7 +48,9 @@ let cached: Safe | undefined;
 /** The page's body, read once (the file changes with a release, which is a new deployment). */
 export function changelogPage(): Safe {
   if (cached) return cached;
-  const text = fs.existsSync(CHANGELOG_FILE) ? fs.readFileSync(CHANGELOG_FILE, 'utf8') : '# Changelog\n\nThis installation has no CHANGELOG.md.';
+  const text = fs.existsSync(CHANGELOG_FILE)
+    ? fs.readFileSync(CHANGELOG_FILE, 'utf8')
+    : '# Changelog\n\nThis installation has no CHANGELOG.md.';
   cached = changelogBody(text);
   return cached;
 }

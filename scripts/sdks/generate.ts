@@ -6,7 +6,6 @@ import { endpointsFile, generateClient, generatedFunctions, versionFile } from '
 import { pythonEndpointsFile, pythonVersionFile } from './python.js';
 import { GENERATED } from './generated-files.js';
 
-
 export async function generateSdks(document: object, root: string): Promise<string[]> {
   const doc = document as OpenApiDoc;
   const ops = sdkOperations(doc);

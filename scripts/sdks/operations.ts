@@ -27,10 +27,14 @@ export interface SdkOperation {
   media: string[];
 }
 
-type Schema = { $ref?: string; type?: string | string[]; format?: string; enum?: unknown[]; const?: unknown; description?: string } & Record<
-  string,
-  unknown
->;
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  description?: string;
+} & Record<string, unknown>;
 type Op = {
   operationId: string;
   summary?: string;

@@ -67,7 +67,8 @@ export function pythonEndpointsFile(ops: SdkOperation[]): string {
     out += `\n\nclass ${pascal(group)}:\n    """The ${group} endpoints."""\n\n    def __init__(self, transport: Transport) -> None:\n        self._t = transport\n`;
     for (const o of members) out += `\n${methods(o)}`;
   }
-  out += '\n\nclass Endpoints:\n    """Every endpoint of the API, by category."""\n\n    def __init__(self, transport: Transport) -> None:\n';
+  out +=
+    '\n\nclass Endpoints:\n    """Every endpoint of the API, by category."""\n\n    def __init__(self, transport: Transport) -> None:\n';
   for (const group of groups.keys()) out += `        self.${group} = ${pascal(group)}(transport)\n`;
   return out;
 }

@@ -75,7 +75,7 @@ export function endpointsFile(ops: SdkOperation[], functions: Map<string, string
   out += "import * as sdk from './gen/sdk.gen.js';\n";
   out += "import type * as t from './gen/types.gen.js';\n";
   out += "import type { Call, CallOptions, Media, MediaOptions } from './call.js';\n\n";
-  out += '/** Every operation of the API, by category: each returns the answer\'s envelope, or throws an ApiError. */\n';
+  out += "/** Every operation of the API, by category: each returns the answer's envelope, or throws an ApiError. */\n";
   out += 'export function endpoints(call: Call, media: Media) {\n  return {\n';
   for (const [group, members] of groups) {
     out += `    ${group}: {\n${members.map((o) => method(o, functions).replace(/^ {4}/gm, '      ')).join('')}    },\n`;

@@ -24,7 +24,9 @@ test('a removed field of an answer is breaking', () => {
   delete data.properties.brand;
   data.required = data.required.filter((n: string) => n !== 'brand');
   const result = compareContracts(base, after);
-  expect(result.breaking.map((c) => c.at)).toContain('/paths/~1api~1v1~1tools~1ccgen/get/responses/200/content/application~1json/schema/properties/data/properties/brand');
+  expect(result.breaking.map((c) => c.at)).toContain(
+    '/paths/~1api~1v1~1tools~1ccgen/get/responses/200/content/application~1json/schema/properties/data/properties/brand',
+  );
   expect(result.allowed).toBe(false);
   // Allowed under a new major version, and only then.
   expect(compareContracts(base, withVersion(after, '0.2.0')).allowed).toBe(false);
@@ -61,8 +63,12 @@ test('a narrowed enum is breaking', () => {
 
 test('an added endpoint is an addition, allowed under the same major version', () => {
   const after = copy();
-  after.paths['/api/v1/tools/ccgen-two'] = { get: { ...structuredClone(base.paths['/api/v1/tools/ccgen'].get), operationId: 'toolsCcgenTwo' } };
+  after.paths['/api/v1/tools/ccgen-two'] = {
+    get: { ...structuredClone(base.paths['/api/v1/tools/ccgen'].get), operationId: 'toolsCcgenTwo' },
+  };
   const result = compareContracts(base, withVersion(after, '0.2.0'));
-  expect(result.changes).toEqual([{ kind: 'added', at: '/paths/~1api~1v1~1tools~1ccgen-two/get', description: '[Added] operation GET /api/v1/tools/ccgen-two' }]);
+  expect(result.changes).toEqual([
+    { kind: 'added', at: '/paths/~1api~1v1~1tools~1ccgen-two/get', description: '[Added] operation GET /api/v1/tools/ccgen-two' },
+  ]);
   expect(result.allowed).toBe(true);
 });

@@ -15,8 +15,13 @@ const t = await testApp();
 const server = await listen(t.app);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-sdk-packages-'));
 // npm and the compiler as `npm test` finds them: the project's own first.
-const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`, npm_config_update_notifier: 'false' };
-const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'openapi', 'released.json'), 'utf8')) as { info: { version: string } }).info.version;
+const env = {
+  ...process.env,
+  PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+  npm_config_update_notifier: 'false',
+};
+const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'openapi', 'released.json'), 'utf8')) as { info: { version: string } }).info
+  .version;
 
 afterAll(async () => {
   await server.close();
@@ -50,7 +55,14 @@ test('npm pack makes a package a project installs, compiles against and calls th
   await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project, env });
   fs.writeFileSync(path.join(project, 'bot.ts'), PROGRAM);
   const tsconfig = {
-    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, typeRoots: [path.join(ROOT, 'node_modules', '@types')], types: ['node'] },
+    compilerOptions: {
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      strict: true,
+      typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+      types: ['node'],
+    },
     files: ['bot.ts'],
   };
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
@@ -87,14 +99,23 @@ test('the Python sdist and wheel install offline with pip, and the installed pac
   expect(path.basename(sdist)).toBe(`unified_utility_api-${version}.tar.gz`);
   expect(path.basename(wheel)).toBe(`unified_utility_api-${version}-py3-none-any.whl`);
   fs.writeFileSync(path.join(scratch, 'bot.py'), PYTHON);
-  const pipEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  const pipEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    PIP_NO_INPUT: '1',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
   for (const [name, archive, extra] of [
     ['from-wheel', wheel, []],
     ['from-sdist', sdist, ['--no-build-isolation']],
   ] as const) {
     const target = path.join(scratch, name);
     await run('python3', ['-m', 'pip', 'install', '--no-index', ...extra, '--target', target, archive], { cwd: scratch, env: pipEnv });
-    const out = await run('python3', [path.join(scratch, 'bot.py'), server.url, t.key], { cwd: scratch, env: { ...pipEnv, PYTHONPATH: target } });
+    const out = await run('python3', [path.join(scratch, 'bot.py'), server.url, t.key], {
+      cwd: scratch,
+      env: { ...pipEnv, PYTHONPATH: target },
+    });
     const result = JSON.parse(out.stdout) as { version: string; at: string; cards: string[]; wrong: { status: number; code: string } };
     expect(result.at.startsWith(target)).toBe(true);
     expect(result.version).toBe(version);

@@ -28,7 +28,13 @@ afterAll(async () => {
 
 test('the Python SDK’s tests pass against the embedded server, none skipped', async () => {
   const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
-  const examples = sdkExamples(doc).map((e) => ({ name: e.name, group: e.py.group, method: e.py.method, params: e.pyParams, files: e.files }));
+  const examples = sdkExamples(doc).map((e) => ({
+    name: e.name,
+    group: e.py.group,
+    method: e.py.method,
+    params: e.pyParams,
+    files: e.files,
+  }));
   const file = path.join(scratch, 'examples.json');
   fs.writeFileSync(file, JSON.stringify(examples));
   const python = path.join(ROOT, 'sdks', 'python');

@@ -41,7 +41,7 @@ test('the SDK has a function for every documented operation, and its contract ve
   expect(examples.filter((e) => typeof methodOf(api, e.ts) !== 'function').map((e) => e.name)).toEqual([]);
   const res = await fetch(`${server.url}/api/v1/tools/ccgen?bin=457173`, { headers: { 'x-api-key': t.key } });
   expect(res.headers.get('api-version')).toBe(CONTRACT_VERSION);
-  expect(api.contractVersion).toBe(doc.info.version);
+  expect(api.contractVersion).toBe((doc as unknown as { info: { version: string } }).info.version);
 });
 
 describe('every documented example request, through the SDK', () => {
@@ -49,8 +49,13 @@ describe('every documented example request, through the SDK', () => {
     const params = { ...e.params };
     for (const field of e.files) params[field] = new Blob([String(params[field])], { type: 'text/plain' });
     world.unmatched.length = 0;
-    const answer = await methodOf(api, e.ts)(params).catch((err: unknown) => {
-      throw new Error(`${err instanceof ApiError ? `${err.status} ${err.code}: ${err.message}` : String(err)}; upstream calls not faked: ${world.unmatched.join(', ')}`);
+    const answer = await methodOf(
+      api,
+      e.ts,
+    )(params).catch((err: unknown) => {
+      throw new Error(
+        `${err instanceof ApiError ? `${err.status} ${err.code}: ${err.message}` : String(err)}; upstream calls not faked: ${world.unmatched.join(', ')}`,
+      );
     });
     expect(answer.success).toBe(true);
     expect(typeof answer.metadata?.requestId).toBe('string');
@@ -74,7 +79,9 @@ test('the key is UUA_API_KEY when none is given', async () => {
     if (before === undefined) delete process.env.UUA_API_KEY;
     else process.env.UUA_API_KEY = before;
   }
-  const err = await createClient({ baseUrl: server.url }).tools.ccgen({ bin: '457173' }).catch((e: unknown) => e);
+  const err = await createClient({ baseUrl: server.url })
+    .tools.ccgen({ bin: '457173' })
+    .catch((e: unknown) => e);
   expect(err).toMatchObject({ status: 401, code: 'missing_key' });
 });
 
@@ -116,7 +123,9 @@ test('a 429 with Retry-After: 1 is waited out and tried again once, when retries
 test('without retries, the 429 is thrown with its Retry-After', async () => {
   const fake = await throttledOnce();
   try {
-    const err = await createClient({ apiKey: 'k', baseUrl: fake.url }).tools.ccgen({ bin: '457173' }).catch((e: unknown) => e);
+    const err = await createClient({ apiKey: 'k', baseUrl: fake.url })
+      .tools.ccgen({ bin: '457173' })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 1, requestId: 'throttled-1' });
     expect(fake.at).toHaveLength(1);
   } finally {
@@ -133,7 +142,10 @@ test('raw media is a stream, saved to a file byte for byte', async () => {
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   try {
-    const media = await createClient({ apiKey: 'k', baseUrl: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }).tts.generateMedia({
+    const media = await createClient({
+      apiKey: 'k',
+      baseUrl: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
+    }).tts.generateMedia({
       text: 'Hello world',
     });
     expect(media).toMatchObject({ contentType: 'audio/mpeg', contentLength: bytes.length, requestId: 'audio/mpeg' });

@@ -32,7 +32,10 @@ export type Client = ReturnType<typeof endpoints> & { readonly contractVersion: 
 
 /** UUA_API_KEY, read where the runtime has an environment (Node, Bun, Deno with --allow-env). */
 function keyFromEnvironment(): string | undefined {
-  const g = globalThis as { process?: { env?: Record<string, string | undefined> }; Deno?: { env: { get(name: string): string | undefined } } };
+  const g = globalThis as {
+    process?: { env?: Record<string, string | undefined> };
+    Deno?: { env: { get(name: string): string | undefined } };
+  };
   try {
     return g.process?.env?.UUA_API_KEY ?? g.Deno?.env.get('UUA_API_KEY');
   } catch {

@@ -45,7 +45,11 @@ const DOC: OpenApiDoc = {
   },
   components: {
     schemas: {
-      Tts: { type: 'object', required: ['text'], properties: { text: { type: 'string', description: 'What to say.' }, isNsfw: { type: 'boolean' } } },
+      Tts: {
+        type: 'object',
+        required: ['text'],
+        properties: { text: { type: 'string', description: 'What to say.' }, isNsfw: { type: 'boolean' } },
+      },
     },
   },
 };
@@ -60,10 +64,22 @@ const FUNCTIONS = new Map([
 
 test('names come from the path: kebab-case to camelCase and snake_case, a path parameter read as by-<name>', () => {
   expect(ops.map((o) => [o.ts, o.py])).toEqual([
-    [{ group: 'downloaders', method: 'dlD' }, { group: 'downloaders', method: 'dl_d' }],
-    [{ group: 'tts', method: 'generate' }, { group: 'tts', method: 'generate' }],
-    [{ group: 'account', method: 'requestsById' }, { group: 'account', method: 'requests_by_id' }],
-    [{ group: 'finance', method: 'p2p' }, { group: 'finance', method: 'p2p' }],
+    [
+      { group: 'downloaders', method: 'dlD' },
+      { group: 'downloaders', method: 'dl_d' },
+    ],
+    [
+      { group: 'tts', method: 'generate' },
+      { group: 'tts', method: 'generate' },
+    ],
+    [
+      { group: 'account', method: 'requestsById' },
+      { group: 'account', method: 'requests_by_id' },
+    ],
+    [
+      { group: 'finance', method: 'p2p' },
+      { group: 'finance', method: 'p2p' },
+    ],
   ]);
   expect(typescriptNames('/api/v1/gen-models/chat-01')).toEqual({ group: 'genModels', method: 'chat01' });
   expect(['maxBytes', 'for', 'from', 'animedbID', 'segment_no', 'isNsfw', 'class'].map(pythonName)).toEqual([
@@ -89,7 +105,9 @@ test('two parameters or two operations that would share a name are refused', () 
 test('the TypeScript grouping calls each generated function by its generated name, with the parameters’ places', () => {
   const text = endpointsFile(ops, FUNCTIONS);
   expect(text).toContain("dlD: (params: NonNullable<t.DownloadersDlDData['query']>, options?: CallOptions) =>");
-  expect(text).toContain("call<Exclude<t.TtsGenerateResponses[200], Blob | File>>(sdk.ttsGenerate, params, { body: true, path: [] }, options)");
+  expect(text).toContain(
+    'call<Exclude<t.TtsGenerateResponses[200], Blob | File>>(sdk.ttsGenerate, params, { body: true, path: [] }, options)',
+  );
   expect(text).toContain("generateMedia: (params: t.TtsGenerateData['body'], options?: MediaOptions<'audio/mpeg'>) =>");
   expect(text).toContain("requestsById: (params: t.AccountRequestData['path'], options?: CallOptions) =>");
   expect(text).toContain("{ body: false, path: ['id'] }");
@@ -104,14 +122,21 @@ test('the Python module parses, with required keyword arguments first and the wi
   expect(text).toContain('    def dl_d(self, *, url: str, max_bytes: Optional[int] = None, for_: Optional[str] = None) -> Dict[str, Any]:');
   expect(text).toContain('{"url": url, "maxBytes": max_bytes, "for": for_}, None, ()');
   expect(text).toContain('def generate(self, *, text: str, is_nsfw: Optional[bool] = None)');
-  expect(text).toContain('def generate_media(self, *, text: str, is_nsfw: Optional[bool] = None, accept: str = "audio/mpeg") -> MediaAnswer:');
+  expect(text).toContain(
+    'def generate_media(self, *, text: str, is_nsfw: Optional[bool] = None, accept: str = "audio/mpeg") -> MediaAnswer:',
+  );
   expect(text).toContain('"GET", "/api/v1/account/requests/{id}", {"id": id}, None, ("id", )');
   expect(text).toContain('    def p2p(self) -> Dict[str, Any]:');
   expect(text).toContain('        self.downloaders = Downloaders(transport)');
   // The summary's quotes and backslash stay inside the docstring.
   const parsed = await new Promise<string>((resolve, reject) => {
-    const child = execFile('python3', ['-c', 'import ast, sys; tree = ast.parse(sys.stdin.read()); cls = [n for n in tree.body if getattr(n, "name", "") == "Downloaders"][0]; fn = [n for n in cls.body if getattr(n, "name", "") == "dl_d"][0]; print(ast.get_docstring(fn).splitlines()[0])'], (err, out) =>
-      err ? reject(err) : resolve(out),
+    const child = execFile(
+      'python3',
+      [
+        '-c',
+        'import ast, sys; tree = ast.parse(sys.stdin.read()); cls = [n for n in tree.body if getattr(n, "name", "") == "Downloaders"][0]; fn = [n for n in cls.body if getattr(n, "name", "") == "dl_d"][0]; print(ast.get_docstring(fn).splitlines()[0])',
+      ],
+      (err, out) => (err ? reject(new Error(err.message)) : resolve(out)),
     );
     child.stdin!.end(text);
   });
@@ -119,11 +144,18 @@ test('the Python module parses, with required keyword arguments first and the wi
 });
 
 test('sdkCalls gives the call in both SDKs, values written in each language', () => {
-  const calls = sdkCalls('downloaders/dl-d', { url: 'https://www.tiktok.com/@a/video/1', for: 'telegram', maxBytes: 5_000_000, isNsfw: false });
+  const calls = sdkCalls('downloaders/dl-d', {
+    url: 'https://www.tiktok.com/@a/video/1',
+    for: 'telegram',
+    maxBytes: 5_000_000,
+    isNsfw: false,
+  });
   expect(calls.typescript).toContain(
-    "const answer = await api.downloaders.dlD({ url: \"https://www.tiktok.com/@a/video/1\", for: \"telegram\", maxBytes: 5000000, isNsfw: false });",
+    'const answer = await api.downloaders.dlD({ url: "https://www.tiktok.com/@a/video/1", for: "telegram", maxBytes: 5000000, isNsfw: false });',
   );
-  expect(calls.python).toContain('answer = api.downloaders.dl_d(url="https://www.tiktok.com/@a/video/1", for_="telegram", max_bytes=5000000, is_nsfw=False)');
+  expect(calls.python).toContain(
+    'answer = api.downloaders.dl_d(url="https://www.tiktok.com/@a/video/1", for_="telegram", max_bytes=5000000, is_nsfw=False)',
+  );
   expect(sdkCalls('/api/v1/account/usage').typescript).toContain('await api.account.usage();');
   expect(sdkCalls('/api/v1/account/usage').python).toContain('answer = api.account.usage()');
   expect(sdkCalls('tools/x', { 'a-b': [1, null], o: { k: true } }).python).toContain('a_b=[1, None], o={"k": True}');

@@ -19,7 +19,9 @@ function filesOf(root: string): string[] {
     const at = path.join(root, entry);
     if (!fs.existsSync(at)) return [];
     if (!fs.statSync(at).isDirectory()) return [entry];
-    return (fs.readdirSync(at, { recursive: true }) as string[]).map((f) => path.join(entry, f)).filter((f) => fs.statSync(path.join(root, f)).isFile());
+    return (fs.readdirSync(at, { recursive: true }) as string[])
+      .map((f) => path.join(entry, f))
+      .filter((f) => fs.statSync(path.join(root, f)).isFile());
   }).sort();
 }
 
@@ -30,11 +32,16 @@ test('the committed SDKs are what npm run sdks generates from the current docume
   expect(made.length).toBeGreaterThan(10);
   // On a difference: run `npm run sdks` and commit what it writes.
   expect(filesOf(committed)).toEqual(made);
-  for (const file of made) expect(`${file}:\n${fs.readFileSync(path.join(committed, file), 'utf8')}`).toBe(`${file}:\n${fs.readFileSync(path.join(scratch, file), 'utf8')}`);
+  for (const file of made)
+    expect(`${file}:\n${fs.readFileSync(path.join(committed, file), 'utf8')}`).toBe(
+      `${file}:\n${fs.readFileSync(path.join(scratch, file), 'utf8')}`,
+    );
 }, 60_000);
 
 test('each SDK’s version is the contract’s', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'sdks', 'typescript', 'package.json'), 'utf8')) as { version: string };
   expect(pkg.version).toBe(CONTRACT_VERSION);
-  expect(fs.readFileSync(path.join(ROOT, 'sdks', 'python', 'src', 'unified_utility_api', '_version.py'), 'utf8')).toContain(`CONTRACT_VERSION = "${CONTRACT_VERSION}"`);
+  expect(fs.readFileSync(path.join(ROOT, 'sdks', 'python', 'src', 'unified_utility_api', '_version.py'), 'utf8')).toContain(
+    `CONTRACT_VERSION = "${CONTRACT_VERSION}"`,
+  );
 });
