@@ -31,8 +31,8 @@ function changelogBody(markdown: string): Safe {
     const heading = /^(#{1,3}) (.*)$/.exec(lines[0]);
     if (!lines[0]) continue;
     if (heading) {
-      const level = Math.min(heading[1].length + 1, 3); // the page's own title is the h1
-      blocks.push(level === 2 ? html`<h2>${inline(heading[2])}</h2>` : html`<h3>${inline(heading[2])}</h3>`);
+      // `#` is the file's title, which the page's own h1 replaces; a release is `##`, its sections `###`.
+      blocks.push(heading[1].length <= 2 ? html`<h2>${inline(heading[2])}</h2>` : html`<h3>${inline(heading[2])}</h3>`);
     } else if (lines.every((l) => /^(- |\s)/.test(l))) {
       const items = lines.join('\n').split(/\n(?=- )/);
       blocks.push(html`<ul>${items.map((item) => html`<li>${inline(item.replace(/^- /, '').replace(/\s+/g, ' '))}</li>`)}</ul>`);
