@@ -1,7 +1,7 @@
 // The SDKs as their users get them: `npm pack` of sdks/typescript installed into a scratch project, whose
 // TypeScript program compiles against the package's types and calls the embedded server; and the Python
 // sdist and wheel (sdks/python/build_backend.py, standard library only) installed with pip, offline, each
-// into a folder of its own, and used from there.
+// into a folder of its own, and used from there; the README's quick start in each language, against them.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,14 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
+/** The README's quick start in one language: its fenced block that calls dl-d. */
+const readmeSample = (lang: 'ts' | 'python') => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(new RegExp('```' + lang + '\\n([^`]+)```', 'g'))].map((m) => m[1]).find((b) => /dl_?[dD]\(/.test(b));
+  if (!block) throw new Error(`README.md has no ${lang} sample calling dl-d`);
+  return block;
+};
+
 const PROGRAM = `import { ApiError, createClient, CONTRACT_VERSION } from 'unified-utility-api';
 
 const [baseUrl, key] = process.argv.slice(2);
@@ -54,6 +62,10 @@ test('npm pack makes a package a project installs, compiles against and calls th
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'bot', private: true, type: 'module' }));
   await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project, env });
   fs.writeFileSync(path.join(project, 'bot.ts'), PROGRAM);
+  // The README's quick start compiles against the package as published.
+  const sample = readmeSample('ts');
+  expect(sample.trim().split('\n').length).toBeLessThanOrEqual(5);
+  fs.writeFileSync(path.join(project, 'readme.ts'), sample);
   const tsconfig = {
     compilerOptions: {
       target: 'es2022',
@@ -63,7 +75,7 @@ test('npm pack makes a package a project installs, compiles against and calls th
       typeRoots: [path.join(ROOT, 'node_modules', '@types')],
       types: ['node'],
     },
-    files: ['bot.ts'],
+    files: ['bot.ts', 'readme.ts'],
   };
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
   await run('tsc', ['-p', project], { cwd: project, env }).catch((e: { stdout: string }) => {
@@ -90,6 +102,16 @@ try:
 except ApiError as e:
     wrong = {"status": e.status, "code": e.code, "request_id": e.request_id}
 print(json.dumps({"version": CONTRACT_VERSION, "at": unified_utility_api.__file__, "cards": answer["data"]["cards"], "wrong": wrong}))
+
+# The README's quick start, against a transport that answers what dl-d documents instead of calling out.
+class Answering:
+    def call(self, method, path, params, body_type, path_names):
+        assert (method, path) == ("GET", "/api/v1/downloaders/dl-d"), (method, path)
+        assert params["for"] == "telegram" and params["url"].startswith("https://"), params
+        return {"data": {"medias": [{"url": "http://localhost:3000/media/x"}]}}
+
+Client.__init__ = lambda self, *a, **k: super(Client, self).__init__(Answering())
+exec(open(sys.argv[3]).read())
 `;
 
 test('the Python sdist and wheel install offline with pip, and the installed package calls the server', async () => {
@@ -99,6 +121,9 @@ test('the Python sdist and wheel install offline with pip, and the installed pac
   expect(path.basename(sdist)).toBe(`unified_utility_api-${version}.tar.gz`);
   expect(path.basename(wheel)).toBe(`unified_utility_api-${version}-py3-none-any.whl`);
   fs.writeFileSync(path.join(scratch, 'bot.py'), PYTHON);
+  const sample = readmeSample('python');
+  expect(sample.trim().split('\n').length).toBeLessThanOrEqual(5);
+  fs.writeFileSync(path.join(scratch, 'readme.py'), sample);
   const pipEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -112,11 +137,13 @@ test('the Python sdist and wheel install offline with pip, and the installed pac
   ] as const) {
     const target = path.join(scratch, name);
     await run('python3', ['-m', 'pip', 'install', '--no-index', ...extra, '--target', target, archive], { cwd: scratch, env: pipEnv });
-    const out = await run('python3', [path.join(scratch, 'bot.py'), server.url, t.key], {
+    const out = await run('python3', [path.join(scratch, 'bot.py'), server.url, t.key, path.join(scratch, 'readme.py')], {
       cwd: scratch,
       env: { ...pipEnv, PYTHONPATH: target },
     });
-    const result = JSON.parse(out.stdout) as { version: string; at: string; cards: string[]; wrong: { status: number; code: string } };
+    const [line, printed] = out.stdout.trim().split('\n');
+    expect(printed).toBe('http://localhost:3000/media/x');
+    const result = JSON.parse(line) as { version: string; at: string; cards: string[]; wrong: { status: number; code: string } };
     expect(result.at.startsWith(target)).toBe(true);
     expect(result.version).toBe(version);
     expect(result.cards.length).toBeGreaterThan(0);
