@@ -12,7 +12,9 @@ import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from unified_utility_api import ApiError, Client, CONTRACT_VERSION
+import asyncio
+
+from unified_utility_api import ApiError, AsyncClient, Client, CONTRACT_VERSION
 
 BASE_URL = os.environ.get("UUA_TEST_BASE_URL")
 KEY = os.environ.get("UUA_TEST_KEY")
@@ -124,6 +126,28 @@ class Requests(unittest.TestCase):
                 del os.environ["UUA_API_KEY"]
             else:
                 os.environ["UUA_API_KEY"] = before
+            fake.close()
+
+
+class Async(unittest.TestCase):
+    def test_calls_are_awaitable_and_run_side_by_side(self):
+        def slow(handler, count):
+            time.sleep(1)
+            send(handler, 200, ENVELOPE)
+
+        fake = FakeServer(slow)
+        try:
+            api = AsyncClient("k", base_url=fake.url)
+
+            async def both():
+                return await asyncio.gather(api.tools.ccgen(bin="457173"), api.tools.ccgen(bin="457174"))
+
+            answers = asyncio.run(both())
+            self.assertEqual([a["success"] for a in answers], [True, True])
+            # The second arrived while the first was still being answered.
+            self.assertLess(fake.at[1] - fake.at[0], 0.9)
+            self.assertEqual(sorted(r[1] for r in fake.requests), ["/api/v1/tools/ccgen?bin=457173", "/api/v1/tools/ccgen?bin=457174"])
+        finally:
             fake.close()
 
 

@@ -151,7 +151,11 @@ test.each([
   ['a missing key', `GET /api/v1/tools/ccgen?bin=457173 HTTP/1.1`, 401],
   ['an unknown endpoint', `GET /api/v1/tools/no-such HTTP/1.1\r\nX-API-Key: ${KEYS.premium}`, 404],
   ['a URL too long for the server', `GET /api/v1/tools/ccgen?q=${'x'.repeat(20_000)} HTTP/1.1`, 414],
-  ['a malformed chunked body', `POST /api/v1/cloud-storage/paste-host HTTP/1.1\r\n${json}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0`, 400],
+  [
+    'a malformed chunked body',
+    `POST /api/v1/cloud-storage/paste-host HTTP/1.1\r\n${json}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0`,
+    400,
+  ],
 ])('%s names the contract version (API-Version)', async (_what, head, status) => {
   const { answers } = await raw([`${head}\r\nHost: x\r\nConnection: close\r\n\r\n`]);
   expect(answers[0].status).toBe(status);
