@@ -1,18 +1,22 @@
 // The front door: GET / for browsers (the landing page; JSON clients fall through to the service
 // document), GET /docs (the reference's overview) and GET /docs/<category> (its operations), rendered on
-// the server from the OpenAPI document /openapi.json serves (docs/views.ts). A signed-in viewer's Try it
-// offers their own keys; everyone's offers the anonymous key.
+// the server from the OpenAPI document /openapi.json serves (docs/views.ts), and GET /docs/search.json, what
+// their search box looks through (made once, from the catalog). A signed-in viewer's Try it offers their own
+// keys; everyone's offers the anonymous key.
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
 import { tryItKey } from '../keys/index.js';
 import { PageError, wrap } from '../shared/pages.js';
-import { pageHeaders } from '../shared/security.js';
+import { assetHeaders, pageHeaders } from '../shared/security.js';
+import { SNIPPETS_URL } from '../shared/snippets.js';
 import { landingBody } from './landing.js';
 import { categoryTitle } from './categories.js';
+import { searchIndex } from './search-index.js';
 import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from './views.js';
 
-const SCRIPTS = ['/portal/static/docs.js'];
+// The samples' writer first: docs.js writes Try it's request with it.
+const SCRIPTS = [SNIPPETS_URL, '/portal/static/docs.js'];
 
 export function docsRoutes(ctx: PortalContext): Router {
   const { deps, pages } = ctx;
@@ -60,6 +64,13 @@ export function docsRoutes(ctx: PortalContext): Router {
       pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
     }),
   );
+
+  // The catalog does not change while the server runs: the index is made once, and browsers keep it a while.
+  const index = JSON.stringify(searchIndex(deps.endpoints, deps.upstreams));
+  router.get('/docs/search.json', (_req, res) => {
+    assetHeaders(res);
+    res.set('Cache-Control', 'public, max-age=3600').type('application/json').send(index);
+  });
 
   router.get(
     '/docs/:category',
