@@ -1,7 +1,8 @@
 // One operation of the reference (/docs/<category>), rendered on the server from the OpenAPI document that
 // /openapi.json serves: its title beside the spec's id, what it does, its parameters, a request in each
 // sample language, the documented example answer, and a Try it form (portal/static/docs.js sends it with
-// the chosen key and shows the answer's status, time, headers and body, and the request in each language).
+// the chosen key and shows the answer's status, time, headers and body, and the request in each language:
+// the parts of that answer are made there, on first use, which keeps a long category's page light).
 // In a long category all but the heading and summary fold away, so the page is a list to scan.
 import { html, type Safe } from '../../engine/html.js';
 import { LANGUAGES, sample } from '../shared/snippets.js';
@@ -172,30 +173,15 @@ ${paramsTable(fields)}
 ${fields.map((f) => input(path, f))}
 <p><button type="submit">Send request</button></p>
 </form>
-${tryAnswer(headingId)}
+<div class="try-answer" hidden><p class="status" role="status"></p></div>
 </details>
 <h3>Answer</h3>
 ${answer ? html`<pre class="answer-example" tabindex="0"><code>${answer}</code></pre>` : html`<p class="small muted">The success envelope.</p>`}
-<p class="small muted">Errors: ${errors.map((s, i) => html`${i ? ', ' : ''}<a href="/docs#errors">${s}</a>`)}.</p>`;
+<p class="small muted">Errors: ${errors.join(', ')} (<a href="/docs#errors">what each means</a>).</p>`;
   return html`<article class="op${v.folded ? ' folded' : ''}" id="${id}" aria-labelledby="${headingId}">
 <h2 id="${headingId}">${op['x-title'] ?? op.summary} <span class="op-id">— ${name}</span></h2>
 <p class="op-url"><span class="method ${method.toLowerCase()}">${method}</span> <code class="url" data-copy="${v.publicUrl}${path}">${path}</code></p>
 <p>${op.summary}.</p>
 ${v.folded ? html`<details class="op-more"><summary>Parameters, samples and Try it</summary>${more}</details>` : more}
 </article>`;
-}
-
-/** Where Try it shows an answer: status, time and size; headers (the allowance's first); body; the request as code. */
-function tryAnswer(headingId: string): Safe {
-  const sub = (part: string) => `${headingId}-${part}`;
-  return html`<section class="try-answer" aria-labelledby="${sub('answer')}" hidden>
-<h4 id="${sub('answer')}">Response</h4>
-<p class="status" role="status"></p>
-<h5 id="${sub('headers')}">Headers</h5>
-<div class="table-wrap"><table class="try-headers" aria-labelledby="${sub('headers')}"><tbody></tbody></table></div>
-<h5>Body</h5>
-<pre class="try-body" tabindex="0"><code></code></pre>
-<h5>This request as code</h5>
-<div class="try-snippet"></div>
-</section>`;
 }

@@ -3,6 +3,7 @@
 // the server from the OpenAPI document /openapi.json serves (docs/views.ts), and GET /docs/search.json, what
 // their search box looks through (made once, from the catalog). A signed-in viewer's Try it offers their own
 // keys; everyone's offers the anonymous key.
+import zlib from 'node:zlib';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
@@ -61,15 +62,18 @@ export function docsRoutes(ctx: PortalContext): Router {
     '/docs',
     pageHeaders,
     wrap(async (_req, res) => {
-      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
+      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS, compress: true });
     }),
   );
 
   // The catalog does not change while the server runs: the index is made once, and browsers keep it a while.
   const index = JSON.stringify(searchIndex(deps.endpoints, deps.upstreams));
-  router.get('/docs/search.json', (_req, res) => {
+  const gzipped = zlib.gzipSync(index);
+  router.get('/docs/search.json', (req, res) => {
     assetHeaders(res);
-    res.set('Cache-Control', 'public, max-age=3600').type('application/json').send(index);
+    res.set('Cache-Control', 'public, max-age=3600').type('application/json').vary('Accept-Encoding');
+    if (req.acceptsEncodings('gzip')) res.set('Content-Encoding', 'gzip').send(gzipped);
+    else res.send(index);
   });
 
   router.get(
@@ -79,7 +83,7 @@ export function docsRoutes(ctx: PortalContext): Router {
       const category = String(req.params.category);
       const body = docsCategory(await pageOf(res), category);
       if (!body) throw new PageError(404, 'No such category', 'See the list on the API reference page: /docs.');
-      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS });
+      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS, compress: true });
     }),
   );
 

@@ -84,19 +84,23 @@
     el.after(b);
     return b;
   };
+  const closed = (el) => el.closest('details.op-more:not([open])');
   const copyAll = (root) => {
     for (const pre of root.querySelectorAll('pre')) {
-      if (pre.nextElementSibling?.classList.contains('copy')) continue;
+      if (pre.nextElementSibling?.classList.contains('copy') || closed(pre)) continue;
       const caption = pre.closest('figure')?.querySelector('figcaption')?.textContent;
       const what = caption ? `${caption} sample` : pre.classList.contains('try-body') ? 'response body' : 'code';
       copyButton(pre, what, () => pre.textContent);
     }
     for (const code of root.querySelectorAll('code.key, code[data-copy]')) {
-      if (code.nextElementSibling?.classList.contains('copy')) continue;
+      if (code.nextElementSibling?.classList.contains('copy') || closed(code)) continue;
       copyButton(code, code.dataset.copy ? 'URL' : 'key', () => code.dataset.copy ?? code.textContent);
     }
   };
+  // What a folded operation holds gets its buttons when opened: a long category's page has less to do as it loads.
   copyAll(document);
+  for (const folded of document.querySelectorAll('details.op-more'))
+    folded.addEventListener('toggle', () => copyAll(folded.closest('article')));
 
   // --- search ------------------------------------------------------------------------------------------------
   const box = document.querySelector('.docs-search');
@@ -310,10 +314,40 @@
     showLang(currentLang() ?? snippets.languages[0].id);
     copyAll(place);
   };
+  /** The answer's parts under its status line, made on first use: headers, body, the request as code. */
+  const answerParts = (out, heading) => {
+    if (out.querySelector('.try-body')) return;
+    const part = (tag, text, attrs = {}) => {
+      const el = document.createElement(tag);
+      if (text) el.textContent = text;
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      return el;
+    };
+    const id = `${heading}-headers`;
+    const wrap = part('div', '', { class: 'table-wrap' });
+    const table = part('table', '', { class: 'try-headers', 'aria-labelledby': id });
+    table.append(part('tbody'));
+    wrap.append(table);
+    const pre = part('pre', '', { class: 'try-body', tabindex: '0' });
+    pre.append(part('code'));
+    out.prepend(part('h4', 'Response', { id: `${heading}-answer` }));
+    out.setAttribute('aria-labelledby', `${heading}-answer`);
+    out.setAttribute('role', 'region');
+    out.append(
+      part('h5', 'Headers', { id }),
+      wrap,
+      part('h5', 'Body'),
+      pre,
+      part('h5', 'This request as code'),
+      part('div', '', { class: 'try-snippet' }),
+    );
+    copyAll(out);
+  };
   for (const form of document.querySelectorAll('form.try-form')) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const out = form.parentElement.querySelector('.try-answer');
+      answerParts(out, form.closest('article').getAttribute('aria-labelledby'));
       const status = out.querySelector('.status');
       const code = out.querySelector('.try-body code');
       const rows = out.querySelector('.try-headers tbody');
