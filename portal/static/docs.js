@@ -99,8 +99,16 @@
   };
   // What a folded operation holds gets its buttons when opened: a long category's page has less to do as it loads.
   copyAll(document);
+  // (When opened, a folded operation's samples are written first: showLang and writeSamples are below.)
   for (const folded of document.querySelectorAll('details.op-more'))
-    folded.addEventListener('toggle', () => copyAll(folded.closest('article')));
+    folded.addEventListener('toggle', () => {
+      const place = folded.querySelector('.samples[data-request]');
+      if (place) {
+        writeSamples(place);
+        showLang(currentLang());
+      }
+      copyAll(folded.closest('article'));
+    });
 
   // --- search ------------------------------------------------------------------------------------------------
   const box = document.querySelector('.docs-search');
@@ -216,13 +224,39 @@
     addEventListener('load', () => setTimeout(load, 500), { once: true });
   }
 
+  // --- a folded operation's samples, written when it is opened (the page carries the first language's) ------
+  /** One sample as the server writes it: a figure with its language's name and the code. */
+  const sampleFigure = (lang, label, text) => {
+    const figure = document.createElement('figure');
+    figure.className = 'sample';
+    figure.dataset.lang = lang;
+    const caption = document.createElement('figcaption');
+    caption.textContent = label;
+    const pre = document.createElement('pre');
+    pre.tabIndex = 0;
+    const code = document.createElement('code');
+    code.textContent = text;
+    pre.append(code);
+    figure.append(caption, pre);
+    return figure;
+  };
+  const writeSamples = (place) => {
+    const request = JSON.parse(place.dataset.request);
+    delete place.dataset.request;
+    const have = new Set([...place.querySelectorAll('figure.sample')].map((f) => f.dataset.lang));
+    for (const l of globalThis.uuaSnippets?.languages ?? [])
+      if (!have.has(l.id))
+        place.append(sampleFigure(l.id, l.label, globalThis.uuaSnippets.sample(l.id, { ...request, key: shownKeyNow() })));
+  };
+  let shownKeyNow = () => document.getElementById('try-key')?.dataset.sampleKey ?? '';
+
   // --- the samples' language ---------------------------------------------------------------------------
   const pick = document.querySelector('.lang-pick');
   const samples = () => [...document.querySelectorAll('figure.sample')];
   let showLang = () => {};
   if (pick && samples().length) {
     const group = pick.querySelector('[role="group"]');
-    const langs = [...new Map(samples().map((f) => [f.dataset.lang, f.querySelector('figcaption').textContent])).entries()];
+    const langs = globalThis.uuaSnippets?.languages.map((l) => [l.id, l.label]) ?? [];
     showLang = (lang) => {
       for (const f of samples()) f.hidden = f.dataset.lang !== lang;
       for (const b of group.children) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
@@ -260,6 +294,7 @@
       for (const code of document.querySelectorAll('figure.sample code')) code.textContent = code.textContent.split(shownKey).join(key);
     if (key) shownKey = key;
   };
+  shownKeyNow = () => shownKey;
   if (select) {
     // The default: the first key this browser can send (a personal key held here, else the free or anonymous key).
     const first = [...select.options].find((o) => keyOf(o));
@@ -297,20 +332,7 @@
     const place = out.querySelector('.try-snippet');
     place.replaceChildren();
     if (!snippets) return;
-    for (const l of snippets.languages) {
-      const figure = document.createElement('figure');
-      figure.className = 'sample';
-      figure.dataset.lang = l.id;
-      const caption = document.createElement('figcaption');
-      caption.textContent = l.label;
-      const pre = document.createElement('pre');
-      pre.tabIndex = 0;
-      const code = document.createElement('code');
-      code.textContent = snippets.sample(l.id, request);
-      pre.append(code);
-      figure.append(caption, pre);
-      place.append(figure);
-    }
+    for (const l of snippets.languages) place.append(sampleFigure(l.id, l.label, snippets.sample(l.id, request)));
     showLang(currentLang() ?? snippets.languages[0].id);
     copyAll(place);
   };

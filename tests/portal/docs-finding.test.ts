@@ -184,6 +184,12 @@ run('in Chromium', () => {
     await index.getByRole('link', { name: /^Claude chat chat-11$/ }).click();
     const claude = page.locator('article[id="tag/gen-models/POST/api/v1/gen-models/chat-11"]');
     await expect(claude.locator('details.op-more').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    // Opened, it has its samples in every language (written in the browser), the chosen one shown, each with its Copy button.
+    const langs = claude.locator('.samples figure').evaluateAll((fs) => fs.map((f) => (f as HTMLElement).dataset.lang));
+    await expect(langs).resolves.toEqual(['curl', 'javascript', 'python', 'php', 'go']);
+    await expect(claude.locator('.samples figure:visible').getAttribute('data-lang')).resolves.toBe('curl');
+    await expect(claude.locator('.samples figure[data-lang="python"] code').textContent()).resolves.toContain('requests.post(');
+    await expect(claude.locator('.samples pre + button.copy').count()).resolves.toBe(5);
     await screenshot(page, 'docs-finding-gen-models-390-opened');
 
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -104,8 +104,10 @@ describe('GET / and /docs over HTTP', () => {
         (m) => m[1],
       );
       expect(listed.sort()).toEqual([...ids].sort());
-      for (const lang of ['curl', 'javascript', 'python', 'php', 'go'])
-        expect(res.text.split(`data-lang="${lang}"`)).toHaveLength(ids.length + 1);
+      // A long category folds its operations and carries curl's sample; the browser writes the others when one is opened.
+      const langs = ids.length > 6 ? ['curl'] : ['curl', 'javascript', 'python', 'php', 'go'];
+      for (const lang of langs) expect(res.text.split(`data-lang="${lang}"`)).toHaveLength(ids.length + 1);
+      expect(res.text.split('data-request=')).toHaveLength(ids.length > 6 ? ids.length + 1 : 1);
       const answered = ids.filter((id) => (t.api.endpoints.find((e) => e.id === id)!.response as { examples?: unknown[] }).examples);
       expect(res.text.split('class="answer-example"')).toHaveLength(answered.length + 1);
     }
