@@ -98,7 +98,8 @@
     }
   };
   // What a folded operation holds gets its buttons when opened: a long category's page has less to do as it loads.
-  copyAll(document);
+  // In a task of its own: the page's first tasks stay short on a slow phone.
+  setTimeout(() => copyAll(document));
   // (When opened, a folded operation's samples are written first: showLang and writeSamples are below.)
   for (const folded of document.querySelectorAll('details.op-more'))
     folded.addEventListener('toggle', () => {
