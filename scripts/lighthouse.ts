@@ -127,7 +127,6 @@ async function measure(p: string) {
       output: 'json',
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
-      blockedUrlPatterns: process.env.LIGHTHOUSE_BLOCK ? [process.env.LIGHTHOUSE_BLOCK] : undefined,
     });
     if (!result?.lhr.runtimeError) break;
   }
@@ -159,9 +158,6 @@ try {
     const spread = runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)).join('/');
     rows.push(`| ${p}${cookieFor(p) ? ' (signed in)' : ''} | ${CATEGORIES.map(score).join(' | ')} | ${spread} |`);
     for (const c of CATEGORIES) if (score(c) < MIN) low.push(`${p} ${c} ${score(c)}`);
-    if (process.env.LIGHTHOUSE_DEBUG)
-      for (const id of ['mainthread-work-breakdown', 'bootup-time', 'dom-size', 'long-tasks'])
-        console.log(id, JSON.stringify((lhr.audits[id].details as any)?.items?.slice(0, 8)));
     if (process.env.LIGHTHOUSE_DETAIL) {
       for (const c of CATEGORIES)
         for (const ref of lhr.categories[c].auditRefs) {

@@ -3,9 +3,9 @@
 // sample language, the documented example answer, and a Try it form (portal/static/docs.js sends it with
 // the chosen key and shows the answer's status, time, headers and body, and the request in each language:
 // the parts of that answer are made there, on first use, which keeps a long category's page light).
-// In a long category all but the heading and summary fold away, so the page is a list to scan; there the
-// samples beyond the first language are written in the browser when the operation is opened (data-request),
-// which keeps the page light (without JavaScript, curl's is there).
+// In a long category all but the heading and summary fold away, so the page is a list to scan. The page
+// carries curl's sample; the browser writes another language's when it is chosen, from the request in
+// data-request, which keeps the pages light (without JavaScript, curl's is there).
 import { html, type Safe } from '../../engine/html.js';
 import { LANGUAGES, sample } from '../shared/snippets.js';
 import { anchorOf } from './search-index.js';
@@ -166,10 +166,7 @@ export function operationView(v: OperationView, category: string): Safe {
 <h3>Parameters</h3>
 ${paramsTable(fields)}
 <h3>Request</h3>
-<div class="samples"${v.folded ? html` data-request="${JSON.stringify(request)}"` : ''}>${(v.folded
-    ? LANGUAGES.slice(0, 1)
-    : LANGUAGES
-  ).map(
+<div class="samples" data-request="${JSON.stringify(request)}">${LANGUAGES.slice(0, 1).map(
     (l) =>
       html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre tabindex="0"><code>${sample(l.id, request)}</code></pre></figure>`,
   )}</div>

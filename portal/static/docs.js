@@ -100,16 +100,8 @@
   // What a folded operation holds gets its buttons when opened: a long category's page has less to do as it loads.
   // In a task of its own: the page's first tasks stay short on a slow phone.
   setTimeout(() => copyAll(document));
-  // (When opened, a folded operation's samples are written first: showLang and writeSamples are below.)
   for (const folded of document.querySelectorAll('details.op-more'))
-    folded.addEventListener('toggle', () => {
-      const place = folded.querySelector('.samples[data-request]');
-      if (place) {
-        writeSamples(place);
-        showLang(currentLang());
-      }
-      copyAll(folded.closest('article'));
-    });
+    folded.addEventListener('toggle', () => copyAll(folded.closest('article')));
 
   // --- search ------------------------------------------------------------------------------------------------
   const box = document.querySelector('.docs-search');
@@ -225,7 +217,7 @@
     addEventListener('load', () => setTimeout(load, 500), { once: true });
   }
 
-  // --- a folded operation's samples, written when it is opened (the page carries the first language's) ------
+  // --- samples beyond curl's, written when their language is chosen (the page carries curl's) --------------
   /** One sample as the server writes it: a figure with its language's name and the code. */
   const sampleFigure = (lang, label, text) => {
     const figure = document.createElement('figure');
@@ -241,13 +233,15 @@
     figure.append(caption, pre);
     return figure;
   };
-  const writeSamples = (place) => {
-    const request = JSON.parse(place.dataset.request);
-    delete place.dataset.request;
-    const have = new Set([...place.querySelectorAll('figure.sample')].map((f) => f.dataset.lang));
-    for (const l of globalThis.uuaSnippets?.languages ?? [])
-      if (!have.has(l.id))
-        place.append(sampleFigure(l.id, l.label, globalThis.uuaSnippets.sample(l.id, { ...request, key: shownKeyNow() })));
+  /** Each operation's sample in `lang`, written where it is missing, from the request the page describes (data-request). */
+  const writeSamples = (lang) => {
+    const l = globalThis.uuaSnippets?.languages.find((x) => x.id === lang);
+    if (!l) return;
+    for (const place of document.querySelectorAll('.samples[data-request]')) {
+      if (place.querySelector(`figure[data-lang="${lang}"]`)) continue;
+      const request = JSON.parse(place.dataset.request);
+      place.append(sampleFigure(l.id, l.label, globalThis.uuaSnippets.sample(l.id, { ...request, key: shownKeyNow() })));
+    }
   };
   let shownKeyNow = () => document.getElementById('try-key')?.dataset.sampleKey ?? '';
 
@@ -259,12 +253,14 @@
     const group = pick.querySelector('[role="group"]');
     const langs = globalThis.uuaSnippets?.languages.map((l) => [l.id, l.label]) ?? [];
     showLang = (lang) => {
+      writeSamples(lang);
       for (const f of samples()) f.hidden = f.dataset.lang !== lang;
       for (const b of group.children) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
     };
     const choose = (lang) => {
       showLang(lang);
       store.set('uua:lang', lang);
+      setTimeout(() => copyAll(document));
     };
     for (const [lang, label] of langs) {
       const b = document.createElement('button');
