@@ -26,6 +26,7 @@ const camel = (name: string) => name.replace(/-([a-z0-9])/g, (_, c: string) => c
 
 const catalogEntry = (category: string, name: string) => `  - name: ${name}
     method: GET
+    title: 'FILL IN: what a person calls it (the reference shows it beside ${name})'
     summary: 'FILL IN: what ${name} answers, in a few words'
     # Not in the customer's spec: scripts/check-catalog.ts names it instead of failing.
     extension: true
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   try {
     const { wrote, todo } = await newEndpoint(root, args[0]);
     for (const f of wrote) console.log(`wrote ${f}`);
-    console.log('Fill in the FILL IN placeholders (summary, the param, the response and its example), then the one line:');
+    console.log('Fill in the FILL IN placeholders (title, summary, the param, the response and its example), then the one line:');
     console.log(`  ${todo}`);
   } catch (err) {
     console.error((err as Error).message);

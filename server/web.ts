@@ -107,6 +107,7 @@ export function createWeb(deps: WebDeps): Web {
     keys: deps.keys,
     plans: deps.plans,
     endpoints: catalog.endpoints,
+    upstreams: catalog.upstreams,
     openapi,
     log,
     redis: deps.redis,

@@ -67,6 +67,8 @@ export interface EndpointSpec {
   id: string;
   method: 'GET' | 'POST';
   summary: string;
+  /** What a person calls it ("TikTok video without watermark"); the reference shows it beside the id. */
+  title?: string;
   adapter: string;
   upstream: string;
   /** Providers the engine asks in order when the endpoint's own is not configured, fails or is unavailable. */

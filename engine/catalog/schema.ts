@@ -111,6 +111,8 @@ const endpoint = {
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
     method: { enum: ['GET', 'POST'] },
     summary: { type: 'string', minLength: 3 },
+    /** What a person calls it, shown in the reference and searched there (the name stays the spec's id). */
+    title: { type: 'string', minLength: 3, maxLength: 80 },
     /** true: outside the customer's spec on purpose (scripts/check-catalog.ts names it instead of failing). */
     extension: { type: 'boolean' },
     /** Registry key: the adapter file's path below adapters/, without extension (`tools/ccgen`). */

@@ -126,6 +126,8 @@ export function operationOf(catalogSpec: EndpointSpec, ctx: OperationContext): R
   const rules = crossRules(spec);
   const op: Record<string, unknown> = {
     summary: spec.summary,
+    // What a person calls it (the reference's headings and search); the id stays the spec's.
+    ...(spec.title ? { 'x-title': spec.title } : {}),
     description: description(spec, ctx),
     operationId: operationIdOf(spec.id),
     tags: [spec.category],

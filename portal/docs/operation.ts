@@ -1,8 +1,14 @@
 // One operation of the reference (/docs/<category>), rendered on the server from the OpenAPI document that
-// /openapi.json serves: what it does, its parameters, a request in curl, JavaScript and Python, the
-// documented example answer, and a Try it form (portal/static/docs.js sends it with the chosen key).
+// /openapi.json serves: its title beside the spec's id, what it does, its parameters, a request in each
+// sample language, the documented example answer, and a Try it form (portal/static/docs.js sends it with
+// the chosen key and shows the answer's status, time, headers and body, and the request in each language:
+// the parts of that answer are made there, on first use, which keeps a long category's page light).
+// In a long category all but the heading and summary fold away, so the page is a list to scan. The page
+// carries curl's sample; the browser writes another language's when it is chosen, from the request in
+// data-request, which keeps the pages light (without JavaScript, curl's is there).
 import { html, type Safe } from '../../engine/html.js';
 import { LANGUAGES, sample } from '../shared/snippets.js';
+import { anchorOf } from './search-index.js';
 
 export interface Schema {
   type?: string | string[];
@@ -36,6 +42,8 @@ interface Media {
 
 export interface Operation {
   summary: string;
+  /** What a person calls it (the catalog's `title`). */
+  'x-title'?: string;
   description?: string;
   tags: string[];
   parameters?: Parameter[];
@@ -53,10 +61,9 @@ export interface OperationView {
   publicUrl: string;
   /** The key the samples show. */
   sampleKey: string;
+  /** Whether all but the heading and summary start folded (a long category). */
+  folded: boolean;
 }
-
-/** The anchor of an operation: the same as the earlier renderer's, so old links still land. */
-const anchorOf = (category: string, method: string, path: string) => `tag/${category}/${method}${path}`;
 
 const fieldId = (path: string, name: string) => `try${path.replace(/[^A-Za-z0-9]+/g, '-')}-${name}`;
 
@@ -154,25 +161,29 @@ export function operationView(v: OperationView, category: string): Safe {
   const errors = Object.keys(op.responses).filter((s) => s !== '200');
   const id = anchorOf(category, method, path);
   const headingId = `h-${fieldId(path, 'op')}`;
-  return html`<article class="op" id="${id}" aria-labelledby="${headingId}">
-<h2 id="${headingId}"><span class="method ${method.toLowerCase()}">${method}</span> <code>${path}</code></h2>
-<p>${op.summary}.</p>
-${details ? html`<p class="small muted">${prose(details)}</p>` : ''}
+  const name = path.split('/').pop() ?? path;
+  const more = html`${details ? html`<p class="small muted">${prose(details)}</p>` : ''}
 <h3>Parameters</h3>
 ${paramsTable(fields)}
 <h3>Request</h3>
-<div class="samples">${LANGUAGES.map(
+<div class="samples" data-request="${JSON.stringify(request)}">${LANGUAGES.slice(0, 1).map(
     (l) =>
       html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre tabindex="0"><code>${sample(l.id, request)}</code></pre></figure>`,
   )}</div>
 <details class="try"><summary>Try it</summary>
-<form class="try-form" data-method="${method}" data-path="${path}"${files.length ? ' data-multipart' : ''} novalidate>
+<form class="try-form" data-method="${method}" data-path="${path}" data-url="${v.publicUrl}${path}"${files.length ? ' data-multipart' : ''} novalidate>
 ${fields.map((f) => input(path, f))}
 <p><button type="submit">Send request</button></p>
-<div class="try-answer" aria-live="polite" hidden><p class="status"></p><pre tabindex="0"><code></code></pre></div>
-</form></details>
+</form>
+<div class="try-answer" hidden><p class="status" role="status"></p></div>
+</details>
 <h3>Answer</h3>
 ${answer ? html`<pre class="answer-example" tabindex="0"><code>${answer}</code></pre>` : html`<p class="small muted">The success envelope.</p>`}
-<p class="small muted">Errors: ${errors.map((s, i) => html`${i ? ', ' : ''}<a href="/docs#errors">${s}</a>`)}.</p>
+<p class="small muted">Errors: ${errors.join(', ')} (<a href="/docs#errors">what each means</a>).</p>`;
+  return html`<article class="op${v.folded ? ' folded' : ''}" id="${id}" aria-labelledby="${headingId}">
+<h2 id="${headingId}">${op['x-title'] ?? op.summary} <span class="op-id">— ${name}</span></h2>
+<p class="op-url"><span class="method ${method.toLowerCase()}">${method}</span> <code class="url" data-copy="${v.publicUrl}${path}">${path}</code></p>
+<p>${op.summary}.</p>
+${v.folded ? html`<details class="op-more"><summary>Parameters, samples and Try it</summary>${more}</details>` : more}
 </article>`;
 }

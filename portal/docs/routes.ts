@@ -1,20 +1,24 @@
 // The front door: GET / for browsers (the landing page; JSON clients fall through to the service
 // document), GET /docs (the reference's overview), GET /docs/changelog (the contract's changes, CHANGELOG.md)
-// and GET /docs/<category> (its operations), rendered on
-// the server from the OpenAPI document /openapi.json serves (docs/views.ts). A signed-in viewer's Try it
-// offers their own keys; everyone's offers the anonymous key.
+// and GET /docs/<category> (its operations), rendered on the server from the OpenAPI document /openapi.json
+// serves (docs/views.ts), and GET /docs/search.json, what their search box looks through (made once, from
+// the catalog). A signed-in viewer's Try it offers their own keys; everyone's offers the anonymous key.
+import zlib from 'node:zlib';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { PortalContext } from '../context.js';
 import type { Viewer } from '../shared/types.js';
 import { tryItKey } from '../keys/index.js';
 import { PageError, wrap } from '../shared/pages.js';
-import { pageHeaders } from '../shared/security.js';
+import { assetHeaders, pageHeaders } from '../shared/security.js';
+import { SNIPPETS_URL } from '../shared/snippets.js';
 import { landingBody } from './landing.js';
 import { categoryTitle } from './categories.js';
 import { changelogPage } from './changelog.js';
+import { searchIndex } from './search-index.js';
 import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from './views.js';
 
-const SCRIPTS = ['/portal/static/docs.js'];
+// The samples' writer first: docs.js writes Try it's request with it.
+const SCRIPTS = [SNIPPETS_URL, '/portal/static/docs.js'];
 
 export function docsRoutes(ctx: PortalContext): Router {
   const { deps, pages } = ctx;
@@ -59,13 +63,23 @@ export function docsRoutes(ctx: PortalContext): Router {
     '/docs',
     pageHeaders,
     wrap(async (_req, res) => {
-      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
+      pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS, compress: true });
     }),
   );
 
   // Before /docs/:category, which would read it as a category.
   router.get('/docs/changelog', pageHeaders, (_req, res) => {
     pages.send(res, 'API changelog', changelogPage(), { wide: true });
+  });
+
+  // The catalog does not change while the server runs: the index is made once, and browsers keep it a while.
+  const index = JSON.stringify(searchIndex(deps.endpoints, deps.upstreams));
+  const gzipped = zlib.gzipSync(index);
+  router.get('/docs/search.json', (req, res) => {
+    assetHeaders(res);
+    res.set('Cache-Control', 'public, max-age=3600').type('application/json').vary('Accept-Encoding');
+    if (req.acceptsEncodings('gzip')) res.set('Content-Encoding', 'gzip').send(gzipped);
+    else res.send(index);
   });
 
   router.get(
@@ -75,7 +89,7 @@ export function docsRoutes(ctx: PortalContext): Router {
       const category = String(req.params.category);
       const body = docsCategory(await pageOf(res), category);
       if (!body) throw new PageError(404, 'No such category', 'See the list on the API reference page: /docs.');
-      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS });
+      pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS, compress: true });
     }),
   );
 

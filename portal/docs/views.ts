@@ -1,12 +1,18 @@
 // The API reference, rendered on the server from the OpenAPI document /openapi.json serves: /docs (how
 // to call, the categories, errors and limits, MCP) and /docs/<category> (its operations, each with its
-// samples, example answer and Try it). A sidebar lists the categories under the landing page's titles.
-// Plain pages: readable without JavaScript, nothing inline (CSP default-src 'self'); docs.js adds the
-// samples' language choice and sends Try it requests.
+// samples, example answer and Try it). A sidebar lists the categories under the landing page's titles and
+// the current category's operations by title; on a phone the sidebar stacks above the page and the
+// operations are listed at the top of the page instead. Plain pages: readable without JavaScript, nothing
+// inline (CSP default-src 'self'); docs.js adds the search box, copy buttons, the samples' language choice
+// and Try it.
 import { ERROR_STATUS } from '../../engine/errors.js';
 import { html, type Safe } from '../../engine/html.js';
 import { categoryTitle } from './categories.js';
 import { operationView, prose, type Operation, type Schema } from './operation.js';
+import { anchorOf } from './search-index.js';
+
+/** A category with more operations than this folds each one to its heading and summary. */
+const FOLD_OVER = 6;
 
 /** The parts of the OpenAPI document the reference reads. */
 export interface ReferenceDoc {
@@ -53,15 +59,30 @@ function categoriesOf(doc: ReferenceDoc): Map<string, Entry[]> {
   return out;
 }
 
+const titleOf = (e: Entry) => e.op['x-title'] ?? e.op.summary;
+const nameOf = (e: Entry) => e.path.split('/').pop() ?? e.path;
+
+/** A category's operations as links to them: title, then the spec's id. */
+const operationLinks = (c: string, list: Entry[]) =>
+  html`${list.map((e) => html`<li><a href="#${anchorOf(c, e.method, e.path)}">${titleOf(e)} <span class="op-id">${nameOf(e)}</span></a></li>`)}`;
+
+/** The search box (docs.js shows it and searches /docs/search.json; without JavaScript it stays hidden). */
+const searchBox = html`<div class="docs-search" role="search" hidden>
+<label for="docs-search">Search endpoints</label>
+<input id="docs-search" type="search" autocomplete="off" spellcheck="false" placeholder="Title, id, parameter, provider" aria-describedby="docs-search-keys" aria-controls="docs-search-results">
+<p class="small muted" id="docs-search-keys">Press <kbd>/</kbd> or <kbd>Ctrl</kbd> <kbd>K</kbd> to search; arrow keys move through the results.</p>
+<p class="small" id="docs-search-status" role="status"></p>
+<ul id="docs-search-results" class="search-results" hidden></ul>
+</div>`;
+
 function sidebar(categories: Map<string, Entry[]>, current?: string): Safe {
   return html`<nav class="docs-nav" aria-label="Reference">
+${searchBox}
 <p><a href="/docs"${current ? '' : ' aria-current="page"'}>Overview</a></p>
 <ul>${[...categories].map(
     ([c, list]) =>
       html`<li><a href="/docs/${c}"${c === current ? ' aria-current="page"' : ''}>${categoryTitle(c)}</a> <span class="count">${list.length}</span>${
-        c === current
-          ? html`<ul>${list.map((e) => html`<li><a href="#tag/${c}/${e.method}${e.path}">${e.path.replace(`/api/v1/${c}/`, '')}</a></li>`)}</ul>`
-          : ''
+        c === current ? html`<ul class="ops">${operationLinks(c, list)}</ul>` : ''
       }</li>`,
   )}</ul>
 </nav>`;
@@ -105,7 +126,7 @@ ${intro.map((p) => html`<p>${prose(p)}</p>`)}
 <ul class="grid categories">${[...categories].map(
     ([c, list]) => html`<li class="card"><a href="/docs/${c}"><strong>${categoryTitle(c)}</strong></a>
 <span class="badge">${list.length} endpoint${list.length === 1 ? '' : 's'}</span>
-<p class="small muted">${list.map((e) => e.path.replace(`/api/v1/${c}/`, '')).join(', ')}</p></li>`,
+<p class="small muted">${list.map((e) => titleOf(e)).join(', ')}</p></li>`,
   )}</ul>
 <h2 id="answers">Answers</h2>
 <p>A success is <code>{"success": true, "creator", "source", "data", "metadata"}</code>: the endpoint's answer is in <code>data</code>; <code>source</code> says who answered (an upstream, or <code>embedded</code>). An error is <code>{"success": false, "error": "…", "code": "…"}</code>:</p>
@@ -130,9 +151,18 @@ ${sidebar(categories, category)}
 <div class="docs-body">
 <h1>${categoryTitle(category)}</h1>
 <p class="lead">${list.length} endpoint${list.length === 1 ? '' : 's'}. Samples send the key in the <code>X-API-Key</code> header.</p>
+<nav class="op-index" aria-labelledby="op-index-title">
+<h2 id="op-index-title">In this category</h2>
+<ul>${operationLinks(category, list)}</ul>
+</nav>
 ${keyPicker(o)}
 <div class="lang-pick" hidden><span id="lang-label">Samples in</span> <span role="group" aria-labelledby="lang-label"></span></div>
-${list.map((e) => operationView({ ...e, schemas: o.doc.components.schemas, publicUrl: o.publicUrl, sampleKey: sampleKeyOf(o) }, category))}
+${list.map((e) =>
+  operationView(
+    { ...e, schemas: o.doc.components.schemas, publicUrl: o.publicUrl, sampleKey: sampleKeyOf(o), folded: list.length > FOLD_OVER },
+    category,
+  ),
+)}
 </div></div>`;
 }
 

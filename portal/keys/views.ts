@@ -257,6 +257,9 @@ function lastUse(use: NonNullable<KeyCard['lastUse']>): Safe {
   return html`${relative(use.at)}${from} <span class="muted small">(${time(use.at)})</span>${note}`;
 }
 
+/** The first call's languages: the reference has them all, with a Try it. */
+const FIRST_CALL = LANGUAGES.filter((l) => ['curl', 'javascript', 'python'].includes(l.id));
+
 function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string | undefined): Safe {
   const base = publicUrl.replace(/\/+$/, '');
   const key = sharedKey ?? fresh;
@@ -272,8 +275,10 @@ function snippet(publicUrl: string, sharedKey: string | undefined, fresh: string
     key
       ? ''
       : html`; the samples read it from the <code>UUA_API_KEY</code> environment variable (<code>export UUA_API_KEY=uua_…</code>, the key as shown once when you made it)`
-  }. In curl, JavaScript and Python:</p>
-  ${LANGUAGES.map((l) => html`<h3 class="small">${l.label}</h3><pre class="wrap"><code>${sample(l.id, request)}</code></pre>`)}
+  }. In ${FIRST_CALL.map((l) => l.label)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' and $1')}:</p>
+  ${FIRST_CALL.map((l) => html`<h3 class="small">${l.label}</h3><pre class="wrap"><code>${sample(l.id, request)}</code></pre>`)}
   <p>Every answer carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>, the figures shown here.
   All endpoints, with these samples and a Try it: <a href="/docs">API reference</a>.</p>
 </section>`;

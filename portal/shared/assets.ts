@@ -5,16 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { assetHeaders } from './security.js';
-
-// portal/shared/ in the source tree, dist/portal/shared/ once built: static files are read from the source
-// tree, which tsc does not copy (as server/config.ts does for catalog/).
-const here = path.dirname(fileURLToPath(import.meta.url));
-const up = path.resolve(here, '../..');
-const root = path.basename(up) === 'dist' ? path.dirname(up) : up;
-const STATIC_DIR = path.join(root, 'portal', 'static');
+import { STATIC_DIR } from './static-dir.js';
 
 const requireHere = createRequire(import.meta.url);
 const versionOf = (dist: string) =>

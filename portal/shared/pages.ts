@@ -1,6 +1,7 @@
 // How a portal route answers: a page in the shell with the viewer and CSRF token of the request, never
 // cached (they show an account's data); an error handler that answers page errors (403, 404, 429, 500)
 // with a page; and the helpers every route uses (async handlers, posted fields, query parameters).
+import zlib from 'node:zlib';
 import type { Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Safe } from '../../engine/html.js';
@@ -24,6 +25,11 @@ export interface SendOptions {
   status?: number;
   wide?: boolean;
   scripts?: string[];
+  /**
+   * Gzipped for a browser that takes it: only for a long page that shows nothing the request sent (the
+   * reference), since compressing a page that echoes typed input beside a secret leaks the secret (BREACH).
+   */
+  compress?: boolean;
 }
 
 export function createPages(serviceName: string, log: Logger) {
@@ -33,9 +39,20 @@ export function createPages(serviceName: string, log: Logger) {
       .set('Cache-Control', 'no-store')
       .type('html');
     const theme = /(?:^|;\s*)uua_theme=(light|dark)(?:;|$)/.exec(res.req.headers.cookie ?? '')?.[1] as 'light' | 'dark' | undefined;
-    res.send(
-      page({ title, serviceName, viewer: res.locals.viewer, csrf: res.locals.csrf, wide: o.wide, scripts: o.scripts, theme, body }).value,
-    );
+    const text = page({
+      title,
+      serviceName,
+      viewer: res.locals.viewer,
+      csrf: res.locals.csrf,
+      wide: o.wide,
+      scripts: o.scripts,
+      theme,
+      body,
+    }).value;
+    if (!o.compress) return void res.send(text);
+    res.vary('Accept-Encoding');
+    if (!res.req.acceptsEncodings('gzip')) return void res.send(text);
+    res.set('Content-Encoding', 'gzip').send(zlib.gzipSync(text));
   };
 
   const errorPage: ErrorRequestHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => {

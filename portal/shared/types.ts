@@ -3,7 +3,7 @@
 // views and the accounts code can all name these types without an import circle.
 import type { Logger } from 'pino';
 import type { Config } from '../../engine/config.js';
-import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
+import type { EndpointSpec, PlanSpec, UpstreamSpec } from '../../engine/catalog/load.js';
 import type { KeyRecord, KeyStore } from '../../engine/access/keystore.js';
 import type { Store } from '../../engine/store/index.js';
 import type { Db } from '../../engine/db/open.js';
@@ -24,6 +24,8 @@ export interface PortalDeps {
   plans: Record<string, PlanSpec>;
   /** The catalog's endpoints, as loaded at boot: the landing page counts and lists them. */
   endpoints: EndpointSpec[];
+  /** The catalog's upstreams: the reference's search finds an endpoint by the provider that answers it. */
+  upstreams: Record<string, UpstreamSpec>;
   /** The OpenAPI document /openapi.json serves: the reference at /docs is rendered from it. */
   openapi: () => ReturnType<typeof openApiDocument>;
   log: Logger;

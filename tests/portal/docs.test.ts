@@ -1,7 +1,7 @@
 // The front door: GET / (landing page for browsers, the JSON document for everyone else) and the reference,
 // /docs and /docs/<category>, rendered on the server from /openapi.json's document, in Debian's Chromium:
 // every catalog endpoint on its category's page under the landing page's titles, the documented example
-// answer, samples in curl, JavaScript and Python, a real call from Try it with the key in a header (the
+// answer, samples in curl, Node, Python, PHP and Go, a real call from Try it with the key in a header (the
 // anonymous key, or a signed-in user's own key), links of the earlier renderer still landing, and not one
 // CSP violation or request to another origin. Screenshots: test-results/docs-*.png.
 import request from 'supertest';
@@ -90,7 +90,7 @@ describe('GET / and /docs over HTTP', () => {
     expect(missing.type).toBe('text/html');
   });
 
-  test("every endpoint is on its category page under the landing page's title, with samples in three languages and its example answer", async () => {
+  test("every endpoint is on its category page under the landing page's title, with curl's sample, the request for the other languages' and its example answer", async () => {
     const landing = (await request(t.app).get('/').set('Accept', 'text/html')).text;
     const expected = byCategory();
     expect(expected.size).toBe(13);
@@ -100,9 +100,13 @@ describe('GET / and /docs over HTTP', () => {
       expect(landing).toContain(`<a href="/docs/${category}"><strong>${title.replace('&', '&amp;')}</strong></a>`);
       const res = await request(t.app).get(`/docs/${category}`);
       expect(res.text).toContain(`<h1>${title.replace('&', '&amp;')}</h1>`);
-      const listed = [...res.text.matchAll(/<article class="op" id="tag\/[^/]+\/(?:GET|POST)\/api\/v1\/([^"]+)"/g)].map((m) => m[1]);
+      const listed = [...res.text.matchAll(/<article class="op(?: folded)?" id="tag\/[^/]+\/(?:GET|POST)\/api\/v1\/([^"]+)"/g)].map(
+        (m) => m[1],
+      );
       expect(listed.sort()).toEqual([...ids].sort());
-      for (const lang of ['curl', 'javascript', 'python']) expect(res.text.split(`data-lang="${lang}"`)).toHaveLength(ids.length + 1);
+      // The page carries curl's sample and the request; the browser writes another language's when it is chosen.
+      expect(res.text.split('data-lang="curl"')).toHaveLength(ids.length + 1);
+      expect(res.text.split('data-request=')).toHaveLength(ids.length + 1);
       const answered = ids.filter((id) => (t.api.endpoints.find((e) => e.id === id)!.response as { examples?: unknown[] }).examples);
       expect(res.text.split('class="answer-example"')).toHaveLength(answered.length + 1);
     }
@@ -146,10 +150,10 @@ describe('in Chromium', () => {
       const op = page.locator('article[id="tag/tools/GET/api/v1/tools/ccgen"]');
       await expect(page.locator('#try-key').inputValue()).resolves.toBe(KEYS.anonymous);
 
-      // Samples: curl first; JavaScript and Python a button away, and the choice is remembered.
+      // Samples: curl first; Node and Python a button away, and the choice is remembered.
       const visible = () => op.locator('figure.sample:visible code').textContent();
       await expect(visible()).resolves.toMatch(/^curl -H 'X-API-Key: test-anonymous-key'/);
-      await page.getByRole('button', { name: 'JavaScript' }).click();
+      await page.getByRole('button', { name: 'Node (fetch)' }).click();
       await expect(visible()).resolves.toMatch(/await fetch\(".*\/api\/v1\/tools\/ccgen\?bin=457173"/);
       await page.getByRole('button', { name: 'Python' }).click();
       await expect(visible()).resolves.toMatch(/requests\.get\([\s\S]*"bin": "457173"/);
@@ -172,7 +176,7 @@ describe('in Chromium', () => {
       expect(new URL(req.url()).searchParams.get('apikey')).toBeNull(); // the key is never in the URL
       expect(res.status()).toBe(200);
       await op.locator('.try-answer .status').filter({ hasText: '200' }).waitFor();
-      await expect(op.locator('.try-answer code').textContent()).resolves.toContain('"bin": "457173"');
+      await expect(op.locator('.try-answer .try-body code').textContent()).resolves.toContain('"bin": "457173"');
       await op.scrollIntoViewIfNeeded();
       await screenshot(page, 'docs-try-it-1280');
       expectClean(w);
