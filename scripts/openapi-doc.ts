@@ -8,6 +8,7 @@ import { loadConfig } from '../server/config.js';
 import { loadCatalog } from '../engine/catalog/load.js';
 import { openApiDocument } from '../engine/openapi/document.js';
 import { accountUsageDocument } from '../features/usage/openapi.js';
+import { requestLogDocument } from '../features/request-log/openapi.js';
 import { VERSION } from '../server/app.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { createLogger } from '../engine/infra/logger.js';
@@ -30,7 +31,7 @@ const doc = openApiDocument(catalog.endpoints, {
   upstreams: catalog.upstreams,
   pooled: (id) => upstream(id).hasKeys,
   implemented: (e) => implemented(e.adapter),
-  parts: [accountUsageDocument()],
+  parts: [accountUsageDocument(), requestLogDocument()],
 });
 fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
 console.log(`${out}: ${Object.keys(doc.paths).length} paths`);
