@@ -36,7 +36,9 @@ interface Seen {
   cached: boolean;
   bytesOut: number;
   ip: string | undefined;
-  params: Record<string, unknown> | undefined;
+  query: Record<string, unknown>;
+  /** What the body parsers read (a JSON object, a form's or multipart's fields), whatever the catalog declares. */
+  body: unknown;
   files: Record<string, UploadedFile> | undefined;
   error: string | undefined;
   headerKey: unknown;
@@ -95,7 +97,8 @@ export function createRequestLog(deps: RequestLogDeps) {
       cached: call.outcome?.cached === true,
       bytesOut: call.bytesOut,
       ip: call.ip,
-      params: call.input?.raw ?? call.query,
+      query: call.query,
+      body: call.req.body,
       files: call.input?.files,
       error: call.errorMessage,
       headerKey: call.req.headers['x-api-key'],
@@ -110,7 +113,10 @@ export function createRequestLog(deps: RequestLogDeps) {
   };
 
   const rowOf = (s: Seen): Insertable<RequestLogTable> => {
-    const presented = [s.headerKey, s.params?.apikey].flat().filter((k): k is string => typeof k === 'string');
+    const body = typeof s.body === 'object' && s.body !== null && !Array.isArray(s.body) ? (s.body as Record<string, unknown>) : undefined;
+    // What was sent, the body over the query string, as the parse step reads it.
+    const sent = body ? { ...s.query, ...body } : s.query;
+    const presented = [s.headerKey, s.query.apikey, body?.apikey].flat().filter((k): k is string => typeof k === 'string');
     return {
       id: `${idAt(s.at)}${crypto.randomBytes(6).toString('base64url')}`,
       dropDay: dayOf(s.at) + retentionDays(plans, s.plan) + 1,
@@ -130,7 +136,7 @@ export function createRequestLog(deps: RequestLogDeps) {
       cached: s.cached ? 1 : 0,
       bytesOut: s.bytesOut,
       ip: keptAddress(s.ip, deps.ip),
-      params: keptParams(s.params, secrets.get(s.endpoint) ?? none, presented),
+      params: keptParams(sent, secrets.get(s.endpoint) ?? none, presented),
       uploads: keptUploads(s.files),
       error: keptText(s.error, presented),
     };
