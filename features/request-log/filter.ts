@@ -19,7 +19,9 @@ const one = (q: Record<string, unknown>, name: string): string | undefined => {
 };
 
 function time(name: string, text: string): number {
-  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  // A form's datetime-local value has no zone: the pages say their times are UTC.
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(text) ? `${text}Z` : text;
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(iso);
   if (!Number.isFinite(ms)) throw invalidParam(name, 'must be an ISO 8601 time or epoch milliseconds');
   return ms;
 }

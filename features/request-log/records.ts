@@ -97,6 +97,11 @@ export class LogRecords {
     return { rows: rows.slice(0, q.limit), more: rows.length > q.limit };
   }
 
+  /** One row by its own id (the operators' call page). */
+  async byId(id: string): Promise<LogRow | undefined> {
+    return this.db.selectFrom('requestLog').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** Drops the rows whose day has come: whole partitions on PostgreSQL. Answers how many days or rows went. */
   async sweep(today: number, pause: () => Promise<void> = () => Promise.resolve()): Promise<number> {
     if (this.engine === 'postgres') {

@@ -53,6 +53,8 @@ export interface OperationView {
   publicUrl: string;
   /** The key the samples show. */
   sampleKey: string;
+  /** Values to put in this operation's Try it form, opened (Replay in Try it, from the request log). */
+  replay?: Record<string, string>;
 }
 
 /** The anchor of an operation: the same as the earlier renderer's, so old links still land. */
@@ -122,10 +124,11 @@ function paramsTable(fields: Field[]): Safe {
   )}</tbody></table></div>`;
 }
 
-function input(path: string, f: Field): Safe {
+function input(path: string, f: Field, replay?: Record<string, string>): Safe {
   const id = fieldId(path, f.name);
   const label = html`<span><code>${f.name}</code>${f.required ? ' (required)' : ''}</span>`;
-  const value = f.example ?? '';
+  // A replay fills what the call sent and leaves the rest empty (never the example in a field it did not send).
+  const value = replay ? (replay[f.name] ?? '') : (f.example ?? '');
   if (f.schema.format === 'binary')
     return html`<label for="${id}">${label}<input id="${id}" name="${f.name}" type="file"${f.required ? ' required' : ''}></label>`;
   if (f.schema.enum)
@@ -165,9 +168,10 @@ ${paramsTable(fields)}
     (l) =>
       html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre tabindex="0"><code>${sample(l.id, request)}</code></pre></figure>`,
   )}</div>
-<details class="try"><summary>Try it</summary>
+<details class="try"${v.replay ? ' open' : ''}><summary>Try it</summary>
 <form class="try-form" data-method="${method}" data-path="${path}"${files.length ? ' data-multipart' : ''} novalidate>
-${fields.map((f) => input(path, f))}
+${v.replay ? html`<p class="small muted">Filled in from a call of your request log: its keys and secrets are never kept, so give them again.</p>` : ''}
+${fields.map((f) => input(path, f, v.replay))}
 <p><button type="submit">Send request</button></p>
 <div class="try-answer" aria-live="polite" hidden><p class="status"></p><pre tabindex="0"><code></code></pre></div>
 </form></details>
