@@ -7,7 +7,7 @@ import type { LogQuery } from './records.js';
 export const PAGE = 50;
 const MAX_PAGE = 200;
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const CURSOR = /^[0-9a-z]{9}[A-Za-z0-9_-]{1,16}$/;
+const CURSOR = /^[0-9a-z]{11}[A-Za-z0-9_-]{8}$/;
 
 /** The filters a query string asks for, without the owner (the caller's, or the operator's choice). */
 export type LogFilter = Omit<LogQuery, 'owner'>;

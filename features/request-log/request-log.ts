@@ -112,13 +112,23 @@ export function createRequestLog(deps: RequestLogDeps) {
     return null;
   };
 
+  // Calls of one millisecond keep their order in the ids: a sequence within it, then random characters
+  // (unique across instances).
+  let lastMs = 0;
+  let seq = 0;
+  const idOf = (at: number) => {
+    seq = at === lastMs ? seq + 1 : 0;
+    lastMs = at;
+    return `${idAt(at)}${Math.min(seq, 1295).toString(36).padStart(2, '0')}${crypto.randomBytes(6).toString('base64url')}`;
+  };
+
   const rowOf = (s: Seen): Insertable<RequestLogTable> => {
     const body = typeof s.body === 'object' && s.body !== null && !Array.isArray(s.body) ? (s.body as Record<string, unknown>) : undefined;
     // What was sent, the body over the query string, as the parse step reads it.
     const sent = body ? { ...s.query, ...body } : s.query;
     const presented = [s.headerKey, s.query.apikey, body?.apikey].flat().filter((k): k is string => typeof k === 'string');
     return {
-      id: `${idAt(s.at)}${crypto.randomBytes(6).toString('base64url')}`,
+      id: idOf(s.at),
       dropDay: dayOf(s.at) + retentionDays(plans, s.plan) + 1,
       at: s.at,
       requestId: s.requestId,

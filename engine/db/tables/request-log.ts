@@ -3,7 +3,7 @@
 // (its plan's retention added to the day of the call), so the retention sweep drops whole partitions; on
 // SQLite it deletes by the same column's index.
 export interface RequestLogTable {
-  /** The call's time in base 36 (9 characters) and 8 random ones: unique, and in time order (the cursor). */
+  /** The call's time in base 36 (9 characters), its place within the millisecond (2) and 8 random ones: unique, and in time order (the cursor). */
   id: string;
   /** The day (days since the epoch, UTC) from which the row is gone. */
   dropDay: number;
