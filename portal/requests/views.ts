@@ -112,8 +112,8 @@ function timeline(c: LoggedCall): Safe {
     return html`<p class="muted">${c.cached ? 'Answered from the cache: no provider was asked.' : 'No provider was asked (the call was answered before, or by the service itself).'}</p>`;
   const total = Math.max(1, ...c.providers.map((a) => a.ms));
   return html`<ol class="timeline">${c.providers.map(
-    (a, i) => html`<li>
-  <strong>${i + 1}. ${a.upstream}</strong> ${statusBadge(a.status)}${a.code ? html` <code>${a.code}</code>` : ''}${a.breaker ? html` <span class="badge danger">breaker open: not asked</span>` : ''}
+    (a) => html`<li>
+  <strong>${a.upstream}</strong> ${statusBadge(a.status)}${a.code ? html` <code>${a.code}</code>` : ''}${a.breaker ? html` <span class="badge danger">breaker open: not asked</span>` : ''}
   <span class="small muted">${count(Math.round(a.ms))} ms</span>
   <meter min="0" max="${total}" value="${a.ms}" aria-label="${a.upstream}: ${Math.round(a.ms)} ms"></meter>
 </li>`,
