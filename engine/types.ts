@@ -67,8 +67,9 @@ export interface UpstreamRequest {
   /** Message of the 404 sent to our caller when the upstream answers 404. */
   notFoundMessage?: string;
   /**
-   * The wait, in seconds, that a 429 names in its body rather than in Retry-After (MyMemory's used-up
-   * quota): the upstream is held that long and the caller told so. Retry-After, when sent, comes first.
+   * The wait, in seconds, that an answer names in its body (MyMemory's used-up quota, in a 429 without
+   * Retry-After or inside a 200): the upstream is held that long. A 429 tells the caller so; a 2xx is
+   * returned for the adapter to read. Retry-After, when sent, comes first. Undefined: no wait named.
    */
   waitOf?: (body: string) => number | undefined;
   /** The caller's own upstream key (gen-models `upstream_key`), used when no pooled key is free. */

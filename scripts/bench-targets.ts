@@ -18,6 +18,21 @@ const ready = (port: number) => {
 };
 const listen = (server: http.Server) => server.listen(0, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
 
+/** `mb` MB of one repeated 1 MB chunk, sent as fast as the reader takes them (never held whole). */
+function sendMegabytes(res: http.ServerResponse, mb: number) {
+  const chunk = Buffer.alloc(1024 * 1024, 7);
+  res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': mb * chunk.length });
+  let left = mb;
+  const more = () => {
+    while (left > 0) {
+      left--;
+      if (!res.write(chunk)) return void res.once('drain', more);
+    }
+    res.end();
+  };
+  more();
+}
+
 switch (target) {
   case 'node-http':
     listen(
@@ -98,15 +113,20 @@ switch (target) {
   }
   case 'fake-upstream': {
     // A PokéAPI-shaped upstream answering in ~1 ms; and a media CDN's file (256 KiB) with a tikwm-shaped
-    // answer that links to it, for the media-link case.
+    // answer that links to it, for the media-link case; a post whose id is a number of MB links to a file of
+    // that size, made as it is sent (the streams' memory).
     const file = Buffer.alloc(256 * 1024, 7);
     const server = http.createServer((req, res) => {
       if (req.url === '/media/file.mp4') {
         res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': file.length });
         return res.end(file);
       }
+      const big = /^\/media\/(\d+)mb\.mp4$/.exec(req.url ?? '');
+      if (big) return void sendMegabytes(res, Number(big[1]));
       if (req.url?.startsWith('/api/?')) {
-        const play = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/file.mp4`;
+        const post = new URL(req.url, 'http://x').searchParams.get('url') ?? '';
+        const mb = /\/video\/(\d+)mb$/.exec(post)?.[1];
+        const play = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/${mb ? `${mb}mb` : 'file'}.mp4`;
         res.setHeader('Content-Type', 'application/json');
         return res.end(JSON.stringify({ code: 0, msg: 'success', data: { title: 'bench', play } }));
       }

@@ -8,6 +8,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -237,17 +238,21 @@ const constantEnv = { ...engineEnv, CATALOG_DIR: benchCatalog, BENCH_ADAPTERS_DI
 // A media link on our engine (downloaders/dl-d answered by the fake's tikwm-shaped route), streaming the fake
 // CDN's 256 KiB file through the SSRF-guarded client, beside nginx proxying the same file. The fake is on
 // loopback, which only ALLOW_PRIVATE_FETCH lets the guard reach; the enterprise key's streams are not bound.
+// The streams' memory: BENCH_MEDIA_STREAMS (default 20) callers each fetch a link to a BENCH_MEDIA_MB (default
+// 50) MB file at once, and the engine's resident memory is sampled meanwhile.
+const mediaStreams = Number(process.env.BENCH_MEDIA_STREAMS ?? 20);
+const mediaMb = Number(process.env.BENCH_MEDIA_MB ?? 50);
 const mediaEnv = {
   ...engineEnv,
   UPSTREAM_TIKWM_URL: `http://127.0.0.1:${upstream.port}`,
   ALLOW_PRIVATE_FETCH: 'true',
   MEDIA_FACTS: 'false',
-  MEDIA_STREAMS_ENTERPRISE: String(connections * 2),
+  MEDIA_STREAMS_ENTERPRISE: String(Math.max(connections * 2, mediaStreams)),
   MEDIA_DAILY_MB_ENTERPRISE: '100000000',
 };
-/** The path of a fresh media link of the engine at `base`. */
-async function mediaLink(base: string): Promise<string> {
-  const post = encodeURIComponent('https://www.tiktok.com/@bench/video/1');
+/** The path of a fresh media link of the engine at `base` (to the fake's `<video>mb.mp4` for `video: '50mb'`). */
+async function mediaLink(base: string, video = '1'): Promise<string> {
+  const post = encodeURIComponent(`https://www.tiktok.com/@bench/video/${video}`);
   const res = await fetch(`${base}/api/v1/downloaders/dl-d?apikey=${KEY}&url=${post}`);
   const body = (await res.json()) as { data: { medias: Array<{ url: string }> } };
   return new URL(body.data.medias[0].url).pathname;
@@ -352,6 +357,48 @@ const rows = cases.map((c, i) => {
   // Any non-2xx answer in any run is reported.
   return { name: c.name, ...median, non2xx: results[i].reduce((n, r) => n + r.non2xx, 0) };
 });
+
+/** Reads a whole answer, keeping none of it: the number of bytes. */
+function drain(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => resolve(res.statusCode === 200 ? bytes : -res.statusCode!));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Resident memory of a process, in MB (VmRSS from /proc). */
+const residentMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** The engine's resident memory idle (after one stream of the file) and at its peak while the streams run. */
+async function streamsMemory() {
+  const server = await start('engine', mediaEnv);
+  const pid = server.child.pid!;
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    const link = `${base}${await mediaLink(base, `${mediaMb}mb`)}`;
+    const whole = mediaMb * 1024 * 1024;
+    if ((await drain(link)) !== whole) throw new Error('bench: the media link did not stream the whole file');
+    const idleMb = residentMb(pid);
+    let peakMb = idleMb;
+    const sample = setInterval(() => (peakMb = Math.max(peakMb, residentMb(pid))), 20);
+    const t0 = performance.now();
+    const got = await Promise.all(Array.from({ length: mediaStreams }, () => drain(link)));
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sample);
+    peakMb = Math.max(peakMb, residentMb(pid));
+    if (got.some((n) => n !== whole)) throw new Error(`bench: a media stream ended short (${got.join(', ')} bytes)`);
+    return { idleMb, peakMb, mbPerS: (mediaStreams * mediaMb) / seconds };
+  } finally {
+    server.child.kill();
+  }
+}
+const streams = await streamsMemory();
 upstream.child.kill();
 
 function measureDistinct(base: string, pathTemplate: string, pid: number | undefined) {
@@ -387,4 +434,7 @@ if (envelope && constant)
   console.log(
     `\nengine overhead: the constant endpoint through the whole engine runs at ${pct(constant.rps, envelope.rps)} of bare node:http writing the same envelope (req/s); ${pct(envelope.cpuUs, constant.cpuUs)} by server CPU per request`,
   );
+console.log(
+  `\nmedia streams: ${mediaStreams} concurrent streams of one ${mediaMb} MB media link, ${Math.round(streams.mbPerS)} MB/s in all; the engine's resident memory ${Math.round(streams.idleMb)} MB idle, ${Math.round(streams.peakMb)} MB at its peak (+${Math.round(streams.peakMb - streams.idleMb)} MB)`,
+);
 if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true }); // the servers' logs and data (BENCH_KEEP=1 keeps them)

@@ -17,7 +17,8 @@ import { createMeter } from '../engine/pipeline/steps/meter.js';
 import { KeyStore, record } from '../engine/access/keystore.js';
 import { AccountEvents } from '../engine/access/account-events.js';
 import { openRedisStore, openSqlite, type Store } from '../engine/store/index.js';
-import { openDatabase, refuseLostDatabase, type OpenDatabase } from '../engine/db/open.js';
+import { openDatabase, refuseLostDatabase, sqliteFile, type OpenDatabase } from '../engine/db/open.js';
+import { keptDamagedWal } from '../engine/db/wal-check.js';
 import { dataLeftBehind } from '../engine/db/legacy/refuse.js';
 import { adapterRegistry } from '../engine/catalog/registry.js';
 import { failCall, sendError } from '../engine/pipeline/respond.js';
@@ -110,7 +111,16 @@ export async function createApp(
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisPrefix) : undefined;
   const prefix = config.redisPrefix;
   // A database that was here and is gone stops the start before the counters' store makes a new file.
-  if (!config.databaseUrl) refuseLostDatabase(config.dataDir);
+  if (!config.databaseUrl) {
+    // The log first: refuseLostDatabase opens the file, and SQLite's recovery then drops what is damaged.
+    const damage = keptDamagedWal(sqliteFile(config.dataDir));
+    if (damage)
+      log.error(
+        damage,
+        'the database log is damaged: opening it drops the damaged frame and every commit after it; the log as it was is kept beside it',
+      );
+    refuseLostDatabase(config.dataDir);
+  }
   if (redis) await redis.whenReady(2000); // a clean start when Redis is there; never blocks boot for long
   const store: Store = redis
     ? await openRedisStore(redis.client, prefix, config.redisUrl!, log).catch(async (err: Error) => {

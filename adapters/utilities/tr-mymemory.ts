@@ -2,7 +2,7 @@
 // tr's last provider (catalog/utilities.yaml), after LibreTranslate and gtx. Its own errors come inside an
 // HTTP 200 (`responseStatus`), its used-up daily quota too (`quotaFinished`, and the warning in place of
 // the translation, which must never reach the caller as one). The same quota answer may come with HTTP 429
-// and no Retry-After: the wait its body names holds MyMemory and is the caller's Retry-After.
+// and no Retry-After: either way, the wait its body names holds MyMemory and is the caller's Retry-After.
 import { badInput, upstreamBusy, upstreamChanged, upstreamFailed, isRecord, record } from '../../engine/adapter.js';
 import type { Adapter } from './_catalog.js';
 import { callerLanguages } from './_tr-params.js';
@@ -18,9 +18,9 @@ function quotaBack(details: string): number {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) || QUOTA_RETRY_S : QUOTA_RETRY_S;
 }
 
-/** The same quota answer sent with HTTP 429 (no Retry-After): its body says how long MyMemory is out. */
+/** A used-up quota, over 200 or 429 (no Retry-After): its body says how long MyMemory is out (else an hour). */
 function quotaBackOf(body: string): number | undefined {
-  return /NEXT AVAILABLE IN/i.test(body) ? quotaBack(body) : undefined;
+  return /"quotaFinished":\s*true|MYMEMORY WARNING/i.test(body) ? quotaBack(body) : undefined;
 }
 
 const trMymemory: Adapter<'utilities/tr-mymemory'> = async (params, ctx) => {

@@ -398,6 +398,12 @@ function createClient(id: string, cfg: UpstreamConfig, env: NodeJS.ProcessEnv, o
       const ok = isSuccess(status);
       const redirectKept = status >= 300 && status < 400 && req.followRedirect === false;
       if (!ok && !allowed && !redirectKept) throw mapStatus(res, req);
+      // A used-up quota told inside a 2xx (MyMemory): held like the 429 that names the same wait. The adapter
+      // reads the body and answers its caller; the next callers are refused without asking.
+      if (ok && source === 'none' && req.waitOf) {
+        const wait = boundedWait(req.waitOf, res);
+        if (wait !== undefined) policy.hold(wait * 1000);
+      }
 
       return {
         status,
@@ -476,7 +482,12 @@ function retryAfter(res: Answer): number | undefined {
 function throttledFor(res: Answer, req: UpstreamRequest): number | undefined {
   const header = retryAfter(res);
   if (header !== undefined || req.waitOf === undefined) return header;
-  const secs = req.waitOf(res.body.toString('utf8'));
+  return boundedWait(req.waitOf, res);
+}
+
+/** The wait an answer's body names, in whole seconds within Retry-After's bound; undefined when it names none. */
+function boundedWait(waitOf: NonNullable<UpstreamRequest['waitOf']>, res: Answer): number | undefined {
+  const secs = waitOf(res.body.toString('utf8'));
   return secs !== undefined && Number.isFinite(secs) && secs > 0 ? Math.min(MAX_RETRY_AFTER_S, Math.ceil(secs)) : undefined;
 }
 

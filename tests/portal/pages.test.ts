@@ -23,6 +23,9 @@ import {
   type WatchedPage,
 } from '../helpers/browser.js';
 import { createPages } from '../../portal/shared/pages.js';
+import { Accounts } from '../../portal/accounts/accounts.js';
+import { csrfOf, signIn, submit, visitor } from '../helpers/portal.js';
+import { base32Bytes, totpAt } from '../helpers/totp.js';
 
 const hasChromium = chromiumAvailable();
 const inBrowser = hasChromium ? test : test.skip;
@@ -91,6 +94,28 @@ async function check(name: string, open: (p: Page) => Promise<void>, status?: nu
 const go = (path: string) => async (p: Page) => {
   await p.goto(`${server.url}${path}`);
 };
+/** A confirmed account made through the portal's own store (no mail). */
+async function newAccount(email: string): Promise<string> {
+  await new Accounts(t.api.database.db, t.api.keys).create({ email, name: 'Pages Two Step', password: PW });
+  return email;
+}
+
+/** A new account with an authenticator app set up, its code computed apart from the portal's library. */
+async function withAuthenticatorApp(email: string): Promise<string> {
+  await newAccount(email);
+  const a = visitor(t);
+  await signIn(a, email, PW);
+  await submit(a, '/account/two-factor', '/account/two-factor/totp', {});
+  const setupPage = (await a.get('/account/two-factor/totp')).text;
+  const secret = base32Bytes(/<code id="totp-secret">([A-Z2-7 ]+)<\/code>/.exec(setupPage)![1]);
+  const done = await a
+    .post('/account/two-factor/totp/confirm')
+    .type('form')
+    .send({ csrf: csrfOf(setupPage), code: totpAt(secret, Math.floor(Date.now() / 1000)) });
+  expect(done.status).toBe(200);
+  return email;
+}
+
 const signedIn =
   (email: string, path: string, lands: RegExp | null = /\/dashboard$/) =>
   async (p: Page) => {
@@ -231,6 +256,15 @@ describe('in Chromium', () => {
       await check('webhooks', signedIn(ADMIN, '/dashboard/webhooks'));
       await check('account', signedIn(ADMIN, '/account'));
       await check('two-factor', signedIn(ADMIN, '/account/two-factor'));
+      // An authenticator app's setup (its QR code and secret), and the second step of a sign-in.
+      const setup = await newAccount('pages-setup@example.com');
+      await check('two-factor-app-setup', async (p) => {
+        await signInPage(p, server.url, setup, PW);
+        await p.goto(`${server.url}/account/two-factor`);
+        await p.getByRole('button', { name: 'Set up an authenticator app' }).click();
+        await p.waitForURL(/\/account\/two-factor\/totp$/);
+      });
+      await check('login-factor', signedIn(await withAuthenticatorApp('pages-factor@example.com'), '/login/factor', /\/login\/factor/));
       await check('admin', signedIn(ADMIN, '/admin'));
       await check('admin-probes', signedIn(ADMIN, '/admin/status'));
       await check('admin-invites', signedIn(ADMIN, '/admin/invites'));

@@ -23,6 +23,8 @@ test('the bench runs every case and tabulates it', async () => {
       BENCH_RUNS: '2',
       LOG_LEVEL: 'warn',
       BENCH_NO_INSTALL: '1',
+      BENCH_MEDIA_MB: '4',
+      BENCH_MEDIA_STREAMS: '4',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,7 +79,11 @@ test('the bench runs every case and tabulates it', async () => {
     /engine overhead: the constant endpoint through the whole engine runs at \d+% of bare node:http writing the same envelope \(req\/s\); \d+% by server CPU per request/,
   );
   if (nginx) expect(rows.find((r) => r[0].startsWith('bare nginx'))![6]).toBe('100%');
+  // The media streams' memory: every stream whole (the bench throws otherwise) and both figures printed.
+  expect(out).toMatch(
+    /media streams: 4 concurrent streams of one 4 MB media link, \d+ MB\/s in all; the engine's resident memory \d+ MB idle, \d+ MB at its peak \(\+-?\d+ MB\)/,
+  );
   // Ours run as npm start runs them: its environment words and Node flags, without `node` and the script.
   const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   expect(out).toContain(`ours run as npm start runs them (${start.replace(/ node /, ' ').replace(/ dist\/server\/\S+\.js$/, '')})`);
-}, 120_000);
+}, 300_000);

@@ -15,7 +15,7 @@ const CLIENTS = 20;
 function dataDir(): Record<string, string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-drain-'));
   fs.writeFileSync(path.join(dir, 'keys.yaml'), `- { key: ${KEY}, plan: enterprise, name: drain }\n`);
-  return { DATA_DIR: dir, API_KEYS_FILE: path.join(dir, 'keys.yaml'), DRAIN_DELAY: '1s', LOG_LEVEL: 'info' };
+  return { DATA_DIR: dir, API_KEYS_FILE: path.join(dir, 'keys.yaml'), DRAIN_DELAY: '3s', LOG_LEVEL: 'info' };
 }
 
 interface Outcome {
@@ -64,6 +64,8 @@ test('SIGTERM under 20 kept-alive clients: served through DRAIN_DELAY, then 0 an
   const before = outcomes.length;
   const exit = server.stop('SIGTERM');
   const signalled = Date.now();
+  // Asked well within DRAIN_DELAY (3 s, room for a loaded machine): a connection still in the listen queue
+  // when accepting stops is reset by the kernel, which is no answer of the server's.
   const health = await fetch(`${server.url}/health`);
   expect(health.status).toBe(503);
   expect(await health.json()).toMatchObject({ status: 'draining' });
@@ -80,6 +82,6 @@ test('SIGTERM under 20 kept-alive clients: served through DRAIN_DELAY, then 0 an
   expect(during.filter((o) => o.status === 200).length).toBeGreaterThan(CLIENTS * 5);
   // Each kept-alive connection was closed after an answer that said so.
   expect(during.filter((o) => o.close).length).toBeGreaterThanOrEqual(CLIENTS);
-  expect(Date.now() - signalled).toBeGreaterThanOrEqual(1000);
+  expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000);
   expect(server.lines().some((l) => l.msg === 'drained: exiting')).toBe(true);
 }, 30_000);

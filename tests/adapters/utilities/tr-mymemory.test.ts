@@ -57,6 +57,18 @@ describe('MyMemory alone (gtx off, no LibreTranslate)', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/WARNING|FREE TRANSLATIONS|USAGELIMITS/i);
   });
 
+  test('the quota answer over HTTP 200 holds MyMemory for its named wait too', async () => {
+    mymemory.failWith = { json: fixture('mymemory', 'quota-finished.json') };
+    const wait = 18 * 3600 + 10 * 60 + 39;
+    expect((await mmGuarded.get({ text: 'Quota 200', from: 'en', to: 'it' })).headers['retry-after']).toBe(String(wait));
+    mymemory.failWith = undefined;
+    const calls = mymemory.calls.length;
+    const again = await mmGuarded.get({ text: 'Quota 200 again', from: 'en', to: 'it' });
+    expectFailure(again, { status: 503, code: 'upstream_busy' });
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(wait - 5);
+    expect(mymemory.calls.length).toBe(calls);
+  });
+
   test('the same quota answer with HTTP 429 (no Retry-After): its named wait is the Retry-After, and MyMemory is held that long', async () => {
     mymemory.failWith = { status: 429, json: fixture('mymemory', 'quota-finished.json') };
     const res = await mmGuarded.get({ text: 'Quota 429', from: 'en', to: 'it' });
