@@ -6,8 +6,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 
 const RETRY_MS = 5;
 
-export const isBusy = (err: unknown) =>
-  (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
+const isBusy = (err: unknown) => (err as { errcode?: number }).errcode === 5 || /database is locked/.test(String((err as Error).message));
 
 /** Runs `write`, again every few milliseconds while the file is locked, for at most `giveUpMs`. */
 export async function whenFree<T>(write: () => T | Promise<T>, giveUpMs: number): Promise<T> {

@@ -11,7 +11,8 @@ import type { TwoFactorTables } from './tables/two-factor.js';
 import type { RequestLogTables } from './tables/request-log.js';
 
 export interface Database
-  extends KeyTables,
+  extends
+    KeyTables,
     AccountTables,
     WebhookTables,
     BillingTables,

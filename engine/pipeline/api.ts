@@ -46,7 +46,8 @@ export function apiServer(routes: Map<string, Route>, unmatched: Route, site: Ca
     // A trailing slash names the same endpoint (`/api/v1/tools/ccgen/`): served as it, not redirected, so a
     // POST keeps its body.
     const found =
-      routes.get(path) ?? (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : routes.get(`${path.slice(0, path.lastIndexOf('/'))}/*`));
+      routes.get(path) ??
+      (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : routes.get(`${path.slice(0, path.lastIndexOf('/'))}/*`));
     const route =
       found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
     route.run(new Call(route.endpoint, path, target.search, req, res, site));

@@ -26,7 +26,7 @@ export interface AccountRequestsDeps {
 }
 
 /** Whose calls a key reads: its account's, its own for a personal key of no account; a shared key none. */
-export function ownerOfKey(plans: Record<string, PlanSpec>, id: { plan: string; keyId: string; accountId?: string }): string | undefined {
+function ownerOfKey(plans: Record<string, PlanSpec>, id: { plan: string; keyId: string; accountId?: string }): string | undefined {
   if (id.accountId) return id.accountId;
   return plans[id.plan]?.keyedBy === 'key' ? `key:${id.keyId}` : undefined;
 }

@@ -4,7 +4,7 @@
 import { invalidParam } from '../../engine/errors.js';
 import type { LogQuery } from './records.js';
 
-export const PAGE = 50;
+const PAGE = 50;
 const MAX_PAGE = 200;
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const CURSOR = /^[0-9a-z]{11}[A-Za-z0-9_-]{8}$/;
@@ -14,7 +14,7 @@ export type LogFilter = Omit<LogQuery, 'owner'>;
 
 const one = (q: Record<string, unknown>, name: string): string | undefined => {
   const v = q[name];
-  const s = Array.isArray(v) ? v[0] : v;
+  const s: unknown = Array.isArray(v) ? v[0] : v;
   return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
 };
 
@@ -66,7 +66,8 @@ export function logFilter(q: Record<string, unknown>, maxPage = MAX_PAGE): LogFi
   }
   const limit = one(q, 'limit');
   if (limit !== undefined) {
-    if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > maxPage) throw invalidParam('limit', `must be an integer from 1 to ${maxPage}`);
+    if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > maxPage)
+      throw invalidParam('limit', `must be an integer from 1 to ${maxPage}`);
     f.limit = Number(limit);
   }
   return f;

@@ -22,21 +22,34 @@ const call = {
     source: { ...nullable('string'), description: 'The provider that answered.' },
     providers: {
       type: 'array',
-      description: 'The providers asked, in order: the status each would have answered, its error code, its time, and whether its circuit breaker refused the call.',
+      description:
+        'The providers asked, in order: the status each would have answered, its error code, its time, and whether its circuit breaker refused the call.',
       items: {
         type: 'object',
         required: ['upstream', 'status', 'ms'],
-        properties: { upstream: { type: 'string' }, status: { type: 'integer' }, code: { type: 'string' }, ms: { type: 'number' }, breaker: { type: 'boolean' } },
+        properties: {
+          upstream: { type: 'string' },
+          status: { type: 'integer' },
+          code: { type: 'string' },
+          ms: { type: 'number' },
+          breaker: { type: 'boolean' },
+        },
       },
     },
     cached: { type: 'boolean' },
     bytesOut: { type: 'integer' },
     ip: { ...nullable('string'), description: 'The client address, its last part zeroed unless the server keeps it whole.' },
-    params: { type: 'object', description: 'The parameters sent, keys, tokens, passwords and secret parameters as `[redacted]`, at most 8 KB.' },
+    params: {
+      type: 'object',
+      description: 'The parameters sent, keys, tokens, passwords and secret parameters as `[redacted]`, at most 8 KB.',
+    },
     truncated: { type: 'array', items: { type: 'string' }, description: 'Parameters whose values were cut to fit.' },
     uploads: {
       type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' }, size: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        properties: { field: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' }, size: { type: 'integer' } },
+      },
     },
     error: { ...nullable('string'), description: 'The error message answered.' },
   },
@@ -88,7 +101,7 @@ function oneOperation() {
   return {
     summary: 'One call of yours, by its request id',
     description:
-      "The call whose answer carried this `requestId` (`metadata.requestId`, the X-Request-Id header): everything the request log keeps of it, with the providers it asked. The newest, when one id was sent twice. This request does not count against the allowance.",
+      'The call whose answer carried this `requestId` (`metadata.requestId`, the X-Request-Id header): everything the request log keeps of it, with the providers it asked. The newest, when one id was sent twice. This request does not count against the allowance.',
     operationId: 'accountRequest',
     tags: ['account'],
     parameters: [{ name: 'requestId', in: 'path', required: true, description: 'The request id of the call.', schema: { type: 'string' } }],

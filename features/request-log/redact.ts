@@ -5,7 +5,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { UploadedFile } from '../../engine/types.js';
 
 /** Each of the parameters, the uploads and the error is cut to this many bytes of JSON. */
-export const CAP_BYTES = 8 * 1024;
+const CAP_BYTES = 8 * 1024;
 export const REDACTED = '[redacted]';
 /** The key under which kept parameters list the names whose values were cut to fit (never replayed). */
 export const TRUNCATED = '[truncated]';
@@ -13,7 +13,7 @@ export const TRUNCATED = '[truncated]';
 /** Names that hold credentials on any endpoint (compared in lower case, `-` read as `_`). */
 const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authorization|credentials?|session|cookie)$|password|secret/;
 
-export function isSecretName(name: string, secretParams: ReadonlySet<string>): boolean {
+function isSecretName(name: string, secretParams: ReadonlySet<string>): boolean {
   return secretParams.has(name) || SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_'));
 }
 
@@ -40,7 +40,11 @@ function clean(value: unknown, secretParams: ReadonlySet<string>, presented: rea
  * The parameters as JSON, redacted and at most CAP_BYTES: over it, the longest values are cut first (their
  * names listed under TRUNCATED, so that Replay in Try it leaves them out), then fields beyond the cap dropped.
  */
-export function keptParams(raw: Record<string, unknown> | undefined, secretParams: ReadonlySet<string>, presented: readonly string[]): string | null {
+export function keptParams(
+  raw: Record<string, unknown> | undefined,
+  secretParams: ReadonlySet<string>,
+  presented: readonly string[],
+): string | null {
   if (raw === undefined) return null;
   const names = Object.keys(raw);
   if (names.length === 0) return null;
@@ -61,7 +65,9 @@ export function keptParams(raw: Record<string, unknown> | undefined, secretParam
   kept[TRUNCATED] = cut;
   json = JSON.stringify(kept);
   while (Buffer.byteLength(json) > CAP_BYTES && Object.keys(kept).length > 1) {
-    const last = Object.keys(kept).filter((k) => k !== TRUNCATED).pop()!;
+    const last = Object.keys(kept)
+      .filter((k) => k !== TRUNCATED)
+      .pop()!;
     delete kept[last];
     cut.push(last);
     json = JSON.stringify(kept);
@@ -87,7 +93,10 @@ export function keptText(text: string | undefined, presented: readonly string[])
   if (!text) return null;
   const t = scrub(text, presented);
   if (Buffer.byteLength(t) <= CAP_BYTES) return t;
-  return `${Buffer.from(t).subarray(0, CAP_BYTES - 3).toString('utf8').replace(/\uFFFD+$/, '')}…`;
+  return `${Buffer.from(t)
+    .subarray(0, CAP_BYTES - 3)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '')}…`;
 }
 
 /** The client address as kept: `truncated` keeps an IPv4 address's /24 and an IPv6 address's /48. */

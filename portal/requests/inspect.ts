@@ -9,7 +9,7 @@ import type { LogRecords } from '../../features/request-log/records.js';
 import { PageError } from '../shared/pages.js';
 
 /** The most calls one export holds (the newest of the filter). */
-export const EXPORT_MAX = 10_000;
+const EXPORT_MAX = 10_000;
 const EXPORT_PAGE = 500;
 const FORM_FIELDS = ['requestId', 'account', 'key', 'endpoint', 'status', 'code', 'from', 'to', 'cursor'];
 
@@ -38,7 +38,11 @@ export async function pageOf(
   filter: LogFilter,
 ): Promise<{ calls: LoggedCall[]; owners: Map<string, string | null>; last: string | undefined }> {
   const { rows, more } = await records.list({ ...filter, owner });
-  return { calls: rows.map(loggedCall), owners: new Map(rows.map((r) => [r.id, r.owner])), last: more ? rows[rows.length - 1].id : undefined };
+  return {
+    calls: rows.map(loggedCall),
+    owners: new Map(rows.map((r) => [r.id, r.owner])),
+    last: more ? rows[rows.length - 1].id : undefined,
+  };
 }
 
 /** Writes the filter's calls, newest first, as CSV or JSON (a list of calls), at most EXPORT_MAX. */

@@ -30,7 +30,8 @@ export function requestRoutes(ctx: PortalContext): Router {
       const filter = filterOf(asked);
       const { calls, last } = await pageOf(records, viewer.id, filter);
       // A request id found once: its page at once.
-      if (filter.requestId && calls.length === 1 && !asked.cursor) return res.redirect(303, `${BASE}/${encodeURIComponent(calls[0].requestId)}`);
+      if (filter.requestId && calls.length === 1 && !asked.cursor)
+        return res.redirect(303, `${BASE}/${encodeURIComponent(calls[0].requestId)}`);
       const keys = (await viewerKeys(deps, viewer)).filter((k) => k.record).map((k) => ({ value: k.id, label: k.label }));
       const days = retentionDays(deps.plans, viewer.plan);
       pages.send(

@@ -43,7 +43,7 @@ const shot = (page: Page, name: string) => screenshot(page, `requests-${name}`, 
 run('from a failing call to its providers and Replay in Try it', () => {
   test('the journey', async () => {
     const accounts = new Accounts(t.api.database.db, t.api.keys);
-    const account = await accounts.create({ email: EMAIL, name: 'Journey', password: PW, role: 'user' });
+    const account = (await accounts.create({ email: EMAIL, name: 'Journey', password: PW, role: 'user' }))!;
     await accounts.update(account.id, { plan: 'premium' });
     const { key } = await t.api.keys.issue('premium', 'bot', account.id);
 

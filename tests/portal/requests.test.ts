@@ -12,7 +12,7 @@ const PW = 'correct horse battery';
 
 async function member(email: string, role: 'user' | 'admin' = 'user') {
   const accounts = new Accounts(t.api.database.db, t.api.keys);
-  const account = await accounts.create({ email, name: email, password: PW, role });
+  const account = (await accounts.create({ email, name: email, password: PW, role }))!;
   await accounts.update(account.id, { plan: 'premium' });
   const { key, record } = await t.api.keys.issue('premium', `${email} key`, account.id);
   const agent = visitor(t);
@@ -85,7 +85,9 @@ test("a request id search opens the call's page: providers tried, and Replay in 
   expect(replay).not.toContain(carol.key);
   // The reference opens that operation's Try it, filled in.
   const docs = await carol.agent.get(replay.split('#')[0]);
-  expect(docs.text).toMatch(/<details class="try" open><summary>Try it<\/summary>\s*<form class="try-form" data-method="GET" data-path="\/api\/v1\/anime\/creature-data"/);
+  expect(docs.text).toMatch(
+    /<details class="try" open><summary>Try it<\/summary>\s*<form class="try-form" data-method="GET" data-path="\/api\/v1\/anime\/creature-data"/,
+  );
   expect(docs.text).toMatch(/name="id" value="25"/);
 });
 

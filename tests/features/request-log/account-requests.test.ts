@@ -12,7 +12,7 @@ const requests = (key: string, query: Record<string, string> = {}) =>
 
 async function accountKey(email: string) {
   const accounts = new Accounts(t.api.database.db, t.api.keys);
-  const account = await accounts.create({ email, name: 'Log', password: 'correct horse battery', role: 'user' });
+  const account = (await accounts.create({ email, name: 'Log', password: 'correct horse battery', role: 'user' }))!;
   await accounts.update(account.id, { plan: 'premium' });
   const a = await t.api.keys.issue('premium', 'first', account.id);
   const b = await t.api.keys.issue('premium', 'second', account.id);
@@ -40,15 +40,28 @@ test("a key reads its account's calls across its keys, newest first, by cursor, 
 
   const errors = await requests(a.key, { status: '5xx' });
   expect(errors.body.data.items).toHaveLength(1);
-  expect(errors.body.data.items[0]).toMatchObject({ requestId: ids[4], status: 502, code: 'upstream_failed', endpoint: 'anime/creature-data' });
-  expect(errors.body.data.items[0].providers).toEqual([expect.objectContaining({ upstream: 'pokeapi', status: 502, code: 'upstream_failed' })]);
+  expect(errors.body.data.items[0]).toMatchObject({
+    requestId: ids[4],
+    status: 502,
+    code: 'upstream_failed',
+    endpoint: 'anime/creature-data',
+  });
+  expect(errors.body.data.items[0].providers).toEqual([
+    expect.objectContaining({ upstream: 'pokeapi', status: 502, code: 'upstream_failed' }),
+  ]);
   expect((await requests(a.key, { key: b.record.id })).body.data.items).toHaveLength(2);
   expect((await requests(a.key, { endpoint: 'tools/ccgen', code: 'upstream_failed' })).body.data.items).toHaveLength(0);
   expect((await requests(a.key, { from: new Date(Date.now() + 60_000).toISOString() })).body.data.items).toHaveLength(0);
 
   const one = await request(t.app).get(`/api/v1/account/requests/${ids[0]}`).set('X-API-Key', b.key);
   expect(one.status).toBe(200);
-  expect(one.body.data).toMatchObject({ requestId: ids[0], endpoint: 'tools/ccgen', status: 200, source: 'embedded', params: { bin: '457173' } });
+  expect(one.body.data).toMatchObject({
+    requestId: ids[0],
+    endpoint: 'tools/ccgen',
+    status: 200,
+    source: 'embedded',
+    params: { bin: '457173' },
+  });
   expect(one.body.metadata.requestId).toBe(one.headers['x-request-id']);
 });
 

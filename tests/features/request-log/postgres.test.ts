@@ -19,7 +19,9 @@ test('calls are written to day partitions and read back by cursor and by request
   const app = t.app;
   const ids: string[] = [];
   for (let i = 0; i < 3; i++)
-    ids.push((await request(app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', KEYS.premium)).headers['x-request-id']);
+    ids.push(
+      (await request(app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', KEYS.premium)).headers['x-request-id'],
+    );
   await t.api.requestLog!.flush();
   const parts = await sql<{ name: string }>`
     select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('request_log')`.execute(
@@ -29,7 +31,10 @@ test('calls are written to day partitions and read back by cursor and by request
   expect(parts.rows.map((r) => r.name)).toEqual([`request_log_d${Math.floor(Date.now() / 86_400_000) + 8}`]);
   const first = await request(app).get('/api/v1/account/requests').query({ limit: '2' }).set('X-API-Key', KEYS.premium);
   expect(first.body.data.items.map((c: { requestId: string }) => c.requestId)).toEqual([ids[2], ids[1]]);
-  const rest = await request(app).get('/api/v1/account/requests').query({ cursor: first.body.data.nextCursor }).set('X-API-Key', KEYS.premium);
+  const rest = await request(app)
+    .get('/api/v1/account/requests')
+    .query({ cursor: first.body.data.nextCursor })
+    .set('X-API-Key', KEYS.premium);
   expect(rest.body.data.items.map((c: { requestId: string }) => c.requestId)).toEqual([ids[0]]);
   const one = await request(app).get(`/api/v1/account/requests/${ids[1]}`).set('X-API-Key', KEYS.premium);
   expect(one.body.data).toMatchObject({ requestId: ids[1], status: 200, params: { bin: '457173' } });

@@ -21,7 +21,7 @@ const SECRETS = {
 function rawRows(): Record<string, unknown>[] {
   const db = new DatabaseSync(path.join(t.dataDir, 'uua.sqlite'), { readOnly: true });
   try {
-    return db.prepare('SELECT * FROM request_log').all() as Record<string, unknown>[];
+    return db.prepare('SELECT * FROM request_log').all();
   } finally {
     db.close();
   }
@@ -52,7 +52,8 @@ test('keys, upstream_key, passwords and tokens in the query, body and headers ne
   const everything = JSON.stringify(rows);
   for (const secret of [...Object.values(SECRETS), KEYS.premium, KEYS.enterprise]) expect(everything).not.toContain(secret);
   // What is not a secret is kept, and the secrets' places say so.
-  const byId = (res: { headers: Record<string, string> }) => JSON.parse(String(ours.find((r) => r.request_id === res.headers['x-request-id'])!.params));
+  const byId = (res: { headers: Record<string, string> }) =>
+    JSON.parse(String(ours.find((r) => r.request_id === res.headers['x-request-id'])!.params));
   expect(byId(get)).toEqual({ apikey: '[redacted]', bin: '457173', password: '[redacted]', access_token: '[redacted]' });
   expect(byId(json)).toEqual({ q: 'my key is [redacted], keep it safe', upstream_key: '[redacted]', user_password: '[redacted]' });
   expect(byId(form)).toMatchObject({ apikey: '[redacted]', q: 'hello', upstream_key: '[redacted]', session_token: '[redacted]' });
@@ -60,10 +61,7 @@ test('keys, upstream_key, passwords and tokens in the query, body and headers ne
 
 test('the parameters are capped at 8 KB, the cut ones named', async () => {
   const long = 'x'.repeat(20_000);
-  const res = await request(t.app)
-    .post('/api/v1/gen-models/chat-01')
-    .set('X-API-Key', KEYS.premium)
-    .send({ q: 'hello', note: long });
+  const res = await request(t.app).post('/api/v1/gen-models/chat-01').set('X-API-Key', KEYS.premium).send({ q: 'hello', note: long });
   await t.api.requestLog!.flush();
   const row = rawRows().find((r) => r.request_id === res.headers['x-request-id'])!;
   expect(Buffer.byteLength(String(row.params))).toBeLessThanOrEqual(8 * 1024);
