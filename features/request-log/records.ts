@@ -102,6 +102,11 @@ export class LogRecords {
     return this.db.selectFrom('requestLog').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Deletes every call of an owner (an account deleted by its owner: the calls hold what it sent). */
+  async forget(owner: string): Promise<void> {
+    await this.db.deleteFrom('requestLog').where('owner', '=', owner).execute();
+  }
+
   /** Drops the rows whose day has come: whole partitions on PostgreSQL. Answers how many days or rows went. */
   async sweep(today: number, pause: () => Promise<void> = () => Promise.resolve()): Promise<number> {
     if (this.engine === 'postgres') {

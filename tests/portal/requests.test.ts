@@ -4,7 +4,7 @@
 // Try it link carries the parameters sent, never a redacted one.
 import request from 'supertest';
 import { appForTests } from '../helpers/app.js';
-import { signIn, visitor } from '../helpers/portal.js';
+import { signIn, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 
 const t = appForTests({ UPSTREAM_POKEAPI_URL: 'http://127.0.0.1:9' });
@@ -125,4 +125,15 @@ test('pages follow with a cursor, keeping the filter', async () => {
   const second = await erin.agent.get(next);
   for (const id of ids.slice(0, 5)) expect(second.text).toContain(id);
   expect(second.text).not.toContain(ids[5]);
+});
+
+test('an account deleted by its owner takes its calls with it', async () => {
+  const fay = await member('fay-log@example.com');
+  const id = (await call(fay.key, { bin: '466666' })).headers['x-request-id'];
+  await t.api.requestLog!.flush();
+  const rows = () => t.api.database.db.selectFrom('requestLog').select('requestId').where('requestId', '=', id).execute();
+  expect(await rows()).toHaveLength(1);
+  const deleted = await submit(fay.agent, '/account', '/account/delete', { password: PW });
+  expect(deleted.status).toBe(303);
+  expect(await rows()).toHaveLength(0);
 });
