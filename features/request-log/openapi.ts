@@ -104,7 +104,16 @@ function oneOperation() {
       'The call whose answer carried this `requestId` (`metadata.requestId`, the X-Request-Id header): everything the request log keeps of it, with the providers it asked. The newest, when one id was sent twice. This request does not count against the allowance.',
     operationId: 'accountRequest',
     tags: ['account'],
-    parameters: [{ name: 'requestId', in: 'path', required: true, description: 'The request id of the call.', schema: { type: 'string' } }],
+    parameters: [
+      {
+        name: 'requestId',
+        in: 'path',
+        required: true,
+        description: 'The request id of the call.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+        example: '3b1f6a2e-5d1c-4c8e-9a53-6f0e2d7c41aa',
+      },
+    ],
     responses: {
       200: {
         description: 'The success envelope, with the call in `data`.',
