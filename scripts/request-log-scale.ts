@@ -38,7 +38,16 @@ const PASSWORD = 'scale-password-1';
 const ACCOUNT = 'acc_scale0000000';
 const ADMIN = 'acc_scale0000001';
 const OWNERS = 1000;
-const ENDPOINTS = ['tools/ccgen', 'utilities/wth', 'utilities/ip', 'ai/chat', 'downloaders/tiktok', 'tts/generate', 'quotes/random', 'books/bible'];
+const ENDPOINTS = [
+  'tools/ccgen',
+  'utilities/wth',
+  'utilities/ip',
+  'ai/chat',
+  'downloaders/tiktok',
+  'tts/generate',
+  'quotes/random',
+  'books/bible',
+];
 const SPAN_MS = 30 * DAY_MS;
 
 const started = Date.now();
@@ -63,7 +72,9 @@ async function seedSqlite(dataDir: string) {
   const db = new DatabaseSync(sqliteFile(dataDir));
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576;');
   // A bulk load: the indexes made again once the rows are in (sorted once, not grown row by row).
-  const indexes = db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'request_log' and sql is not null").all() as {
+  const indexes = db
+    .prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'request_log' and sql is not null")
+    .all() as {
     name: string;
     sql: string;
   }[];
@@ -91,7 +102,9 @@ async function seedSqlite(dataDir: string) {
         failed ? 'upstream_failed' : c.status === 400 ? 'bad_input' : null,
         (i % 900) + 0.5,
         failed ? null : 'upstream',
-        JSON.stringify([{ upstream: 'upstream', status: failed ? 502 : 200, ms: (i % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) }]),
+        JSON.stringify([
+          { upstream: 'upstream', status: failed ? 502 : 200, ms: (i % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) },
+        ]),
         failed ? 80 : 1200,
         JSON.stringify({ apikey: '[redacted]', q: `query number ${i}` }),
         failed ? 'The upstream service failed' : null,
@@ -144,7 +157,8 @@ async function seedPostgres(url: string) {
       log(`postgres: ${Math.min(ROWS, start + BATCH).toLocaleString('en-US')} rows`);
     }
     for (const i of indexes) {
-      await c.query(i.def);
+      // pg_indexes gives a partitioned table's index as `ON ONLY` (the parent alone): made on every partition here.
+      await c.query(i.def.replace(' ON ONLY ', ' ON '));
       log(`postgres: index ${i.name} made`);
     }
     await c.query('analyze request_log');
@@ -167,18 +181,58 @@ async function seedAccounts(dataDir: string, databaseUrl: string | undefined): P
       const email = `${role}@scale.example`;
       await database.db
         .insertInto('accounts')
-        .values({ id, email, emailKey: email, name: role, passwordHash, role, plan: 'enterprise', status: 'active', createdAt, lastSignInAt: null, quotaAlerts: null })
+        .values({
+          id,
+          email,
+          emailKey: email,
+          name: role,
+          passwordHash,
+          role,
+          plan: 'enterprise',
+          status: 'active',
+          createdAt,
+          lastSignInAt: null,
+          quotaAlerts: null,
+        })
         .execute();
       const hash = id === ACCOUNT ? hashKey(key) : crypto.randomBytes(32).toString('hex');
       await database.db
         .insertInto('apiKeys')
-        .values({ hash, id: `key${id.slice(-6)}`, accountId: id, plan: 'enterprise', disabled: 0, name: 'scale', createdAt, hint: null, expiresAt: null, cap: null, replacedBy: null, revokedAt: null })
+        .values({
+          hash,
+          id: `key${id.slice(-6)}`,
+          accountId: id,
+          plan: 'enterprise',
+          disabled: 0,
+          name: 'scale',
+          createdAt,
+          hint: null,
+          expiresAt: null,
+          cap: null,
+          replacedBy: null,
+          revokedAt: null,
+        })
         .execute();
     }
   } finally {
     await database.close();
   }
   return key;
+}
+
+/** The request log's bytes on disk, its indexes included (SQLite: the whole file, the rest of it small). */
+async function sizeOf(dataDir: string, databaseUrl: string | undefined): Promise<number> {
+  if (!databaseUrl) return fs.statSync(sqliteFile(dataDir)).size;
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: string }>(
+      "select coalesce(sum(pg_total_relation_size(inhrelid)), 0) as n from pg_inherits where inhparent = to_regclass('request_log')",
+    );
+    return Number(rows[0].n);
+  } finally {
+    await c.end();
+  }
 }
 
 function visitor(base: string) {
@@ -255,7 +309,19 @@ async function main() {
     if (databaseUrl) await seedPostgres(databaseUrl);
     else await seedSqlite(dataDir);
     log(`seeded ${ROWS.toLocaleString('en-US')} rows in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
+    const bytes = await sizeOf(dataDir, databaseUrl);
+    log(`the table with its indexes: ${(bytes / 1024 ** 3).toFixed(2)} GiB, ${Math.round(bytes / ROWS)} bytes a call`);
 
+    if (databaseUrl && process.env.EXPLAIN) {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      const plan = await c.query(
+        `explain analyze select * from request_log where owner = $1 and request_id = $2 order by id desc limit $3`,
+        [ACCOUNT, requestIdOf(5 * 1000), 2],
+      );
+      console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
+      await c.end();
+    }
     const app = await createApp({
       ...process.env,
       DATA_DIR: dataDir,
@@ -285,13 +351,17 @@ async function main() {
         await timed('API: first page, one endpoint', () => api('?endpoint=utilities/wth')),
         await timed('API: first page, code bad_input, last 7 days', () => api(`?code=bad_input&from=${now - 7 * DAY_MS}`)),
         await timed('API: the next page by cursor', () => api(`?cursor=${first.data.nextCursor}`)),
-        await timed('API: one call by request id', (i) => fetch(`${base}/api/v1/account/requests/${ids[i]}`, { headers: { 'x-api-key': key } })),
+        await timed('API: one call by request id', (i) =>
+          fetch(`${base}/api/v1/account/requests/${ids[i]}`, { headers: { 'x-api-key': key } }),
+        ),
         await timed('portal: /dashboard/requests', () => user.get('/dashboard/requests')),
         await timed('portal: request-id search', (i) => user.get(`/dashboard/requests?requestId=${ids[i]}`), 303),
         await timed('admin: /admin/requests (every account)', () => admin.get('/admin/requests')),
         await timed("admin: another account's request id", (i) => admin.get(`/admin/requests?requestId=${otherIds[i]}`), 303),
       ];
-      console.log(`\n${ENGINE}, ${ROWS.toLocaleString('en-US')} rows (${((ROWS / 5) | 0).toLocaleString('en-US')} of the measured account), ${RUNS} runs each:`);
+      console.log(
+        `\n${ENGINE}, ${ROWS.toLocaleString('en-US')} rows (${((ROWS / 5) | 0).toLocaleString('en-US')} of the measured account), ${RUNS} runs each:`,
+      );
       console.log('| operation | median ms | slowest ms |\n|---|---|---|');
       for (const r of results) console.log(`| ${r.what} | ${r.median.toFixed(1)} | ${r.max.toFixed(1)} |`);
     } finally {

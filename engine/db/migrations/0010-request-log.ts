@@ -43,7 +43,7 @@ export const requestLog: Migration = {
     await index('request_log_by_endpoint', ['owner', 'endpoint', 'id']);
     await index('request_log_by_class', ['owner', 'status_class', 'id']);
     await index('request_log_by_code', ['owner', 'code', 'id']);
-    await index('request_log_by_request_id', ['request_id']);
+    await index('request_log_by_request_id', ['request_id', 'id']);
     // The sweep's look-up on SQLite (PostgreSQL drops partitions).
     if (!pg) await index('request_log_by_drop_day', ['drop_day']);
   },
