@@ -312,16 +312,6 @@ async function main() {
     const bytes = await sizeOf(dataDir, databaseUrl);
     log(`the table with its indexes: ${(bytes / 1024 ** 3).toFixed(2)} GiB, ${Math.round(bytes / ROWS)} bytes a call`);
 
-    if (databaseUrl && process.env.EXPLAIN) {
-      const c = new pg.Client({ connectionString: databaseUrl });
-      await c.connect();
-      const plan = await c.query(
-        `explain analyze select * from request_log where owner = $1 and request_id = $2 order by id desc limit $3`,
-        [ACCOUNT, requestIdOf(5 * 1000), 2],
-      );
-      console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
-      await c.end();
-    }
     const app = await createApp({
       ...process.env,
       DATA_DIR: dataDir,
