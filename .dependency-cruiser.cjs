@@ -63,8 +63,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // Recorded upstream payloads, not code.
-    exclude: { path: '^tests/fixtures/' },
+    // Recorded upstream payloads, not code; and the SDK's generated client (@hey-api/openapi-ts writes it
+    // with a type-only circle between two of its files), which the SDK's tests reach.
+    exclude: { path: '^(tests/fixtures|sdks/typescript/src/gen)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -54,8 +54,10 @@ import { createMedia } from '../features/media/media.js';
 import { mediaRefresher } from './media-refresh.js';
 import { isLive } from '../engine/access/keystore.js';
 import type { ResolveHost } from '../engine/upstream/guarded-fetch.js';
+import { CONTRACT_VERSION } from '../engine/contract-version.js';
 
-export const VERSION = '0.1.0';
+/** The service's version is its contract's: the OpenAPI document's info.version. */
+const VERSION = CONTRACT_VERSION;
 /** Between two steps of loading in the background: a few turns of the event loop for the requests waiting. */
 const WARM_PAUSE_MS = 10;
 /**

@@ -27,6 +27,10 @@ const headers = {
     description: 'Always `nosniff`: an answer is only ever what its Content-Type says.',
     schema: { const: 'nosniff' },
   },
+  'API-Version': {
+    description: 'The version of this contract (`info.version` of the document): a change that breaks callers raises its major part.',
+    schema: { type: 'string' },
+  },
   'X-Request-Id': {
     description: 'Your X-Request-Id when it is 1 to 64 of `A-Z a-z 0-9 . _ -`, otherwise a new id; it names the request in the logs.',
     schema: { type: 'string' },
@@ -48,6 +52,7 @@ export function answerHeaders(retryAfter: 'required' | 'none' = 'none'): Record<
     'RateLimit-Policy',
     'X-Request-Id',
     'X-Content-Type-Options',
+    'API-Version',
   ])
     out[name] = ref('headers', name);
   if (retryAfter === 'required') out['Retry-After'] = retryAfterHeader;
@@ -55,7 +60,10 @@ export function answerHeaders(retryAfter: 'required' | 'none' = 'none'): Record<
 }
 
 /** Answers given before the request reaches the API (engine/pipeline/client-error.ts) carry no allowance headers. */
-const edgeHeaders = () => ({ 'X-Content-Type-Options': ref('headers', 'X-Content-Type-Options') });
+const edgeHeaders = () => ({
+  'X-Content-Type-Options': ref('headers', 'X-Content-Type-Options'),
+  'API-Version': ref('headers', 'API-Version'),
+});
 
 function errorResponse(
   status: number,

@@ -7,6 +7,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { CONTRACT_VERSION, VERSION_HEADER } from '../contract-version.js';
+
+const VERSION_LINE = `${VERSION_HEADER}: ${CONTRACT_VERSION}\r\n`;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -35,7 +38,7 @@ function answer(socket: Socket, code: ErrorCode, message: string, extra = '') {
   const status = ERROR_STATUS[code];
   const body = JSON.stringify({ success: false, error: message, code });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n${extra}` +
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n${VERSION_LINE}${extra}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   // Whatever the request's own handler still writes goes nowhere once the answer is out.

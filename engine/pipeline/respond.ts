@@ -9,6 +9,7 @@ import type { AdapterData } from '../types.js';
 import type { Call } from './call.js';
 import type { Fail } from './chain.js';
 import type { CacheCodec } from '../upstream/response-cache.js';
+import { CONTRACT_VERSION, VERSION_HEADER } from '../contract-version.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** From the module itself, not an `import`: see server/main.ts and docs/decisions/bounded-heap.md. */
@@ -160,6 +161,7 @@ function headersOf(e: ApiError): Record<string, string> {
 /** The error envelope of `e`, with its headers (Allow, WWW-Authenticate), for a page or a URL no route reads. */
 export function sendError(res: ServerResponse, e: ApiError) {
   if (res.headersSent) return res.end();
+  res.setHeader(VERSION_HEADER, CONTRACT_VERSION);
   for (const [name, value] of Object.entries(headersOf(e))) res.setHeader(name, value);
   sendJson(res, e.status, errorBody(e));
 }

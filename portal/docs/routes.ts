@@ -1,5 +1,6 @@
 // The front door: GET / for browsers (the landing page; JSON clients fall through to the service
-// document), GET /docs (the reference's overview) and GET /docs/<category> (its operations), rendered on
+// document), GET /docs (the reference's overview), GET /docs/changelog (the contract's changes, CHANGELOG.md)
+// and GET /docs/<category> (its operations), rendered on
 // the server from the OpenAPI document /openapi.json serves (docs/views.ts). A signed-in viewer's Try it
 // offers their own keys; everyone's offers the anonymous key.
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
@@ -10,6 +11,7 @@ import { PageError, wrap } from '../shared/pages.js';
 import { pageHeaders } from '../shared/security.js';
 import { landingBody } from './landing.js';
 import { categoryTitle } from './categories.js';
+import { changelogPage } from './changelog.js';
 import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryKey } from './views.js';
 
 const SCRIPTS = ['/portal/static/docs.js'];
@@ -69,6 +71,11 @@ export function docsRoutes(ctx: PortalContext): Router {
       pages.send(res, 'API reference', docsOverview(await pageOf(res)), { wide: true, scripts: SCRIPTS });
     }),
   );
+
+  // Before /docs/:category, which would read it as a category.
+  router.get('/docs/changelog', pageHeaders, (_req, res) => {
+    pages.send(res, 'API changelog', changelogPage(), { wide: true });
+  });
 
   router.get(
     '/docs/:category',

@@ -116,7 +116,7 @@ ${intro.map((p) => html`<p>${prose(p)}</p>`)}
 <h2 id="mcp">AI agents (MCP)</h2>
 <p>Every endpoint is also a tool of the MCP server at <code>${o.publicUrl}/mcp</code> (Streamable HTTP), with the same key in the <code>X-API-Key</code> header:</p>
 <pre tabindex="0"><code>${mcpConfig(o.publicUrl)}</code></pre>
-<p class="small muted">The raw OpenAPI document: <a href="/openapi.json">/openapi.json</a>.</p>
+<p class="small muted">The raw OpenAPI document: <a href="/openapi.json">/openapi.json</a>. What changed in it, version by version: <a href="/docs/changelog">the changelog</a>.</p>
 </div></div>`;
 }
 

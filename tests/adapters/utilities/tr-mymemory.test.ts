@@ -1,7 +1,7 @@
 // utilities/tr's last provider, MyMemory (`GET /get?q=…&langpair=en|it`), against loopback fakes of it and of
 // gtx: the language pair (autodetect without `from`, the detected language read from its best match), its
 // errors inside an HTTP 200 (a used-up quota is a 503 with its Retry-After, never a translation; an invalid
-// language a 400), the same quota answer over HTTP 429 (its named wait the Retry-After and the hold), its 500-byte bound, its pooled key; asked when gtx is off or failing (source: mymemory),
+// language a 400; over 200 or 429 its named wait is the Retry-After and the hold), its 500-byte bound, its pooled key; asked when gtx is off or failing (source: mymemory),
 // not when gtx answers; both failing; shape drift → 502 upstream_changed; slowness.
 import { upstreamSuite } from '../../helpers/upstream-suite.js';
 import { expectAnswer } from '../../helpers/schema.js';
@@ -31,7 +31,9 @@ const { gtx, mymemory } = s.fakes;
 const mmOnly = s.app({ without: ['libretranslate', 'gtx'], env: { UPSTREAM_GTX_URL: 'off' } });
 const gtxFirst = s.app({ without: ['libretranslate'] });
 // With the upstream policies on (as in production), so that a hold is kept.
-const mmGuarded = s.app({ without: ['libretranslate', 'gtx'], env: { UPSTREAM_GTX_URL: 'off', UPSTREAM_POLICIES: 'on' } });
+const guarded = () => s.app({ without: ['libretranslate', 'gtx'], env: { UPSTREAM_GTX_URL: 'off', UPSTREAM_POLICIES: 'on' } });
+const held200 = guarded();
+const held429 = guarded();
 
 describe('MyMemory alone (gtx off, no LibreTranslate)', () => {
   test('the documented example: langpair en|it, the given source reported as given', async () => {
@@ -57,31 +59,24 @@ describe('MyMemory alone (gtx off, no LibreTranslate)', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/WARNING|FREE TRANSLATIONS|USAGELIMITS/i);
   });
 
-  test('the quota answer over HTTP 200 holds MyMemory for its named wait too', async () => {
-    mymemory.failWith = { json: fixture('mymemory', 'quota-finished.json') };
-    const wait = 18 * 3600 + 10 * 60 + 39;
-    expect((await mmGuarded.get({ text: 'Quota 200', from: 'en', to: 'it' })).headers['retry-after']).toBe(String(wait));
-    mymemory.failWith = undefined;
+  // Each on an app of its own: the hold one of them puts on MyMemory must not answer for the other.
+  test.each([
+    ['200', 200, held200],
+    ['429 (no Retry-After)', 429, held429],
+  ])('the quota answer over HTTP %s: its named wait is the Retry-After, and MyMemory is held that long', async (_, status, app) => {
+    mymemory.failWith = { status, json: fixture('mymemory', 'quota-finished.json') };
     const calls = mymemory.calls.length;
-    const again = await mmGuarded.get({ text: 'Quota 200 again', from: 'en', to: 'it' });
-    expectFailure(again, { status: 503, code: 'upstream_busy' });
-    expect(Number(again.headers['retry-after'])).toBeGreaterThan(wait - 5);
-    expect(mymemory.calls.length).toBe(calls);
-  });
-
-  test('the same quota answer with HTTP 429 (no Retry-After): its named wait is the Retry-After, and MyMemory is held that long', async () => {
-    mymemory.failWith = { status: 429, json: fixture('mymemory', 'quota-finished.json') };
-    const res = await mmGuarded.get({ text: 'Quota 429', from: 'en', to: 'it' });
+    const res = await app.get({ text: `Quota ${status}`, from: 'en', to: 'it' });
     expectFailure(res, { status: 503, code: 'upstream_busy' });
+    expect(mymemory.calls.length).toBe(calls + 1); // asked, not refused by an earlier hold
     const wait = 18 * 3600 + 10 * 60 + 39;
     expect(res.headers['retry-after']).toBe(String(wait));
     // Held: the next call is not sent, and is told the rest of the same wait.
     mymemory.failWith = undefined;
-    const calls = mymemory.calls.length;
-    const again = await mmGuarded.get({ text: 'Quota again', from: 'en', to: 'it' });
+    const again = await app.get({ text: `Quota ${status} again`, from: 'en', to: 'it' });
     expectFailure(again, { status: 503, code: 'upstream_busy' });
     expect(Number(again.headers['retry-after'])).toBeGreaterThan(wait - 5);
-    expect(mymemory.calls.length).toBe(calls);
+    expect(mymemory.calls.length).toBe(calls + 1);
   });
 
   test('the warning alone (no quotaFinished, status 200) is still a used-up quota, an hour without a time', async () => {

@@ -1,11 +1,13 @@
 // The HTTP edge over a raw socket (engine/pipeline/client-error.ts): a broken chunked body is a 400 in the
 // envelope, a body that stops arriving a 408 after the idle time while a slow but steady upload goes on,
 // the answer to a valid request is written before the connection closes on the garbage after it, a
-// trailing slash names the route, every answer says X-Content-Type-Options: nosniff, and JSON nested
+// trailing slash names the route, every answer says X-Content-Type-Options: nosniff (and an API answer its
+// contract's version, API-Version), and JSON nested
 // 50,000 levels deep is a 400, not a stack overflow.
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
+import { CONTRACT_VERSION } from '../../../engine/contract-version.js';
 
 const IDLE_MS = 1000;
 let t: TestApp;
@@ -142,6 +144,22 @@ test.each([
   ]);
   expect(answers[0].status).toBe(status);
   expect(answers[0].head).toMatch(/\r\nx-content-type-options: nosniff/i);
+});
+
+test.each([
+  ['a success', `GET /api/v1/tools/ccgen?bin=457173 HTTP/1.1\r\nX-API-Key: ${KEYS.premium}`, 200],
+  ['a missing key', `GET /api/v1/tools/ccgen?bin=457173 HTTP/1.1`, 401],
+  ['an unknown endpoint', `GET /api/v1/tools/no-such HTTP/1.1\r\nX-API-Key: ${KEYS.premium}`, 404],
+  ['a URL too long for the server', `GET /api/v1/tools/ccgen?q=${'x'.repeat(20_000)} HTTP/1.1`, 414],
+  [
+    'a malformed chunked body',
+    `POST /api/v1/cloud-storage/paste-host HTTP/1.1\r\n${json}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0`,
+    400,
+  ],
+])('%s names the contract version (API-Version)', async (_what, head, status) => {
+  const { answers } = await raw([`${head}\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+  expect(answers[0].status).toBe(status);
+  expect(answers[0].head).toContain(`\r\nAPI-Version: ${CONTRACT_VERSION}`);
 });
 
 test('pages say which browser features they never use (Permissions-Policy)', async () => {
