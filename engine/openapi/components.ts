@@ -71,13 +71,8 @@ function errorResponse(
   retryAfter: 'required' | 'none' = 'none',
   responseHeaders: Record<string, unknown> = answerHeaders(retryAfter),
 ) {
-  // An answer of the API's door names its call: where to look it up.
-  const where =
-    'X-Request-Id' in responseHeaders
-      ? ' X-Request-Id names this call: the calls of personal keys are kept in the request log (`GET /api/v1/account/requests/{requestId}`, `/dashboard/requests`).'
-      : '';
   return {
-    description: `${description}${where}`,
+    description,
     headers: responseHeaders,
     content: { 'application/json': { schema: { allOf: [ref('schemas', 'Error')], properties: { code: { enum: codesOf(status) } } } } },
   };
