@@ -21,8 +21,10 @@ export interface Config {
   maxUploadBytes: number;
   /** Largest JSON or urlencoded body, in bytes. */
   maxBodyBytes: number;
-  /** Per-plan overrides: PLAN_<ID>_LIMIT and PLAN_<ID>_WINDOW. */
-  planOverrides: Record<string, { limit?: number; window?: string }>;
+  /** Per-plan overrides: PLAN_<ID>_LIMIT, PLAN_<ID>_WINDOW and PLAN_<ID>_LOG_DAYS (the request log's days). */
+  planOverrides: Record<string, { limit?: number; window?: string; logDays?: number }>;
+  /** The request log (features/request-log/): REQUEST_LOG=off turns it off; REQUEST_LOG_IP how much of the client address it keeps. */
+  requestLog: { on: boolean; ip: 'truncated' | 'full' | 'none' };
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** On SIGTERM: how long /health answers 503 (draining) before the server stops accepting. */

@@ -19,6 +19,8 @@ import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { usageRoutes } from './account/usage-routes.js';
+import { requestRoutes } from './requests/routes.js';
+import { adminRequestRoutes } from './requests/admin-routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { statusAdminRoutes } from './status/admin.js';
@@ -86,11 +88,13 @@ export function createPortal(deps: PortalDeps): Portal {
   // With ADMIN_2FA=required, an admin without a second factor sets one up before any admin page.
   router.use('/admin', adminFactorGate(ctx));
   router.use('/admin/status', statusAdminRoutes(ctx));
+  router.use('/admin', adminRequestRoutes(ctx));
   router.use('/admin', adminRoutes(ctx));
   // The signed-in account's pages: visitors who are not signed in are sent to sign in and brought back.
   router.use('/dashboard', pageHeaders, requireSignedIn);
   router.use(keyRoutes(ctx));
   router.use(usageRoutes(ctx));
+  router.use(requestRoutes(ctx));
   router.use(webhookRoutes(ctx));
   if (ctx.billing) router.use(billingRoutes(ctx, ctx.billing));
 

@@ -9,6 +9,7 @@ import { loadConfig } from '../server/config.js';
 import { loadCatalog } from '../engine/catalog/load.js';
 import { openApiDocument } from '../engine/openapi/document.js';
 import { accountUsageDocument } from '../features/usage/openapi.js';
+import { requestLogDocument } from '../features/request-log/openapi.js';
 import { CONTRACT_VERSION } from '../engine/contract-version.js';
 import { createUpstreams } from '../engine/upstream/client.js';
 import { createLogger } from '../engine/infra/logger.js';
@@ -30,6 +31,6 @@ export function contractDocument(env: Record<string, string | undefined> | 'cont
     upstreams: catalog.upstreams,
     pooled: (id) => upstream?.(id).hasKeys ?? true,
     implemented: (e) => implemented(e.adapter),
-    parts: [accountUsageDocument()],
+    parts: [accountUsageDocument(), requestLogDocument()],
   });
 }

@@ -41,6 +41,9 @@ import type { Adapter } from '../engine/types.js';
 import { withFreePersonalPlan } from '../portal/keys/keys.js';
 import { createUsage } from '../features/usage/usage.js';
 import { accountUsageRoute } from '../features/usage/account-usage.js';
+import { createRequestLog, type RequestLog } from '../features/request-log/request-log.js';
+import { LogRecords } from '../features/request-log/records.js';
+import { accountRequestsRoutes } from '../features/request-log/account-requests.js';
 import { identify } from '../engine/pipeline/steps/identify.js';
 import { createHealth, type Health } from '../features/health/health.js';
 import { probeRunner } from './probe-routes.js';
@@ -79,6 +82,8 @@ export interface App {
   redis?: RedisHandle;
   /** Probes, endpoint states, incidents and operator alerts (features/health/). */
   health: Health;
+  /** The request log (features/request-log/), unless REQUEST_LOG=off: tests flush it. */
+  requestLog: RequestLog | undefined;
   /** Where the upstream clients tell of their circuit breakers' transitions. */
   upstreamEvents: UpstreamEvents;
   /** From now on /health answers 503 `draining`, so a load balancer sends no more traffic (server/main.ts). */
@@ -226,6 +231,10 @@ export async function createApp(
   let draining = false;
   const usage = createUsage(store, log, (uses) => keys.recordLastUsed(uses));
   const usageDeps = { serviceName: config.serviceName, usage, allowance, keyUse, usageKeys };
+  const logRecords = new LogRecords(database.db, database.engine);
+  const requestLog = config.requestLog.on
+    ? createRequestLog({ records: logRecords, plans, endpoints: catalog.endpoints, ip: config.requestLog.ip, log })
+    : undefined;
 
   // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
   const logAccess = accessLog(log);
@@ -236,6 +245,7 @@ export async function createApp(
     const now = Date.now();
     metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
     usage.record(call, status, now);
+    requestLog?.record(call, status, now);
     // A cached answer says nothing of the upstream now.
     if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source, now);
     logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
@@ -273,7 +283,17 @@ export async function createApp(
     identify: identifyStep,
     meter,
     resolve: opts.resolve,
-    featureRoutes: [accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail })],
+    featureRoutes: [
+      accountUsageRoute({ ...usageDeps, identify: identifyStep, peekMeter, fail: routeDeps.fail }),
+      ...accountRequestsRoutes({
+        serviceName: config.serviceName,
+        records: logRecords,
+        plans,
+        identify: identifyStep,
+        peekMeter,
+        fail: routeDeps.fail,
+      }),
+    ],
   });
   const api = apiServer(routes, unmatched, { observe, trust });
   const pooled = (id: string) => upstream(id).hasKeys;
@@ -306,6 +326,7 @@ export async function createApp(
           blobs,
           metrics,
           usage: usageDeps,
+          requestLog: logRecords,
           health,
           log,
           api,
@@ -363,6 +384,7 @@ export async function createApp(
     log,
     redis,
     health,
+    requestLog,
     upstreamEvents,
     startDraining() {
       draining = true;
@@ -377,6 +399,7 @@ export async function createApp(
       if (web.started) await (await web.get()).close();
       await health.close();
       const usageLost = await usage.close();
+      await requestLog?.close();
       await media.close();
       const windowsLost = await closeMeter();
       blobs.close();
@@ -396,7 +419,12 @@ function applyOverrides(plans: Catalog['plans'], config: Config) {
   const out = { ...plans };
   for (const [id, o] of Object.entries(config.planOverrides)) {
     if (!out[id]) throw new Error(`PLAN_${id.toUpperCase()}_*: no plan "${id}" in catalog/plans.yaml`);
-    out[id] = { ...out[id], ...(o.limit !== undefined ? { limit: o.limit } : {}), ...(o.window ? { window: o.window } : {}) };
+    out[id] = {
+      ...out[id],
+      ...(o.limit !== undefined ? { limit: o.limit } : {}),
+      ...(o.window ? { window: o.window } : {}),
+      ...(o.logDays !== undefined ? { logDays: o.logDays } : {}),
+    };
   }
   return out;
 }

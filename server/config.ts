@@ -219,6 +219,12 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
   throw new Error(`${name} must be on or off, got "${value}"`);
 }
 
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, name: string): T {
+  if (value === undefined || value === '') return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+}
+
 function mediaConfig(env: NodeJS.ProcessEnv): MediaConfig {
   const secrets = (env.MEDIA_LINK_SECRETS ?? '')
     .split(',')
@@ -243,11 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const serviceName = env.SERVICE_NAME || 'Unified Utility API';
   const planOverrides: Config['planOverrides'] = {};
   for (const [name, value] of Object.entries(env)) {
-    const m = /^PLAN_([A-Z0-9_]+)_(LIMIT|WINDOW)$/.exec(name);
+    const m = /^PLAN_([A-Z0-9_]+?)_(LIMIT|WINDOW|LOG_DAYS)$/.exec(name);
     if (!m || value === undefined) continue;
     const id = m[1].toLowerCase();
     planOverrides[id] ??= {};
     if (m[2] === 'LIMIT') planOverrides[id].limit = int(value, 1, name);
+    else if (m[2] === 'LOG_DAYS') planOverrides[id].logDays = atLeastOne(value, 1, name);
     else planOverrides[id].window = value;
   }
   return {
@@ -269,6 +276,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: int(env.MAX_UPLOAD_MB, 32, 'MAX_UPLOAD_MB') * 1024 * 1024,
     maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,
     planOverrides,
+    requestLog: {
+      on: onOff(env.REQUEST_LOG, true, 'REQUEST_LOG'),
+      ip: oneOf(env.REQUEST_LOG_IP, ['truncated', 'full', 'none'] as const, 'truncated', 'REQUEST_LOG_IP'),
+    },
     metricsToken: env.METRICS_TOKEN || undefined,
     drainDelayMs: duration(env.DRAIN_DELAY, '0s', 'DRAIN_DELAY'),
     shutdownTimeoutMs: duration(env.SHUTDOWN_TIMEOUT, '30s', 'SHUTDOWN_TIMEOUT'),

@@ -23,6 +23,8 @@ import { errorHandler } from '../engine/pipeline/respond.js';
 import { createHostingRouter } from '../features/hosting/routes.js';
 import { openApiDocument } from '../engine/openapi/document.js';
 import { accountUsageDocument } from '../features/usage/openapi.js';
+import { requestLogDocument } from '../features/request-log/openapi.js';
+import type { LogRecords } from '../features/request-log/records.js';
 import { createPortal } from '../portal/index.js';
 import { createMcpRouter } from '../mcp/router.js';
 import { serviceRoutes } from './service-routes.js';
@@ -41,6 +43,8 @@ export interface WebDeps {
   blobs: HostedBlobs;
   metrics: ReturnType<typeof createMetrics>;
   usage: AccountUsageDeps;
+  /** The request log's table (features/request-log/): the inspector's pages read it. */
+  requestLog: LogRecords;
   health: Health;
   log: Logger;
   /** The API's door: MCP's tool calls are run through it. */
@@ -98,7 +102,7 @@ export function createWeb(deps: WebDeps): Web {
       upstreams: catalog.upstreams,
       pooled,
       implemented: (e) => deps.adapters.has(e.adapter),
-      parts: [accountUsageDocument()],
+      parts: [accountUsageDocument(), requestLogDocument()],
     }));
   const portal = createPortal({
     config,
@@ -112,6 +116,7 @@ export function createWeb(deps: WebDeps): Web {
     log,
     redis: deps.redis,
     usage: deps.usage,
+    requestLog: deps.requestLog,
     health: deps.health,
   });
   app.use(portal.router);

@@ -32,6 +32,8 @@ export interface ParamSpec {
   /** For url params: hosts of short or share links, followed to the link they stand for before validation. */
   shortLinks?: string[];
   orText?: boolean;
+  /** A credential: the request log keeps `[redacted]` in its place (features/request-log/redact.ts). */
+  secret?: boolean;
   default?: string | number | boolean;
 }
 
@@ -94,6 +96,8 @@ export interface PlanSpec {
   window: string;
   keyedBy: 'key' | 'key+ip' | 'shared';
   description: string;
+  /** Days the request log keeps this plan's calls (features/request-log/retention.ts); 1 when not given. */
+  logDays?: number;
 }
 
 /** `policy:` of an upstream (engine/catalog/schema.ts checks it). */

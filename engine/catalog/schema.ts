@@ -28,6 +28,8 @@ const param = {
     shortLinks: { type: 'array', minItems: 1, items: { type: 'string' } },
     /** For file params: the value may also come as a text field (base64 data or a URL). */
     orText: { type: 'boolean' },
+    /** A credential (a provider's key, a password): never written to the request log, never replayed. */
+    secret: { type: 'boolean' },
     default: { type: ['string', 'number', 'boolean'] },
   },
 };
@@ -178,6 +180,8 @@ export const plansSchema = {
           /** key: one counter per key; key+ip: per key and client IP; shared: one counter for all. */
           keyedBy: { enum: ['key', 'key+ip', 'shared'] },
           description: { type: 'string' },
+          /** Days the request log keeps its calls (PLAN_<ID>_LOG_DAYS overrides it); 1 when not given. */
+          logDays: { type: 'integer', minimum: 1, maximum: 400 },
         },
       },
     },

@@ -11,6 +11,7 @@ import { shared } from './migrations/0006-shared.js';
 import { hosted } from './migrations/0007-hosted.js';
 import { accountCounts } from './migrations/0008-account-counts.js';
 import { twoFactor } from './migrations/0009-two-factor.js';
+import { requestLog } from './migrations/0010-request-log.js';
 import type { Engine, Migration } from './migration.js';
 
 /** Every migration, by its name; a new one is added at the end, never renamed or changed once released. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-hosted': hosted,
   '0008-account-counts': accountCounts,
   '0009-two-factor': twoFactor,
+  '0010-request-log': requestLog,
 };
 
 /** Runs the migrations this database has not run yet; returns their names. Throws with the one that failed. */

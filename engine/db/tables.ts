@@ -8,6 +8,16 @@ import type { HealthTables } from './tables/health.js';
 import type { SharedTables } from './tables/shared.js';
 import type { HostedTables } from './tables/hosted.js';
 import type { TwoFactorTables } from './tables/two-factor.js';
+import type { RequestLogTables } from './tables/request-log.js';
 
 export interface Database
-  extends KeyTables, AccountTables, WebhookTables, BillingTables, HealthTables, SharedTables, HostedTables, TwoFactorTables {}
+  extends
+    KeyTables,
+    AccountTables,
+    WebhookTables,
+    BillingTables,
+    HealthTables,
+    SharedTables,
+    HostedTables,
+    TwoFactorTables,
+    RequestLogTables {}

@@ -91,6 +91,10 @@ const ERROR_RESPONSES: Record<number, { name: string; response: ReturnType<typeo
     name: 'Unauthorized',
     response: errorResponse(401, 'No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).'),
   },
+  403: {
+    name: 'Forbidden',
+    response: errorResponse(403, 'The key may not do this: the request log, for one, is kept for personal keys, not shared ones.'),
+  },
   404: { name: 'NotFound', response: errorResponse(404, 'Nothing matches: the upstream or the embedded data has no such item.') },
   405: {
     name: 'MethodNotAllowed',

@@ -63,7 +63,8 @@ export function openApiDocument(endpoints: EndpointSpec[], info: DocumentInfo) {
     servers: [{ url: info.url }],
     tags: [
       ...categories.map((c) => ({ name: c, description: `The ${c} endpoints (${endpoints.filter((e) => e.category === c).length}).` })),
-      ...parts.map((part) => part.tag),
+      // Parts may share a tag (the account's usage and its request log): listed once, as the first names it.
+      ...parts.map((part) => part.tag).filter((tag, i, all) => all.findIndex((t) => t.name === tag.name) === i),
     ],
     // The header first: renderers and clients take the first scheme, and a key in a URL ends up in logs.
     security: [{ header: [] }, { apikey: [] }],

@@ -19,7 +19,9 @@ export interface Route {
 /** Serves an API request and says true, or says false for any other path. */
 export type ApiServer = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** `unmatched` serves unknown paths and wrong methods under /api/ (identified and metered like the rest). */
+/**
+ * `routes` by path; a path ending `/*` answers every path one segment below it (read from call.path), looked
+ * up only when no path matched. `unmatched` serves unknown paths and wrong methods under /api/ (identified and metered like the rest). */
 export function apiServer(routes: Map<string, Route>, unmatched: Route, site: CallSite): ApiServer {
   return (req, res) => {
     // A plain /api/ target is cut at its `?` (engine/pipeline/request-line.ts); any other is parsed as Express
@@ -43,7 +45,9 @@ export function apiServer(routes: Map<string, Route>, unmatched: Route, site: Ca
     if (!path.startsWith('/api/')) return false;
     // A trailing slash names the same endpoint (`/api/v1/tools/ccgen/`): served as it, not redirected, so a
     // POST keeps its body.
-    const found = routes.get(path) ?? (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : undefined);
+    const found =
+      routes.get(path) ??
+      (path.endsWith('/') ? routes.get(path.replace(/\/+$/, '')) : routes.get(`${path.slice(0, path.lastIndexOf('/'))}/*`));
     const route =
       found !== undefined && (found.method === req.method || (found.method === 'GET' && req.method === 'HEAD')) ? found : unmatched;
     route.run(new Call(route.endpoint, path, target.search, req, res, site));

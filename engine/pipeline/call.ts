@@ -34,6 +34,19 @@ export interface Outcome {
   dataJson?: string;
 }
 
+/** One provider asked for a call's answer, in the order they were tried (engine/pipeline/steps/invoke.ts). */
+export interface ProviderAttempt {
+  upstream: string;
+  /** The HTTP status this provider's try would have answered (200 for its answer). */
+  status: number;
+  /** Its error code, when it failed. */
+  code?: string;
+  /** Milliseconds from its start to its answer or failure. */
+  ms: number;
+  /** True when its circuit breaker refused the call without asking it. */
+  breaker?: boolean;
+}
+
 /** Sees every answered request: the access log and the metrics (server/app.ts). */
 export type CallObserver = (call: Call, status: number) => void;
 
@@ -63,8 +76,14 @@ export class Call {
   params: Params | undefined;
   /** The answer's content (engine/pipeline/steps/cache.ts, invoke.ts), written by engine/pipeline/steps/envelope.ts. */
   outcome: Outcome | undefined;
+  /** The providers the invoke step asked, in order (undefined for a call answered before it, or from the cache). */
+  attempts: ProviderAttempt[] | undefined;
   /** The error code of a failed answer (engine/pipeline/respond.ts), for the endpoint's health. */
   errorCode: string | undefined;
+  /** The error envelope's message of a failed answer (engine/pipeline/respond.ts). */
+  errorMessage: string | undefined;
+  /** The answer's body in bytes (engine/pipeline/respond.ts). */
+  bytesOut = 0;
   /** Gives the request back to its allowance; set once it is counted, called for a 5xx. */
   refund: (() => void | Promise<void>) | undefined;
   /** The answer's headers as name, value, name, value: written in one go with the answer (engine/pipeline/respond.ts). */

@@ -38,8 +38,10 @@ let leaving: unknown[] = [];
  */
 function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {
   call.header('Content-Type', contentType);
+  const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  call.bytesOut = bytes;
   // Always given: Node would leave it out of a HEAD answer.
-  call.header('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+  call.header('Content-Length', String(bytes));
   call.done(status);
   if (leaving.length === 0) setImmediate(writeLeaving);
   leaving.push(call, status, payload);
@@ -176,6 +178,7 @@ export function failCall(log: Logger): Fail {
         .catch(() => {});
     for (const [name, value] of Object.entries(headersOf(e))) call.header(name, value);
     call.errorCode = e.code;
+    call.errorMessage = e.message;
     answer(call, e.status, JSON_TYPE, JSON.stringify(errorBody(e)));
   };
 }

@@ -93,6 +93,6 @@ function accountUsageOperation() {
 export function accountUsageDocument(): DocumentPart {
   return {
     paths: { [ACCOUNT_USAGE_PATH]: { get: accountUsageOperation() } },
-    tag: { name: 'account', description: 'Your own key: allowance and usage.' },
+    tag: { name: 'account', description: 'Your own key: allowance, usage and the request log.' },
   };
 }

@@ -1,7 +1,7 @@
 // Deleting an account, by its owner: its keys are revoked first (refused at once everywhere, 'key.revoked'
 // with the reason 'account-deleted'), then its personal data is erased: the account's row (its address free
 // again), its upgrade request, its keys' records (revoked ones too) and when and from where they were last
-// used. Its sessions end at their next request (the account they name is gone). The usage history of its
+// used, and its calls in the request log (they hold what it sent). Its sessions end at their next request (the account they name is gone). The usage history of its
 // keys stays: it is counted per key id and names no person, and once the keys and the account are gone
 // nothing links it to one; the history's partitions are listed in a row of `erased_usage` (under a random
 // id, with no account id), so the operator's totals on /admin still count those calls.
@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../engine/db/open.js';
 import type { KeyStore } from '../../engine/access/keystore.js';
 import type { AccountUsageDeps } from '../../features/usage/account-usage.js';
+import type { LogRecords } from '../../features/request-log/records.js';
 import type { PlanSpec } from '../../engine/catalog/load.js';
 import type { Account, Accounts } from '../accounts/accounts.js';
 import type { UpgradeRequests } from '../accounts/upgrades.js';
@@ -21,6 +22,7 @@ export interface DeletionDeps {
   keys: KeyStore;
   upgrades: UpgradeRequests;
   usage: AccountUsageDeps;
+  requestLog: LogRecords;
   plans: Record<string, PlanSpec>;
 }
 
@@ -46,6 +48,7 @@ export async function deleteAccount(d: DeletionDeps, account: Account): Promise<
   await d.usage.usage.flush();
   for (const k of held) await d.keys.erase(k.id);
   await d.upgrades.forget(account.id);
+  await d.requestLog.forget(account.id);
   await d.accounts.erase(account);
 }
 

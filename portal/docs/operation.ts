@@ -63,6 +63,8 @@ export interface OperationView {
   sampleKey: string;
   /** Whether all but the heading and summary start folded (a long category). */
   folded: boolean;
+  /** Values to put in this operation's Try it form, opened (Replay in Try it, from the request log). */
+  replay?: Record<string, string>;
 }
 
 const fieldId = (path: string, name: string) => `try${path.replace(/[^A-Za-z0-9]+/g, '-')}-${name}`;
@@ -129,10 +131,11 @@ function paramsTable(fields: Field[]): Safe {
   )}</tbody></table></div>`;
 }
 
-function input(path: string, f: Field): Safe {
+function input(path: string, f: Field, replay?: Record<string, string>): Safe {
   const id = fieldId(path, f.name);
   const label = html`<span><code>${f.name}</code>${f.required ? ' (required)' : ''}</span>`;
-  const value = f.example ?? '';
+  // A replay fills what the call sent and leaves the rest empty (never the example in a field it did not send).
+  const value = replay ? (replay[f.name] ?? '') : (f.example ?? '');
   if (f.schema.format === 'binary')
     return html`<label for="${id}">${label}<input id="${id}" name="${f.name}" type="file"${f.required ? ' required' : ''}></label>`;
   if (f.schema.enum)
@@ -170,9 +173,10 @@ ${paramsTable(fields)}
     (l) =>
       html`<figure class="sample" data-lang="${l.id}"><figcaption>${l.label}</figcaption><pre tabindex="0"><code>${sample(l.id, request)}</code></pre></figure>`,
   )}</div>
-<details class="try"><summary>Try it</summary>
+<details class="try"${v.replay ? ' open' : ''}><summary>Try it</summary>
 <form class="try-form" data-method="${method}" data-path="${path}" data-url="${v.publicUrl}${path}"${files.length ? ' data-multipart' : ''} novalidate>
-${fields.map((f) => input(path, f))}
+${v.replay ? html`<p class="small muted">Filled in from a call of your request log: its keys and secrets are never kept, so give them again.</p>` : ''}
+${fields.map((f) => input(path, f, v.replay))}
 <p><button type="submit">Send request</button></p>
 </form>
 <div class="try-answer" hidden><p class="status" role="status"></p></div>

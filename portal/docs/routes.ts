@@ -20,6 +20,15 @@ import { docsCategory, docsOverview, type DocsPage, type ReferenceDoc, type TryK
 // The samples' writer first: docs.js writes Try it's request with it.
 const SCRIPTS = [SNIPPETS_URL, '/portal/static/docs.js'];
 
+/** `?try=<path>&p.<name>=<value>…`: Replay in Try it from the request log (portal/requests/replay.ts). */
+function replayOf(req: Request): { path: string; values: Record<string, string> } | undefined {
+  const path = req.query.try;
+  if (typeof path !== 'string') return undefined;
+  const values: Record<string, string> = {};
+  for (const [name, v] of Object.entries(req.query)) if (name.startsWith('p.') && typeof v === 'string') values[name.slice(2)] = v;
+  return { path, values };
+}
+
 export function docsRoutes(ctx: PortalContext): Router {
   const { deps, pages } = ctx;
   const router = express.Router();
@@ -87,7 +96,7 @@ export function docsRoutes(ctx: PortalContext): Router {
     pageHeaders,
     wrap(async (req, res) => {
       const category = String(req.params.category);
-      const body = docsCategory(await pageOf(res), category);
+      const body = docsCategory(await pageOf(res), category, replayOf(req));
       if (!body) throw new PageError(404, 'No such category', 'See the list on the API reference page: /docs.');
       pages.send(res, `${categoryTitle(category)} · API reference`, body, { wide: true, scripts: SCRIPTS, compress: true });
     }),

@@ -141,8 +141,8 @@ ${intro.map((p) => html`<p>${prose(p)}</p>`)}
 </div></div>`;
 }
 
-/** /docs/<category>: its operations. */
-export function docsCategory(o: DocsPage, category: string): Safe | undefined {
+/** /docs/<category>: its operations; `replay` opens one's Try it with the values of a logged call. */
+export function docsCategory(o: DocsPage, category: string, replay?: { path: string; values: Record<string, string> }): Safe | undefined {
   const categories = categoriesOf(o.doc);
   const list = categories.get(category);
   if (!list) return undefined;
@@ -159,7 +159,15 @@ ${keyPicker(o)}
 <div class="lang-pick" hidden><span id="lang-label">Samples in</span> <span role="group" aria-labelledby="lang-label"></span></div>
 ${list.map((e) =>
   operationView(
-    { ...e, schemas: o.doc.components.schemas, publicUrl: o.publicUrl, sampleKey: sampleKeyOf(o), folded: list.length > FOLD_OVER },
+    {
+      ...e,
+      schemas: o.doc.components.schemas,
+      publicUrl: o.publicUrl,
+      sampleKey: sampleKeyOf(o),
+      replay: replay?.path === e.path ? replay.values : undefined,
+      // A long category folds its operations, all but the one replayed.
+      folded: list.length > FOLD_OVER && replay?.path !== e.path,
+    },
     category,
   ),
 )}

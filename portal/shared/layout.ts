@@ -21,7 +21,7 @@ export interface PageOptions {
 
 export function page(o: PageOptions): Safe {
   const nav = o.viewer
-    ? html`<a href="/docs">Docs</a><a href="/dashboard">API keys</a><a href="/dashboard/usage">Usage</a><a href="/dashboard/webhooks">Webhooks</a>${o.viewer.role === 'admin' ? html`<a href="/admin">Admin</a>` : ''}<a href="/account">Account</a>
+    ? html`<a href="/docs">Docs</a><a href="/dashboard">API keys</a><a href="/dashboard/usage">Usage</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/webhooks">Webhooks</a>${o.viewer.role === 'admin' ? html`<a href="/admin">Admin</a>` : ''}<a href="/account">Account</a>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="${o.csrf ?? ''}"><button type="submit" class="link">Sign out</button></form>`
     : html`<a href="/docs">Docs</a><a href="/login">Sign in</a><a href="/signup" class="button small">Sign up</a>`;
   return html`<!doctype html>

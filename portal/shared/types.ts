@@ -12,6 +12,7 @@ import type { AccountUsageDeps, keyUsage } from '../../features/usage/account-us
 import type { History } from '../../features/usage/usage.js';
 import type { openApiDocument } from '../../engine/openapi/document.js';
 import type { Health } from '../../features/health/health.js';
+import type { LogRecords } from '../../features/request-log/records.js';
 
 /** What server/app.ts builds once and hands the portal (createPortal). */
 export interface PortalDeps {
@@ -32,6 +33,8 @@ export interface PortalDeps {
   redis?: RedisHandle;
   /** Allowances and usage history of keys (features/usage/account-usage.ts keyUsage). */
   usage: AccountUsageDeps;
+  /** The request log's table (features/request-log/): the inspector's pages. */
+  requestLog: LogRecords;
   /** Endpoint states, probes, incidents and operator alerts (features/health/): the status pages. */
   health: Health;
 }

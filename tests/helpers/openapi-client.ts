@@ -56,7 +56,11 @@ export async function send(
   fileFields: string[] = [],
   accept = 'application/json',
 ): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const url = new URL(base + op.path);
+  // A path parameter takes its documented example (`/api/v1/account/requests/{requestId}`).
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(op.parameters?.find((p) => p.in === 'path' && p.name === name)?.example ?? name)),
+  );
+  const url = new URL(base + path);
   for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept };
   if (key) headers['x-api-key'] = key;
@@ -114,4 +118,17 @@ export function missingHeaders(doc: Doc, op: Operation, status: number, headers:
     .filter(([name, h]) => name !== 'Retry-After' || h.required)
     .map(([name]) => name)
     .filter((name) => !headers.has(name));
+}
+
+/**
+ * Makes the call the request log's documented look-up names (the example of its `{requestId}`) on `base`,
+ * with `key`, and writes it (`flush`): that look-up's example request then finds it.
+ */
+export async function makeExampleCall(doc: Doc, base: string, key: string, flush: () => Promise<void>): Promise<void> {
+  const lookUp = operationsOf(doc).find((op) => op.path.endsWith('/{requestId}'));
+  const id = lookUp?.parameters?.find((p) => p.in === 'path')?.example;
+  if (typeof id !== 'string') throw new Error('the document has no request look-up with an example id');
+  const res = await fetch(`${base}/api/v1/tools/ccgen?bin=457173`, { headers: { 'x-api-key': key, 'x-request-id': id } });
+  if (res.status !== 200) throw new Error(`the example call answered ${res.status}`);
+  await flush();
 }

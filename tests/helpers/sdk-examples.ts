@@ -27,7 +27,9 @@ function fileFields(doc: Doc, op: Operation, mediaType: string | undefined): str
 export function sdkExamples(doc: Doc): SdkExample[] {
   return operationsOf(doc).map((op) => {
     const r = exampleOf(op);
-    const params = { ...r.query, ...(r.body ?? {}) };
+    // A path parameter takes its documented example too (the request log's `{requestId}`).
+    const inPath = Object.fromEntries((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => [p.name, p.example]));
+    const params = { ...inPath, ...r.query, ...(r.body ?? {}) };
     return {
       name: `${op.method.toUpperCase()} ${op.path}`,
       op,

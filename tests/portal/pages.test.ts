@@ -268,6 +268,14 @@ describe('in Chromium', () => {
       await check('admin', signedIn(ADMIN, '/admin'));
       await check('admin-probes', signedIn(ADMIN, '/admin/status'));
       await check('admin-invites', signedIn(ADMIN, '/admin/invites'));
+      // The request inspector: the operators' list (the paste above is on it) and one call's page with its
+      // providers, the account's own list, and the reference opened by Replay in Try it.
+      await t.api.requestLog!.flush();
+      const logged = (await t.api.database.db.selectFrom('requestLog').select('id').orderBy('id', 'desc').executeTakeFirst())!;
+      await check('admin-requests', signedIn(ADMIN, '/admin/requests'));
+      await check('admin-request', signedIn(ADMIN, `/admin/requests/${logged.id}`));
+      await check('requests', signedIn(ADMIN, '/dashboard/requests'));
+      await check('docs-replay', go('/docs/tools?try=%2Fapi%2Fv1%2Ftools%2Fccgen&p.bin=457173#tag/tools/GET/api/v1/tools/ccgen'));
       await check('docs-signed-in', signedIn(ADMIN, '/docs/tools'));
       let n = 0;
       await check('too-many-requests', async (p) => {

@@ -12,7 +12,7 @@ import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { AddressInfo } from 'node:net';
 import { testApp, listen } from '../helpers/app.js';
 import { fakeWorld } from '../helpers/fake-world/index.js';
-import type { Doc } from '../helpers/openapi-client.js';
+import { makeExampleCall, type Doc } from '../helpers/openapi-client.js';
 import { sdkExamples } from '../helpers/sdk-examples.js';
 import { ApiError, createClient, CONTRACT_VERSION, type Client } from '../../sdks/typescript/src/index.js';
 
@@ -21,6 +21,7 @@ const world = await fakeWorld();
 const t = await testApp({ ...world.env, AUTH_FAIL_LIMIT: '100000' });
 const server = await listen(t.app);
 const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
+await makeExampleCall(doc, server.url, t.key, () => t.api.requestLog!.flush());
 const examples = sdkExamples(doc);
 const api = createClient({ apiKey: t.key, baseUrl: server.url });
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-sdk-ts-'));

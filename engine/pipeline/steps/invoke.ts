@@ -2,7 +2,7 @@
 // with one context, under the endpoint's deadline, and puts the first answer in call.outcome, its `source`
 // naming who answered. An endpoint without an adapter answers 501.
 import type { EndpointSpec } from '../../catalog/load.js';
-import type { Call, Outcome } from '../call.js';
+import type { Call, Outcome, ProviderAttempt } from '../call.js';
 import type { Next, Step } from '../chain.js';
 import { RequestContext, type ContextDeps } from '../context.js';
 import { ApiError, upstreamTimeout } from '../../errors.js';
@@ -22,6 +22,8 @@ export interface Provider {
  * timer per call: Node keeps timers of one duration in one list already (docs/decisions/request-path-tuning.md). */
 class Invocation {
   private timer: NodeJS.Timeout | undefined;
+  /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
+  private asking: { upstream: string; at: number } | undefined;
 
   constructor(
     private readonly call: Call,
@@ -42,8 +44,23 @@ class Invocation {
     return true;
   }
 
+  /** A provider is asked now. */
+  ask(upstream: string): void {
+    this.asking = { upstream, at: performance.now() };
+  }
+
+  /** The provider asked last answered (no error) or failed: one entry of the call's attempts. */
+  tried(err?: unknown): void {
+    const a = this.asking;
+    if (a === undefined || this.timer === undefined) return;
+    this.asking = undefined;
+    (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, err));
+  }
+
   private expire(): void {
     this.timer = undefined;
+    const a = this.asking;
+    if (a) (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, upstreamTimeout()));
     this.ctx.abort(new Error('deadline'));
     this.ctx.release();
     this.next(upstreamTimeout('The endpoint did not answer in time'));
@@ -71,13 +88,20 @@ export function invoker(spec: EndpointSpec, providers: Provider[], deps: Context
   return (call, next) => {
     if (providers.length === 0) return next(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
     const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next, ms);
-    if (only)
+    if (only) {
+      run.ask(only.upstream);
       adapterOf(only, call, run.ctx).then(
-        (out) => run.answered(outcomeOf(out, only.upstream)),
-        (err: unknown) => run.failed(err),
+        (out) => {
+          run.tried();
+          run.answered(outcomeOf(out, only.upstream));
+        },
+        (err: unknown) => {
+          run.tried(err);
+          run.failed(err);
+        },
       );
-    else
-      inTurn(providers, call, run.ctx).then(
+    } else
+      inTurn(providers, call, run).then(
         (out) => run.answered(out),
         (err: unknown) => run.failed(err),
       );
@@ -97,14 +121,19 @@ function adapterOf(provider: Provider, call: Call, ctx: RequestContext): Promise
  * caller's error (4xx: a bad link, a missing post) before an outage, the earlier provider's first; of
  * outages, the last provider's that was configured; when none was, what the first one lacks.
  */
-async function inTurn(providers: Provider[], call: Call, ctx: RequestContext): Promise<Outcome> {
+async function inTurn(providers: Provider[], call: Call, run: Invocation): Promise<Outcome> {
+  const ctx = run.ctx;
   let callers: ApiError | undefined;
   let outage: ApiError | undefined;
   let unconfigured: ApiError | undefined;
   for (const provider of providers) {
+    run.ask(provider.upstream);
     try {
-      return outcomeOf(await adapterOf(provider, call, ctx), provider.upstream);
+      const out = outcomeOf(await adapterOf(provider, call, ctx), provider.upstream);
+      run.tried();
+      return out;
     } catch (err) {
+      run.tried(err);
       // A bug, the caller gone or the endpoint's time up: no point in asking another.
       if (ctx.cancelled || !(err instanceof ApiError)) throw err;
       if (err.status < 500) callers ??= err;
@@ -120,4 +149,12 @@ function outcomeOf(out: AdapterData | Reply, source: string): Outcome {
   if (isReply(out))
     return { data: out.data, source: out.source ?? source, media: out.media, cacheable: out.cacheable !== false, cached: false };
   return { data: out, source, cacheable: true, cached: false };
+}
+
+/** One provider's try as the request log shows it: a refusal of its breaker is `upstream_unavailable`. */
+function attemptOf(upstream: string, ms: number, err?: unknown): ProviderAttempt {
+  if (err === undefined) return { upstream, status: 200, ms };
+  const e = err instanceof ApiError ? err : undefined;
+  const code = e?.code ?? 'internal';
+  return { upstream, status: e?.status ?? 500, code, ms, ...(code === 'upstream_unavailable' ? { breaker: true } : {}) };
 }

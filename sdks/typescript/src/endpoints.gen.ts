@@ -288,6 +288,12 @@ export function endpoints(call: Call, media: Media) {
       /** Your key's allowance and usage history */
       usage: (options?: CallOptions) =>
         call<Exclude<t.AccountUsageResponses[200], Blob | File>>(sdk.accountUsage, {}, { body: false, path: [] }, options),
+      /** Your account's calls, newest first */
+      requests: (params: NonNullable<t.AccountRequestsData['query']> = {}, options?: CallOptions) =>
+        call<Exclude<t.AccountRequestsResponses[200], Blob | File>>(sdk.accountRequests, params, { body: false, path: [] }, options),
+      /** One call of yours, by its request id */
+      requestsByRequestId: (params: t.AccountRequestData['path'], options?: CallOptions) =>
+        call<Exclude<t.AccountRequestResponses[200], Blob | File>>(sdk.accountRequest, params, { body: false, path: ['requestId'] }, options),
     },
   };
 }

@@ -6,7 +6,7 @@
 // (`upstream_key`), whose document then requires that key and carries it in its examples.
 import { testApp, listen, type TestApp } from '../../helpers/app.js';
 import { fakeWorld } from '../../helpers/fake-world/index.js';
-import { exampleOf, operationsOf, send, type Doc, type Operation } from '../../helpers/openapi-client.js';
+import { exampleOf, makeExampleCall, operationsOf, send, type Doc, type Operation } from '../../helpers/openapi-client.js';
 import { startPrism, violationsOf, type Prism } from '../../helpers/prism.js';
 import { fakeUpstream, type FakeResponse } from '../../helpers/fake-upstream.js';
 
@@ -25,6 +25,7 @@ async function serve(env: Record<string, string>): Promise<Served> {
   const server = await listen(t.app);
   const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
   const prism = await startPrism(doc, server.url);
+  await makeExampleCall(doc, server.url, t.key, () => t.api.requestLog!.flush());
   return { t, server, doc, prism };
 }
 

@@ -836,6 +836,28 @@ class Account:
         """
         return self._t.call("GET", "/api/v1/account/usage", {}, None, ())
 
+    def requests(self, *, key: Optional[str] = None, endpoint: Optional[str] = None, status: Optional[str] = None, code: Optional[str] = None, request_id: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, cursor: Optional[str] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        """Your account's calls, newest first
+
+        key: Only the calls of this key id.
+        endpoint: Only the calls of this endpoint (`tools/ccgen`).
+        status: A status class (`2xx`, `4xx`, `5xx`) or a status (`404`).
+        code: Only the calls answered with this error code.
+        request_id: Only the calls with this request id.
+        from_: From this time (ISO 8601 or epoch ms), inclusive.
+        to: Up to this time (ISO 8601 or epoch ms), exclusive.
+        cursor: The `nextCursor` of the page before.
+        limit: Calls per page.
+        """
+        return self._t.call("GET", "/api/v1/account/requests", {"key": key, "endpoint": endpoint, "status": status, "code": code, "requestId": request_id, "from": from_, "to": to, "cursor": cursor, "limit": limit}, None, ())
+
+    def requests_by_request_id(self, *, request_id: str) -> Dict[str, Any]:
+        """One call of yours, by its request id
+
+        request_id: The request id of the call.
+        """
+        return self._t.call("GET", "/api/v1/account/requests/{requestId}", {"requestId": request_id}, None, ("requestId", ))
+
 
 class Endpoints:
     """Every endpoint of the API, by category."""

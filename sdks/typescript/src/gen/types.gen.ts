@@ -11238,3 +11238,346 @@ export type AccountUsageResponses = {
 };
 
 export type AccountUsageResponse = AccountUsageResponses[keyof AccountUsageResponses];
+
+export type AccountRequestsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only the calls of this key id.
+         */
+        key?: string;
+        /**
+         * Only the calls of this endpoint (`tools/ccgen`).
+         */
+        endpoint?: string;
+        /**
+         * A status class (`2xx`, `4xx`, `5xx`) or a status (`404`).
+         */
+        status?: string;
+        /**
+         * Only the calls answered with this error code.
+         */
+        code?: string;
+        /**
+         * Only the calls with this request id.
+         */
+        requestId?: string;
+        /**
+         * From this time (ISO 8601 or epoch ms), inclusive.
+         */
+        from?: string;
+        /**
+         * Up to this time (ISO 8601 or epoch ms), exclusive.
+         */
+        to?: string;
+        /**
+         * The `nextCursor` of the page before.
+         */
+        cursor?: string;
+        /**
+         * Calls per page.
+         */
+        limit?: number;
+    };
+    url: '/api/v1/account/requests';
+};
+
+export type AccountRequestsErrors = {
+    /**
+     * Bad input: a missing or invalid parameter (the message names it), a malformed body, or two different keys sent in one place.
+     */
+    400: Error & {
+        code?: 'bad_input';
+    };
+    /**
+     * No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).
+     */
+    401: Error & {
+        code?: 'missing_key' | 'invalid_key';
+    };
+    /**
+     * The key may not do this: the request log, for one, is kept for personal keys, not shared ones.
+     */
+    403: Error & {
+        code?: 'forbidden';
+    };
+    /**
+     * The endpoint takes another method; Allow names it.
+     */
+    405: Error & {
+        code?: 'method_not_allowed';
+    };
+    /**
+     * The request stopped arriving: nothing of its headers or body came for the idle time (at most 30 s), or the whole took longer than 5 minutes. The connection is closed.
+     */
+    408: Error & {
+        code?: 'request_timeout';
+    };
+    /**
+     * The URL is longer than the server reads: send long values in a POST body.
+     */
+    414: Error & {
+        code?: 'uri_too_long';
+    };
+    /**
+     * The request headers are larger than the server reads.
+     */
+    431: Error & {
+        code?: 'headers_too_large';
+    };
+    /**
+     * Something failed that should not have; the logs name it by X-Request-Id. Not counted against your allowance.
+     */
+    500: Error & {
+        code?: 'internal';
+    };
+    /**
+     * Not configured on this server (the message names what to set), the upstream is busy or resting after repeated failures, or a store cannot answer; Retry-After says when to try again. Not counted against your allowance.
+     */
+    503: Error & {
+        code?: 'not_configured' | 'upstream_busy' | 'upstream_unavailable' | 'storage_unavailable';
+    };
+};
+
+export type AccountRequestsError = AccountRequestsErrors[keyof AccountRequestsErrors];
+
+export type AccountRequestsResponses = {
+    /**
+     * The success envelope: the calls in `data.items`, and `data.nextCursor` for the next page (null at the end).
+     */
+    200: {
+        success: true;
+        /**
+         * The name of this service.
+         */
+        creator: string;
+        /**
+         * Who answered: the upstream id, or `embedded` for data shipped with the service.
+         */
+        source: string;
+        data: {
+            items: Array<{
+                /**
+                 * The row id: the cursor of a page that ends with this call.
+                 */
+                id: string;
+                /**
+                 * The id the answer carried (`metadata.requestId`, the X-Request-Id header).
+                 */
+                requestId: string;
+                at: string;
+                keyId?: string | null;
+                endpoint: string;
+                method: string;
+                status: number;
+                /**
+                 * The error code of a failed answer.
+                 */
+                code?: string | null;
+                ms: number;
+                /**
+                 * The provider that answered.
+                 */
+                source?: string | null;
+                /**
+                 * The providers asked, in order: the status each would have answered, its error code, its time, and whether its circuit breaker refused the call.
+                 */
+                providers: Array<{
+                    upstream: string;
+                    status: number;
+                    code?: string;
+                    ms: number;
+                    breaker?: boolean;
+                }>;
+                cached: boolean;
+                bytesOut: number;
+                /**
+                 * The client address, its last part zeroed unless the server keeps it whole.
+                 */
+                ip?: string | null;
+                /**
+                 * The parameters sent, keys, tokens, passwords and secret parameters as `[redacted]`, at most 8 KB.
+                 */
+                params: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * Parameters whose values were cut to fit.
+                 */
+                truncated?: Array<string>;
+                uploads: Array<{
+                    field?: string;
+                    name?: string;
+                    type?: string;
+                    size?: number;
+                }>;
+                /**
+                 * The error message answered.
+                 */
+                error?: string | null;
+            }>;
+            nextCursor: string | null;
+        };
+        metadata: Metadata;
+    };
+};
+
+export type AccountRequestsResponse = AccountRequestsResponses[keyof AccountRequestsResponses];
+
+export type AccountRequestData = {
+    body?: never;
+    path: {
+        /**
+         * The request id of the call.
+         */
+        requestId: string;
+    };
+    query?: never;
+    url: '/api/v1/account/requests/{requestId}';
+};
+
+export type AccountRequestErrors = {
+    /**
+     * Bad input: a missing or invalid parameter (the message names it), a malformed body, or two different keys sent in one place.
+     */
+    400: Error & {
+        code?: 'bad_input';
+    };
+    /**
+     * No key was sent (`Missing apikey parameter`) or the key is unknown (`Invalid apikey`).
+     */
+    401: Error & {
+        code?: 'missing_key' | 'invalid_key';
+    };
+    /**
+     * The key may not do this: the request log, for one, is kept for personal keys, not shared ones.
+     */
+    403: Error & {
+        code?: 'forbidden';
+    };
+    /**
+     * Nothing matches: the upstream or the embedded data has no such item.
+     */
+    404: Error & {
+        code?: 'not_found';
+    };
+    /**
+     * The endpoint takes another method; Allow names it.
+     */
+    405: Error & {
+        code?: 'method_not_allowed';
+    };
+    /**
+     * The request stopped arriving: nothing of its headers or body came for the idle time (at most 30 s), or the whole took longer than 5 minutes. The connection is closed.
+     */
+    408: Error & {
+        code?: 'request_timeout';
+    };
+    /**
+     * The URL is longer than the server reads: send long values in a POST body.
+     */
+    414: Error & {
+        code?: 'uri_too_long';
+    };
+    /**
+     * The request headers are larger than the server reads.
+     */
+    431: Error & {
+        code?: 'headers_too_large';
+    };
+    /**
+     * Something failed that should not have; the logs name it by X-Request-Id. Not counted against your allowance.
+     */
+    500: Error & {
+        code?: 'internal';
+    };
+    /**
+     * Not configured on this server (the message names what to set), the upstream is busy or resting after repeated failures, or a store cannot answer; Retry-After says when to try again. Not counted against your allowance.
+     */
+    503: Error & {
+        code?: 'not_configured' | 'upstream_busy' | 'upstream_unavailable' | 'storage_unavailable';
+    };
+};
+
+export type AccountRequestError = AccountRequestErrors[keyof AccountRequestErrors];
+
+export type AccountRequestResponses = {
+    /**
+     * The success envelope, with the call in `data`.
+     */
+    200: {
+        success: true;
+        /**
+         * The name of this service.
+         */
+        creator: string;
+        /**
+         * Who answered: the upstream id, or `embedded` for data shipped with the service.
+         */
+        source: string;
+        data: {
+            /**
+             * The row id: the cursor of a page that ends with this call.
+             */
+            id: string;
+            /**
+             * The id the answer carried (`metadata.requestId`, the X-Request-Id header).
+             */
+            requestId: string;
+            at: string;
+            keyId?: string | null;
+            endpoint: string;
+            method: string;
+            status: number;
+            /**
+             * The error code of a failed answer.
+             */
+            code?: string | null;
+            ms: number;
+            /**
+             * The provider that answered.
+             */
+            source?: string | null;
+            /**
+             * The providers asked, in order: the status each would have answered, its error code, its time, and whether its circuit breaker refused the call.
+             */
+            providers: Array<{
+                upstream: string;
+                status: number;
+                code?: string;
+                ms: number;
+                breaker?: boolean;
+            }>;
+            cached: boolean;
+            bytesOut: number;
+            /**
+             * The client address, its last part zeroed unless the server keeps it whole.
+             */
+            ip?: string | null;
+            /**
+             * The parameters sent, keys, tokens, passwords and secret parameters as `[redacted]`, at most 8 KB.
+             */
+            params: {
+                [key: string]: unknown;
+            };
+            /**
+             * Parameters whose values were cut to fit.
+             */
+            truncated?: Array<string>;
+            uploads: Array<{
+                field?: string;
+                name?: string;
+                type?: string;
+                size?: number;
+            }>;
+            /**
+             * The error message answered.
+             */
+            error?: string | null;
+        };
+        metadata: Metadata;
+    };
+};
+
+export type AccountRequestResponse = AccountRequestResponses[keyof AccountRequestResponses];

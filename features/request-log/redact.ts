@@ -1,0 +1,114 @@
+// What the request log keeps of a call's parameters, uploads and error: never a credential, never more than
+// 8 KB each. A value is redacted by its name (the API key, `upstream_key`, tokens, passwords, anything a
+// catalog parameter marks `secret:`) and wherever the caller's own key appears inside another value.
+import { isIPv4, isIPv6 } from 'node:net';
+import type { UploadedFile } from '../../engine/types.js';
+
+/** Each of the parameters, the uploads and the error is cut to this many bytes of JSON. */
+const CAP_BYTES = 8 * 1024;
+export const REDACTED = '[redacted]';
+/** The key under which kept parameters list the names whose values were cut to fit (never replayed). */
+export const TRUNCATED = '[truncated]';
+
+/** Names that hold credentials on any endpoint (compared in lower case, `-` read as `_`). */
+const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authorization|credentials?|session|cookie)$|password|secret/;
+
+function isSecretName(name: string, secretParams: ReadonlySet<string>): boolean {
+  return secretParams.has(name) || SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_'));
+}
+
+/** `presented`: the keys the caller sent, redacted wherever they appear inside another value. */
+function scrub(value: string, presented: readonly string[]): string {
+  let out = value;
+  for (const k of presented) if (k.length >= 8 && out.includes(k)) out = out.split(k).join(REDACTED);
+  return out;
+}
+
+/** A value as it is kept: nested objects and lists are scrubbed in depth, names included. */
+function clean(value: unknown, secretParams: ReadonlySet<string>, presented: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value, presented);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => clean(v, secretParams, presented, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    out[k] = isSecretName(k, secretParams) ? REDACTED : clean(v, secretParams, presented, depth + 1);
+  return out;
+}
+
+/**
+ * The parameters as JSON, redacted and at most CAP_BYTES: over it, the longest values are cut first (their
+ * names listed under TRUNCATED, so that Replay in Try it leaves them out), then fields beyond the cap dropped.
+ */
+export function keptParams(
+  raw: Record<string, unknown> | undefined,
+  secretParams: ReadonlySet<string>,
+  presented: readonly string[],
+): string | null {
+  if (raw === undefined) return null;
+  const names = Object.keys(raw);
+  if (names.length === 0) return null;
+  const params = clean(raw, secretParams, presented) as Record<string, unknown>;
+  let json = JSON.stringify(params);
+  if (Buffer.byteLength(json) <= CAP_BYTES) return json;
+  // Each value gets an equal share of the cap; what is longer is cut to it.
+  const share = Math.max(32, Math.floor((CAP_BYTES - 512) / names.length / 2));
+  const cut: string[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    if (text.length > share) {
+      kept[k] = `${text.slice(0, share)}…`;
+      cut.push(k);
+    } else kept[k] = v;
+  }
+  kept[TRUNCATED] = cut;
+  json = JSON.stringify(kept);
+  while (Buffer.byteLength(json) > CAP_BYTES && Object.keys(kept).length > 1) {
+    const last = Object.keys(kept)
+      .filter((k) => k !== TRUNCATED)
+      .pop()!;
+    delete kept[last];
+    cut.push(last);
+    json = JSON.stringify(kept);
+  }
+  return json;
+}
+
+/** The uploads as name, type and size only (their bytes are never kept), at most CAP_BYTES. */
+export function keptUploads(files: Record<string, UploadedFile> | undefined): string | null {
+  const list = files ? Object.values(files) : [];
+  if (list.length === 0) return null;
+  const items = list.map((f) => ({ field: f.field, name: f.originalName.slice(0, 256), type: f.claimedType.slice(0, 128), size: f.size }));
+  let json = JSON.stringify(items);
+  while (Buffer.byteLength(json) > CAP_BYTES && items.length > 1) {
+    items.pop();
+    json = JSON.stringify(items);
+  }
+  return json;
+}
+
+/** A text cut to CAP_BYTES (an error's message), its secrets scrubbed. */
+export function keptText(text: string | undefined, presented: readonly string[]): string | null {
+  if (!text) return null;
+  const t = scrub(text, presented);
+  if (Buffer.byteLength(t) <= CAP_BYTES) return t;
+  return `${Buffer.from(t)
+    .subarray(0, CAP_BYTES - 3)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '')}…`;
+}
+
+/** The client address as kept: `truncated` keeps an IPv4 address's /24 and an IPv6 address's /48. */
+export function keptAddress(ip: string | undefined, mode: 'truncated' | 'full' | 'none'): string | null {
+  if (!ip || mode === 'none') return null;
+  if (mode === 'full') return ip;
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0`;
+  if (isIPv6(ip)) {
+    const [head] = ip.split('::');
+    const groups = head.split(':').filter(Boolean);
+    return `${[...groups.slice(0, 3), ...Array<string>(Math.max(0, 3 - groups.length)).fill('0')].join(':')}::`;
+  }
+  return null;
+}

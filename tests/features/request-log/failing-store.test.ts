@@ -1,0 +1,54 @@
+// A request log whose store fails (every write rejected) or hangs (a write that never answers) costs the
+// calls it records nothing: they are answered as before and as fast, and what could not be written is
+// written once the store takes writes again.
+import { jest } from '@jest/globals';
+import request from 'supertest';
+import { appForTests, KEYS } from '../../helpers/app.js';
+import { LogRecords } from '../../../features/request-log/records.js';
+
+const t = appForTests();
+const call = () => request(t.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', KEYS.premium);
+
+/** The median milliseconds of `n` calls, one after another. */
+async function median(n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    expect((await call()).status).toBe(200);
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)];
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+test('a store that rejects every write: the calls answer, and their rows are written once it recovers', async () => {
+  const failing = jest.spyOn(LogRecords.prototype, 'insert').mockRejectedValue(new Error('SQLITE_IOERR: disk I/O error'));
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await call();
+    expect(res.status).toBe(200);
+    ids.push(res.headers['x-request-id']);
+  }
+  await t.api.requestLog!.flush();
+  await t.api.requestLog!.flush();
+  expect(failing).toHaveBeenCalled();
+  failing.mockRestore();
+  await t.api.requestLog!.flush();
+  const kept = await t.api.database.db.selectFrom('requestLog').select('requestId').where('requestId', 'in', ids).execute();
+  expect(kept).toHaveLength(5);
+});
+
+test('a store that never answers: the calls are answered as fast as with a working one', async () => {
+  const baseline = await median(30);
+  let release: () => void = () => {};
+  const hung = jest.spyOn(LogRecords.prototype, 'insert').mockImplementation(() => new Promise<void>((r) => (release = r)));
+  expect((await call()).status).toBe(200);
+  const flushing = t.api.requestLog!.flush(); // held by the store from now on
+  const slowed = await median(30);
+  expect(hung).toHaveBeenCalledTimes(1);
+  // Within noise of the working store (a few ms on a shared machine), not held by the write.
+  expect(slowed).toBeLessThan(baseline * 2 + 5);
+  release();
+  await flushing;
+});

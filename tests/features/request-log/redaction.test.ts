@@ -1,0 +1,90 @@
+// The request log never keeps a credential: an API key, an `upstream_key` (a catalog parameter marked
+// secret), a password-like field and a token sent in the query, a JSON body, a form or the headers are read
+// back from the table raw (node:sqlite, not through the code that wrote them) and are not there, while the
+// call's other parameters are. Values are capped at 8 KB; uploads keep name, type and size only.
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import request from 'supertest';
+import { appForTests, KEYS } from '../../helpers/app.js';
+
+const t = appForTests({ UPSTREAM_POLLINATIONS_URL: 'off' });
+
+const SECRETS = {
+  upstreamKey: 'sk-upstream-secret-4815162342',
+  password: 'hunter2-password-secret',
+  token: 'tok-bearer-secret-0001',
+  session: 'session-cookie-secret-77',
+  bearer: 'authorization-header-secret-9',
+};
+
+/** Every row of the table as the database holds it. */
+function rawRows(): Record<string, unknown>[] {
+  const db = new DatabaseSync(path.join(t.dataDir, 'uua.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT * FROM request_log').all();
+  } finally {
+    db.close();
+  }
+}
+
+test('keys, upstream_key, passwords and tokens in the query, body and headers never reach the table', async () => {
+  const get = await request(t.app)
+    .get('/api/v1/tools/ccgen')
+    .query({ apikey: KEYS.premium, bin: '457173', password: SECRETS.password, access_token: SECRETS.token })
+    .set('Authorization', `Bearer ${SECRETS.bearer}`)
+    .set('Cookie', `sid=${SECRETS.session}`);
+  expect(get.status).toBe(200);
+  const json = await request(t.app)
+    .post('/api/v1/gen-models/chat-01')
+    .set('X-API-Key', KEYS.premium)
+    .send({ q: `my key is ${KEYS.premium}, keep it safe`, upstream_key: SECRETS.upstreamKey, user_password: SECRETS.password });
+  expect(json.status).toBe(503);
+  const form = await request(t.app)
+    .post('/api/v1/gen-models/chat-01')
+    .type('form')
+    .send({ apikey: KEYS.enterprise, q: 'hello', upstream_key: SECRETS.upstreamKey, session_token: SECRETS.token });
+  expect(form.status).toBe(503);
+  await t.api.requestLog!.flush();
+
+  const rows = rawRows();
+  const ours = rows.filter((r) => [get, json, form].some((res) => res.headers['x-request-id'] === r.request_id));
+  expect(ours).toHaveLength(3);
+  const everything = JSON.stringify(rows);
+  for (const secret of [...Object.values(SECRETS), KEYS.premium, KEYS.enterprise]) expect(everything).not.toContain(secret);
+  // What is not a secret is kept, and the secrets' places say so.
+  const byId = (res: { headers: Record<string, string> }) =>
+    JSON.parse(String(ours.find((r) => r.request_id === res.headers['x-request-id'])!.params));
+  expect(byId(get)).toEqual({ apikey: '[redacted]', bin: '457173', password: '[redacted]', access_token: '[redacted]' });
+  expect(byId(json)).toEqual({ q: 'my key is [redacted], keep it safe', upstream_key: '[redacted]', user_password: '[redacted]' });
+  expect(byId(form)).toMatchObject({ apikey: '[redacted]', q: 'hello', upstream_key: '[redacted]', session_token: '[redacted]' });
+});
+
+test('the parameters are capped at 8 KB, the cut ones named', async () => {
+  const long = 'x'.repeat(20_000);
+  const res = await request(t.app).post('/api/v1/gen-models/chat-01').set('X-API-Key', KEYS.premium).send({ q: 'hello', note: long });
+  await t.api.requestLog!.flush();
+  const row = rawRows().find((r) => r.request_id === res.headers['x-request-id'])!;
+  expect(Buffer.byteLength(String(row.params))).toBeLessThanOrEqual(8 * 1024);
+  const params = JSON.parse(String(row.params));
+  expect(params.q).toBe('hello');
+  expect(params['[truncated]']).toEqual(['note']);
+});
+
+test('an upload is kept as its name, type and size, never its bytes', async () => {
+  const bytes = Buffer.from('secret file body that must not be logged');
+  const res = await request(t.app)
+    .post('/api/v1/cloud-storage/file-host')
+    .set('X-API-Key', KEYS.premium)
+    .attach('file', bytes, { filename: 'notes.txt', contentType: 'text/plain' });
+  await t.api.requestLog!.flush();
+  const row = rawRows().find((r) => r.request_id === res.headers['x-request-id'])!;
+  expect(JSON.parse(String(row.uploads))).toEqual([{ field: 'file', name: 'notes.txt', type: 'text/plain', size: bytes.length }]);
+  expect(JSON.stringify(row)).not.toContain('secret file body');
+});
+
+test('the client address is kept truncated', async () => {
+  const res = await request(t.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', KEYS.premium);
+  await t.api.requestLog!.flush();
+  const row = rawRows().find((r) => r.request_id === res.headers['x-request-id'])!;
+  expect(row.ip).toMatch(/^(127\.0\.0\.0|0:0:0::)$/);
+});
