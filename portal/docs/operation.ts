@@ -7,7 +7,7 @@
 // carries curl's sample; the browser writes another language's when it is chosen, from the request in
 // data-request, which keeps the pages light (without JavaScript, curl's is there).
 import { html, type Safe } from '../../engine/html.js';
-import { LANGUAGES, sample } from '../shared/snippets.js';
+import { LANGUAGES, sample, sdkNames } from '../shared/snippets.js';
 import { anchorOf } from './search-index.js';
 
 export interface Schema {
@@ -158,7 +158,17 @@ function exampleAnswer(op: Operation): string | undefined {
 export function operationView(v: OperationView, category: string): Safe {
   const { op, method, path } = v;
   const { fields, example, files } = fieldsOf(v);
-  const request = { method, url: `${v.publicUrl}${path}`, params: example, key: v.sampleKey, files };
+  const request = {
+    method,
+    url: `${v.publicUrl}${path}`,
+    params: example,
+    key: v.sampleKey,
+    files,
+    sdk: sdkNames(
+      path,
+      fields.map((f) => f.name),
+    ),
+  };
   const details = (op.description ?? '').replace(op.summary, '').replace(/^[.\s]+/, '');
   const answer = exampleAnswer(op);
   const errors = Object.keys(op.responses).filter((s) => s !== '200');

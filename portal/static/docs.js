@@ -394,7 +394,10 @@
       }
       // The snippet names a chosen file by its name; the key as the samples show it.
       const params = Object.fromEntries(fields.map(([k, v]) => [k, v instanceof File ? v.name : v]));
-      writeSnippet(out, { method, url: fullUrl, params, key, files });
+      // The SDKs' names of the operation, from the request its samples describe.
+      const described = form.closest('article').querySelector('.samples[data-request]')?.dataset.request;
+      const sdk = described ? JSON.parse(described).sdk : undefined;
+      writeSnippet(out, { method, url: fullUrl, params, key, files, sdk });
       const button = form.querySelector('button[type="submit"]');
       button.disabled = true;
       status.textContent = 'Sending…';

@@ -3,7 +3,8 @@
 // and the reference's pages load it so Try it can show the request it just sent, with the values typed.
 // A classic script with no import or export (the pages load scripts as files, under CSP default-src 'self'):
 // it leaves its functions on globalThis.uuaSnippets. The key always travels in the X-API-Key header, never in
-// the URL (URLs end up in logs and histories). Another language is one more entry of LANGUAGES.
+// the URL (URLs end up in logs and histories). Another language is one more entry of LANGUAGES. The SDKs'
+// samples call the method the server names in r.sdk (sdks/naming.ts), and are the raw request's without it.
 (() => {
   // --- what every language needs -------------------------------------------------------------------------
   const query = (params) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
@@ -188,6 +189,53 @@
     ].join('\n');
   }
 
+  // --- the SDKs (sdks/): the call by the names the server gives (r.sdk, from sdks/naming.ts) ---------------------
+  /** The client's options: the base URL of this server, and the key (read by the SDK from UUA_API_KEY). */
+  const origin = (r) => new URL(r.url).origin;
+  function sdkTypescript(r) {
+    if (!r.sdk) return node(r);
+    const env = envOf(r);
+    const { files, fields } = partsOf(r);
+    const args = [
+      ...fields.map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${JSON.stringify(v)}`),
+      ...files.map(([f, file]) => `${f}: await openAsBlob(${JSON.stringify(file)})`),
+    ];
+    const options = [
+      `baseUrl: ${JSON.stringify(origin(r))}`,
+      ...(env === 'UUA_API_KEY' ? [] : [`apiKey: ${env ? `process.env.${env}` : JSON.stringify(r.key)}`]),
+    ];
+    return [
+      ...(files.length ? ["import { openAsBlob } from 'node:fs';"] : []),
+      "import { createClient } from 'unified-utility-api';",
+      '',
+      `const api = createClient({ ${options.join(', ')} });${env === 'UUA_API_KEY' ? ' // the key from UUA_API_KEY' : ''}`,
+      `const answer = await api.${r.sdk.typescript}(${args.length ? `{ ${args.join(', ')} }` : ''});`,
+      'console.log(answer.data);',
+    ].join('\n');
+  }
+  function sdkPython(r) {
+    if (!r.sdk) return python(r);
+    const env = envOf(r);
+    const { files, fields } = partsOf(r);
+    const name = (k) => r.sdk.pythonParams[k] ?? k;
+    const args = [
+      ...fields.map(([k, v]) => `${name(k)}=${py(v)}`),
+      ...files.map(([f, file]) => `${name(f)}=open(${JSON.stringify(file)}, "rb")`),
+    ];
+    const options = [
+      ...(env === 'UUA_API_KEY' ? [] : [env ? `os.environ[${JSON.stringify(env)}]` : JSON.stringify(r.key)]),
+      `base_url=${JSON.stringify(origin(r))}`,
+    ];
+    return [
+      ...(env && env !== 'UUA_API_KEY' ? ['import os'] : []),
+      'from unified_utility_api import Client',
+      '',
+      `api = Client(${options.join(', ')})${env === 'UUA_API_KEY' ? '  # the key from UUA_API_KEY' : ''}`,
+      `answer = api.${r.sdk.python}(${args.join(', ')})`,
+      'print(answer["data"])',
+    ].join('\n');
+  }
+
   /** The languages, in the order the pages offer them; `id` is what a visitor's choice is remembered by. */
   const LANGUAGES = [
     { id: 'curl', label: 'curl', write: curl },
@@ -195,6 +243,8 @@
     { id: 'python', label: 'Python', write: python },
     { id: 'php', label: 'PHP', write: php },
     { id: 'go', label: 'Go', write: go },
+    { id: 'sdk-typescript', label: 'TypeScript SDK', write: sdkTypescript },
+    { id: 'sdk-python', label: 'Python SDK', write: sdkPython },
   ];
 
   globalThis.uuaSnippets = {

@@ -150,12 +150,17 @@ describe('in Chromium', () => {
       const op = page.locator('article[id="tag/tools/GET/api/v1/tools/ccgen"]');
       await expect(page.locator('#try-key').inputValue()).resolves.toBe(KEYS.anonymous);
 
-      // Samples: curl first; Node and Python a button away, and the choice is remembered.
+      // Samples: curl first; Node, Python and the SDKs a button away, and the choice is remembered.
       const visible = () => op.locator('figure.sample:visible code').textContent();
       await expect(visible()).resolves.toMatch(/^curl -H 'X-API-Key: test-anonymous-key'/);
       await page.getByRole('button', { name: 'Node (fetch)' }).click();
       await expect(visible()).resolves.toMatch(/await fetch\(".*\/api\/v1\/tools\/ccgen\?bin=457173"/);
-      await page.getByRole('button', { name: 'Python' }).click();
+      // The SDKs' calls beside the raw requests (tests/sdks/packages.test.ts runs them).
+      await page.getByRole('button', { name: 'TypeScript SDK' }).click();
+      await expect(visible()).resolves.toMatch(/await api\.tools\.ccgen\(\{ bin: "457173" \}\)/);
+      await page.getByRole('button', { name: 'Python SDK' }).click();
+      await expect(visible()).resolves.toMatch(/answer = api\.tools\.ccgen\(bin="457173"\)/);
+      await page.getByRole('button', { name: 'Python', exact: true }).click();
       await expect(visible()).resolves.toMatch(/requests\.get\([\s\S]*"bin": "457173"/);
       await page.reload();
       await expect(visible()).resolves.toMatch(/^import requests/);

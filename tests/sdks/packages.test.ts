@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { testApp, listen } from '../helpers/app.js';
 import { ROOT } from '../helpers/paths.js';
+import { sample, sdkNames } from '../../portal/shared/snippets.js';
 
 const run = promisify(execFile);
 const t = await testApp();
@@ -28,6 +29,16 @@ afterAll(async () => {
   await t.close();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
+
+/** The reference's (/docs) SDK sample of tools/ccgen in one language, with this server and its key. */
+const docsSample = (lang: 'sdk-typescript' | 'sdk-python') =>
+  sample(lang, {
+    method: 'GET',
+    url: `${server.url}/api/v1/tools/ccgen`,
+    params: { bin: '457173' },
+    key: t.key,
+    sdk: sdkNames('/api/v1/tools/ccgen', ['bin']),
+  });
 
 /** The README's quick start in one language: its fenced block that calls dl-d. */
 const readmeSample = (lang: 'ts' | 'python') => {
@@ -66,6 +77,7 @@ test('npm pack makes a package a project installs, compiles against and calls th
   const sample = readmeSample('ts');
   expect(sample.trim().split('\n').length).toBeLessThanOrEqual(5);
   fs.writeFileSync(path.join(project, 'readme.ts'), sample);
+  fs.writeFileSync(path.join(project, 'docs.ts'), docsSample('sdk-typescript'));
   const tsconfig = {
     compilerOptions: {
       target: 'es2022',
@@ -75,7 +87,7 @@ test('npm pack makes a package a project installs, compiles against and calls th
       typeRoots: [path.join(ROOT, 'node_modules', '@types')],
       types: ['node'],
     },
-    files: ['bot.ts', 'readme.ts'],
+    files: ['bot.ts', 'readme.ts', 'docs.ts'],
   };
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
   await run('tsc', ['-p', project], { cwd: project, env }).catch((e: { stdout: string }) => {
@@ -99,6 +111,8 @@ test('npm pack makes a package a project installs, compiles against and calls th
     expect(result.wrong).toMatchObject({ status: 401, code: 'invalid_key' });
     expect(result.wrong.requestId).toMatch(/^[0-9a-f-]{36}$/);
   }
+  // The reference's SDK sample, as a reader copies it: it runs and prints the cards.
+  expect((await run(process.execPath, [path.join(project, 'docs.js')], { cwd: project })).stdout).toMatch(/457173\d{6,13}/);
 }, 120_000);
 
 const PYTHON = `import json, sys
@@ -135,6 +149,7 @@ test('the Python sdist and wheel install offline with pip, and the installed pac
   const sample = readmeSample('python');
   expect(sample.trim().split('\n').length).toBeLessThanOrEqual(5);
   fs.writeFileSync(path.join(scratch, 'readme.py'), sample);
+  fs.writeFileSync(path.join(scratch, 'docs.py'), docsSample('sdk-python'));
   const pipEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -159,5 +174,8 @@ test('the Python sdist and wheel install offline with pip, and the installed pac
     expect(result.version).toBe(version);
     expect(result.cards.length).toBeGreaterThan(0);
     expect(result.wrong).toMatchObject({ status: 401, code: 'invalid_key' });
+    // The reference's SDK sample, as a reader copies it: it runs and prints the cards.
+    const docs = await run('python3', [path.join(scratch, 'docs.py')], { cwd: scratch, env: { ...pipEnv, PYTHONPATH: target } });
+    expect(docs.stdout).toMatch(/457173\d{6,13}/);
   }
 }, 120_000);

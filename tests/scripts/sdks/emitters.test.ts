@@ -1,11 +1,12 @@
 // The SDK emitters on a small document of their own: names from paths, Python's keywords and snake_case,
-// where each parameter goes, raw media methods, and Python that parses; and sdkCalls, the calls the
+// where each parameter goes, raw media methods, and Python that parses; and the reference's SDK samples, the calls the
 // reference shows.
 import { execFile } from 'node:child_process';
 import { sdkOperations, type OpenApiDoc } from '../../../scripts/sdks/operations.js';
 import { pythonEndpointsFile } from '../../../scripts/sdks/python.js';
 import { endpointsFile } from '../../../scripts/sdks/typescript.js';
-import { pythonName, sdkCalls, typescriptNames } from '../../../sdks/naming.js';
+import { pythonName, typescriptNames } from '../../../sdks/naming.js';
+import { sample, sdkNames } from '../../../portal/shared/snippets.js';
 
 const DOC: OpenApiDoc = {
   info: { version: '2.0.0', title: 'x' },
@@ -143,21 +144,30 @@ test('the Python module parses, with required keyword arguments first and the wi
   expect(parsed.trim()).toBe('Short-video """download""" \\ here');
 });
 
-test('sdkCalls gives the call in both SDKs, values written in each language', () => {
-  const calls = sdkCalls('downloaders/dl-d', {
-    url: 'https://www.tiktok.com/@a/video/1',
-    for: 'telegram',
-    maxBytes: 5_000_000,
-    isNsfw: false,
+test("the reference's SDK samples call each SDK's method by its names, values written in each language", () => {
+  const params = { url: 'https://www.tiktok.com/@a/video/1', for: 'telegram', maxBytes: 5_000_000, isNsfw: false };
+  const of = (path: string, p: Record<string, unknown>, key = 'uua_k') => ({
+    method: 'GET' as const,
+    url: `https://api.example${path}`,
+    params: p,
+    key,
+    sdk: sdkNames(path, Object.keys(p)),
   });
-  expect(calls.typescript).toContain(
+  const dl = of('/api/v1/downloaders/dl-d', params);
+  expect(sample('sdk-typescript', dl)).toContain(
     'const answer = await api.downloaders.dlD({ url: "https://www.tiktok.com/@a/video/1", for: "telegram", maxBytes: 5000000, isNsfw: false });',
   );
-  expect(calls.python).toContain(
+  expect(sample('sdk-typescript', dl)).toContain('createClient({ baseUrl: "https://api.example", apiKey: "uua_k" })');
+  expect(sample('sdk-python', dl)).toContain(
     'answer = api.downloaders.dl_d(url="https://www.tiktok.com/@a/video/1", for_="telegram", max_bytes=5000000, is_nsfw=False)',
   );
-  expect(sdkCalls('/api/v1/account/usage').typescript).toContain('await api.account.usage();');
-  expect(sdkCalls('/api/v1/account/usage').python).toContain('answer = api.account.usage()');
-  expect(sdkCalls('tools/x', { 'a-b': [1, null], o: { k: true } }).python).toContain('a_b=[1, None], o={"k": True}');
-  expect(sdkCalls('tools/x', { 'a-b': 1 }).typescript).toContain('{ "a-b": 1 }');
+  expect(sample('sdk-python', dl)).toContain('api = Client("uua_k", base_url="https://api.example")');
+  // The key from UUA_API_KEY, as the SDKs read it by themselves.
+  expect(sample('sdk-python', of('/api/v1/account/usage', {}, '$UUA_API_KEY'))).toContain(
+    'api = Client(base_url="https://api.example")  # the key from UUA_API_KEY\nanswer = api.account.usage()',
+  );
+  expect(sample('sdk-typescript', of('/api/v1/account/usage', {}, '$UUA_API_KEY'))).toContain('await api.account.usage();');
+  expect(sample('sdk-typescript', of('/api/v1/tools/x', { 'a-b': 1 }))).toContain('{ "a-b": 1 }');
+  // Without the SDK's names (the key page's samples): the raw request's.
+  expect(sample('sdk-python', { ...dl, sdk: undefined })).toContain('import requests');
 });
