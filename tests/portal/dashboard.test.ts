@@ -223,6 +223,11 @@ test("the usage page shows a key's calls, per hour, day and endpoint, the last c
   expect(lib.status).toBe(200);
   expect(lib.headers['content-type']).toMatch(/javascript/);
   expect(lib.text).toContain('Chart');
+  // Sent gzipped to a browser that takes it (70 KB, not 205), whole to one that does not.
+  expect(lib.headers['content-encoding']).toBe('gzip');
+  const plain = await request(t.app).get(chart).set('Accept-Encoding', 'identity');
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.text).toBe(lib.text);
   expect((await request(t.app).get('/portal/static/charts.js')).status).toBe(200);
   expect((await request(t.app).get('/portal/static/dashboard.js')).status).toBe(200);
   expect(page).not.toMatch(/ style="/);
