@@ -20,14 +20,18 @@ const DEFAULT_PAGES = [
   '/docs',
   '/docs/tools',
   '/docs/gen-models',
+  '/docs/changelog',
   '/signup',
   '/login',
   '/status',
   '/dashboard',
   '/dashboard/usage',
   '/dashboard/webhooks',
+  '/dashboard/requests',
   '/account',
+  '/account/two-factor',
   '/admin',
+  '/admin/requests',
 ];
 const pages = (process.env.LIGHTHOUSE_PAGES ?? DEFAULT_PAGES.join(',')).split(',');
 const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
