@@ -22,6 +22,7 @@ import { openDatabase, sqliteFile } from '../engine/db/open.js';
 import { hashKey, newKey } from '../engine/access/keystore.js';
 import { hashPassword } from '../portal/accounts/passwords.js';
 import { DAY_MS, dayOf, idAt } from '../features/request-log/records.js';
+import { browser } from './portal-visitor.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -235,31 +236,12 @@ async function sizeOf(dataDir: string, databaseUrl: string | undefined): Promise
   }
 }
 
-function visitor(base: string) {
-  const jar = new Map<string, string>();
-  const send = async (method: string, url: string, form?: Record<string, string>) => {
-    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    let body: string | undefined;
-    if (form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(form).toString();
-    }
-    const res = await fetch(base + url, { method, headers, body, redirect: 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-    }
-    return { status: res.status, text: await res.text() };
-  };
-  return {
-    get: (url: string) => send('GET', url),
-    async signIn(email: string) {
-      const page = await send('GET', '/login');
-      const csrf = /name="csrf" value="([^"]*)"/.exec(page.text)?.[1] ?? '';
-      const res = await send('POST', '/login', { csrf, email, password: PASSWORD });
-      if (res.status !== 303) throw new Error(`sign-in of ${email}: ${res.status}`);
-    },
-  };
+/** A visitor signed in as `email`. */
+async function signedIn(base: string, email: string) {
+  const v = browser(base);
+  const res = await v.submit('/login', '/login', { email, password: PASSWORD });
+  if (res.status !== 303) throw new Error(`sign-in of ${email}: ${res.status}`);
+  return v;
 }
 
 async function timed(what: string, op: (i: number) => Promise<{ status: number }>, status = 200) {
@@ -328,10 +310,8 @@ async function main() {
     try {
       const api = (q: string) => fetch(`${base}/api/v1/account/requests${q}`, { headers: { 'x-api-key': key } });
       const first = (await (await api('?limit=50')).json()) as { data: { nextCursor: string } };
-      const user = visitor(base);
-      await user.signIn('user@scale.example');
-      const admin = visitor(base);
-      await admin.signIn('admin@scale.example');
+      const user = await signedIn(base, 'user@scale.example');
+      const admin = await signedIn(base, 'admin@scale.example');
       // Request ids of the measured account, from all over the 30 days.
       const ids = Array.from({ length: RUNS }, (_, i) => requestIdOf(5 * Math.floor(((i + 1) * ROWS) / (RUNS + 1) / 5)));
       const otherIds = Array.from({ length: RUNS }, (_, i) => requestIdOf(5 * Math.floor(((i + 1) * ROWS) / (RUNS + 1) / 5) + 1));

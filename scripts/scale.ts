@@ -17,6 +17,7 @@ import { createApp, type App } from '../server/app.js';
 import { openDatabase } from '../engine/db/open.js';
 import { hashKey, newKey } from '../engine/access/keystore.js';
 import { hashPassword } from '../portal/accounts/passwords.js';
+import { browser } from './portal-visitor.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -124,37 +125,6 @@ async function seed(p: Place, n: number): Promise<{ email: string; adminEmail: s
 /** Stops the run when an operation did not do what it is timed for (a figure of a refusal would mislead). */
 function expectStatus(what: string, res: { status: number }, status: number) {
   if (res.status !== status) throw new Error(`${what}: ${res.status}, not ${status}`);
-}
-
-/** A visitor with its cookies, over real HTTP. */
-function browser(base: string) {
-  const jar = new Map<string, string>();
-  const send = async (method: string, url: string, form?: Record<string, string>) => {
-    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    let body: string | undefined;
-    if (form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(form).toString();
-    }
-    const res = await fetch(base + url, { method, headers, body, redirect: 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const text = await res.text();
-    return { status: res.status, text, bytes: Buffer.byteLength(text) };
-  };
-  const csrf = (page: string) => /name="csrf" value="([^"]*)"/.exec(page)?.[1] ?? '';
-  return {
-    get: (url: string) => send('GET', url),
-    async submit(pageUrl: string, action: string, fields: Record<string, string>) {
-      const page = await send('GET', pageUrl);
-      return send('POST', action, { csrf: csrf(page.text), ...fields });
-    },
-    post: (action: string, csrfToken: string, fields: Record<string, string>) => send('POST', action, { csrf: csrfToken, ...fields }),
-    csrf,
-  };
 }
 
 const keyIdsOn = (page: string) => [...page.matchAll(/\/dashboard\/keys\/([0-9a-f]{12})\/revoke/g)].map((m) => m[1]);
