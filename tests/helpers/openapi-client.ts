@@ -47,6 +47,15 @@ export function bodySchemaOf(doc: Doc, op: Operation, mediaType: string): Record
   return doc.components.schemas[ref.split('/').pop()!] as Record<string, any>;
 }
 
+/** Fields of a multipart body that are files (binary in the body's schema). */
+export function fileFieldsOf(doc: Doc, op: Operation, mediaType: string | undefined): string[] {
+  if (mediaType !== 'multipart/form-data') return [];
+  const schema = bodySchemaOf(doc, op, mediaType) as { properties?: Record<string, { format?: string }> };
+  return Object.entries(schema.properties ?? {})
+    .filter(([, s]) => s.format === 'binary')
+    .map(([name]) => name);
+}
+
 /** Sends a request to the running service; files of a multipart body are the bytes of their text. */
 export async function send(
   base: string,

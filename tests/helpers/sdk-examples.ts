@@ -1,7 +1,7 @@
 // Every operation's documented example request (helpers/openapi-client.ts, the one the contract tests
 // send), as an SDK call: the group and the method each SDK names it by, and its parameters flat, with the
 // fields of a multipart body that are files listed (their example text is sent as the file's bytes).
-import { exampleOf, operationsOf, type Doc, type Operation } from './openapi-client.js';
+import { exampleOf, fileFieldsOf, operationsOf, type Doc, type Operation } from './openapi-client.js';
 import { pythonName, pythonNames, typescriptNames } from '../../sdks/naming.js';
 
 export interface SdkExample {
@@ -13,15 +13,6 @@ export interface SdkExample {
   /** Python's keyword arguments. */
   pyParams: Record<string, unknown>;
   files: string[];
-}
-
-function fileFields(doc: Doc, op: Operation, mediaType: string | undefined): string[] {
-  if (mediaType !== 'multipart/form-data') return [];
-  const ref = op.requestBody!.content[mediaType].schema.$ref!;
-  const schema = doc.components.schemas[ref.split('/').pop()!] as { properties?: Record<string, { format?: string }> };
-  return Object.entries(schema.properties ?? {})
-    .filter(([, s]) => s.format === 'binary')
-    .map(([name]) => name);
 }
 
 export function sdkExamples(doc: Doc): SdkExample[] {
@@ -37,7 +28,7 @@ export function sdkExamples(doc: Doc): SdkExample[] {
       py: pythonNames(op.path),
       params,
       pyParams: Object.fromEntries(Object.entries(params).map(([k, v]) => [pythonName(k), v])),
-      files: fileFields(doc, op, r.mediaType),
+      files: fileFieldsOf(doc, op, r.mediaType),
     };
   });
 }

@@ -6,7 +6,7 @@
 // (`upstream_key`), whose document then requires that key and carries it in its examples.
 import { testApp, listen, type TestApp } from '../../helpers/app.js';
 import { fakeWorld } from '../../helpers/fake-world/index.js';
-import { exampleOf, makeExampleCall, operationsOf, send, type Doc, type Operation } from '../../helpers/openapi-client.js';
+import { exampleOf, fileFieldsOf, makeExampleCall, operationsOf, send, type Doc, type Operation } from '../../helpers/openapi-client.js';
 import { startPrism, violationsOf, type Prism } from '../../helpers/prism.js';
 import { fakeUpstream, type FakeResponse } from '../../helpers/fake-upstream.js';
 
@@ -62,16 +62,6 @@ afterAll(async () => {
   }
   await world.close();
 });
-
-/** Fields of a multipart body that are files (binary in the body's schema). */
-function fileFieldsOf(doc: Doc, op: Operation, mediaType: string | undefined): string[] {
-  if (mediaType !== 'multipart/form-data') return [];
-  const ref = op.requestBody!.content[mediaType].schema.$ref!;
-  const schema = doc.components.schemas[ref.split('/').pop()!] as { properties?: Record<string, { format?: string }> };
-  return Object.entries(schema.properties ?? {})
-    .filter(([, s]) => s.format === 'binary')
-    .map(([name]) => name);
-}
 
 /** The media types of the raw answers an operation documents beside its JSON envelope. */
 function mediaOf(op: Operation): string[] {
