@@ -83,7 +83,8 @@ run('from a failing call to its providers and Replay in Try it', () => {
     await page.getByLabel(/Paste this key/).fill(key);
     await page.getByLabel(/Paste this key/).dispatchEvent('change');
     await form.getByRole('button', { name: 'Send request' }).click();
-    await form.locator('.try-answer .status').filter({ hasText: '502' }).waitFor();
+    // The answer is shown beside the form, in the same Try it.
+    await form.locator('xpath=..').locator('.try-answer .status').filter({ hasText: '502' }).waitFor();
 
     await t.api.requestLog!.flush();
     await page.goto(`${base}/dashboard/requests?endpoint=utilities/wth`);
