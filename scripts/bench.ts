@@ -214,14 +214,15 @@ const ccgen = `/api/v1/tools/ccgen?apikey=${KEY}&bin=457173`;
 // catalog folder: the plans and upstreams, and bench.yaml with this one endpoint; its own adapters folder),
 // beside bare node:http writing the same envelope. Everything else a request goes through is the product's:
 // key, meter, validation of `bin`, the cache step, the envelope, the access log, metrics and usage history.
-const benchCatalog = path.join(dataDir, 'catalog');
-const benchAdapters = path.join(dataDir, 'adapters');
-fs.mkdirSync(benchCatalog);
-fs.mkdirSync(path.join(benchAdapters, 'bench'), { recursive: true });
-for (const f of ['plans.yaml', 'upstreams.yaml']) fs.copyFileSync(path.join(here, '../../catalog', f), path.join(benchCatalog, f));
-fs.writeFileSync(
-  path.join(benchCatalog, 'bench.yaml'),
-  `category: bench
+/** The bench's catalog folder for the build whose source is at `root` (its plans and upstreams, and bench.yaml). */
+function benchCatalogOf(root: string, name: string): string {
+  const dir = path.join(dataDir, name);
+  fs.mkdirSync(dir);
+  for (const f of ['plans.yaml', 'upstreams.yaml']) fs.copyFileSync(path.join(root, 'catalog', f), path.join(dir, f));
+  fs.writeFileSync(path.join(dir, 'bench.yaml'), BENCH_YAML);
+  return dir;
+}
+const BENCH_YAML = `category: bench
 endpoints:
   - name: constant
     method: GET
@@ -231,8 +232,10 @@ endpoints:
     params:
       bin: { type: string, required: true, description: 'A BIN, as ccgen takes it', pattern: '^[0-9]{6,8}$', patternHint: 6 to 8 digits }
     response: { type: object }
-`,
-);
+`;
+const benchCatalog = benchCatalogOf(path.join(here, '../..'), 'catalog');
+const benchAdapters = path.join(dataDir, 'adapters');
+fs.mkdirSync(path.join(benchAdapters, 'bench'), { recursive: true });
 fs.writeFileSync(path.join(benchAdapters, 'bench/constant.js'), `export default async () => (${JSON.stringify(CONSTANT)});\n`);
 const constantEnv = { ...engineEnv, CATALOG_DIR: benchCatalog, BENCH_ADAPTERS_DIR: benchAdapters };
 // A media link on our engine (downloaders/dl-d answered by the fake's tikwm-shaped route), streaming the fake
@@ -313,7 +316,10 @@ const cases: Case[] = [
 if (process.env.BENCH_COMPARE) {
   const other = path.resolve(process.env.BENCH_COMPARE);
   const ours = cases.filter((c) => c.target === 'engine');
-  cases.push(...ours.map((c) => ({ ...c, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
+  // The constant endpoint's catalog with that build's own plans (their fields may differ).
+  const otherCatalog = benchCatalogOf(path.join(other, '../..'), 'catalog-before');
+  const own = (env?: Record<string, string>) => (env?.CATALOG_DIR === benchCatalog ? { ...env, CATALOG_DIR: otherCatalog } : env);
+  cases.push(...ours.map((c) => ({ ...c, env: own(c.env), name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
 }
 
 // BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference

@@ -40,6 +40,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-lighthouse-'));
 const api = await createApp({
   ...process.env,
   DATA_DIR: dataDir,
+  REQUEST_LOG: 'on',
   LOG_LEVEL: 'silent',
   PUBLIC_URL: 'http://127.0.0.1:3999',
   FREE_KEY: 'lighthouse-free-key',

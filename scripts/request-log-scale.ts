@@ -297,6 +297,7 @@ async function main() {
     const app = await createApp({
       ...process.env,
       DATA_DIR: dataDir,
+      REQUEST_LOG: 'on',
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
       LOG_LEVEL: 'silent',
       PUBLIC_URL: 'http://127.0.0.1',

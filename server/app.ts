@@ -327,6 +327,7 @@ export async function createApp(
           metrics,
           usage: usageDeps,
           requestLog: logRecords,
+          recordingCalls: config.requestLog.on,
           health,
           log,
           api,

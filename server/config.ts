@@ -277,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: int(env.MAX_BODY_KB, 1024, 'MAX_BODY_KB') * 1024,
     planOverrides,
     requestLog: {
-      on: onOff(env.REQUEST_LOG, true, 'REQUEST_LOG'),
+      on: onOff(env.REQUEST_LOG, false, 'REQUEST_LOG'),
       ip: oneOf(env.REQUEST_LOG_IP, ['truncated', 'full', 'none'] as const, 'truncated', 'REQUEST_LOG_IP'),
     },
     metricsToken: env.METRICS_TOKEN || undefined,

@@ -45,6 +45,8 @@ export interface WebDeps {
   usage: AccountUsageDeps;
   /** The request log's table (features/request-log/): the inspector's pages read it. */
   requestLog: LogRecords;
+  /** REQUEST_LOG: whether calls are recorded now. */
+  recordingCalls: boolean;
   health: Health;
   log: Logger;
   /** The API's door: MCP's tool calls are run through it. */
@@ -117,6 +119,7 @@ export function createWeb(deps: WebDeps): Web {
     redis: deps.redis,
     usage: deps.usage,
     requestLog: deps.requestLog,
+    recordingCalls: deps.recordingCalls,
     health: deps.health,
   });
   app.use(portal.router);

@@ -47,6 +47,7 @@ export function adminRequestRoutes(ctx: PortalContext): Router {
         inspectorBody(
           {
             base: BASE,
+            off: !deps.recordingCalls,
             asked,
             keys: [],
             endpoints,

@@ -46,6 +46,7 @@ export function requestRoutes(ctx: PortalContext): Router {
           next: last && nextQuery(asked, last),
           callLink: (c) => `${BASE}/${encodeURIComponent(c.requestId)}`,
           retention: `Your plan keeps them ${days} day${days === 1 ? '' : 's'}.`,
+          off: !deps.recordingCalls,
         }),
         { wide: true },
       );

@@ -27,6 +27,8 @@ export interface InspectorPage {
   /** Operators: the account each call belongs to. */
   accountOf?: (c: LoggedCall) => string | undefined;
   retention?: string;
+  /** REQUEST_LOG is off: no call is recorded now. */
+  off?: boolean;
 }
 
 const CLASSES = ['2xx', '3xx', '4xx', '5xx'];
@@ -87,6 +89,11 @@ export function inspectorBody(p: InspectorPage, admin = false): Safe {
       ? 'Every call, newest first, with its parameters as recorded (secrets redacted). A request id from a support mail is found in one search.'
       : html`Every call of your account's keys, newest first: what was sent (keys, tokens and passwords never kept) and what was answered. ${p.retention ?? ''}`
   }</p>
+${
+  p.off
+    ? html`<p class="card">The request log is off on this server: calls are not recorded now. Its operator turns it on with <code>REQUEST_LOG=on</code>; what was recorded before is shown here.</p>`
+    : ''
+}
 ${filters(p, admin)}
 <p class="small">Export this filter: <a href="${p.base}.csv${exports ? `?${exports}` : ''}" download>CSV</a> · <a href="${p.base}.json${exports ? `?${exports}` : ''}" download>JSON</a></p>
 ${

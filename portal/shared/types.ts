@@ -35,6 +35,8 @@ export interface PortalDeps {
   usage: AccountUsageDeps;
   /** The request log's table (features/request-log/): the inspector's pages. */
   requestLog: LogRecords;
+  /** False unless REQUEST_LOG=on: no call is recorded now (what was kept before is still shown). */
+  recordingCalls: boolean;
   /** Endpoint states, probes, incidents and operator alerts (features/health/): the status pages. */
   health: Health;
 }

@@ -57,6 +57,8 @@ export async function testApp(
       // Media answers would fetch the first bytes of each file their fixtures name (real CDN hosts): the
       // tests of those facts set it back to true, with a CDN on loopback.
       MEDIA_FACTS: 'false',
+      // Off by default (its writes cost the API path: docs/decisions/request-log.md); the tests record calls.
+      REQUEST_LOG: 'on',
       ...env,
     },
     { adaptersDir: opts.adaptersDir, log: opts.log, resolve: opts.resolve },

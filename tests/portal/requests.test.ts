@@ -3,7 +3,7 @@
 // request id in one search on /admin/requests; a call's page shows the providers tried and its Replay in
 // Try it link carries the parameters sent, never a redacted one.
 import request from 'supertest';
-import { appForTests } from '../helpers/app.js';
+import { appForTests, testApp } from '../helpers/app.js';
 import { signIn, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 
@@ -136,4 +136,28 @@ test('an account deleted by its owner takes its calls with it', async () => {
   const deleted = await submit(fay.agent, '/account', '/account/delete', { password: PW });
   expect(deleted.status).toBe(303);
   expect(await rows()).toHaveLength(0);
+});
+
+test('with REQUEST_LOG=off (the default) no call is recorded, and the inspectors say the log is off', async () => {
+  const off = await testApp({ REQUEST_LOG: 'off' });
+  try {
+    expect(off.api.requestLog).toBeUndefined();
+    const email = 'off-log@example.com';
+    const accounts = new Accounts(off.api.database.db, off.api.keys);
+    const account = (await accounts.create({ email, name: email, password: PW, role: 'admin' }))!;
+    const { key } = await off.api.keys.issue('premium', 'off key', account.id);
+    const id = (await request(off.app).get('/api/v1/tools/ccgen').query({ bin: '411111' }).set('X-API-Key', key)).headers['x-request-id'];
+    const agent = visitor(off);
+    expect((await signIn(agent, email, PW)).status).toBe(303);
+    for (const page of ['/dashboard/requests', '/admin/requests']) {
+      const text = (await agent.get(page)).text;
+      expect(text).toContain('The request log is off on this server');
+      expect(text).not.toContain(id);
+    }
+    const api = await request(off.app).get('/api/v1/account/requests').set('X-API-Key', key);
+    expect(api.status).toBe(200);
+    expect(api.body.data.items).toEqual([]);
+  } finally {
+    await off.close();
+  }
 });
