@@ -33,37 +33,47 @@ function checksum(data: Buffer, s: [number, number], bigEndian: boolean): [numbe
 
 /** The damage in `<file>-wal` that recovery will drop, or undefined when there is none (or no log). */
 export function walDamage(file: string): WalDamage | undefined {
-  let wal: Buffer;
+  let fd: number;
   try {
-    wal = fs.readFileSync(`${file}-wal`);
+    fd = fs.openSync(`${file}-wal`, 'r');
   } catch {
     return undefined;
   }
-  if (wal.length < HEADER) return undefined;
-  const magic = wal.readUInt32BE(0);
+  try {
+    return damageIn(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** walDamage on an open log, read a frame at a time (a log left by a crash may be large). */
+function damageIn(fd: number): WalDamage | undefined {
+  const header = Buffer.alloc(HEADER);
+  if (fs.readSync(fd, header, 0, HEADER, 0) < HEADER) return undefined;
+  const magic = header.readUInt32BE(0);
   if (magic !== MAGIC_LE && magic !== MAGIC_BE) return undefined;
   const bigEndian = magic === MAGIC_BE;
-  const pageSize = wal.readUInt32BE(8);
-  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let sum = checksum(wal.subarray(0, 24), [0, 0], bigEndian);
+  const pageSize = header.readUInt32BE(8);
+  // Not a page size SQLite writes (a power of two, 512 to 65536): not a log it would replay.
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return undefined;
+  const salts = [header.readUInt32BE(16), header.readUInt32BE(20)];
+  let sum = checksum(header.subarray(0, 24), [0, 0], bigEndian);
   // A header that fails its own checksum makes SQLite ignore the whole log: nothing of it is replayed.
-  const headerOk = sum[0] === wal.readUInt32BE(24) && sum[1] === wal.readUInt32BE(28);
-  const frameSize = FRAME_HEADER + pageSize;
+  const headerOk = sum[0] === header.readUInt32BE(24) && sum[1] === header.readUInt32BE(28);
+  const frame = Buffer.alloc(FRAME_HEADER + pageSize);
   let frames = 0;
   let firstBad = 0;
   let commitsLost = 0;
-  for (let at = HEADER; at + frameSize <= wal.length; at += frameSize) {
-    const head = wal.subarray(at, at + FRAME_HEADER);
+  for (let at = HEADER; fs.readSync(fd, frame, 0, frame.length, at) === frame.length; at += frame.length) {
     // Frames of an earlier generation (the log is reused after a checkpoint) carry other salts: not ours.
-    if (head.readUInt32BE(8) !== salts[0] || head.readUInt32BE(12) !== salts[1]) break;
+    if (frame.readUInt32BE(8) !== salts[0] || frame.readUInt32BE(12) !== salts[1]) break;
     frames++;
-    const commit = head.readUInt32BE(4) !== 0;
     if (!firstBad) {
-      sum = checksum(head.subarray(0, 8), sum, bigEndian);
-      sum = checksum(wal.subarray(at + FRAME_HEADER, at + frameSize), sum, bigEndian);
-      if (!headerOk || sum[0] !== head.readUInt32BE(16) || sum[1] !== head.readUInt32BE(20)) firstBad = frames;
+      sum = checksum(frame.subarray(0, 8), sum, bigEndian);
+      sum = checksum(frame.subarray(FRAME_HEADER), sum, bigEndian);
+      if (!headerOk || sum[0] !== frame.readUInt32BE(16) || sum[1] !== frame.readUInt32BE(20)) firstBad = frames;
     }
-    if (firstBad && commit) commitsLost++;
+    if (firstBad && frame.readUInt32BE(4) !== 0) commitsLost++;
   }
   return firstBad && commitsLost ? { frames, firstBad, commitsLost } : undefined;
 }
