@@ -1,12 +1,21 @@
-// The request log's table (engine/db/tables/request-log.ts): rows written in batches, read by owner and
-// filter newest first with a cursor, one call found by its request id, and old days dropped. On PostgreSQL
-// the table is partitioned by the day its rows are dropped: each day's partition is made before its first
-// row and dropped whole once the day comes.
-import { sql, type Insertable, type Selectable } from 'kysely';
+// The request log's table (engine/db/tables/request-log.ts): calls written in batches, read by owner and
+// filter newest first with a cursor, one call found by its request id, and old days dropped. A page reads the
+// owner's batches newest first by index, skips by their sets of keys, endpoints, codes and statuses the ones
+// that hold no call the filter asks for, and unpacks the rest. Batches of several writers (instances) may
+// overlap in time, so a call is handed out only once no batch left to read can hold a newer one.
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Engine } from '../../engine/db/open.js';
-import type { RequestLogTable } from '../../engine/db/tables/request-log.js';
+import { dayPartitions, dropDayPartition, makeDayPartition } from '../../engine/db/partitions.js';
+import {
+  atOfId,
+  BATCH_SPAN_MS,
+  callsOf,
+  type CallBatch,
+  type LogRow,
+  type RequestLogBatchTable,
+} from '../../engine/db/tables/request-log.js';
 
-export type LogRow = Selectable<RequestLogTable>;
+export type { LogRow };
 
 /** What the inspector asks for: every field optional but the owner (undefined: every owner, for operators). */
 export interface LogQuery {
@@ -27,17 +36,26 @@ export interface LogQuery {
   limit: number;
 }
 
-/** Rows per INSERT: powers of two only, so SQLite's statement cache holds a few texts (engine/db/sqlite-dialect.ts). */
-const CHUNK = 64;
+/** Batches read at a time while a page fills. */
+const READ = 8;
 /** Rows deleted per statement on SQLite: the sweep lets the requests waiting go between two. */
-const SWEEP_CHUNK = 5000;
+const SWEEP_CHUNK = 500;
+/** The longest a call may run: a request id's time (UUIDv7) to its answer, which names the call's id. */
+const LONGEST_CALL_MS = 10 * 60_000;
 export const DAY_MS = 86_400_000;
 export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** The first 9 characters of the ids of rows recorded at `ms` (the time order of ids). */
+/** The first 9 characters of the ids of calls recorded at `ms` (the time order of ids). */
 export const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
 
-const partition = (day: number) => `request_log_d${day}`;
+/** The epoch ms a UUIDv7 request id was made at (the service's own); undefined for any other id. */
+export function timeOfRequestId(id: string): number | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+const TABLE = 'request_log_batch';
+type Batch = Pick<RequestLogBatchTable, 'id' | 'owner' | 'dropDay' | 'calls'>;
 
 export class LogRecords {
   /** PostgreSQL partitions known to exist. */
@@ -48,76 +66,133 @@ export class LogRecords {
     readonly engine: Engine,
   ) {}
 
-  async insert(rows: Insertable<RequestLogTable>[]): Promise<void> {
-    if (this.engine === 'postgres') await this.makePartitions(new Set(rows.map((r) => r.dropDay)));
-    let i = 0;
-    while (i < rows.length) {
-      let n = CHUNK;
-      while (n > rows.length - i) n >>= 1;
+  /** Writes batches, each one row (one statement each, so the pages' reads go between two on SQLite). */
+  async insert(batches: CallBatch[]): Promise<void> {
+    for (const b of batches) {
+      if (this.engine === 'postgres' && !this.made.has(b.dropDay)) {
+        await makeDayPartition(this.db, TABLE, b.dropDay);
+        this.made.add(b.dropDay);
+      }
+      // A batch written before a failure is not written twice: its id is taken.
       await this.db
-        .insertInto('requestLog')
-        .values(rows.slice(i, i + n))
+        .insertInto('requestLogBatch')
+        .values(b.row())
         .onConflict((c) => c.doNothing())
         .execute();
-      i += n;
-    }
-  }
-
-  /** Makes the partitions of these drop days that are not there yet (another instance may make one at once). */
-  private async makePartitions(days: Set<number>): Promise<void> {
-    for (const day of days) {
-      if (this.made.has(day)) continue;
-      const create = sql`create table if not exists ${sql.id(partition(day))} partition of request_log for values from (${sql.lit(day)}) to (${sql.lit(day + 1)})`;
-      await create.execute(this.db).catch(async (err: Error) => {
-        // Two instances making it at once: the loser's error, and the partition is there.
-        const there = await sql<{ t: string | null }>`select to_regclass(${partition(day)})::text as t`.execute(this.db);
-        if (!there.rows[0]?.t) throw err;
-      });
-      this.made.add(day);
     }
   }
 
   /** One page, newest first: `limit` rows and whether more follow. */
   async list(q: LogQuery): Promise<{ rows: LogRow[]; more: boolean }> {
-    let s = this.db.selectFrom('requestLog').selectAll();
-    if (q.owner !== undefined) s = s.where('owner', '=', q.owner);
-    if (q.keyId !== undefined) s = s.where('keyId', '=', q.keyId);
-    if (q.endpoint !== undefined) s = s.where('endpoint', '=', q.endpoint);
-    if (q.statusClass !== undefined) s = s.where('statusClass', '=', q.statusClass);
-    if (q.status !== undefined) s = s.where('status', '=', q.status);
-    if (q.code !== undefined) s = s.where('code', '=', q.code);
-    if (q.requestId !== undefined) s = s.where('requestId', '=', q.requestId);
-    if (q.from !== undefined) s = s.where('id', '>=', idAt(q.from));
-    if (q.to !== undefined) s = s.where('id', '<', idAt(q.to));
-    if (q.after !== undefined) s = s.where('id', '<', q.after);
-    const rows = await s
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
-    return { rows: rows.slice(0, q.limit), more: rows.length > q.limit };
+    const page = await this.page(q, true);
+    // A UUIDv7 of another clock (a caller's own X-Request-Id) may lie about its time: looked for at any time.
+    if (!page.rows.length && q.requestId !== undefined && timeOfRequestId(q.requestId) !== undefined) return this.page(q, false);
+    return page;
   }
 
-  /** One row by its own id (the operators' call page). */
+  private async page(q: LogQuery, byIdTime: boolean): Promise<{ rows: LogRow[]; more: boolean }> {
+    const wanted = (r: LogRow) =>
+      (q.keyId === undefined || r.keyId === q.keyId) &&
+      (q.endpoint === undefined || r.endpoint === q.endpoint) &&
+      (q.statusClass === undefined || r.statusClass === q.statusClass) &&
+      (q.status === undefined || r.status === q.status) &&
+      (q.code === undefined || r.code === q.code) &&
+      (q.requestId === undefined || r.requestId === q.requestId) &&
+      (q.from === undefined || r.at >= q.from) &&
+      (q.to === undefined || r.at < q.to) &&
+      (q.after === undefined || r.id < q.after);
+    const batches = this.batches(q, byIdTime);
+    const out: LogRow[] = [];
+    // Calls read but not handed out yet, newest first: a batch not read yet may hold a newer one.
+    let held: LogRow[] = [];
+    let next = await batches.next();
+    while (!next.done) {
+      for (const r of callsOf(next.value)) if (wanted(r)) held.push(r);
+      next = await batches.next();
+      const bound = next.done ? '' : next.value.id;
+      held.sort((a, b) => (a.id < b.id ? 1 : -1));
+      let i = 0;
+      while (i < held.length && held[i].id > bound) {
+        out.push(held[i++]);
+        if (out.length > q.limit) {
+          await batches.return(undefined);
+          return { rows: out.slice(0, q.limit), more: true };
+        }
+      }
+      held = held.slice(i);
+    }
+    return { rows: out, more: false };
+  }
+
+  /** The batches that may hold a call of the query, newest first (by their newest call). */
+  private async *batches(q: LogQuery, byIdTime: boolean): AsyncGenerator<Batch, void, undefined> {
+    const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses' | 'calls', text: string): Expression<SqlBool> =>
+      this.engine === 'postgres' ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0` : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
+    // Time bounds on the newest call (the index) from bounds on the calls: a batch spans at most BATCH_SPAN_MS.
+    let newestFrom = q.from;
+    let newestTo = q.to === undefined ? undefined : q.to + BATCH_SPAN_MS;
+    if (q.after !== undefined) {
+      const t = atOfId(q.after) + BATCH_SPAN_MS + 1;
+      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
+    }
+    const made = q.requestId === undefined || !byIdTime ? undefined : timeOfRequestId(q.requestId);
+    if (made !== undefined) {
+      newestFrom = Math.max(newestFrom ?? 0, made);
+      const t = made + LONGEST_CALL_MS + BATCH_SPAN_MS;
+      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
+    }
+    let before: string | undefined;
+    for (;;) {
+      let s = this.db.selectFrom('requestLogBatch').select(['id', 'owner', 'dropDay', 'calls']);
+      if (q.owner !== undefined) s = s.where('owner', '=', q.owner);
+      if (newestFrom !== undefined) s = s.where('id', '>=', idAt(newestFrom));
+      if (newestTo !== undefined) s = s.where('id', '<', idAt(newestTo));
+      if (before !== undefined) s = s.where('id', '<', before);
+      if (q.after !== undefined) s = s.where('firstId', '<', q.after);
+      if (q.to !== undefined) s = s.where('firstId', '<', idAt(q.to));
+      if (q.keyId !== undefined) s = s.where(has('keys', ` ${q.keyId} `));
+      if (q.endpoint !== undefined) s = s.where(has('endpoints', ` ${q.endpoint} `));
+      if (q.code !== undefined) s = s.where(has('codes', ` ${q.code} `));
+      if (q.status !== undefined) s = s.where(has('statuses', ` ${q.status} `));
+      if (q.statusClass !== undefined) s = s.where(has('statuses', ` ${q.statusClass}`));
+      if (q.requestId !== undefined) s = s.where(has('calls', JSON.stringify(q.requestId)));
+      const rows = await s.orderBy('id', 'desc').limit(READ).execute();
+      yield* rows;
+      if (rows.length < READ) return;
+      before = rows[rows.length - 1].id;
+    }
+  }
+
+  /** One call by its own id (the operators' call page). */
   async byId(id: string): Promise<LogRow | undefined> {
-    return this.db.selectFrom('requestLog').selectAll().where('id', '=', id).executeTakeFirst();
+    const at = atOfId(id);
+    if (!Number.isFinite(at)) return undefined;
+    const batches = await this.db
+      .selectFrom('requestLogBatch')
+      .select(['id', 'owner', 'dropDay', 'calls'])
+      .where('id', '>=', id)
+      .where('id', '<', idAt(at + BATCH_SPAN_MS + 1))
+      .where('firstId', '<=', id)
+      .execute();
+    for (const b of batches) {
+      const found = callsOf(b).find((r) => r.id === id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** Deletes every call of an owner (an account deleted by its owner: the calls hold what it sent). */
   async forget(owner: string): Promise<void> {
-    await this.db.deleteFrom('requestLog').where('owner', '=', owner).execute();
+    await this.db.deleteFrom('requestLogBatch').where('owner', '=', owner).execute();
   }
 
-  /** Drops the rows whose day has come: whole partitions on PostgreSQL. Answers how many days or rows went. */
+  /** Drops the calls whose day has come: whole partitions on PostgreSQL. Answers how many days or batches went. */
   async sweep(today: number, pause: () => Promise<void> = () => Promise.resolve()): Promise<number> {
     if (this.engine === 'postgres') {
-      const { rows } = await sql<{ name: string }>`
-        select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-        where i.inhparent = to_regclass('request_log')`.execute(this.db);
       let dropped = 0;
-      for (const { name } of rows) {
-        const day = Number(/^request_log_d(\d+)$/.exec(name)?.[1] ?? NaN);
-        if (!(day <= today)) continue;
-        await sql`drop table if exists ${sql.id(name)}`.execute(this.db);
+      for (const day of await dayPartitions(this.db, TABLE)) {
+        if (day > today) continue;
+        await dropDayPartition(this.db, TABLE, day);
         this.made.delete(day);
         dropped++;
       }
@@ -126,8 +201,8 @@ export class LogRecords {
     let gone = 0;
     for (;;) {
       const r = await this.db
-        .deleteFrom('requestLog')
-        .where('id', 'in', (d) => d.selectFrom('requestLog').select('id').where('dropDay', '<=', today).limit(SWEEP_CHUNK))
+        .deleteFrom('requestLogBatch')
+        .where('id', 'in', (d) => d.selectFrom('requestLogBatch').select('id').where('dropDay', '<=', today).limit(SWEEP_CHUNK))
         .executeTakeFirst();
       const n = Number(r.numDeletedRows);
       gone += n;

@@ -26,6 +26,7 @@ import { createPages } from '../../portal/shared/pages.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
 import { csrfOf, signIn, submit, visitor } from '../helpers/portal.js';
 import { base32Bytes, totpAt } from '../helpers/totp.js';
+import { LogRecords } from '../../features/request-log/records.js';
 
 const hasChromium = chromiumAvailable();
 const inBrowser = hasChromium ? test : test.skip;
@@ -271,7 +272,7 @@ describe('in Chromium', () => {
       // The request inspector: the operators' list (the paste above is on it) and one call's page with its
       // providers, the account's own list, and the reference opened by Replay in Try it.
       await t.api.requestLog!.flush();
-      const logged = (await t.api.database.db.selectFrom('requestLog').select('id').orderBy('id', 'desc').executeTakeFirst())!;
+      const logged = (await new LogRecords(t.api.database.db, t.api.database.engine).list({ limit: 1 })).rows[0];
       await check('admin-requests', signedIn(ADMIN, '/admin/requests'));
       await check('admin-request', signedIn(ADMIN, `/admin/requests/${logged.id}`));
       await check('requests', signedIn(ADMIN, '/dashboard/requests'));

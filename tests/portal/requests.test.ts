@@ -6,6 +6,7 @@ import request from 'supertest';
 import { appForTests, testApp } from '../helpers/app.js';
 import { signIn, submit, visitor } from '../helpers/portal.js';
 import { Accounts } from '../../portal/accounts/accounts.js';
+import { LogRecords } from '../../features/request-log/records.js';
 
 const t = appForTests({ UPSTREAM_POKEAPI_URL: 'http://127.0.0.1:9' });
 const PW = 'correct horse battery';
@@ -131,7 +132,7 @@ test('an account deleted by its owner takes its calls with it', async () => {
   const fay = await member('fay-log@example.com');
   const id = (await call(fay.key, { bin: '466666' })).headers['x-request-id'];
   await t.api.requestLog!.flush();
-  const rows = () => t.api.database.db.selectFrom('requestLog').select('requestId').where('requestId', '=', id).execute();
+  const rows = async () => (await new LogRecords(t.api.database.db, t.api.database.engine).list({ requestId: id, limit: 5 })).rows;
   expect(await rows()).toHaveLength(1);
   const deleted = await submit(fay.agent, '/account', '/account/delete', { password: PW });
   expect(deleted.status).toBe(303);

@@ -1,24 +1,53 @@
-// The request log (features/request-log/): one row per API call, what it asked and what it was answered, with
-// its secrets redacted. On PostgreSQL the table is partitioned by `drop_day`, the day its row is dropped
-// (its plan's retention added to the day of the call), so the retention sweep drops whole partitions; on
-// SQLite it deletes by the same column's index.
-export interface RequestLogTable {
+// The request log (features/request-log/): every API call, what it asked and what it was answered, with its
+// secrets redacted, kept in batches: one row holds the calls of one owner and retention day that one writer
+// recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
+// one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
+// unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
+// SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
+
+/** At most this many calls in one batch: a page reads a few batches whole. */
+export const BATCH_CALLS = 500;
+/** A batch spans at most this much time from its oldest call to its newest (a look-up's window). */
+export const BATCH_SPAN_MS = 60_000;
+
+export interface RequestLogBatchTable {
+  /** The newest call's id (calls' ids: `callId`): the batches' order and the cursor's index. */
+  id: string;
+  /** The oldest call's id. */
+  firstId: string;
+  /** The day (days since the epoch, UTC) from which the batch is gone. */
+  dropDay: number;
+  /** Whose calls these are: an account's id, `key:<id>` for a personal key of no account, null for shared keys. */
+  owner: string | null;
+  size: number;
+  /** What the filters skip batches by, each a space-separated set with a space at both ends (` a b `). */
+  keys: string;
+  endpoints: string;
+  codes: string;
+  statuses: string;
+  /** JSON: an array of `CallTuple`s, oldest first. */
+  calls: string;
+}
+
+export interface RequestLogTables {
+  requestLogBatch: RequestLogBatchTable;
+}
+
+/** One call as the inspector reads it. */
+export interface LogRow {
   /** The call's time in base 36 (9 characters), its place within the millisecond (2) and 8 random ones: unique, and in time order (the cursor). */
   id: string;
-  /** The day (days since the epoch, UTC) from which the row is gone. */
   dropDay: number;
-  /** Epoch ms. */
+  /** Epoch ms (the id's first 9 characters). */
   at: number;
   /** The caller's X-Request-Id, or the one the service gave: what every answer carries as metadata.requestId. */
   requestId: string;
-  /** Whose calls these are: an account's id, `key:<id>` for a personal key of no account, null for shared keys. */
   owner: string | null;
   keyId: string | null;
   plan: string | null;
   endpoint: string;
   method: string;
   status: number;
-  /** status / 100: the status class filter's index. */
   statusClass: number;
   code: string | null;
   ms: number;
@@ -39,6 +68,106 @@ export interface RequestLogTable {
   error: string | null;
 }
 
-export interface RequestLogTables {
-  requestLog: RequestLogTable;
+/** A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not repeated. */
+export type CallTuple = [
+  id: string,
+  requestId: string,
+  keyId: string | null,
+  plan: string | null,
+  endpoint: string,
+  method: string,
+  status: number,
+  code: string | null,
+  ms: number,
+  source: string | null,
+  providers: unknown[] | null,
+  cached: 0 | 1,
+  bytesOut: number,
+  ip: string | null,
+  params: string | null,
+  uploads: string | null,
+  error: string | null,
+];
+
+/** The epoch ms a call id starts with. */
+export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
+
+/** The calls of a batch row, oldest first. */
+export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
+  return (JSON.parse(b.calls) as CallTuple[]).map((t) => ({
+    id: t[0],
+    dropDay: b.dropDay,
+    at: atOfId(t[0]),
+    requestId: t[1],
+    owner: b.owner,
+    keyId: t[2],
+    plan: t[3],
+    endpoint: t[4],
+    method: t[5],
+    status: t[6],
+    statusClass: Math.floor(t[6] / 100),
+    code: t[7],
+    ms: t[8],
+    source: t[9],
+    providers: t[10] ? JSON.stringify(t[10]) : null,
+    cached: t[11],
+    bytesOut: t[12],
+    ip: t[13],
+    params: t[14],
+    uploads: t[15],
+    error: t[16],
+  }));
+}
+
+const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
+
+/** The calls of one owner and drop day that go into one row: each call one JSON line as it comes. */
+export class CallBatch {
+  readonly lines: string[] = [];
+  firstId = '';
+  lastId = '';
+  private readonly keys = new Set<string>();
+  private readonly endpoints = new Set<string>();
+  private readonly codes = new Set<string>();
+  private readonly statuses = new Set<number>();
+
+  constructor(
+    readonly owner: string | null,
+    readonly dropDay: number,
+  ) {}
+
+  /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
+  takes(at: number): boolean {
+    return this.lines.length < BATCH_CALLS && (!this.firstId || at - atOfId(this.firstId) < BATCH_SPAN_MS);
+  }
+
+  add(t: CallTuple): void {
+    const id = t[0];
+    if (!this.firstId || id < this.firstId) this.firstId = id;
+    if (id > this.lastId) this.lastId = id;
+    if (t[2] !== null) this.keys.add(t[2]);
+    this.endpoints.add(t[4]);
+    if (t[7] !== null) this.codes.add(t[7]);
+    this.statuses.add(t[6]);
+    this.lines.push(JSON.stringify(t));
+  }
+
+  get size(): number {
+    return this.lines.length;
+  }
+
+  row(): RequestLogBatchTable {
+    return {
+      id: this.lastId,
+      firstId: this.firstId,
+      dropDay: this.dropDay,
+      owner: this.owner,
+      size: this.lines.length,
+      keys: within(this.keys),
+      endpoints: within(this.endpoints),
+      codes: within(this.codes),
+      statuses: within(new Set([...this.statuses].map(String))),
+      calls: `[${this.lines.join(',')}]`,
+    };
+  }
 }

@@ -24,11 +24,11 @@ test('calls are written to day partitions and read back by cursor and by request
     );
   await t.api.requestLog!.flush();
   const parts = await sql<{ name: string }>`
-    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('request_log')`.execute(
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('request_log_batch')`.execute(
     t.api.database.db,
   );
   // The premium plan's calls of today are dropped on the 8th day from now: their one partition.
-  expect(parts.rows.map((r) => r.name)).toEqual([`request_log_d${Math.floor(Date.now() / 86_400_000) + 8}`]);
+  expect(parts.rows.map((r) => r.name)).toEqual([`request_log_batch_d${Math.floor(Date.now() / 86_400_000) + 8}`]);
   const first = await request(app).get('/api/v1/account/requests').query({ limit: '2' }).set('X-API-Key', KEYS.premium);
   expect(first.body.data.items.map((c: { requestId: string }) => c.requestId)).toEqual([ids[2], ids[1]]);
   const rest = await request(app)

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { Migration } from '../migration.js';
+import { makeDayPartition } from '../partitions.js';
+import { atOfId, CallBatch, type CallTuple, type LogRow } from '../tables/request-log.js';
+
+/** Rows of the one-row-a-call table read at a time while they move into batches. */
+const PAGE = 5000;
+
+/**
+ * The request log in batches (engine/db/tables/request-log.ts): one row holds the calls of one owner and drop
+ * day recorded within a moment, so a call costs its writer no index entry. On PostgreSQL partitioned by range
+ * of `drop_day` like the table before it. The calls of the one-row-a-call table are moved into batches, oldest
+ * first, and that table dropped.
+ */
+export const requestLogBatches: Migration = {
+  async up(db, engine) {
+    const pg = engine === 'postgres';
+    await db.schema
+      .createTable('request_log_batch')
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('first_id', 'text', (c) => c.notNull())
+      .addColumn('drop_day', 'integer', (c) => c.notNull())
+      .addColumn('owner', 'text')
+      .addColumn('size', 'integer', (c) => c.notNull())
+      .addColumn('keys', 'text', (c) => c.notNull())
+      .addColumn('endpoints', 'text', (c) => c.notNull())
+      .addColumn('codes', 'text', (c) => c.notNull())
+      .addColumn('statuses', 'text', (c) => c.notNull())
+      .addColumn('calls', 'text', (c) => c.notNull())
+      // A partitioned table's key holds its partition key.
+      .addPrimaryKeyConstraint('request_log_batch_pk', pg ? ['id', 'drop_day'] : ['id'])
+      .$call((b) => (pg ? b.modifyEnd(sql`partition by range (drop_day)`) : b))
+      .execute();
+    await db.schema.createIndex('request_log_batch_by_owner').on('request_log_batch').columns(['owner', 'id']).execute();
+    // The sweep's look-up on SQLite (PostgreSQL drops partitions).
+    if (!pg) await db.schema.createIndex('request_log_batch_by_drop_day').on('request_log_batch').column('drop_day').execute();
+
+    const made = new Set<number>();
+    let after = '';
+    for (;;) {
+      const rows = (await db.selectFrom('request_log').selectAll().where('id', '>', after).orderBy('id').limit(PAGE).execute()) as LogRow[];
+      if (!rows.length) break;
+      after = rows[rows.length - 1].id;
+      const open = new Map<string, CallBatch>();
+      const full: CallBatch[] = [];
+      for (const r of rows) {
+        const group = `${r.owner ?? ''}\n${r.dropDay}`;
+        let batch = open.get(group);
+        if (!batch?.takes(atOfId(r.id))) {
+          if (batch) full.push(batch);
+          batch = new CallBatch(r.owner, r.dropDay);
+          open.set(group, batch);
+        }
+        batch.add(tupleOf(r));
+      }
+      for (const b of [...full, ...open.values()]) {
+        if (pg && !made.has(b.dropDay)) {
+          await makeDayPartition(db, 'request_log_batch', b.dropDay);
+          made.add(b.dropDay);
+        }
+        await db.insertInto('request_log_batch').values(b.row()).execute();
+      }
+    }
+    await db.schema.dropTable('request_log').execute();
+  },
+};
+
+const tupleOf = (r: LogRow): CallTuple => [
+  r.id,
+  r.requestId,
+  r.keyId,
+  r.plan,
+  r.endpoint,
+  r.method,
+  r.status,
+  r.code,
+  r.ms,
+  r.source,
+  r.providers ? (JSON.parse(r.providers) as unknown[]) : null,
+  r.cached ? 1 : 0,
+  r.bytesOut,
+  r.ip,
+  r.params,
+  r.uploads,
+  r.error,
+];

@@ -1,0 +1,204 @@
+// Calls kept in batches read back as calls: two writers (instances) recording the calls of three owners at
+// once, in batches that overlap in time, are listed by every filter and cursor exactly as a plain filter and
+// sort of every call would list them; one call is found by its own id and by its request id (the service's
+// UUIDv7, a caller's own id, and a UUIDv7 of a clock far off); and the one-row-a-call table of an earlier
+// version moves into batches with every call kept.
+import pino from 'pino';
+import type { Call } from '../../../engine/pipeline/call.js';
+import { timeOrderedId } from '../../../engine/pipeline/call.js';
+import type { PlanSpec } from '../../../engine/catalog/load.js';
+import { describeEngines, engineTest } from '../../helpers/db.js';
+import { createRequestLog } from '../../../features/request-log/request-log.js';
+import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
+import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
+import { makeDayPartition } from '../../../engine/db/partitions.js';
+import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
+
+const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
+const PLANS = { premium: plan('premium') };
+const OWNERS = ['acct-a', 'acct-b', 'acct-c'];
+const KEYS = ['k1', 'k2'];
+const ENDPOINTS = ['tools/ccgen', 'fake-data/creature', 'utilities/ip-lookup'];
+const OUTCOMES: [number, string | undefined][] = [
+  [200, undefined],
+  [200, undefined],
+  [404, 'not_found'],
+  [429, 'rate_limited'],
+  [502, 'upstream_error'],
+];
+
+/** A small deterministic random source, so a failure can be replayed. */
+function randomOf(seed: number) {
+  let s = seed;
+  return (n: number) => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s % n;
+  };
+}
+
+const answered = (requestId: string, owner: string, keyId: string, endpoint: string, status: number, code: string | undefined) =>
+  ({
+    id: requestId,
+    identity: { status: 'ok', plan: 'premium', keyId, accountId: owner },
+    endpoint,
+    method: 'GET',
+    elapsedMs: 2.25,
+    bytesOut: 42,
+    ip: '203.0.113.9',
+    errorCode: code,
+    query: { bin: '457173' },
+    req: { headers: {} },
+  }) as unknown as Call;
+
+describeEngines('the request log in batches', (engine, open) => {
+  engineTest('every filter and cursor lists what a plain filter of every call lists', async () => {
+    const db = await open();
+    const records = new LogRecords(db.db, db.engine);
+    let now = Date.UTC(2026, 10, 29, 12);
+    const silent = pino({ level: 'silent' });
+    const writers = [0, 1].map(() => createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: silent, now: () => now }));
+    const random = randomOf(7);
+    const sent: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      now += random(40); // several calls a millisecond, and gaps
+      const [status, code] = OUTCOMES[random(OUTCOMES.length)];
+      const requestId = i % 10 === 3 ? `caller-own-${i}` : timeOrderedId(now);
+      sent.push(requestId);
+      writers[random(2)].record(answered(requestId, OWNERS[random(3)], KEYS[random(2)], ENDPOINTS[random(3)], status, code), status, now);
+      // Each writer flushes on its own beat, so their batches overlap in time.
+      if (random(60) === 0) await writers[random(2)].flush();
+    }
+    for (const w of writers) await w.flush();
+
+    const every = (await listAll(records, { limit: 50 })).map((r) => r.id);
+    expect(every).toHaveLength(1500);
+    const all = await listAll(records, { limit: 1000 });
+    expect(new Set(all.map((r) => r.requestId))).toEqual(new Set(sent));
+    const start = Date.UTC(2026, 10, 29, 12);
+    const queries: Omit<LogQuery, 'limit'>[] = [
+      {},
+      { owner: 'acct-a' },
+      { owner: 'acct-b', keyId: 'k2' },
+      { owner: 'acct-c', endpoint: 'fake-data/creature' },
+      { owner: 'acct-a', statusClass: 4 },
+      { owner: 'acct-b', status: 502 },
+      { owner: 'acct-c', code: 'rate_limited' },
+      { owner: 'acct-a', from: start + 5_000, to: start + 20_000 },
+      { code: 'not_found', endpoint: 'tools/ccgen' },
+      { owner: 'nobody' },
+    ];
+    for (const q of queries)
+      for (const limit of [1, 7, 100]) {
+        const expected = all.filter((r) => matches(r, q)).map((r) => r.id);
+        expect({ q, limit, ids: (await listAll(records, { ...q, limit })).map((r) => r.id) }).toEqual({ q, limit, ids: expected });
+      }
+
+    // One call by its id, and by its request id: the service's, a caller's own, and a UUIDv7 of a clock far off.
+    const some = [all[0], all[700], all[1499]];
+    for (const r of some) expect(await records.byId(r.id)).toEqual(r);
+    expect(await records.byId('zzzzzzzzz00nothere')).toBeUndefined();
+    const caller = all.find((r) => r.requestId.startsWith('caller-own-'))!;
+    const ours = all.find((r) => !r.requestId.startsWith('caller-own-'))!;
+    for (const r of [caller, ours]) expect((await records.list({ owner: r.owner!, requestId: r.requestId, limit: 1 })).rows).toEqual([r]);
+    expect((await records.list({ owner: 'nobody', requestId: ours.requestId, limit: 1 })).rows).toEqual([]);
+    const skewed = timeOrderedId(Date.UTC(2020, 0, 1));
+    writers[0].record(answered(skewed, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now);
+    await writers[0].flush();
+    expect((await records.list({ owner: 'acct-a', requestId: skewed, limit: 1 })).rows.map((r) => r.requestId)).toEqual([skewed]);
+    for (const w of writers) await w.close();
+  });
+
+  engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept', async () => {
+    const db = await open();
+    // The table as version 0010 made it, with its calls, beside an empty batch table.
+    await oneRowACall.up(db.db, db.engine);
+    await db.db.schema.dropTable('request_log_batch').execute();
+    const day = Math.floor(Date.UTC(2026, 10, 29) / 86_400_000);
+    const rows = Array.from({ length: 1203 }, (_, i) => {
+      const at = Date.UTC(2026, 10, 29, 12) + i * 97;
+      return {
+        id: `${at.toString(36).padStart(9, '0')}${String(i % 100).padStart(2, '0')}abcdefgh`,
+        drop_day: day + 8,
+        at,
+        request_id: `req-${i}`,
+        owner: i % 3 === 0 ? null : `acct-${i % 3}`,
+        key_id: i % 3 === 0 ? 'free' : `k${i % 2}`,
+        plan: 'premium',
+        endpoint: ENDPOINTS[i % 3],
+        method: 'GET',
+        status: i % 5 === 0 ? 404 : 200,
+        status_class: i % 5 === 0 ? 4 : 2,
+        code: i % 5 === 0 ? 'not_found' : null,
+        ms: 1.5,
+        source: i % 4 === 0 ? 'binlist' : null,
+        providers: i % 4 === 0 ? JSON.stringify([{ upstream: 'binlist', status: 200, ms: 1.2 }]) : null,
+        cached: i % 2,
+        bytes_out: 100 + i,
+        ip: '203.0.113.0',
+        params: JSON.stringify({ bin: String(400000 + i) }),
+        uploads: null,
+        error: i % 5 === 0 ? 'no such thing' : null,
+      };
+    });
+    if (db.engine === 'postgres') await makeDayPartition(db.db, 'request_log', day + 8);
+    for (let i = 0; i < rows.length; i += 100) await db.db.insertInto('request_log' as never).values(rows.slice(i, i + 100) as never).execute();
+    await requestLogBatches.up(db.db, db.engine);
+
+    const records = new LogRecords(db.db, db.engine);
+    const moved = await listAll(records, { limit: 500 });
+    expect(moved).toHaveLength(1203);
+    const byRequest = new Map(moved.map((r) => [r.requestId, r]));
+    for (const r of rows) {
+      const m = byRequest.get(r.request_id)!;
+      expect(m).toEqual({
+        id: r.id,
+        dropDay: r.drop_day,
+        at: r.at,
+        requestId: r.request_id,
+        owner: r.owner,
+        keyId: r.key_id,
+        plan: r.plan,
+        endpoint: r.endpoint,
+        method: r.method,
+        status: r.status,
+        statusClass: r.status_class,
+        code: r.code,
+        ms: r.ms,
+        source: r.source,
+        providers: r.providers,
+        cached: r.cached,
+        bytesOut: r.bytes_out,
+        ip: r.ip,
+        params: r.params,
+        uploads: r.uploads,
+        error: r.error,
+      });
+    }
+    await expect(db.db.selectFrom('request_log' as never).selectAll().execute()).rejects.toThrow();
+  });
+});
+
+function matches(r: LogRow, q: Omit<LogQuery, 'limit'>): boolean {
+  return (
+    (q.owner === undefined || r.owner === q.owner) &&
+    (q.keyId === undefined || r.keyId === q.keyId) &&
+    (q.endpoint === undefined || r.endpoint === q.endpoint) &&
+    (q.statusClass === undefined || r.statusClass === q.statusClass) &&
+    (q.status === undefined || r.status === q.status) &&
+    (q.code === undefined || r.code === q.code) &&
+    (q.from === undefined || r.at >= q.from) &&
+    (q.to === undefined || r.at < q.to)
+  );
+}
+
+/** Every page of a query, following its cursor; each page's rows newest first. */
+async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
+  const out: LogRow[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const { rows, more } = await records.list({ ...q, after });
+    out.push(...rows);
+    if (!more) return out;
+    after = rows[rows.length - 1].id;
+  }
+}
