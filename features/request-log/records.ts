@@ -49,7 +49,7 @@ export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 export const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
 
 /** The epoch ms a UUIDv7 request id was made at (the service's own); undefined for any other id. */
-export function timeOfRequestId(id: string): number | undefined {
+function timeOfRequestId(id: string): number | undefined {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
   return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
@@ -127,7 +127,9 @@ export class LogRecords {
   /** The batches that may hold a call of the query, newest first (by their newest call). */
   private async *batches(q: LogQuery, byIdTime: boolean): AsyncGenerator<Batch, void, undefined> {
     const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses' | 'calls', text: string): Expression<SqlBool> =>
-      this.engine === 'postgres' ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0` : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
+      this.engine === 'postgres'
+        ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0`
+        : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
     // Time bounds on the newest call (the index) from bounds on the calls: a batch spans at most BATCH_SPAN_MS.
     let newestFrom = q.from;
     let newestTo = q.to === undefined ? undefined : q.to + BATCH_SPAN_MS;

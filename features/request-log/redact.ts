@@ -13,9 +13,22 @@ export const TRUNCATED = '[truncated]';
 /** Names that hold credentials on any endpoint (compared in lower case, `-` read as `_`). */
 const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authorization|credentials?|session|cookie)$|password|secret/;
 
+/** Names already judged (callers send the same few names again and again), forgotten all at once beyond NAMES. */
+const judged = new Map<string, boolean>();
+const NAMES = 4096;
+
 function isSecretName(name: string, secretParams: ReadonlySet<string>): boolean {
-  return secretParams.has(name) || SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_'));
+  if (secretParams.has(name)) return true;
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    if (judged.size >= NAMES) judged.clear();
+    judged.set(name, (secret = SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_'))));
+  }
+  return secret;
 }
+
+/** Whether a text's UTF-8 form fits `cap` bytes (a character is at most 3 bytes of UTF-8 per UTF-16 unit). */
+const fits = (text: string, cap: number) => text.length * 3 <= cap || Buffer.byteLength(text) <= cap;
 
 /** `presented`: the keys the caller sent, redacted wherever they appear inside another value. */
 function scrub(value: string, presented: readonly string[]): string {
@@ -50,7 +63,7 @@ export function keptParams(
   if (names.length === 0) return null;
   const params = clean(raw, secretParams, presented) as Record<string, unknown>;
   let json = JSON.stringify(params);
-  if (Buffer.byteLength(json) <= CAP_BYTES) return json;
+  if (fits(json, CAP_BYTES)) return json;
   // Each value gets an equal share of the cap; what is longer is cut to it.
   const share = Math.max(32, Math.floor((CAP_BYTES - 512) / names.length / 2));
   const cut: string[] = [];
@@ -81,7 +94,7 @@ export function keptUploads(files: Record<string, UploadedFile> | undefined): st
   if (list.length === 0) return null;
   const items = list.map((f) => ({ field: f.field, name: f.originalName.slice(0, 256), type: f.claimedType.slice(0, 128), size: f.size }));
   let json = JSON.stringify(items);
-  while (Buffer.byteLength(json) > CAP_BYTES && items.length > 1) {
+  while (!fits(json, CAP_BYTES) && items.length > 1) {
     items.pop();
     json = JSON.stringify(items);
   }
@@ -92,7 +105,7 @@ export function keptUploads(files: Record<string, UploadedFile> | undefined): st
 export function keptText(text: string | undefined, presented: readonly string[]): string | null {
   if (!text) return null;
   const t = scrub(text, presented);
-  if (Buffer.byteLength(t) <= CAP_BYTES) return t;
+  if (fits(t, CAP_BYTES)) return t;
   return `${Buffer.from(t)
     .subarray(0, CAP_BYTES - 3)
     .toString('utf8')

@@ -20,6 +20,16 @@ const MAX_WAITING = 100_000;
 /** Client addresses remembered with what is kept of them (callers come back), forgotten all at once beyond it. */
 const ADDRESSES = 4096;
 
+/** The keys a caller sent, wherever: each is scrubbed from the other values it sent. */
+function presentedKeys(...places: unknown[]): string[] {
+  const keys: string[] = [];
+  for (const p of places) {
+    if (typeof p === 'string') keys.push(p);
+    else if (Array.isArray(p)) for (const k of p) if (typeof k === 'string') keys.push(k);
+  }
+  return keys;
+}
+
 export interface RequestLogDeps {
   records: LogRecords;
   plans: Record<string, PlanSpec>;
@@ -45,27 +55,26 @@ export function createRequestLog(deps: RequestLogDeps) {
     ]),
   );
   const none = new Set<string>();
-  // The batches filling now, by owner and drop day; those closed and not written yet.
-  let open = new Map<string, CallBatch>();
+  // The batch filling now for each owner (a new one when its drop day changes); those closed and not written yet.
+  let open = new Map<string | null, CallBatch>();
   let waiting: CallBatch[] = [];
   let held = 0;
   let dropped = 0;
 
-  // Calls of one millisecond keep their order in the ids: a sequence within it, then random characters
-  // (unique across instances). Random bytes are drawn for 1,024 calls at a time (a call a draw costs more).
-  let lastMs = 0;
+  // Calls of one millisecond keep their order in the ids: a sequence within it, then this process's own
+  // random tag (unique across instances and restarts).
+  const tag = crypto.randomBytes(6).toString('base64url');
+  let lastMs = -1;
+  let lastPrefix = '';
   let seq = 0;
-  let random = Buffer.alloc(0);
-  let taken = 0;
   const idOf = (at: number) => {
-    seq = at === lastMs ? seq + 1 : 0;
-    lastMs = at;
-    if (taken + 6 > random.length) {
-      random = crypto.randomBytes(6 * 1024);
-      taken = 0;
+    if (at === lastMs) seq++;
+    else {
+      seq = 0;
+      lastMs = at;
+      lastPrefix = idAt(at);
     }
-    const tail = random.toString('base64url', taken, (taken += 6));
-    return `${idAt(at)}${Math.min(seq, 1295).toString(36).padStart(2, '0')}${tail}`;
+    return `${lastPrefix}${seq < 36 ? `0${seq.toString(36)}` : Math.min(seq, 1295).toString(36)}${tag}`;
   };
 
   const addresses = new Map<string, string | null>();
@@ -91,19 +100,18 @@ export function createRequestLog(deps: RequestLogDeps) {
     // Whose calls these are: the account's, a personal key's of no account, nobody's for a shared key.
     const owner = ok?.accountId ?? (ok && plan && plans[plan]?.keyedBy === 'key' ? `key:${ok.keyId}` : null);
     const dropDay = dayOf(at) + retentionDays(plans, plan) + 1;
-    const group = owner === null ? `\n${dropDay}` : `${owner}\n${dropDay}`;
-    let batch = open.get(group);
-    if (!batch?.takes(at)) {
+    let batch = open.get(owner);
+    if (!batch || batch.dropDay !== dropDay || !batch.takes(at)) {
       if (batch) waiting.push(batch);
       batch = new CallBatch(owner, dropDay);
-      open.set(group, batch);
+      open.set(owner, batch);
     }
     const raw: unknown = call.req.body;
     const body = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
     // What was sent, the body over the query string, as the parse step reads it.
     const query = call.query;
     const sent = body ? { ...query, ...body } : query;
-    const presented = [call.req.headers['x-api-key'], query.apikey, body?.apikey].flat().filter((k): k is string => typeof k === 'string');
+    const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const attempts = call.attempts;
     batch.add([
       idOf(at),
@@ -148,7 +156,10 @@ export function createRequestLog(deps: RequestLogDeps) {
     waiting = [];
     try {
       await records.insert(batches);
-      for (const b of batches) held -= b.size;
+      for (const b of batches) {
+        held -= b.size;
+        b.release();
+      }
     } catch (err) {
       // Kept for the next flush (batches written already are not written twice: their ids are taken).
       waiting = batches.concat(waiting);

@@ -6,7 +6,7 @@
 // SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
-export const BATCH_CALLS = 500;
+const BATCH_CALLS = 500;
 /** A batch spans at most this much time from its oldest call to its newest (a look-up's window). */
 export const BATCH_SPAN_MS = 60_000;
 
@@ -68,7 +68,10 @@ export interface LogRow {
   error: string | null;
 }
 
-/** A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not repeated. */
+/**
+ * A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not
+ * repeated. The parameters and uploads are JSON texts (redact.ts), embedded in the line as JSON values.
+ */
 export type CallTuple = [
   id: string,
   requestId: string,
@@ -92,9 +95,27 @@ export type CallTuple = [
 /** The epoch ms a call id starts with. */
 export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
 
+/** Texts JSON writes as they are between two quotes (no escape): what names, ids, codes and addresses are. */
+const PLAIN = /^[\w .:/@+-]*$/;
+const text = (v: string | null) => (v === null ? 'null' : PLAIN.test(v) ? `"${v}"` : JSON.stringify(v));
+/** A number JSON can hold (NaN and the infinities are not JSON). */
+const num = (v: number) => (Number.isFinite(v) ? v : 0);
+
+/** A call's JSON line, written by hand: JSON.stringify of the tuple, with the parameters and uploads embedded. */
+export function lineOf(t: CallTuple): string {
+  return (
+    `[${text(t[0])},${text(t[1])},${text(t[2])},${text(t[3])},${text(t[4])},${text(t[5])},${num(t[6])},${text(t[7])},` +
+    `${num(t[8])},${text(t[9])},${t[10] === null ? 'null' : JSON.stringify(t[10])},${t[11]},${num(t[12])},${text(t[13])},` +
+    `${t[14] ?? 'null'},${t[15] ?? 'null'},${text(t[16])}]`
+  );
+}
+
+/** A tuple as JSON.parse reads it back: the parameters and uploads as the values they were. */
+type StoredTuple = { [I in keyof CallTuple]: I extends '14' | '15' ? unknown : CallTuple[I] };
+
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
-  return (JSON.parse(b.calls) as CallTuple[]).map((t) => ({
+  return (JSON.parse(b.calls) as StoredTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
     at: atOfId(t[0]),
@@ -113,19 +134,30 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
     cached: t[11],
     bytesOut: t[12],
     ip: t[13],
-    params: t[14],
-    uploads: t[15],
+    // Read back as the values they were; the inspector takes them as JSON texts.
+    params: t[14] === null ? null : JSON.stringify(t[14]),
+    uploads: t[15] === null ? null : JSON.stringify(t[15]),
     error: t[16],
   }));
 }
 
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
-/** The calls of one owner and drop day that go into one row: each call one JSON line as it comes. */
+/** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
+const spare: Buffer[] = [];
+const BUFFER_BYTES = 128 * 1024;
+
+/**
+ * The calls of one owner and drop day that go into one row: each call one JSON line as it comes, encoded at
+ * once into a buffer of the batch's own. Kept as strings until the write, a moment's calls would outlive the
+ * young generation's collections and be copied into the old one, whose collections then mark the whole heap.
+ */
 export class CallBatch {
-  readonly lines: string[] = [];
+  size = 0;
   firstId = '';
   lastId = '';
+  private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
   private readonly keys = new Set<string>();
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
@@ -138,7 +170,7 @@ export class CallBatch {
 
   /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
   takes(at: number): boolean {
-    return this.lines.length < BATCH_CALLS && (!this.firstId || at - atOfId(this.firstId) < BATCH_SPAN_MS);
+    return this.size < BATCH_CALLS && (!this.firstId || at - atOfId(this.firstId) < BATCH_SPAN_MS);
   }
 
   add(t: CallTuple): void {
@@ -149,11 +181,16 @@ export class CallBatch {
     this.endpoints.add(t[4]);
     if (t[7] !== null) this.codes.add(t[7]);
     this.statuses.add(t[6]);
-    this.lines.push(JSON.stringify(t));
-  }
-
-  get size(): number {
-    return this.lines.length;
+    const line = lineOf(t);
+    // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma.
+    const need = this.used + 1 + line.length * 3;
+    if (need > this.text.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(need, this.text.length * 2));
+      this.text.copy(bigger, 0, 0, this.used);
+      this.text = bigger;
+    }
+    if (this.size++) this.text[this.used++] = 0x2c;
+    this.used += this.text.write(line, this.used);
   }
 
   row(): RequestLogBatchTable {
@@ -162,12 +199,17 @@ export class CallBatch {
       firstId: this.firstId,
       dropDay: this.dropDay,
       owner: this.owner,
-      size: this.lines.length,
+      size: this.size,
       keys: within(this.keys),
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: `[${this.lines.join(',')}]`,
+      calls: `[${this.text.toString('utf8', 0, this.used)}]`,
     };
+  }
+
+  /** Once written: its buffer goes to the next batch. */
+  release(): void {
+    if (this.text.length === BUFFER_BYTES && spare.length < 16) spare.push(this.text);
   }
 }

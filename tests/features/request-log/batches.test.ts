@@ -12,6 +12,7 @@ import { createRequestLog } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
 import { makeDayPartition } from '../../../engine/db/partitions.js';
+import { lineOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
 
 const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
@@ -56,7 +57,9 @@ describeEngines('the request log in batches', (engine, open) => {
     const records = new LogRecords(db.db, db.engine);
     let now = Date.UTC(2026, 10, 29, 12);
     const silent = pino({ level: 'silent' });
-    const writers = [0, 1].map(() => createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: silent, now: () => now }));
+    const writers = [0, 1].map(() =>
+      createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: silent, now: () => now }),
+    );
     const random = randomOf(7);
     const sent: string[] = [];
     for (let i = 0; i < 1500; i++) {
@@ -141,7 +144,11 @@ describeEngines('the request log in batches', (engine, open) => {
       };
     });
     if (db.engine === 'postgres') await makeDayPartition(db.db, 'request_log', day + 8);
-    for (let i = 0; i < rows.length; i += 100) await db.db.insertInto('request_log' as never).values(rows.slice(i, i + 100) as never).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await db.db
+        .insertInto('request_log' as never)
+        .values(rows.slice(i, i + 100))
+        .execute();
     await requestLogBatches.up(db.db, db.engine);
 
     const records = new LogRecords(db.db, db.engine);
@@ -174,7 +181,12 @@ describeEngines('the request log in batches', (engine, open) => {
         error: r.error,
       });
     }
-    await expect(db.db.selectFrom('request_log' as never).selectAll().execute()).rejects.toThrow();
+    await expect(
+      db.db
+        .selectFrom('request_log' as never)
+        .selectAll()
+        .execute(),
+    ).rejects.toThrow();
   });
 });
 
@@ -202,3 +214,49 @@ async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
     after = rows[rows.length - 1].id;
   }
 }
+
+test('a call written by hand as a JSON line reads back as the tuple it was, whatever its texts hold', () => {
+  const odd = ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak', 'tab\there', 'ünïcödé ✓', '\u0000\u001f', '</script>', ''];
+  for (const s of odd) {
+    const t: CallTuple = [
+      `mid${s}`,
+      s,
+      s,
+      s,
+      s,
+      s,
+      404,
+      s,
+      1.25,
+      s,
+      [{ upstream: s, status: 502, ms: 3 }],
+      1,
+      12,
+      s,
+      JSON.stringify({ q: s }),
+      null,
+      s,
+    ];
+    expect(JSON.parse(lineOf(t))).toEqual([...t.slice(0, 14), { q: s }, null, s]);
+  }
+  const nulls: CallTuple = [
+    'id',
+    'r',
+    null,
+    null,
+    'e',
+    'GET',
+    200,
+    null,
+    Number.NaN,
+    null,
+    null,
+    0,
+    Number.POSITIVE_INFINITY,
+    null,
+    null,
+    null,
+    null,
+  ];
+  expect(JSON.parse(lineOf(nulls))).toEqual(['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null]);
+});

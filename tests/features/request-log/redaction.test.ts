@@ -30,7 +30,14 @@ function rawBatches(): Record<string, unknown>[] {
 /** Every call of every batch, read from the batches' JSON by the tuple's places (engine/db/tables/request-log.ts). */
 function rawRows(): Record<string, unknown>[] {
   return rawBatches().flatMap((b) =>
-    (JSON.parse(String(b.calls)) as unknown[][]).map((c) => ({ request_id: c[1], ip: c[13], params: c[14], uploads: c[15], call: c })),
+    (JSON.parse(String(b.calls)) as unknown[][]).map((c) => ({
+      request_id: c[1],
+      ip: c[13],
+      // The parameters and uploads are embedded as JSON values.
+      params: c[14] === null ? null : JSON.stringify(c[14]),
+      uploads: c[15] === null ? null : JSON.stringify(c[15]),
+      call: c,
+    })),
   );
 }
 

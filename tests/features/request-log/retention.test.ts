@@ -33,13 +33,15 @@ describeEngines('the request log keeps each plan its days, then drops them whole
     const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: pino({ level: 'silent' }), now: () => now });
     for (const p of Object.keys(PLANS)) log.record(answered(`k-${p}`, p, `r-${p}`), 200, now);
     await log.flush();
-    const left = async () =>
-      (await records.list({ limit: 100 })).rows.map((r) => r.requestId).sort();
+    const left = async () => (await records.list({ limit: 100 })).rows.map((r) => r.requestId).sort();
     const partitions = async () =>
       engine === 'postgres'
         ? Number(
-            (await sql<{ n: string }>`select count(*) as n from pg_inherits where inhparent = to_regclass('request_log_batch')`.execute(db.db))
-              .rows[0].n,
+            (
+              await sql<{ n: string }>`select count(*) as n from pg_inherits where inhparent = to_regclass('request_log_batch')`.execute(
+                db.db,
+              )
+            ).rows[0].n,
           )
         : undefined;
     expect(await left()).toEqual(['r-enterprise', 'r-free', 'r-premium']);
