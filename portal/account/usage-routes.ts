@@ -9,7 +9,6 @@ import type { KeyRef, KeyUsage, Viewer } from '../shared/types.js';
 import { subjectOf, viewerKeys } from '../keys/index.js';
 import { PageError, wrap } from '../shared/pages.js';
 import { noKeysBody, noSuchKey, usageBody, usageCsv } from './usage-views.js';
-import { CHART_URL } from '../shared/assets.js';
 
 /** `?key=` of every key of the account together. */
 const ALL = 'all';
@@ -54,7 +53,7 @@ export function usageRoutes(ctx: PortalContext): Router {
       const { refs, ref, of } = await chosen(req, res);
       if (!ref) return pages.send(res, 'Usage', noKeysBody());
       const body = usageBody({ refs, ref, ip: req.ip, usage: await usageOf(req, res, ref, of) });
-      pages.send(res, 'Usage', body, { scripts: [CHART_URL, '/portal/static/dashboard.js', '/portal/static/charts.js'] });
+      pages.send(res, 'Usage', body, { scripts: ['/portal/static/dashboard.js'] });
     }),
   );
 

@@ -1,12 +1,12 @@
 // The usage page: for one key, the allowance now, the last 24 hours by hour and 30 days by day stacked by
 // status class with median and p95 latency, counts per endpoint, the last 50 calls, and the CSV export of
-// a period. Tables carry every figure without JavaScript; charts.js draws the charts from a JSON block
-// (data, never executed, so allowed under default-src 'self').
-import { html, raw, type Safe } from '../../engine/html.js';
+// a period. The charts are SVG drawn on the server (usage-chart.ts); the tables under them carry every figure.
+import { html, type Safe } from '../../engine/html.js';
 import type { History } from '../../features/usage/usage.js';
 import type { KeyRef, KeyUsage } from '../shared/types.js';
 import { notice } from '../shared/forms.js';
 import { allowanceFacts, count, time } from '../shared/format.js';
+import { usageChart } from './usage-chart.js';
 
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
@@ -63,8 +63,7 @@ ${period('daily', 'Last 30 days, by day', u.daily, csv('day'))}
   </table></div>`
       : html`<p class="muted">No calls yet.</p>`
   }
-</section>
-<script type="application/json" id="usage-data">${raw(chartJson(u))}</script>`;
+</section>`;
 }
 
 /** One period as CSV: a row per bucket with its calls by status class and latency. */
@@ -82,7 +81,7 @@ function refunded(h: History): Safe | string {
   return html`<p class="small muted">${count(n)} call${n === 1 ? '' : 's'} in the last 24 hours failed on the service's side (5xx) and ${n === 1 ? 'was' : 'were'} given back: listed below, not counted as used.</p>`;
 }
 
-/** One period: its chart (drawn by charts.js), the figures per bucket and per endpoint as tables. */
+/** One period: its chart, the figures per bucket (folded: the chart shows them) and per endpoint as tables. */
 function period(id: 'hourly' | 'daily', title: string, h: History, csv: string): Safe {
   const classes = usedClasses(h);
   const day = id === 'daily';
@@ -93,9 +92,9 @@ function period(id: 'hourly' | 'daily', title: string, h: History, csv: string):
     <div class="card"><div class="muted small">Median latency</div><div class="stat">${ms(h.p50Ms)}</div></div>
     <div class="card"><div class="muted small">p95 latency</div><div class="stat">${ms(h.p95Ms)}</div></div>
   </div>
-  <div class="chart" data-chart="${id}" hidden><canvas role="img" aria-label="${title}: calls per ${day ? 'day' : 'hour'} by status class, with median and 95th-percentile latency (figures in the table below)"></canvas></div>
+  <figure class="chart">${usageChart(h, { id, unit: day ? 'day' : 'hour', classes })}</figure>
   <p class="small"><a href="${csv}" download>Download CSV</a></p>
-  <details class="table-details" data-figures open><summary>Figures per ${day ? 'day' : 'hour'}</summary>
+  <details class="table-details"><summary>Figures per ${day ? 'day' : 'hour'}</summary>
   <div class="table-wrap"><table>
     <thead><tr><th scope="col">${day ? 'Day (UTC)' : 'Hour'}</th><th scope="col" class="num">Calls</th>${classes.map((c) => html`<th scope="col" class="num">${c}</th>`)}<th scope="col" class="num">Median ms</th><th scope="col" class="num">p95 ms</th></tr></thead>
     <tbody>${[...h.buckets].reverse().map((b) => html`<tr><td>${time(b.start, day ? 'day' : 'short')}</td><td class="num">${count(b.total)}</td>${classes.map((c) => html`<td class="num">${count(b.classes[c] ?? 0)}</td>`)}<td class="num">${b.p50Ms ?? '–'}</td><td class="num">${b.p95Ms ?? '–'}</td></tr>`)}</tbody>
@@ -118,18 +117,4 @@ const ms = (v: number | null) => (v === null ? '–' : `${count(v)} ms`);
 /** The status classes worth a column: 2xx and 4xx always, the others when they occurred. */
 function usedClasses(h: History): string[] {
   return CLASSES.filter((c) => c === '2xx' || c === '4xx' || h.buckets.some((b) => (b.classes[c] ?? 0) > 0));
-}
-
-/** The charts' data; `<` escaped so nothing in it can end the <script> block. */
-function chartJson(u: KeyUsage): string {
-  const series = (h: History) => {
-    const classes = usedClasses(h);
-    return {
-      starts: h.buckets.map((b) => b.start),
-      classes: Object.fromEntries(classes.map((c) => [c, h.buckets.map((b) => b.classes[c] ?? 0)])),
-      p50: h.buckets.map((b) => b.p50Ms),
-      p95: h.buckets.map((b) => b.p95Ms),
-    };
-  };
-  return JSON.stringify({ hourly: series(u.hourly), daily: series(u.daily) }).replace(/</g, '\\u003c');
 }

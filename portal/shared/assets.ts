@@ -1,10 +1,8 @@
-// The files the pages load: portal/static at /portal/static (its icon at /favicon.ico too), chart.js (the usage charts) at
-// /portal/vendor/chartjs/<version> and @simplewebauthn/browser (passkeys) at
-// /portal/vendor/simplewebauthn/<version>, from wherever npm put them; the version in the URL lets browsers
-// keep them for a year and still see an upgrade at once.
+// The files the pages load: portal/static at /portal/static (its icon at /favicon.ico too), and
+// @simplewebauthn/browser (passkeys) at /portal/vendor/simplewebauthn/<version>, from wherever npm put it;
+// the version in the URL lets browsers keep it for a year and still see an upgrade at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import express, { type Router } from 'express';
 import { assetHeaders } from './security.js';
@@ -13,9 +11,6 @@ import { STATIC_DIR } from './static-dir.js';
 const requireHere = createRequire(import.meta.url);
 const versionOf = (dist: string) =>
   (JSON.parse(fs.readFileSync(path.join(dist, '..', 'package.json'), 'utf8')) as { version: string }).version;
-
-const chartDist = path.dirname(requireHere.resolve('chart.js'));
-export const CHART_URL = `/portal/vendor/chartjs/${versionOf(chartDist)}/chart.umd.min.js`;
 
 // @simplewebauthn/browser's bundle (the global SimpleWebAuthnBrowser), for the passkey pages.
 // (Its package exports no package.json: the folder is found from its CommonJS entry, script/index.js.)
@@ -32,18 +27,6 @@ export function assetRoutes(): Router {
   router.get('/favicon.ico', (_req, res, next) => {
     assetHeaders(res);
     res.type('image/svg+xml').sendFile(path.join(STATIC_DIR, 'favicon.svg'), { maxAge: '1d' }, (err) => err && next(err));
-  });
-  // 205 KB as it ships, 70 KB gzipped: compressed once, on its first request, and kept (a year in browsers).
-  let chart: { plain: Buffer; gzipped: Buffer } | undefined;
-  router.get(CHART_URL, (req, res) => {
-    assetHeaders(res);
-    if (!chart) {
-      const plain = fs.readFileSync(path.join(chartDist, 'chart.umd.min.js'));
-      chart = { plain, gzipped: zlib.gzipSync(plain, { level: 9 }) };
-    }
-    res.set('Cache-Control', 'public, max-age=31536000, immutable').type('application/javascript').vary('Accept-Encoding');
-    if (req.acceptsEncodings('gzip')) res.set('Content-Encoding', 'gzip').send(chart.gzipped);
-    else res.send(chart.plain);
   });
   router.get(WEBAUTHN_URL, (_req, res, next) => {
     assetHeaders(res);

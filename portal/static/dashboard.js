@@ -1,5 +1,5 @@
 // The key and usage pages' small enhancements (the pages work without them): copy buttons, the key just
-// shown remembered for /docs' Try it, and times in the reader's time zone.
+// shown remembered for /docs' Try it, and times (the usage charts' hours too) in the reader's time zone.
 // (The usage page's key picker has a Show button: changing page on each arrow key would not be usable.)
 (() => {
   // A personal key shown once here is remembered in this tab for /docs' Try it, under its record id, until
@@ -59,5 +59,11 @@
     if (Number.isNaN(d.getTime())) continue;
     t.title = t.textContent;
     t.textContent = d.toLocaleString(undefined, formats[t.dataset.local] ?? formats.full);
+  }
+  // The usage charts' hour labels (SVG text, drawn in UTC): "9 PM", or "9:30 PM" where the zone is off the hour.
+  for (const t of document.querySelectorAll('svg text[data-hour]')) {
+    const d = new Date(t.getAttribute('data-hour'));
+    if (Number.isNaN(d.getTime())) continue;
+    t.textContent = d.toLocaleTimeString(undefined, d.getMinutes() ? { hour: 'numeric', minute: '2-digit' } : { hour: 'numeric' });
   }
 })();

@@ -39,7 +39,6 @@ async function shots(page: Page, name: string, fullPage = true) {
   const n = String(++shot).padStart(2, '0');
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(150); // charts redraw on resize
     await screenshot(page, `journey-${n}-${name}-${width}`, { fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -111,10 +110,22 @@ run('portal journeys in Chromium', () => {
     await until(page, '/dashboard/usage', async () => (await page.locator('#recent-title ~ .table-wrap tbody tr').count()) === 1);
     expect(await page.locator('.card dl.facts').first().textContent()).toMatch(/Used in this window\s*1 of 200/);
     expect(await page.locator('#recent-title ~ .table-wrap tbody tr').first().textContent()).toMatch(/tools\/ccgen\s*200/);
-    await expect(page.locator('[data-chart="hourly"]').isVisible()).resolves.toBe(true);
-    await expect(page.locator('[data-chart="hourly"] canvas').evaluate((c) => (c as unknown as { width: number }).width > 0)).resolves.toBe(
+    // The hourly chart's one bar, drawn on the server, and its hour labels in the browser's time zone.
+    const hourly = page.locator('section[aria-labelledby="hourly-title"] svg.usage-chart');
+    await expect(hourly.locator('rect.c2xx').count()).resolves.toBe(1);
+    await expect(hourly.locator('rect.c2xx').evaluate((r) => (r as unknown as SVGGraphicsElement).getBBox().height > 0)).resolves.toBe(
       true,
     );
+    const lastHour = hourly.locator('text.tick[data-hour]').last();
+    const local = await page.evaluate(
+      (iso) =>
+        new Date(iso).toLocaleTimeString(
+          undefined,
+          new Date(iso).getMinutes() ? { hour: 'numeric', minute: '2-digit' } : { hour: 'numeric' },
+        ),
+      (await lastHour.getAttribute('data-hour'))!,
+    );
+    await expect(lastHour.textContent()).resolves.toBe(local);
     await shots(page, 'free-usage');
   }, 60_000);
 
