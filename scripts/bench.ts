@@ -312,14 +312,17 @@ const cases: Case[] = [
 
 // BENCH_COMPARE=<another build's dist/scripts> adds that build's engine cases, named "before: …", to the same
 // interleaved rounds: a before/after comparison that a change of the machine's pace between two runs cannot
-// skew. That build's dist/scripts needs this bench-targets.js (copy it there and build).
+// skew. That build's dist/scripts needs this bench-targets.js (copy it there and build). BENCH_COMPARE_ENV
+// (JSON of variables) sets those cases' environment apart: `BENCH_COMPARE=dist/scripts` with
+// BENCH_COMPARE_ENV='{"REQUEST_LOG":"off"}' measures a setting against itself in one build.
 if (process.env.BENCH_COMPARE) {
   const other = path.resolve(process.env.BENCH_COMPARE);
+  const apart = JSON.parse(process.env.BENCH_COMPARE_ENV ?? '{}') as Record<string, string>;
   const ours = cases.filter((c) => c.target === 'engine');
   // The constant endpoint's catalog with that build's own plans (their fields may differ).
   const otherCatalog = benchCatalogOf(path.join(other, '../..'), 'catalog-before');
   const own = (env?: Record<string, string>) => (env?.CATALOG_DIR === benchCatalog ? { ...env, CATALOG_DIR: otherCatalog } : env);
-  cases.push(...ours.map((c) => ({ ...c, env: own(c.env), name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
+  cases.push(...ours.map((c) => ({ ...c, env: { ...own(c.env), ...apart }, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
 }
 
 // BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference
