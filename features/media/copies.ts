@@ -4,13 +4,15 @@
 // (docs/decisions/media-links.md says why). Each instance knows the copies it made.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../../engine/blob-store.js';
 
 export interface CopySink {
-  write(chunk: Buffer): void;
+  /** Where the bytes go as they stream (written by relay.ts, at the pace of the slower of this and the caller). */
+  readonly out: Writable;
   /** The whole file arrived: store it until `untilSec` (epoch seconds). */
   commit(): Promise<void>;
   drop(): void;
@@ -60,7 +62,7 @@ export function mediaCopies(blobs: BlobStore, dir: string, log: Logger): MediaCo
         finish();
       };
       return {
-        write: (chunk) => void out.write(chunk),
+        out,
         drop,
         async commit() {
           await new Promise<void>((resolve) => out.end(resolve));

@@ -4,7 +4,6 @@
 // revoked key's links stop. When the upstream's own link has died (401, 403, 404, 410), the endpoint is
 // asked again from the post link, once, and the same media of the fresh answer is streamed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { LRUCache } from 'lru-cache';
@@ -14,6 +13,7 @@ import type { MediaSeal, MediaLink } from './token.js';
 import { FileUnreachable, discard, requestFile, type FileAnswer } from './upstream-file.js';
 import type { StreamLimits } from './limits.js';
 import type { MediaCopies } from './copies.js';
+import { relay } from './relay.js';
 
 const PREFIX = '/media/';
 const TOKEN = /^[A-Za-z0-9_-]{40,8000}$/;
@@ -146,19 +146,11 @@ async function serve(
       return;
     }
     // A whole download is kept when the operator asked for copies (MEDIA_STORE=on).
-    const sink = file.status === 200 ? deps.copies?.start(link.u, type, link.n.slice(link.n.lastIndexOf('.') + 1), link.x) : undefined;
-    file.body.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-      sink?.write(chunk);
-    });
-    const whole = await pipeline(file.body, res).then(
-      () => true,
-      // The caller went away, or the upstream stopped: the answer is cut, as a proxy's would be.
-      () => false,
-    );
+    const copy = file.status === 200 ? deps.copies?.start(link.u, type, link.n.slice(link.n.lastIndexOf('.') + 1), link.x) : undefined;
+    const whole = await relay(file.body, res, copy?.out, (bytes) => (sent += bytes));
     const length = Number(file.headers['content-length']);
-    if (sink && whole && (!Number.isFinite(length) || length === sent)) await sink.commit();
-    else sink?.drop();
+    if (copy && whole && (!Number.isFinite(length) || length === sent)) await copy.commit();
+    else copy?.drop();
   } finally {
     release(sent);
   }
