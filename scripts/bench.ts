@@ -322,7 +322,9 @@ if (process.env.BENCH_COMPARE) {
   // The constant endpoint's catalog with that build's own plans (their fields may differ).
   const otherCatalog = benchCatalogOf(path.join(other, '../..'), 'catalog-before');
   const own = (env?: Record<string, string>) => (env?.CATALOG_DIR === benchCatalog ? { ...env, CATALOG_DIR: otherCatalog } : env);
-  cases.push(...ours.map((c) => ({ ...c, env: { ...own(c.env), ...apart }, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })));
+  cases.push(
+    ...ours.map((c) => ({ ...c, env: { ...own(c.env), ...apart }, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })),
+  );
 }
 
 // BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference
