@@ -29,8 +29,8 @@ import pg from 'pg';
 import { createApp } from '../server/app.js';
 import { openDatabase, sqliteFile } from '../engine/db/open.js';
 import { makeDayPartition } from '../engine/db/partitions.js';
-import { CallBatch, type CallTuple, type RequestLogBatchTable } from '../engine/db/tables/request-log.js';
-import { timeOrderedId } from '../engine/pipeline/call.js';
+import { CallBatch, type CallTuple, type RequestLogBatchTable, type RequestLogNamedTable } from '../engine/db/tables/request-log.js';
+import { timeOrderedId } from '../engine/request-id.js';
 import { hashKey, newKey } from '../engine/access/keystore.js';
 import { hashPassword } from '../portal/accounts/passwords.js';
 import { DAY_MS, dayOf, idAt } from '../features/request-log/records.js';
@@ -132,16 +132,17 @@ const made = { batches: 0, accountBatches: 0, accountCalls: 0, largest: 0 };
  * calls within WINDOW_MS of its first, at most 500 (CallBatch.takes), of one drop day. Rows come roughly in
  * time order (as a batch closes).
  */
-function* batchRows(): Generator<RequestLogBatchTable> {
+function* batchRows(): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
   // The open batches by owner; a Map keeps them in the order they were opened, so the oldest come first.
   const open = new Map<string, { batch: CallBatch; firstAt: number }>();
   // The service's call ids (features/request-log/request-log.ts): the time, a sequence within its millisecond, the writer's tag.
   const tag = crypto.randomBytes(6).toString('base64url');
   let lastMs = -1;
   let seq = 0;
-  const close = (owner: string, batch: CallBatch): RequestLogBatchTable => {
+  const close = (owner: string, batch: CallBatch) => {
     open.delete(owner);
     const row = batch.row();
+    const names = batch.names();
     batch.release();
     made.batches++;
     made.largest = Math.max(made.largest, row.size);
@@ -149,7 +150,7 @@ function* batchRows(): Generator<RequestLogBatchTable> {
       made.accountBatches++;
       made.accountCalls += row.size;
     }
-    return row;
+    return { row, names };
   };
   for (let i = 0; i < ROWS; i++) {
     const mine = i % 5 === 0;
@@ -177,7 +178,7 @@ function* batchRows(): Generator<RequestLogBatchTable> {
       else [lastMs, seq] = [c.at, 0];
       const requestId = requestIdOf(j, c.at);
       if (requestIds.has(j)) requestIds.set(j, requestId);
-      o.batch.add(tupleOf(j, c, `${idAt(c.at)}${Math.min(seq, 1295).toString(36).padStart(2, '0')}${tag}`, requestId));
+      o.batch.add(tupleOf(j, c, `${idAt(c.at)}${Math.min(seq, 1295).toString(36).padStart(2, '0')}${tag}`, requestId), callersOwn(j));
     }
   }
   for (const [owner, o] of open) yield close(owner, o.batch);
@@ -234,10 +235,12 @@ async function seedSqlite(dataDir: string) {
     .all() as { name: string; sql: string }[];
   for (const i of indexes) db.exec(`drop index ${i.name}`);
   const insert = db.prepare(`insert into request_log_batch (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`);
+  const insertName = db.prepare('insert into request_log_named (request_id, batch_id, owner, drop_day) values (?, ?, ?, ?)');
   const TRANSACTION = 20_000;
   db.exec('BEGIN');
-  for (const b of batchRows()) {
+  for (const { row: b, names } of batchRows()) {
     insert.run(...valuesOf(b));
+    for (const n of names) insertName.run(n.requestId, n.batchId, n.owner, n.dropDay);
     if (made.batches % TRANSACTION === 0) {
       db.exec('COMMIT');
       db.exec('BEGIN');
@@ -266,16 +269,21 @@ async function seedPostgres(url: string) {
     const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text'];
     const insert = `insert into request_log_batch (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, n) => `$${n + 1}::${t}[]`).join(', ')})`;
     const STATEMENT = 2000;
+    const insertNames =
+      'insert into request_log_named (request_id, batch_id, owner, drop_day) select * from unnest($1::text[], $2::text[], $3::text[], $4::int[])';
     let columns: unknown[][] = COLUMNS.map(() => []);
+    let named: unknown[][] = [[], [], [], []];
     // One statement in flight while the next is made; the loop lets the event loop send it every few rows.
     let sending: Promise<unknown> | undefined;
     const send = async () => {
       await sending;
-      sending = c.query(insert, columns);
+      sending = Promise.all([c.query(insert, columns), named[0].length ? c.query(insertNames, named) : undefined]);
       columns = COLUMNS.map(() => []);
+      named = [[], [], [], []];
     };
-    for (const b of batchRows()) {
+    for (const { row: b, names } of batchRows()) {
       valuesOf(b).forEach((v, n) => columns[n].push(v));
+      for (const n of names) [n.requestId, n.batchId, n.owner, n.dropDay].forEach((v, k) => named[k].push(v));
       if (columns[0].length === STATEMENT) await send();
       else if (columns[0].length % 250 === 0) await new Promise((r) => setImmediate(r));
       progress('postgres', made.batches);

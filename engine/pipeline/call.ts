@@ -2,7 +2,6 @@
 // one shape, holding the node:http request and response it answers, and the one place an answered
 // request is logged and counted. The API is served by node:http directly (engine/pipeline/api.ts), not by
 // Express: the call carries the few things the steps need of a request (path, query, client address).
-import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiError } from '../errors.js';
 import type { Identity } from '../access/identify.js';
@@ -10,6 +9,7 @@ import { clientAddress } from '../access/trust-proxy.js';
 import { parseQuery } from './request-line.js';
 import { CONTRACT_VERSION, VERSION_HEADER } from '../contract-version.js';
 import type { AdapterData, Params, UploadedFile } from '../types.js';
+import { CALLERS_REQUEST_ID, timeOrderedId } from '../request-id.js';
 
 /** A request as the body parsers leave it (express.json and urlencoded set `body`, multer `files`). */
 export type ApiRequest = IncomingMessage & { body?: unknown; files?: unknown };
@@ -57,18 +57,11 @@ export interface CallSite {
   trust: (addr: string, i: number) => boolean;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** A UUIDv7 (RFC 9562): its first 48 bits the time it was made, so the request log finds a call by its id's time. */
-export function timeOrderedId(now: number): string {
-  const random = crypto.randomUUID();
-  const t = now.toString(16).padStart(12, '0');
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${random.slice(15)}`;
-}
-
 export class Call {
-  /** The caller's X-Request-Id when it is sane, otherwise a new one. */
+  /** The caller's X-Request-Id when it is sane, otherwise a new one (engine/request-id.ts). */
   readonly id: string;
+  /** Whether the id is the caller's own. */
+  readonly idGiven: boolean;
   readonly startedAt = performance.now();
   readonly method: string;
   /** The query string as it came, without its `?` ('' when there is none). */
@@ -109,7 +102,8 @@ export class Call {
     private readonly site: CallSite,
   ) {
     const given = req.headers['x-request-id'];
-    this.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : timeOrderedId(Date.now());
+    this.idGiven = typeof given === 'string' && CALLERS_REQUEST_ID.test(given);
+    this.id = this.idGiven ? (given as string) : timeOrderedId(Date.now());
     this.method = req.method ?? 'GET';
     this.search = search ?? '';
     this.query = parseQuery(this.search);

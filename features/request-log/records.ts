@@ -5,6 +5,7 @@
 // overlap in time, so a call is handed out only once no batch left to read can hold a newer one.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Engine } from '../../engine/db/open.js';
+import { timeOfRequestId } from '../../engine/request-id.js';
 import { dayPartitions, dropDayPartition, makeDayPartition } from '../../engine/db/partitions.js';
 import {
   atOfId,
@@ -48,12 +49,6 @@ export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 /** The first 9 characters of the ids of calls recorded at `ms` (the time order of ids). */
 export const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
 
-/** The epoch ms a UUIDv7 request id was made at (the service's own); undefined for any other id. */
-function timeOfRequestId(id: string): number | undefined {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-}
-
 const TABLE = 'request_log_batch';
 type Batch = Pick<RequestLogBatchTable, 'id' | 'owner' | 'dropDay' | 'calls'>;
 
@@ -74,18 +69,33 @@ export class LogRecords {
         this.made.add(b.dropDay);
       }
       // A batch written before a failure is not written twice: its id is taken.
-      await this.db
-        .insertInto('requestLogBatch')
-        .values(b.row())
-        .onConflict((c) => c.doNothing())
-        .execute();
+      const row = b.row();
+      if (!b.named.length)
+        await this.db
+          .insertInto('requestLogBatch')
+          .values(row)
+          .onConflict((c) => c.doNothing())
+          .execute();
+      else
+        await this.db.transaction().execute(async (t) => {
+          await t
+            .insertInto('requestLogBatch')
+            .values(row)
+            .onConflict((c) => c.doNothing())
+            .execute();
+          await t
+            .insertInto('requestLogNamed')
+            .values(b.names())
+            .onConflict((c) => c.doNothing())
+            .execute();
+        });
     }
   }
 
   /** One page, newest first: `limit` rows and whether more follow. */
   async list(q: LogQuery): Promise<{ rows: LogRow[]; more: boolean }> {
     const page = await this.page(q, true);
-    // A UUIDv7 of another clock (a caller's own X-Request-Id) may lie about its time: looked for at any time.
+    // A UUIDv7 of another clock (a caller's own X-Request-Id) may lie about its time: a caller's own is indexed.
     if (!page.rows.length && q.requestId !== undefined && timeOfRequestId(q.requestId) !== undefined) return this.page(q, false);
     return page;
   }
@@ -137,11 +147,25 @@ export class LogRecords {
       const t = atOfId(q.after) + BATCH_SPAN_MS + 1;
       newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
     }
-    const made = q.requestId === undefined || !byIdTime ? undefined : timeOfRequestId(q.requestId);
+    const made = q.requestId === undefined ? undefined : timeOfRequestId(q.requestId);
     if (made !== undefined) {
       newestFrom = Math.max(newestFrom ?? 0, made);
       const t = made + LONGEST_CALL_MS + BATCH_SPAN_MS;
       newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
+    }
+    if (q.requestId !== undefined && (!byIdTime || timeOfRequestId(q.requestId) === undefined)) {
+      // A caller's own id: its batches by the index of such ids.
+      let named = this.db.selectFrom('requestLogNamed').select('batchId').where('requestId', '=', q.requestId);
+      if (q.owner !== undefined) named = named.where('owner', '=', q.owner);
+      const ids = (await named.execute()).map((r) => r.batchId);
+      if (!ids.length) return;
+      yield* await this.db
+        .selectFrom('requestLogBatch')
+        .select(['id', 'owner', 'dropDay', 'calls'])
+        .where('id', 'in', ids)
+        .orderBy('id', 'desc')
+        .execute();
+      return;
     }
     let before: string | undefined;
     for (;;) {
@@ -186,10 +210,12 @@ export class LogRecords {
   /** Deletes every call of an owner (an account deleted by its owner: the calls hold what it sent). */
   async forget(owner: string): Promise<void> {
     await this.db.deleteFrom('requestLogBatch').where('owner', '=', owner).execute();
+    await this.db.deleteFrom('requestLogNamed').where('owner', '=', owner).execute();
   }
 
   /** Drops the calls whose day has come: whole partitions on PostgreSQL. Answers how many days or batches went. */
   async sweep(today: number, pause: () => Promise<void> = () => Promise.resolve()): Promise<number> {
+    await this.db.deleteFrom('requestLogNamed').where('dropDay', '<=', today).execute();
     if (this.engine === 'postgres') {
       let dropped = 0;
       for (const day of await dayPartitions(this.db, TABLE)) {

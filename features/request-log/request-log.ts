@@ -113,25 +113,28 @@ export function createRequestLog(deps: RequestLogDeps) {
     const sent = body ? { ...query, ...body } : query;
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const attempts = call.attempts;
-    batch.add([
-      idOf(at),
-      call.id,
-      ok?.keyId ?? null,
-      plan ?? null,
-      call.endpoint,
-      call.method,
-      status,
-      call.errorCode ?? null,
-      Math.round(call.elapsedMs * 100) / 100,
-      call.outcome?.source ?? null,
-      attempts?.length ? attempts.map((a) => ({ ...a, ms: Math.round(a.ms * 100) / 100 })) : null,
-      call.outcome?.cached === true ? 1 : 0,
-      call.bytesOut,
-      addressOf(call.ip),
-      keptParams(sent, secrets.get(call.endpoint) ?? none, presented),
-      keptUploads(call.input?.files),
-      keptText(call.errorMessage, presented),
-    ]);
+    batch.add(
+      [
+        idOf(at),
+        call.id,
+        ok?.keyId ?? null,
+        plan ?? null,
+        call.endpoint,
+        call.method,
+        status,
+        call.errorCode ?? null,
+        Math.round(call.elapsedMs * 100) / 100,
+        call.outcome?.source ?? null,
+        attempts?.length ? attempts.map((a) => ({ ...a, ms: Math.round(a.ms * 100) / 100 })) : null,
+        call.outcome?.cached === true ? 1 : 0,
+        call.bytesOut,
+        addressOf(call.ip),
+        keptParams(sent, secrets.get(call.endpoint) ?? none, presented),
+        keptUploads(call.input?.files),
+        keptText(call.errorMessage, presented),
+      ],
+      call.idGiven,
+    );
     held++;
   };
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from '../migration.js';
 import { makeDayPartition } from '../partitions.js';
+import { timeOfRequestId } from '../../request-id.js';
 import { atOfId, CallBatch, type CallTuple, type LogRow } from '../tables/request-log.js';
 
 /** Rows of the one-row-a-call table read at a time while they move into batches. */
@@ -9,7 +10,7 @@ const PAGE = 5000;
 /**
  * The request log in batches (engine/db/tables/request-log.ts): one row holds the calls of one owner and drop
  * day recorded within a moment, so a call costs its writer no index entry. On PostgreSQL partitioned by range
- * of `drop_day` like the table before it. The calls of the one-row-a-call table are moved into batches, oldest
+ * of `drop_day` like the table before it. Beside it, the callers' own request ids and their batches. The calls of the one-row-a-call table are moved into batches, oldest
  * first, and that table dropped.
  */
 export const requestLogBatches: Migration = {
@@ -34,6 +35,16 @@ export const requestLogBatches: Migration = {
     await db.schema.createIndex('request_log_batch_by_owner').on('request_log_batch').columns(['owner', 'id']).execute();
     // The sweep's look-up on SQLite (PostgreSQL drops partitions).
     if (!pg) await db.schema.createIndex('request_log_batch_by_drop_day').on('request_log_batch').column('drop_day').execute();
+    // The callers' own request ids (few): deleted by their drop day on both engines.
+    await db.schema
+      .createTable('request_log_named')
+      .addColumn('request_id', 'text', (c) => c.notNull())
+      .addColumn('batch_id', 'text', (c) => c.notNull())
+      .addColumn('owner', 'text')
+      .addColumn('drop_day', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('request_log_named_pk', ['request_id', 'batch_id'])
+      .execute();
+    await db.schema.createIndex('request_log_named_by_drop_day').on('request_log_named').column('drop_day').execute();
 
     const made = new Set<number>();
     let after = '';
@@ -51,7 +62,8 @@ export const requestLogBatches: Migration = {
           batch = new CallBatch(r.owner, r.dropDay);
           open.set(group, batch);
         }
-        batch.add(tupleOf(r));
+        // The earlier version's own ids were random UUIDs: like a caller's, they carry no time.
+        batch.add(tupleOf(r), timeOfRequestId(r.requestId) === undefined);
       }
       for (const b of [...full, ...open.values()]) {
         if (pg && !made.has(b.dropDay)) {
@@ -59,6 +71,7 @@ export const requestLogBatches: Migration = {
           made.add(b.dropDay);
         }
         await db.insertInto('request_log_batch').values(b.row()).execute();
+        if (b.named.length) await db.insertInto('request_log_named').values(b.names()).execute();
       }
     }
     await db.schema.dropTable('request_log').execute();

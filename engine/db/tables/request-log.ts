@@ -29,8 +29,20 @@ export interface RequestLogBatchTable {
   calls: string;
 }
 
+/**
+ * The batch of each call whose request id is the caller's own (X-Request-Id): those ids carry no time to
+ * narrow a look-up to a few batches, so they are indexed here (the service's own UUIDv7s are not).
+ */
+export interface RequestLogNamedTable {
+  requestId: string;
+  batchId: string;
+  owner: string | null;
+  dropDay: number;
+}
+
 export interface RequestLogTables {
   requestLogBatch: RequestLogBatchTable;
+  requestLogNamed: RequestLogNamedTable;
 }
 
 /** One call as the inspector reads it. */
@@ -156,6 +168,8 @@ export class CallBatch {
   size = 0;
   firstId = '';
   lastId = '';
+  /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
+  readonly named: string[] = [];
   private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private readonly keys = new Set<string>();
@@ -173,7 +187,9 @@ export class CallBatch {
     return this.size < BATCH_CALLS && (!this.firstId || at - atOfId(this.firstId) < BATCH_SPAN_MS);
   }
 
-  add(t: CallTuple): void {
+  /** `named`: the call's request id is the caller's own. */
+  add(t: CallTuple, named: boolean): void {
+    if (named) this.named.push(t[1]);
     const id = t[0];
     if (!this.firstId || id < this.firstId) this.firstId = id;
     if (id > this.lastId) this.lastId = id;
@@ -191,6 +207,11 @@ export class CallBatch {
     }
     if (this.size++) this.text[this.used++] = 0x2c;
     this.used += this.text.write(line, this.used);
+  }
+
+  /** Its calls' own request ids, as rows of the index. */
+  names(): RequestLogNamedTable[] {
+    return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
   }
 
   row(): RequestLogBatchTable {

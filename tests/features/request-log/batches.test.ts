@@ -5,7 +5,7 @@
 // version moves into batches with every call kept.
 import pino from 'pino';
 import type { Call } from '../../../engine/pipeline/call.js';
-import { timeOrderedId } from '../../../engine/pipeline/call.js';
+import { timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest } from '../../helpers/db.js';
 import { createRequestLog } from '../../../features/request-log/request-log.js';
@@ -37,9 +37,18 @@ function randomOf(seed: number) {
   };
 }
 
-const answered = (requestId: string, owner: string, keyId: string, endpoint: string, status: number, code: string | undefined) =>
+const answered = (
+  requestId: string,
+  owner: string,
+  keyId: string,
+  endpoint: string,
+  status: number,
+  code: string | undefined,
+  idGiven = requestId.startsWith('caller-'),
+) =>
   ({
     id: requestId,
+    idGiven,
     identity: { status: 'ok', plan: 'premium', keyId, accountId: owner },
     endpoint,
     method: 'GET',
@@ -104,10 +113,20 @@ describeEngines('the request log in batches', (engine, open) => {
     const ours = all.find((r) => !r.requestId.startsWith('caller-own-'))!;
     for (const r of [caller, ours]) expect((await records.list({ owner: r.owner!, requestId: r.requestId, limit: 1 })).rows).toEqual([r]);
     expect((await records.list({ owner: 'nobody', requestId: ours.requestId, limit: 1 })).rows).toEqual([]);
+    // Only the callers' own ids are indexed; the service's carry their time.
+    const named = await db.db.selectFrom('requestLogNamed').select('requestId').execute();
+    expect(named.map((n) => n.requestId).sort()).toEqual(sent.filter((id) => id.startsWith('caller-own-')).sort());
     const skewed = timeOrderedId(Date.UTC(2020, 0, 1));
-    writers[0].record(answered(skewed, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now);
+    writers[0].record(answered(skewed, 'acct-a', 'k1', 'tools/ccgen', 200, undefined, true), 200, now);
     await writers[0].flush();
     expect((await records.list({ owner: 'acct-a', requestId: skewed, limit: 1 })).rows.map((r) => r.requestId)).toEqual([skewed]);
+    // An account deleted takes its calls and their index with it; the sweep drops both by day.
+    await records.forget('acct-a');
+    expect((await records.list({ owner: 'acct-a', limit: 1 })).rows).toEqual([]);
+    expect(await db.db.selectFrom('requestLogNamed').select('owner').where('owner', '=', 'acct-a').execute()).toEqual([]);
+    await records.sweep(Math.floor(now / 86_400_000) + 8);
+    expect((await records.list({ limit: 1 })).rows).toEqual([]);
+    expect(await db.db.selectFrom('requestLogNamed').select('owner').execute()).toEqual([]);
     for (const w of writers) await w.close();
   });
 
@@ -116,6 +135,7 @@ describeEngines('the request log in batches', (engine, open) => {
     // The table as version 0010 made it, with its calls, beside an empty batch table.
     await oneRowACall.up(db.db, db.engine);
     await db.db.schema.dropTable('request_log_batch').execute();
+    await db.db.schema.dropTable('request_log_named').execute();
     const day = Math.floor(Date.UTC(2026, 10, 29) / 86_400_000);
     const rows = Array.from({ length: 1203 }, (_, i) => {
       const at = Date.UTC(2026, 10, 29, 12) + i * 97;
@@ -181,6 +201,11 @@ describeEngines('the request log in batches', (engine, open) => {
         error: r.error,
       });
     }
+    // The earlier version's own ids were random: each is found through the index of ids without a time.
+    const one = rows[777];
+    expect((await records.list({ owner: one.owner ?? undefined, requestId: one.request_id, limit: 1 })).rows.map((r) => r.id)).toEqual([
+      one.id,
+    ]);
     await expect(
       db.db
         .selectFrom('request_log' as never)
