@@ -16,6 +16,15 @@ afterAll(async () => {
   for (const undo of cleanups.splice(0).reverse()) await undo();
 });
 
+/**
+ * Runs `undo` after the file's tests, before what was made earlier is undone (cleanups run newest first): an app
+ * on a fresh PostgreSQL database is closed before its database is dropped. A file's own afterAll runs after
+ * this module's (hooks run in the order they were declared), too late for that.
+ */
+export function undoFirst(undo: () => unknown): void {
+  cleanups.push(undo);
+}
+
 /** Whether PostgreSQL answers at TEST_DATABASE_URL; under CI=true its absence is a failure. */
 function postgresAvailable(): Promise<boolean> {
   reachable ??= (async () => {

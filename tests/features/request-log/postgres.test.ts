@@ -2,16 +2,15 @@
 // newest first by cursor and by request id; skipped where PostgreSQL does not answer (a failure under CI).
 import request from 'supertest';
 import { sql } from 'kysely';
-import { freshPostgresUrl } from '../../helpers/db.js';
+import { freshPostgresUrl, undoFirst } from '../../helpers/db.js';
 import { testApp, KEYS, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp | undefined;
 beforeAll(async () => {
   const url = await freshPostgresUrl();
-  if (url) t = await testApp({ DATABASE_URL: url });
-});
-afterAll(async () => {
-  await t?.close();
+  if (!url) return;
+  const app = (t = await testApp({ DATABASE_URL: url }));
+  undoFirst(() => app.close());
 });
 
 test('calls are written to day partitions and read back by cursor and by request id', async () => {
