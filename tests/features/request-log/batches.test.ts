@@ -5,7 +5,7 @@
 // version moves into batches with every call kept.
 import pino from 'pino';
 import type { Call } from '../../../engine/pipeline/call.js';
-import { timeOrderedId } from '../../../engine/request-id.js';
+import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest } from '../../helpers/db.js';
 import { createRequestLog } from '../../../features/request-log/request-log.js';
@@ -284,4 +284,16 @@ test('a call written by hand as a JSON line reads back as the tuple it was, what
     null,
   ];
   expect(JSON.parse(lineOf(nulls))).toEqual(['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null]);
+});
+
+test('the service makes UUIDv7 request ids: its time in the first 48 bits, version 7, the RFC 9562 variant, unique', () => {
+  const at = Date.UTC(2026, 10, 29, 12, 34, 56, 789);
+  const ids = Array.from({ length: 1000 }, (_, i) => timeOrderedId(at + (i >> 8)));
+  for (const [i, id] of ids.entries()) {
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(timeOfRequestId(id)).toBe(at + (i >> 8));
+  }
+  expect(new Set(ids).size).toBe(1000);
+  expect(timeOfRequestId('0190a7c4-1234-4abc-8def-0123456789ab')).toBeUndefined();
+  expect(timeOfRequestId('caller-own-1')).toBeUndefined();
 });
