@@ -140,19 +140,6 @@ export class LogRecords {
       this.engine === 'postgres'
         ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0`
         : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
-    // Time bounds on the newest call (the index) from bounds on the calls: a batch spans at most BATCH_SPAN_MS.
-    let newestFrom = q.from;
-    let newestTo = q.to === undefined ? undefined : q.to + BATCH_SPAN_MS;
-    if (q.after !== undefined) {
-      const t = atOfId(q.after) + BATCH_SPAN_MS + 1;
-      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
-    }
-    const made = q.requestId === undefined ? undefined : timeOfRequestId(q.requestId);
-    if (made !== undefined) {
-      newestFrom = Math.max(newestFrom ?? 0, made);
-      const t = made + LONGEST_CALL_MS + BATCH_SPAN_MS;
-      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
-    }
     if (q.requestId !== undefined && (!byIdTime || timeOfRequestId(q.requestId) === undefined)) {
       // A caller's own id: its batches by the index of such ids.
       let named = this.db.selectFrom('requestLogNamed').select('batchId').where('requestId', '=', q.requestId);
@@ -166,6 +153,19 @@ export class LogRecords {
         .orderBy('id', 'desc')
         .execute();
       return;
+    }
+    // Time bounds on the newest call (the index) from bounds on the calls: a batch spans at most BATCH_SPAN_MS.
+    let newestFrom = q.from;
+    let newestTo = q.to === undefined ? undefined : q.to + BATCH_SPAN_MS;
+    if (q.after !== undefined) {
+      const t = atOfId(q.after) + BATCH_SPAN_MS + 1;
+      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
+    }
+    const made = q.requestId === undefined ? undefined : timeOfRequestId(q.requestId);
+    if (made !== undefined) {
+      newestFrom = Math.max(newestFrom ?? 0, made);
+      const t = made + LONGEST_CALL_MS + BATCH_SPAN_MS;
+      newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
     }
     let before: string | undefined;
     for (;;) {
