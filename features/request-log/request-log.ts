@@ -170,8 +170,14 @@ export function createRequestLog(deps: RequestLogDeps) {
     }
   };
 
-  // One flush at a time: a store that hangs holds what it was given, and the calls after it wait in their batches (bounded).
-  const flush = (): Promise<void> => (flushing ??= write().finally(() => (flushing = undefined)));
+  // One write at a time: a store that hangs holds what it was given, and the calls after it wait in their
+  // batches (bounded). A flush waits for the write under way, then writes what came since: every call
+  // recorded before it is written once it resolves.
+  const flush = async (): Promise<void> => {
+    while (flushing) await flushing;
+    flushing = write().finally(() => (flushing = undefined));
+    await flushing;
+  };
 
   const sweep = async (): Promise<number> => {
     try {
@@ -182,7 +188,10 @@ export function createRequestLog(deps: RequestLogDeps) {
     }
   };
 
-  const flusher = setInterval(() => void flush(), FLUSH_MS);
+  // The timer's flush skips a beat while a write is under way, so a hanging store gathers no waiters.
+  const flusher = setInterval(() => {
+    if (!flushing) void flush();
+  }, FLUSH_MS);
   flusher.unref();
   const sweeper = setInterval(() => void sweep(), SWEEP_MS);
   sweeper.unref();
@@ -200,7 +209,6 @@ export function createRequestLog(deps: RequestLogDeps) {
       clearInterval(flusher);
       clearInterval(sweeper);
       await swept;
-      await flushing;
       await flush();
       if (held) log.error({ calls: held }, 'request log: not written at exit');
     },

@@ -7,7 +7,7 @@ import pino from 'pino';
 import type { Call } from '../../../engine/pipeline/call.js';
 import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
-import { describeEngines, engineTest } from '../../helpers/db.js';
+import { describeEngines, engineTest, freshDatabase } from '../../helpers/db.js';
 import { createRequestLog } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
@@ -296,4 +296,32 @@ test('the service makes UUIDv7 request ids: its time in the first 48 bits, versi
   expect(new Set(ids).size).toBe(1000);
   expect(timeOfRequestId('0190a7c4-1234-4abc-8def-0123456789ab')).toBeUndefined();
   expect(timeOfRequestId('caller-own-1')).toBeUndefined();
+});
+
+test('a flush asked for while a write is under way writes, once it resolves, every call recorded before it', async () => {
+  const db = await freshDatabase('sqlite');
+  const records = new LogRecords(db.db, db.engine);
+  const insert = records.insert.bind(records);
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  // The first write waits until released, as a slow store would.
+  let first = true;
+  records.insert = async (batches) => {
+    if (first) {
+      first = false;
+      await held;
+    }
+    return insert(batches);
+  };
+  const now = Date.UTC(2026, 10, 29, 12);
+  const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: pino({ level: 'silent' }), now: () => now });
+  log.record(answered('caller-a', 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now);
+  const underWay = log.flush();
+  log.record(answered('caller-b', 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now + 1);
+  const asked = log.flush();
+  release();
+  await asked;
+  await underWay;
+  expect((await records.list({ owner: 'acct-a', limit: 10 })).rows.map((r) => r.requestId)).toEqual(['caller-b', 'caller-a']);
+  await log.close();
 });
