@@ -33,7 +33,7 @@ import { CallBatch, type CallTuple, type RequestLogBatchTable, type RequestLogNa
 import { timeOrderedId } from '../engine/request-id.js';
 import { hashKey, newKey } from '../engine/access/keystore.js';
 import { hashPassword } from '../portal/accounts/passwords.js';
-import { DAY_MS, dayOf, idAt } from '../features/request-log/records.js';
+import { callIds, DAY_MS, dayOf } from '../features/request-log/records.js';
 import { browser } from './portal-visitor.js';
 
 const { values: opts } = parseArgs({
@@ -135,10 +135,8 @@ const made = { batches: 0, accountBatches: 0, accountCalls: 0, largest: 0 };
 function* batchRows(): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
   // The open batches by owner; a Map keeps them in the order they were opened, so the oldest come first.
   const open = new Map<string, { batch: CallBatch; firstAt: number }>();
-  // The service's call ids (features/request-log/request-log.ts): the time, a sequence within its millisecond, the writer's tag.
-  const tag = crypto.randomBytes(6).toString('base64url');
-  let lastMs = -1;
-  let seq = 0;
+  // Call ids as the log's writer makes them.
+  const idOf = callIds();
   const close = (owner: string, batch: CallBatch) => {
     open.delete(owner);
     const row = batch.row();
@@ -174,11 +172,9 @@ function* batchRows(): Generator<{ row: RequestLogBatchTable; names: RequestLogN
         o = { batch: new CallBatch(c.owner, dropDay), firstAt: c.at };
         open.set(c.owner, o);
       }
-      if (c.at === lastMs) seq++;
-      else [lastMs, seq] = [c.at, 0];
       const requestId = requestIdOf(j, c.at);
       if (requestIds.has(j)) requestIds.set(j, requestId);
-      o.batch.add(tupleOf(j, c, `${idAt(c.at)}${Math.min(seq, 1295).toString(36).padStart(2, '0')}${tag}`, requestId), callersOwn(j));
+      o.batch.add(tupleOf(j, c, idOf(c.at), requestId), callersOwn(j));
     }
   }
   for (const [owner, o] of open) yield close(owner, o.batch);

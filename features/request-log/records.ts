@@ -3,6 +3,7 @@
 // owner's batches newest first by index, skips by their sets of keys, endpoints, codes and statuses the ones
 // that hold no call the filter asks for, and unpacks the rest. Batches of several writers (instances) may
 // overlap in time, so a call is handed out only once no batch left to read can hold a newer one.
+import crypto from 'node:crypto';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Engine } from '../../engine/db/open.js';
 import { timeOfRequestId } from '../../engine/request-id.js';
@@ -47,7 +48,27 @@ export const DAY_MS = 86_400_000;
 export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** The first 9 characters of the ids of calls recorded at `ms` (the time order of ids). */
-export const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
+const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
+
+/**
+ * A writer's maker of call ids: the call's time (idAt), its place within the millisecond (2 characters), then
+ * the writer's own random tag (unique across instances and restarts), so ids keep the calls' order.
+ */
+export function callIds(): (at: number) => string {
+  const tag = crypto.randomBytes(6).toString('base64url');
+  let lastMs = -1;
+  let lastPrefix = '';
+  let seq = 0;
+  return (at) => {
+    if (at === lastMs) seq++;
+    else {
+      seq = 0;
+      lastMs = at;
+      lastPrefix = idAt(at);
+    }
+    return `${lastPrefix}${seq < 36 ? `0${seq.toString(36)}` : Math.min(seq, 1295).toString(36)}${tag}`;
+  };
+}
 
 const TABLE = 'request_log_batch';
 type Batch = Pick<RequestLogBatchTable, 'id' | 'owner' | 'dropDay' | 'calls'>;

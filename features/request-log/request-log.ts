@@ -4,13 +4,12 @@
 // engine/db/tables/request-log.ts), and every FLUSH_MS the batches are written (records.ts). A store that fails
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
-import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { CallBatch } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
-import { dayOf, idAt, type LogRecords } from './records.js';
+import { callIds, dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
 
 const FLUSH_MS = 100;
@@ -61,21 +60,7 @@ export function createRequestLog(deps: RequestLogDeps) {
   let held = 0;
   let dropped = 0;
 
-  // Calls of one millisecond keep their order in the ids: a sequence within it, then this process's own
-  // random tag (unique across instances and restarts).
-  const tag = crypto.randomBytes(6).toString('base64url');
-  let lastMs = -1;
-  let lastPrefix = '';
-  let seq = 0;
-  const idOf = (at: number) => {
-    if (at === lastMs) seq++;
-    else {
-      seq = 0;
-      lastMs = at;
-      lastPrefix = idAt(at);
-    }
-    return `${lastPrefix}${seq < 36 ? `0${seq.toString(36)}` : Math.min(seq, 1295).toString(36)}${tag}`;
-  };
+  const idOf = callIds();
 
   const addresses = new Map<string, string | null>();
   const addressOf = (ip: string | undefined): string | null => {
