@@ -194,7 +194,9 @@ function tupleOf(j: number, c: ReturnType<typeof callOf>, id: string, requestId:
     failed ? 'upstream_failed' : c.status === 400 ? 'bad_input' : null,
     (j % 900) + 0.5,
     failed ? null : 'upstream',
-    [{ upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) }],
+    JSON.stringify([
+      { upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) },
+    ]),
     0,
     failed ? 80 : 1200,
     '203.0.113.0',

@@ -49,6 +49,28 @@ function clean(value: unknown, secretParams: ReadonlySet<string>, presented: rea
   return out;
 }
 
+const REDACTED_JSON = JSON.stringify(REDACTED);
+
+/**
+ * What clean() and JSON.stringify make of parameters whose values are all strings (a query string's, a form's:
+ * nearly every call's), written without the copy; undefined when a value is not a string.
+ */
+function flatJson(
+  raw: Record<string, unknown>,
+  names: string[],
+  secretParams: ReadonlySet<string>,
+  presented: readonly string[],
+): string | undefined {
+  let json = '{';
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const v = raw[name];
+    if (typeof v !== 'string') return undefined;
+    json += `${i ? ',' : ''}${JSON.stringify(name)}:${isSecretName(name, secretParams) ? REDACTED_JSON : JSON.stringify(scrub(v, presented))}`;
+  }
+  return `${json}}`;
+}
+
 /**
  * The parameters as JSON, redacted and at most CAP_BYTES: over it, the longest values are cut first (their
  * names listed under TRUNCATED, so that Replay in Try it leaves them out), then fields beyond the cap dropped.
@@ -61,6 +83,8 @@ export function keptParams(
   if (raw === undefined) return null;
   const names = Object.keys(raw);
   if (names.length === 0) return null;
+  const flat = flatJson(raw, names, secretParams, presented);
+  if (flat !== undefined && fits(flat, CAP_BYTES)) return flat;
   const params = clean(raw, secretParams, presented) as Record<string, unknown>;
   let json = JSON.stringify(params);
   if (fits(json, CAP_BYTES)) return json;

@@ -5,7 +5,7 @@
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
 import type { Logger } from 'pino';
-import type { Call } from '../../engine/pipeline/call.js';
+import type { Call, ProviderAttempt } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { CallBatch } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
@@ -27,6 +27,16 @@ function presentedKeys(...places: unknown[]): string[] {
     else if (Array.isArray(p)) for (const k of p) if (typeof k === 'string') keys.push(k);
   }
   return keys;
+}
+
+/** The providers a call tried as JSON, written by hand: what JSON.stringify gives with each `ms` rounded. */
+export function providersJson(attempts: readonly ProviderAttempt[]): string {
+  let json = '[';
+  for (let i = 0; i < attempts.length; i++) {
+    const a = attempts[i];
+    json += `${i ? ',' : ''}{"upstream":${JSON.stringify(a.upstream)},"status":${a.status}${a.code === undefined ? '' : `,"code":${JSON.stringify(a.code)}`},"ms":${Math.round(a.ms * 100) / 100}${a.breaker === undefined ? '' : `,"breaker":${a.breaker}`}}`;
+  }
+  return `${json}]`;
 }
 
 export interface RequestLogDeps {
@@ -110,7 +120,7 @@ export function createRequestLog(deps: RequestLogDeps) {
         call.errorCode ?? null,
         Math.round(call.elapsedMs * 100) / 100,
         call.outcome?.source ?? null,
-        attempts?.length ? attempts.map((a) => ({ ...a, ms: Math.round(a.ms * 100) / 100 })) : null,
+        attempts?.length ? providersJson(attempts) : null,
         call.outcome?.cached === true ? 1 : 0,
         call.bytesOut,
         addressOf(call.ip),

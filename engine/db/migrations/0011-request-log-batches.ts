@@ -89,7 +89,7 @@ const tupleOf = (r: LogRow): CallTuple => [
   r.code,
   r.ms,
   r.source,
-  r.providers ? (JSON.parse(r.providers) as unknown[]) : null,
+  r.providers || null,
   r.cached ? 1 : 0,
   r.bytesOut,
   r.ip,

@@ -82,7 +82,7 @@ export interface LogRow {
 
 /**
  * A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not
- * repeated. The parameters and uploads are JSON texts (redact.ts), embedded in the line as JSON values.
+ * repeated. The providers, parameters and uploads are JSON texts, embedded in the line as JSON values.
  */
 export type CallTuple = [
   id: string,
@@ -95,7 +95,7 @@ export type CallTuple = [
   code: string | null,
   ms: number,
   source: string | null,
-  providers: unknown[] | null,
+  providers: string | null,
   cached: 0 | 1,
   bytesOut: number,
   ip: string | null,
@@ -113,17 +113,30 @@ const text = (v: string | null) => (v === null ? 'null' : PLAIN.test(v) ? `"${v}
 /** A number JSON can hold (NaN and the infinities are not JSON). */
 const num = (v: number) => (Number.isFinite(v) ? v : 0);
 
-/** A call's JSON line, written by hand: JSON.stringify of the tuple, with the parameters and uploads embedded. */
+/** The JSON texts of the few values a call's line repeats (keys, plans, endpoints, codes, providers, addresses). */
+const repeated = new Map<string, string>();
+const REPEATED = 4096;
+const once = (v: string | null): string => {
+  if (v === null) return 'null';
+  let json = repeated.get(v);
+  if (json === undefined) {
+    if (repeated.size >= REPEATED) repeated.clear();
+    repeated.set(v, (json = text(v)));
+  }
+  return json;
+};
+
+/** A call's JSON line, written by hand: JSON.stringify of the tuple, with the providers, parameters and uploads embedded. */
 export function lineOf(t: CallTuple): string {
   return (
-    `[${text(t[0])},${text(t[1])},${text(t[2])},${text(t[3])},${text(t[4])},${text(t[5])},${num(t[6])},${text(t[7])},` +
-    `${num(t[8])},${text(t[9])},${t[10] === null ? 'null' : JSON.stringify(t[10])},${t[11]},${num(t[12])},${text(t[13])},` +
+    `[${text(t[0])},${text(t[1])},${once(t[2])},${once(t[3])},${once(t[4])},${once(t[5])},${num(t[6])},${once(t[7])},` +
+    `${num(t[8])},${once(t[9])},${t[10] ?? 'null'},${t[11]},${num(t[12])},${once(t[13])},` +
     `${t[14] ?? 'null'},${t[15] ?? 'null'},${text(t[16])}]`
   );
 }
 
-/** A tuple as JSON.parse reads it back: the parameters and uploads as the values they were. */
-type StoredTuple = { [I in keyof CallTuple]: I extends '14' | '15' ? unknown : CallTuple[I] };
+/** A tuple as JSON.parse reads it back: the providers, parameters and uploads as the values they were. */
+type StoredTuple = { [I in keyof CallTuple]: I extends '10' | '14' | '15' ? unknown : CallTuple[I] };
 
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
@@ -142,7 +155,7 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
     code: t[7],
     ms: t[8],
     source: t[9],
-    providers: t[10] ? JSON.stringify(t[10]) : null,
+    providers: t[10] === null ? null : JSON.stringify(t[10]),
     cached: t[11],
     bytesOut: t[12],
     ip: t[13],
@@ -168,6 +181,8 @@ export class CallBatch {
   size = 0;
   firstId = '';
   lastId = '';
+  /** The oldest call's time. */
+  private firstAt = 0;
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
   readonly named: string[] = [];
   private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
@@ -184,14 +199,17 @@ export class CallBatch {
 
   /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
   takes(at: number): boolean {
-    return this.size < BATCH_CALLS && (!this.firstId || at - atOfId(this.firstId) < BATCH_SPAN_MS);
+    return this.size < BATCH_CALLS && (!this.firstId || at - this.firstAt < BATCH_SPAN_MS);
   }
 
   /** `named`: the call's request id is the caller's own. */
   add(t: CallTuple, named: boolean): void {
     if (named) this.named.push(t[1]);
     const id = t[0];
-    if (!this.firstId || id < this.firstId) this.firstId = id;
+    if (!this.firstId || id < this.firstId) {
+      this.firstId = id;
+      this.firstAt = atOfId(id);
+    }
     if (id > this.lastId) this.lastId = id;
     if (t[2] !== null) this.keys.add(t[2]);
     this.endpoints.add(t[4]);

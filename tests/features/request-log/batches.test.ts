@@ -4,11 +4,11 @@
 // UUIDv7, a caller's own id, and a UUIDv7 of a clock far off); and the one-row-a-call table of an earlier
 // version moves into batches with every call kept.
 import pino from 'pino';
-import type { Call } from '../../../engine/pipeline/call.js';
+import type { Call, ProviderAttempt } from '../../../engine/pipeline/call.js';
 import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest, freshDatabase } from '../../helpers/db.js';
-import { createRequestLog } from '../../../features/request-log/request-log.js';
+import { createRequestLog, providersJson } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
 import { makeDayPartition } from '../../../engine/db/partitions.js';
@@ -254,7 +254,7 @@ test('a call written by hand as a JSON line reads back as the tuple it was, what
       s,
       1.25,
       s,
-      [{ upstream: s, status: 502, ms: 3 }],
+      JSON.stringify([{ upstream: s, status: 502, ms: 3 }]),
       1,
       12,
       s,
@@ -262,7 +262,16 @@ test('a call written by hand as a JSON line reads back as the tuple it was, what
       null,
       s,
     ];
-    expect(JSON.parse(lineOf(t))).toEqual([...t.slice(0, 14), { q: s }, null, s]);
+    expect(JSON.parse(lineOf(t))).toEqual([
+      ...t.slice(0, 10),
+      [{ upstream: s, status: 502, ms: 3 }],
+      ...t.slice(11, 14),
+      { q: s },
+      null,
+      s,
+    ]);
+    // A value the line repeats is written once and reused: its second line reads back the same.
+    expect(JSON.parse(lineOf(t))[2]).toBe(s);
   }
   const nulls: CallTuple = [
     'id',
@@ -284,6 +293,19 @@ test('a call written by hand as a JSON line reads back as the tuple it was, what
     null,
   ];
   expect(JSON.parse(lineOf(nulls))).toEqual(['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null]);
+});
+
+test("the providers' JSON, written by hand, is what JSON.stringify gives of the attempts with their times rounded", () => {
+  const odd = ['binlist', 'with "quotes"', 'ünïcödé ✓', '\u0000', ''];
+  const attempts: ProviderAttempt[] = odd.flatMap((s, i) => [
+    { upstream: s, status: 200, ms: 1.23456 + i },
+    { upstream: s, status: 503, code: s, ms: 0.005, breaker: true },
+    { upstream: s, status: 502, code: 'upstream_error', ms: 12 },
+  ]);
+  for (let n = 1; n <= attempts.length; n++) {
+    const some = attempts.slice(0, n);
+    expect(providersJson(some)).toBe(JSON.stringify(some.map((a) => ({ ...a, ms: Math.round(a.ms * 100) / 100 }))));
+  }
 });
 
 test('the service makes UUIDv7 request ids: its time in the first 48 bits, version 7, the RFC 9562 variant, unique', () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
 import { appForTests, KEYS } from '../../helpers/app.js';
+import { keptParams, REDACTED } from '../../../features/request-log/redact.js';
 
 const t = appForTests({ UPSTREAM_POLLINATIONS_URL: 'off' });
 
@@ -101,4 +102,14 @@ test('the client address is kept truncated', async () => {
   await t.api.requestLog!.flush();
   const row = rawRows().find((r) => r.request_id === res.headers['x-request-id'])!;
   expect(row.ip).toMatch(/^(127\.0\.0\.0|0:0:0::)$/);
+});
+
+test('parameters that are all texts (the short way) are kept as those of any other shape are', () => {
+  const presented = ['caller-key-0001'];
+  const flat = { apikey: 'caller-key-0001', q: 'say "hi"\n', 'User-Password': 'x', note: 'sent caller-key-0001 here', ü: 'ünïcödé' };
+  const kept = { apikey: REDACTED, q: 'say "hi"\n', 'User-Password': REDACTED, note: `sent ${REDACTED} here`, ü: 'ünïcödé' };
+  expect(keptParams(flat, new Set(), presented)).toBe(JSON.stringify(kept));
+  // One value that is not a text takes the other way: the same texts come out the same.
+  expect(keptParams({ ...flat, n: ['a', 'b'] }, new Set(), presented)).toBe(JSON.stringify({ ...kept, n: ['a', 'b'] }));
+  expect(keptParams({ bin: '457173', card: '4111' }, new Set(['card']), presented)).toBe(JSON.stringify({ bin: '457173', card: REDACTED }));
 });
