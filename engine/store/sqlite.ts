@@ -1,6 +1,8 @@
 // The embedded store: one SQLite file under DATA_DIR through node:sqlite (in Node 24, no native build, no
-// dependency), in WAL mode so the server and the CLI can use it at once. Another process's commit is
-// noticed through PRAGMA data_version, polled four times a second, and announced as '*'.
+// dependency), in WAL mode so the server and the CLI can use it at once. Another process's announcement is
+// a row's count it raises; noticed through PRAGMA data_version, polled four times a second, then that count,
+// and told as '*'. Other commits are not told: the request log and the counters write to this file many
+// times a second, and each would make every process forget the keys it remembers (engine/access/identify.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -13,6 +15,7 @@ CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, body TEXT
 CREATE TABLE IF NOT EXISTS counters (coll TEXT NOT NULL, id TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (coll, id, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS lists (seq INTEGER PRIMARY KEY AUTOINCREMENT, list TEXT NOT NULL, item TEXT NOT NULL, expires INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS lists_by_name ON lists (list, seq);
+CREATE TABLE IF NOT EXISTS announcements (topic TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
 // Short-lived documents live under a name space of their own ('~<coll>'), apart from the records an earlier
 // layout kept in this table (read only by `npm run migrate`, engine/db/legacy/).
@@ -28,6 +31,8 @@ export class SqliteStore implements Store {
   private readonly poll: NodeJS.Timeout;
   private readonly sweep: NodeJS.Timeout;
   private version: number;
+  /** The announcements made so far by every process (their counts' sum). */
+  private announced: number;
 
   constructor(readonly where: string) {
     fs.mkdirSync(path.dirname(where), { recursive: true });
@@ -56,17 +61,24 @@ export class SqliteStore implements Store {
       trim: p('DELETE FROM lists WHERE list = ? AND seq NOT IN (SELECT seq FROM lists WHERE list = ? ORDER BY seq DESC LIMIT ?)'),
       recent: p('SELECT item FROM lists WHERE list = ? AND expires > ? ORDER BY seq DESC LIMIT ?'),
       version: p('PRAGMA data_version'),
+      announce: p('INSERT INTO announcements (topic, n) VALUES (?, 1) ON CONFLICT (topic) DO UPDATE SET n = n + 1'),
+      announced: p('SELECT coalesce(sum(n), 0) AS n FROM announcements'),
     };
     this.version = this.dataVersion();
+    this.announced = this.announcements();
     this.poll = setInterval(() => {
       let v: number;
+      let n: number;
       try {
         v = this.dataVersion();
+        if (v === this.version) return;
+        n = this.announcements();
       } catch {
         return; // see dropExpired
       }
-      if (v !== this.version) {
-        this.version = v;
+      this.version = v;
+      if (n !== this.announced) {
+        this.announced = n;
         this.emit('*');
       }
     }, 250);
@@ -127,9 +139,18 @@ export class SqliteStore implements Store {
   }
 
   async announce(topic: string) {
-    // Our own commits do not change our data_version: tell this process's listeners directly; the other
-    // processes see the commit through their poll.
+    // Our own commits do not change our data_version: this process's listeners are told directly.
     this.emit(topic);
+    try {
+      await whenFree(() => {
+        this.s.announce.run(topic);
+        // Counted with ours: whatever was announced before it, this process's listeners were just told.
+        this.announced = this.announcements();
+      }, BUSY_GIVE_UP_MS);
+    } catch (err) {
+      // Unheard elsewhere: the other processes look a key up again within identify.ts's LOOKUP_TTL_MS.
+      if (isStorageFull(err)) storage.refused();
+    }
   }
   onAnnounce(listener: (topic: string) => void) {
     this.listeners.push(listener);
@@ -138,6 +159,10 @@ export class SqliteStore implements Store {
     clearInterval(this.poll);
     clearInterval(this.sweep);
     if (this.db.isOpen) this.db.close();
+  }
+
+  private announcements(): number {
+    return Number((this.s.announced.get() as { n: number | bigint }).n);
   }
 
   private emit(topic: string) {

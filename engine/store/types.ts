@@ -56,7 +56,7 @@ export interface Store {
 
   /** Tells every process on this store that `topic` changed (and this one at once). */
   announce(topic: string): Promise<void>;
-  /** Hears announcements; '*' means "something may have changed" (SQLite sees another process's commit). */
+  /** Hears announcements; '*' means "something may have changed" (SQLite sees another process's announcement). */
   onAnnounce(listener: (topic: string) => void): void;
   close(): Promise<void>;
 }
