@@ -132,14 +132,16 @@ const made = { batches: 0, accountBatches: 0, accountCalls: 0, largest: 0 };
  * calls within WINDOW_MS of its first, at most 500 (CallBatch.takes), of one drop day. Rows come roughly in
  * time order (as a batch closes).
  */
-function* batchRows(): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
+function* batchRows(engine: 'sqlite' | 'postgres'): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
   // The open batches by owner; a Map keeps them in the order they were opened, so the oldest come first.
   const open = new Map<string, { batch: CallBatch; firstAt: number }>();
   // Call ids as the log's writer makes them.
   const idOf = callIds();
   const close = (owner: string, batch: CallBatch) => {
     open.delete(owner);
-    const row = batch.row();
+    // SQLite's rows are written before the next is made (their bytes are the batch's buffer, reused once
+    // released); PostgreSQL's are gathered by the thousand, as text.
+    const row = batch.row(engine === 'postgres');
     const names = batch.names();
     batch.release();
     made.batches++;
@@ -236,7 +238,7 @@ async function seedSqlite(dataDir: string) {
   const insertName = db.prepare('insert into request_log_named (request_id, batch_id, owner, drop_day) values (?, ?, ?, ?)');
   const TRANSACTION = 20_000;
   db.exec('BEGIN');
-  for (const { row: b, names } of batchRows()) {
+  for (const { row: b, names } of batchRows('sqlite')) {
     insert.run(...valuesOf(b));
     for (const n of names) insertName.run(n.requestId, n.batchId, n.owner, n.dropDay);
     if (made.batches % TRANSACTION === 0) {
@@ -279,7 +281,7 @@ async function seedPostgres(url: string) {
       columns = COLUMNS.map(() => []);
       named = [[], [], [], []];
     };
-    for (const { row: b, names } of batchRows()) {
+    for (const { row: b, names } of batchRows('postgres')) {
       valuesOf(b).forEach((v, n) => columns[n].push(v));
       for (const n of names) [n.requestId, n.batchId, n.owner, n.dropDay].forEach((v, k) => named[k].push(v));
       if (columns[0].length === STATEMENT) await send();

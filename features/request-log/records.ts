@@ -90,7 +90,7 @@ export class LogRecords {
         this.made.add(b.dropDay);
       }
       // A batch written before a failure is not written twice: its id is taken.
-      const row = b.row();
+      const row = b.row(this.engine === 'postgres');
       if (!b.named.length)
         await this.db
           .insertInto('requestLogBatch')

@@ -70,7 +70,7 @@ export const requestLogBatches: Migration = {
           await makeDayPartition(db, 'request_log_batch', b.dropDay);
           made.add(b.dropDay);
         }
-        await db.insertInto('request_log_batch').values(b.row()).execute();
+        await db.insertInto('request_log_batch').values(b.row(pg)).execute();
         if (b.named.length) await db.insertInto('request_log_named').values(b.names()).execute();
       }
     }

@@ -25,8 +25,11 @@ export interface RequestLogBatchTable {
   endpoints: string;
   codes: string;
   statuses: string;
-  /** JSON: an array of `CallTuple`s, oldest first. */
-  calls: string;
+  /**
+   * JSON: an array of `CallTuple`s, oldest first. Written on SQLite as the bytes of that text (a BLOB: the
+   * batch's buffer as it is, never made a string of the JavaScript heap); PostgreSQL's column is text.
+   */
+  calls: string | Uint8Array;
 }
 
 /**
@@ -140,7 +143,9 @@ type StoredTuple = { [I in keyof CallTuple]: I extends '10' | '14' | '15' ? unkn
 
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
-  return (JSON.parse(b.calls) as StoredTuple[]).map((t) => ({
+  const c = b.calls;
+  const text = typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
+  return (JSON.parse(text) as StoredTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
     at: atOfId(t[0]),
@@ -168,6 +173,11 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
 
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
+const opened = (b: Buffer) => {
+  b[0] = 0x5b;
+  return b;
+};
+
 /** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
 const spare: Buffer[] = [];
 const BUFFER_BYTES = 128 * 1024;
@@ -185,8 +195,9 @@ export class CallBatch {
   private firstAt = 0;
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
   readonly named: string[] = [];
-  private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
-  private used = 0;
+  /** `[`, the lines written so far with a comma between two, and room for the `]` that row() ends them with. */
+  private text = opened(spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES));
+  private used = 1;
   private readonly keys = new Set<string>();
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
@@ -216,8 +227,8 @@ export class CallBatch {
     if (t[7] !== null) this.codes.add(t[7]);
     this.statuses.add(t[6]);
     const line = lineOf(t);
-    // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma.
-    const need = this.used + 1 + line.length * 3;
+    // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma and one for the closing `]`.
+    const need = this.used + 2 + line.length * 3;
     if (need > this.text.length) {
       const bigger = Buffer.allocUnsafe(Math.max(need, this.text.length * 2));
       this.text.copy(bigger, 0, 0, this.used);
@@ -232,7 +243,10 @@ export class CallBatch {
     return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
   }
 
-  row(): RequestLogBatchTable {
+  /** `text`: its calls as a string (PostgreSQL's text column) rather than bytes (SQLite). */
+  row(text = false): RequestLogBatchTable {
+    this.text[this.used] = 0x5d;
+    const calls = this.text.subarray(0, this.used + 1);
     return {
       id: this.lastId,
       firstId: this.firstId,
@@ -243,7 +257,7 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: `[${this.text.toString('utf8', 0, this.used)}]`,
+      calls: text ? calls.toString('utf8') : calls,
     };
   }
 

@@ -130,6 +130,32 @@ describeEngines('the request log in batches', (engine, open) => {
     for (const w of writers) await w.close();
   });
 
+  engineTest('a batch reads back the same whether its calls are bytes (SQLite) or text (PostgreSQL; SQLite before)', async () => {
+    const db = await open();
+    const records = new LogRecords(db.db, db.engine);
+    const now = Date.UTC(2026, 10, 29, 12);
+    const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: pino({ level: 'silent' }), now: () => now });
+    const ids = [timeOrderedId(now), 'caller-own-1', timeOrderedId(now + 1)];
+    ids.forEach((id, i) => log.record(answered(id, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now + i));
+    await log.flush();
+    const [stored] = await db.db.selectFrom('requestLogBatch').selectAll().execute();
+    expect(typeof stored.calls === 'string').toBe(engine === 'postgres');
+    const read = async () => ({
+      page: (await records.list({ owner: 'acct-a', limit: 10 })).rows,
+      byRequestId: await Promise.all(
+        ids.map(async (requestId) => (await records.list({ owner: 'acct-a', requestId, limit: 1 })).rows[0]?.requestId),
+      ),
+    });
+    const before = await read();
+    expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
+    expect(before.byRequestId).toEqual(ids);
+    const text = typeof stored.calls === 'string' ? stored.calls : Buffer.from(stored.calls).toString('utf8');
+    expect(JSON.parse(text)).toHaveLength(3);
+    await db.db.updateTable('requestLogBatch').set({ calls: text }).execute();
+    expect(await read()).toEqual(before);
+    await log.close();
+  });
+
   engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept', async () => {
     const db = await open();
     // The table as version 0010 made it, with its calls, beside an empty batch table.

@@ -18,11 +18,17 @@ const SECRETS = {
   bearer: 'authorization-header-secret-9',
 };
 
-/** Every batch of the table as the database holds it. */
+/** Every batch of the table as the database holds it, its calls' bytes read as the text they are. */
 function rawBatches(): Record<string, unknown>[] {
   const db = new DatabaseSync(path.join(t.dataDir, 'uua.sqlite'), { readOnly: true });
   try {
-    return db.prepare('SELECT * FROM request_log_batch').all();
+    return db
+      .prepare('SELECT * FROM request_log_batch')
+      .all()
+      .map((b) => {
+        expect(b.calls).toBeInstanceOf(Uint8Array);
+        return { ...b, calls: Buffer.from(b.calls as Uint8Array).toString('utf8') };
+      });
   } finally {
     db.close();
   }
@@ -31,7 +37,7 @@ function rawBatches(): Record<string, unknown>[] {
 /** Every call of every batch, read from the batches' JSON by the tuple's places (engine/db/tables/request-log.ts). */
 function rawRows(): Record<string, unknown>[] {
   return rawBatches().flatMap((b) =>
-    (JSON.parse(String(b.calls)) as unknown[][]).map((c) => ({
+    (JSON.parse(b.calls as string) as unknown[][]).map((c) => ({
       request_id: c[1],
       ip: c[13],
       // The parameters and uploads are embedded as JSON values.
