@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import type { Db } from '../open.js';
+import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
+import { makeDayPartition } from '../partitions.js';
 
 const SOURCE = 'sqlite-tables';
 /** The counters' store and the migrations' own tables stay behind. */
@@ -12,6 +14,7 @@ const NOT_COPIED = new Set([
   'docs',
   'counters',
   'lists',
+  'announcements',
   'schema_migrations',
   'schema_migrations_lock',
   'legacy_imports',
@@ -19,6 +22,10 @@ const NOT_COPIED = new Set([
 ]);
 /** Columns PostgreSQL numbers itself (GENERATED ALWAYS AS IDENTITY). */
 const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
+/** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
+const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
+/** Columns SQLite keeps as the bytes of a text that PostgreSQL keeps as text (the request log's calls). */
+const TEXT_BYTES: Record<string, string> = { request_log_batch: 'calls' };
 const CHUNK = 200;
 
 function openFile(file: string): DatabaseSync | undefined {
@@ -67,23 +74,42 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
     const counts: Record<string, { read: number; written: number }> = {};
     await raw.transaction().execute(async (trx) => {
       for (const table of tablesOf(from)) {
-        const rows = from.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
         const numbered = NUMBERED[table];
+        const byDay = BY_DAY[table];
+        const bytes = TEXT_BYTES[table];
+        const days = new Set<number>();
+        let read = 0;
         let written = 0;
-        for (let at = 0; at < rows.length; at += CHUNK) {
-          const chunk = rows.slice(at, at + CHUNK).map((r) => {
-            if (!numbered) return r;
-            const { [numbered]: _dropped, ...rest } = r;
-            return rest;
-          });
+        const write = async (chunk: Record<string, unknown>[]) => {
           const r = await trx
             .insertInto(table as never)
             .values(chunk)
             .onConflict((oc) => oc.doNothing())
             .executeTakeFirst();
           written += Number(r.numInsertedOrUpdatedRows ?? 0);
+        };
+        // Read a chunk at a time: the request log alone may hold millions of rows.
+        let chunk: Record<string, unknown>[] = [];
+        for (const row of from.prepare(`SELECT * FROM ${table}`).iterate() as Iterable<Record<string, unknown>>) {
+          read++;
+          let r = row;
+          if (numbered) {
+            const { [numbered]: _dropped, ...rest } = r;
+            r = rest;
+          }
+          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: Buffer.from(r[bytes]).toString('utf8') };
+          if (byDay && !days.has(Number(r[byDay]))) {
+            days.add(Number(r[byDay]));
+            await makeDayPartition<Database>(trx, table, Number(r[byDay]));
+          }
+          chunk.push(r);
+          if (chunk.length === CHUNK) {
+            await write(chunk);
+            chunk = [];
+          }
         }
-        if (rows.length) counts[table] = { read: rows.length, written };
+        if (chunk.length) await write(chunk);
+        if (read) counts[table] = { read, written };
       }
       await trx
         .insertInto('legacy_imports' as never)

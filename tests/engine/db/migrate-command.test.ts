@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { testApp } from '../../helpers/app.js';
+import { LogRecords } from '../../../features/request-log/records.js';
 import { freshPostgresUrl } from '../../helpers/db.js';
 import { legacyDataDir } from '../../helpers/legacy.js';
 import { signIn, visitor } from '../../helpers/portal.js';
@@ -38,16 +39,22 @@ test('SQLite tables are refused beside a DATABASE_URL until `npm run migrate` co
   const databaseUrl = await freshPostgresUrl();
   if (!databaseUrl) return;
   const dataDir = dirs();
-  const alone = await testApp({}, { dataDir });
+  const alone = await testApp({ REQUEST_LOG: 'on' }, { dataDir });
   const { key } = await alone.api.keys.issue('premium', 'moved');
+  // A call in the request log: SQLite keeps its batch's calls as bytes, PostgreSQL as text in a day's partition.
+  const logged = await request(alone.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', key);
+  expect(logged.status).toBe(200);
   await alone.close();
   await expect(testApp({ DATABASE_URL: databaseUrl }, { dataDir })).rejects.toThrow(
     /uua\.sqlite holds 1 accounts and keys that are not in the PostgreSQL of DATABASE_URL\. Run `npm run migrate`/,
   );
   const out = await migrate({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   expect(out.stdout).toMatch(/sqlite-tables: moved\n(.*\n)* {2}api_keys: 1 of 1\n/);
+  expect(out.stdout).toMatch(/ {2}request_log_batch: 1 of 1\n/);
   const moved = await testApp({ DATABASE_URL: databaseUrl }, { dataDir });
   try {
+    const calls = await new LogRecords(moved.api.database.db, 'postgres').list({ limit: 10 });
+    expect(calls.rows.map((r) => [r.requestId, r.endpoint, r.status])).toEqual([[logged.headers['x-request-id'], 'tools/ccgen', 200]]);
     const res = await request(moved.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', key);
     expect(res.status).toBe(200);
   } finally {
