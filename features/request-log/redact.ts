@@ -3,6 +3,7 @@
 // catalog parameter marks `secret:`) and wherever the caller's own key appears inside another value.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { UploadedFile } from '../../engine/types.js';
+import { remembered } from '../../engine/remembered.js';
 
 /** Each of the parameters, the uploads and the error is cut to this many bytes of JSON. */
 const CAP_BYTES = 8 * 1024;
@@ -13,19 +14,10 @@ export const TRUNCATED = '[truncated]';
 /** Names that hold credentials on any endpoint (compared in lower case, `-` read as `_`). */
 const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authorization|credentials?|session|cookie)$|password|secret/;
 
-/** Names already judged (callers send the same few names again and again), forgotten all at once beyond NAMES. */
-const judged = new Map<string, boolean>();
-const NAMES = 4096;
+/** Names judged once each (callers send the same few names again and again). */
+const secretByName = remembered((name) => SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_')));
 
-function isSecretName(name: string, secretParams: ReadonlySet<string>): boolean {
-  if (secretParams.has(name)) return true;
-  let secret = judged.get(name);
-  if (secret === undefined) {
-    if (judged.size >= NAMES) judged.clear();
-    judged.set(name, (secret = SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_'))));
-  }
-  return secret;
-}
+const isSecretName = (name: string, secretParams: ReadonlySet<string>): boolean => secretParams.has(name) || secretByName(name);
 
 /** Whether a text's UTF-8 form fits `cap` bytes (a character is at most 3 bytes of UTF-8 per UTF-16 unit). */
 const fits = (text: string, cap: number) => text.length * 3 <= cap || Buffer.byteLength(text) <= cap;

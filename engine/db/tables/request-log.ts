@@ -4,6 +4,7 @@
 // one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
 // unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
 // SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
+import { remembered } from '../../remembered.js';
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -117,17 +118,8 @@ const text = (v: string | null) => (v === null ? 'null' : PLAIN.test(v) ? `"${v}
 const num = (v: number) => (Number.isFinite(v) ? v : 0);
 
 /** The JSON texts of the few values a call's line repeats (keys, plans, endpoints, codes, providers, addresses). */
-const repeated = new Map<string, string>();
-const REPEATED = 4096;
-const once = (v: string | null): string => {
-  if (v === null) return 'null';
-  let json = repeated.get(v);
-  if (json === undefined) {
-    if (repeated.size >= REPEATED) repeated.clear();
-    repeated.set(v, (json = text(v)));
-  }
-  return json;
-};
+const quoted = remembered(text);
+const once = (v: string | null): string => (v === null ? 'null' : quoted(v));
 
 /** A call's JSON line, written by hand: JSON.stringify of the tuple, with the providers, parameters and uploads embedded. */
 export function lineOf(t: CallTuple): string {
@@ -173,11 +165,6 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
 
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
-const opened = (b: Buffer) => {
-  b[0] = 0x5b;
-  return b;
-};
-
 /** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
 const spare: Buffer[] = [];
 const BUFFER_BYTES = 128 * 1024;
@@ -196,7 +183,7 @@ export class CallBatch {
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
   readonly named: string[] = [];
   /** `[`, the lines written so far with a comma between two, and room for the `]` that row() ends them with. */
-  private text = opened(spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES));
+  private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 1;
   private readonly keys = new Set<string>();
   private readonly endpoints = new Set<string>();
@@ -206,7 +193,9 @@ export class CallBatch {
   constructor(
     readonly owner: string | null,
     readonly dropDay: number,
-  ) {}
+  ) {
+    this.text[0] = 0x5b;
+  }
 
   /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
   takes(at: number): boolean {
