@@ -18,10 +18,11 @@ export interface Provider {
   upstream: string;
 }
 
-/** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. One
- * timer per call: Node keeps timers of one duration in one list already (docs/decisions/request-path-tuning.md). */
+/** One call's run of the providers: whichever settles first, their answer or the deadline, goes on. */
 class Invocation {
+  private running = true;
   private timer: NodeJS.Timeout | undefined;
+  private readonly ends: number;
   /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
   private asking: { upstream: string; at: number } | undefined;
 
@@ -31,16 +32,22 @@ class Invocation {
     private readonly next: Next,
     ms: number,
   ) {
-    ctx.deadline = performance.now() + ms;
+    this.ends = ctx.deadline = performance.now() + ms;
+    armAtTurnEnd(this);
+  }
+
+  /** Sets the clock for the time the call has left, unless it answered already. */
+  arm(): void {
+    if (!this.running) return;
     // Unreferenced: a call in flight keeps the process up by its socket, not by its deadline.
-    this.timer = setTimeout(() => this.expire(), ms).unref();
+    this.timer = setTimeout(() => this.expire(), Math.max(0, this.ends - performance.now())).unref();
   }
 
   /** Stops the clock; false when the deadline answered already. */
   private stop(): boolean {
-    if (this.timer === undefined) return false;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    if (!this.running) return false;
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
     return true;
   }
 
@@ -52,13 +59,13 @@ class Invocation {
   /** The provider asked last answered (no error) or failed: one entry of the call's attempts. */
   tried(err?: unknown): void {
     const a = this.asking;
-    if (a === undefined || this.timer === undefined) return;
+    if (a === undefined || !this.running) return;
     this.asking = undefined;
     (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, err));
   }
 
   private expire(): void {
-    this.timer = undefined;
+    this.running = false;
     const a = this.asking;
     if (a) (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, upstreamTimeout()));
     this.ctx.abort(new Error('deadline'));
@@ -79,6 +86,19 @@ class Invocation {
     // next() takes a nullish error for "go on": a provider that rejects with nothing still fails.
     this.next(err ?? new Error('the provider failed without a reason'));
   }
+}
+
+// A call's deadline is set at the end of the loop turn it started in (setImmediate), for the time it has
+// left: an answer made in process settles within the turn and needs no timer at all
+// (docs/decisions/request-path-tuning.md).
+let unarmed: Invocation[] = [];
+function armAtTurnEnd(run: Invocation): void {
+  if (unarmed.push(run) === 1) setImmediate(armAll);
+}
+function armAll(): void {
+  const runs = unarmed;
+  unarmed = [];
+  for (const run of runs) run.arm();
 }
 
 export function invoker(spec: EndpointSpec, providers: Provider[], deps: ContextDeps): Invoke {

@@ -55,6 +55,9 @@ beforeEach(() => {
   jest.useFakeTimers();
 });
 afterEach(() => {
+  // Deadlines are set at the end of the loop turn, all of a turn's calls by one Immediate: a fake one left
+  // pending would hold back the next test's.
+  jest.runOnlyPendingTimers();
   jest.useRealTimers();
 });
 
