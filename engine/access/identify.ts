@@ -26,7 +26,8 @@ export interface KeyFinder {
   find(hash: string): Promise<KeyRecord | undefined>;
 }
 
-export type Identifier = ((presented: unknown) => Identity | Promise<Identity>) & { forget(): void };
+/** `connection`: what the key came over (the request's socket), whose last key's hash is kept. */
+export type Identifier = ((presented: unknown, connection?: object) => Identity | Promise<Identity>) & { forget(): void };
 
 export function createIdentifier(config: Config, store: KeyFinder, configured: KeyRecord[] = []): Identifier {
   const known = new Map<string, Identity>();
@@ -34,6 +35,17 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
   known.set(hashKey(config.freeKey), Object.freeze({ status: 'ok', plan: 'free', keyId: 'free' }));
   known.set(hashKey(config.anonymousKey), Object.freeze({ status: 'ok', plan: 'anonymous', keyId: 'anonymous' }));
   const recent = new Map<string, { identity: Identity; until: number }>();
+  // A kept-alive client sends the same key on each request of its connection: the key's SHA-256 is made
+  // once per connection (docs/decisions/request-path-tuning.md).
+  const lastOn = new WeakMap<object, { key: string; hash: string }>();
+  const hashOn = (connection: object | undefined, key: string): string => {
+    if (!connection) return hashKey(key);
+    const last = lastOn.get(connection);
+    if (last !== undefined && sameText(last.key, key)) return last.hash;
+    const hash = hashKey(key);
+    lastOn.set(connection, { key, hash });
+    return hash;
+  };
 
   const lookUp = async (hash: string, seen: Identity | undefined): Promise<Identity> => {
     let identity = INVALID;
@@ -61,13 +73,13 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     return identity;
   };
 
-  const identify = (presented: unknown): Identity | Promise<Identity> => {
+  const identify = (presented: unknown, connection?: object): Identity | Promise<Identity> => {
     if (presented === undefined || presented === '') return MISSING;
     if (presented === SEVERAL) return AMBIGUOUS;
     if (typeof presented !== 'string' || presented.length > 256) return INVALID;
     // Looked up by the key's SHA-256: whatever a look-up's timing could tell is about a hash, from which no
     // key can be worked back (the stores keep hashes for the same reason).
-    const hash = hashKey(presented);
+    const hash = hashOn(connection, presented);
     const identity = known.get(hash);
     if (identity !== undefined) return identity;
     const hit = recent.get(hash);
@@ -76,6 +88,18 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     return lookUp(hash, hit?.identity);
   };
   return Object.assign(identify, { forget: () => recent.clear() });
+}
+
+/**
+ * Whether two texts are the same, in a time that depends on their length only: behind a proxy one connection
+ * carries many callers' keys, and how soon a comparison stops must not tell one caller another's key.
+ * (crypto.timingSafeEqual would need both as bytes first.)
+ */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /** Stands for "two different keys in one place" (a 400), as presentedKey's answer. */

@@ -6,7 +6,8 @@ import { presentedKey, type Identifier } from '../../access/identify.js';
 
 export function identify(identifier: Identifier): Step {
   return (call: Call, next: Next) => {
-    const identity = identifier(presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined));
+    const presented = presentedKey(call.req.headers, call.query, call.req.body as Record<string, unknown> | undefined);
+    const identity = identifier(presented, call.req.socket);
     if (identity instanceof Promise) {
       identity.then((i) => {
         call.identity = i;

@@ -3,6 +3,7 @@
 // sooner), forgotten on demand; a store that fails keeps a seen key working and refuses to judge others.
 // And where the key is read from: the X-API-Key header, then the query string, then the body.
 import { jest } from '@jest/globals';
+import crypto from 'node:crypto';
 import type { Config } from '../../../engine/config.js';
 import { createIdentifier, presentedKey, SEVERAL, type KeyFinder } from '../../../engine/access/identify.js';
 import { hashKey, newKey, record, type KeyRecord } from '../../../engine/access/keystore.js';
@@ -178,6 +179,28 @@ describe('createIdentifier', () => {
     expect(await identify(personal)).toEqual({ status: 'ok', plan: 'premium', keyId: rec.id });
     expect(identify(personal)).toEqual({ status: 'ok', plan: 'premium', keyId: rec.id });
     expect(find).toHaveBeenCalledTimes(2); // the …000c and the personal key, each once
+    expect(find.mock.calls.map(([hash]) => hash)).toEqual([hashKey('configured-key-000c'), rec.hash]);
+  });
+
+  test('over one connection a key is hashed once while it stays the same; every other key is judged as its own', async () => {
+    const a = record('configured-key-000a', 'enterprise', 'a');
+    const identify = createIdentifier(config, { find }, [a]);
+    const { key: personal, rec } = stored('premium');
+    const connection = {};
+    const other = {};
+    const hashes = jest.spyOn(crypto, 'hash');
+    expect(identify('configured-key-000a', connection)).toMatchObject({ plan: 'enterprise' });
+    expect(identify('configured-key-000a', connection)).toMatchObject({ plan: 'enterprise' });
+    expect(identify('configured-key-000a', connection)).toMatchObject({ plan: 'enterprise' });
+    expect(hashes).toHaveBeenCalledTimes(1);
+    // Same length, one character off, on the same connection: hashed and judged on its own.
+    expect(await identify('configured-key-000c', connection)).toEqual({ status: 'invalid' });
+    expect(await identify(personal, connection)).toEqual({ status: 'ok', plan: 'premium', keyId: rec.id });
+    expect(identify(personal, connection)).toEqual({ status: 'ok', plan: 'premium', keyId: rec.id });
+    expect(identify(config.freeKey, connection)).toMatchObject({ plan: 'free' });
+    expect(identify('configured-key-000a', other)).toMatchObject({ plan: 'enterprise' });
+    expect(identify('configured-key-000a', connection)).toMatchObject({ plan: 'enterprise' });
+    expect(hashes).toHaveBeenCalledTimes(6); // a, …000c, the personal key, free, a on the other connection, a again
     expect(find.mock.calls.map(([hash]) => hash)).toEqual([hashKey('configured-key-000c'), rec.hash]);
   });
 });
