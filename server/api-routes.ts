@@ -66,7 +66,8 @@ export function apiRoutes(deps: ApiRoutesDeps): { routes: Map<string, Route>; un
         resolve: deps.resolve,
       });
       return [
-        bodyBeforeKey(read),
+        // A GET endpoint is never run for a POST: only a POST's body may hold its key.
+        ...(spec.method === 'POST' ? [bodyBeforeKey(read)] : []),
         identify,
         meter,
         authorize,

@@ -202,6 +202,7 @@ export async function createApp(
     upstream,
     blobs,
     memo: createMemo(),
+    keepAttempts: config.requestLog.on,
   };
   // What the API's routes and the probes' door are both built from (server/api-routes.ts, probe-routes.ts).
   const routeDeps = {

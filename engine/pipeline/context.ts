@@ -22,6 +22,8 @@ export interface ContextDeps {
   upstream(id: string): ScopedUpstream;
   blobs: BlobStore;
   memo: Memo;
+  /** Whether a call keeps the providers it tried, with their time and outcome (for the request log). */
+  keepAttempts?: boolean;
 }
 
 export class RequestContext implements AdapterContext, CancelScope, ClientWatcher {

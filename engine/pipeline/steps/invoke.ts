@@ -23,6 +23,7 @@ class Invocation {
   private running = true;
   private timer: NodeJS.Timeout | undefined;
   private readonly ends: number;
+  private readonly keepAttempts: boolean;
   /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
   private asking: { upstream: string; at: number } | undefined;
 
@@ -31,8 +32,10 @@ class Invocation {
     readonly ctx: RequestContext,
     private readonly next: Next,
     ms: number,
+    keepAttempts: boolean,
   ) {
     this.ends = ctx.deadline = performance.now() + ms;
+    this.keepAttempts = keepAttempts;
     armAtTurnEnd(this);
   }
 
@@ -53,7 +56,7 @@ class Invocation {
 
   /** A provider is asked now. */
   ask(upstream: string): void {
-    this.asking = { upstream, at: performance.now() };
+    if (this.keepAttempts) this.asking = { upstream, at: performance.now() };
   }
 
   /** The provider asked last answered (no error) or failed: one entry of the call's attempts. */
@@ -103,11 +106,12 @@ function armAll(): void {
 
 export function invoker(spec: EndpointSpec, providers: Provider[], deps: ContextDeps): Invoke {
   const ms = parseDuration(spec.timeout ?? '30s');
+  const keepAttempts = deps.keepAttempts === true;
   // One provider (most endpoints): its answer mapped here, with no promise between.
   const only = providers.length === 1 ? providers[0] : undefined;
   return (call, next) => {
     if (providers.length === 0) return next(new ApiError('not_implemented', `Not implemented yet: ${spec.id}`));
-    const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next, ms);
+    const run = new Invocation(call, new RequestContext(spec, call, call.input!.files, deps), next, ms, keepAttempts);
     if (only) {
       run.ask(only.upstream);
       adapterOf(only, call, run.ctx).then(
