@@ -67,6 +67,22 @@ test('an answer goes on once, in call.outcome, its source the provider that gave
   expect(heard).toEqual([{ data: { n: 1 }, source: 'up0', cacheable: true, cached: false }]);
 });
 
+test('guard: an answer made in process sets no timer; a call still running when its turn ends gets one, for the time it has left', async () => {
+  const { heard } = run([async () => ({ n: 1 })]);
+  await settle();
+  expect(heard).toHaveLength(1);
+  expect(jest.getTimerCount()).toBe(1); // the turn's end, nothing else
+  jest.runOnlyPendingTimers();
+  expect(jest.getTimerCount()).toBe(0);
+  const late = run([() => new Promise(() => {})], '200ms');
+  jest.advanceTimersByTime(50);
+  expect(jest.getTimerCount()).toBe(1); // its deadline, set at the turn's end (after 0 ms here)
+  jest.advanceTimersByTime(149);
+  expect(late.heard).toEqual([]);
+  jest.advanceTimersByTime(1);
+  expect(late.heard).toEqual([expect.objectContaining({ code: 'upstream_timeout' })]);
+});
+
 test('a late provider: the deadline answers upstream_timeout and aborts it; its answer afterwards is dropped', async () => {
   let signal: AbortSignal | undefined;
   const late: Adapter = (_p, ctx) => {
