@@ -23,7 +23,6 @@ class Invocation {
   private running = true;
   private timer: NodeJS.Timeout | undefined;
   private readonly ends: number;
-  private readonly keepAttempts: boolean;
   /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
   private asking: { upstream: string; at: number } | undefined;
 
@@ -32,10 +31,9 @@ class Invocation {
     readonly ctx: RequestContext,
     private readonly next: Next,
     ms: number,
-    keepAttempts: boolean,
+    private readonly keepAttempts: boolean,
   ) {
     this.ends = ctx.deadline = performance.now() + ms;
-    this.keepAttempts = keepAttempts;
     armAtTurnEnd(this);
   }
 
