@@ -3,7 +3,7 @@
 // answered at once; only an unseen personal key waits for the store. What was seen is forgotten as soon
 // as the store announces a change to keys (from this process, another instance or the CLI).
 import type { Config } from '../config.js';
-import { hashKey, plausibleKey, type KeyRecord } from './keystore.js';
+import { hashKey, plausibleKey, sameText, type KeyRecord } from './keystore.js';
 
 export type Identity =
   /** `accountId`: the portal account whose allowance the key spends; `cap`: the key's own limit below it. */
@@ -36,7 +36,8 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
   known.set(hashKey(config.anonymousKey), Object.freeze({ status: 'ok', plan: 'anonymous', keyId: 'anonymous' }));
   const recent = new Map<string, { identity: Identity; until: number }>();
   // A kept-alive client sends the same key on each request of its connection: the key's SHA-256 is made
-  // once per connection (docs/decisions/request-path-tuning.md).
+  // once per connection (docs/decisions/request-path-tuning.md). Behind a proxy one connection carries many
+  // callers' keys: the presented key is compared with the kept one in a time that says nothing of either.
   const lastOn = new WeakMap<object, { key: string; hash: string }>();
   const hashOn = (connection: object | undefined, key: string): string => {
     if (!connection) return hashKey(key);
@@ -88,18 +89,6 @@ export function createIdentifier(config: Config, store: KeyFinder, configured: K
     return lookUp(hash, hit?.identity);
   };
   return Object.assign(identify, { forget: () => recent.clear() });
-}
-
-/**
- * Whether two texts are the same, in a time that depends on their length only: behind a proxy one connection
- * carries many callers' keys, and how soon a comparison stops must not tell one caller another's key.
- * (crypto.timingSafeEqual would need both as bytes first.)
- */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** Stands for "two different keys in one place" (a 400), as presentedKey's answer. */

@@ -52,8 +52,11 @@ const BATCH = 500;
 
 export const hashKey = (key: string): string => crypto.hash('sha256', key);
 
-/** Compares two hex hashes in constant time (every character, whatever differs), without allocating. */
-function sameHash(a: string, b: string): boolean {
+/**
+ * Whether two texts are the same, in a time that depends on their length only (every character is compared,
+ * whatever differs), without allocating: crypto.timingSafeEqual would need both as bytes first.
+ */
+export function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
@@ -158,7 +161,7 @@ export class KeyStore {
   async find(hash: string): Promise<KeyRecord | undefined> {
     const row = await this.db.selectFrom('apiKeys').selectAll().where('hash', '=', hash).executeTakeFirst();
     const rec = row && fromRow(row);
-    return rec && sameHash(rec.hash, hash) && isLive(rec) ? rec : undefined;
+    return rec && sameText(rec.hash, hash) && isLive(rec) ? rec : undefined;
   }
 
   async issue(plan: string, name: string, accountId?: string): Promise<{ key: string; record: KeyRecord }> {
