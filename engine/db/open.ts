@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { NodeSqliteDialect } from './sqlite-dialect.js';
 import { migrateToLatest } from './migrate.js';
 import type { Engine } from './migration.js';
@@ -25,9 +24,6 @@ export interface OpenDatabase {
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'uua.sqlite');
 
 const INT8 = 20;
-/** PostgreSQL's bigint (epoch ms, counts) as a JS number: every value kept is below 2^53. */
-const pgTypes = new pg.TypeOverrides();
-pgTypes.setTypeParser(INT8, 'text', Number);
 
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
@@ -41,7 +37,7 @@ export const installedMarker = (dataDir: string) => path.join(dataDir, 'uua.inst
 
 /** Opens (and migrates) the database: `databaseUrl` for PostgreSQL, else SQLite in `dataDir`. */
 export async function openDatabase(o: { dataDir: string; databaseUrl?: string; migrate?: boolean }): Promise<OpenDatabase> {
-  const opened = o.databaseUrl ? openPostgres(o.databaseUrl) : openSqliteFile(sqliteFile(o.dataDir), o.dataDir);
+  const opened = o.databaseUrl ? await openPostgres(o.databaseUrl) : openSqliteFile(sqliteFile(o.dataDir), o.dataDir);
   if (o.migrate !== false) {
     try {
       await migrateToLatest(opened.db as Kysely<unknown>, opened.engine);
@@ -106,8 +102,14 @@ function openSqliteFile(file: string, dataDir: string): OpenDatabase {
   return { db, engine: 'sqlite', where: file, close: () => db.destroy() };
 }
 
-function openPostgres(url: string): OpenDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+async function openPostgres(url: string): Promise<OpenDatabase> {
+  // Imported here only: a server on SQLite never loads the driver (about 10 MB resident and 30 ms at start,
+  // docs/decisions/embedded-memory.md).
+  const { default: pg } = await import('pg');
+  /** PostgreSQL's bigint (epoch ms, counts) as a JS number: every value kept is below 2^53. */
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8, 'text', Number);
+  const pool = new pg.Pool({ connectionString: url, max: 10, types });
   // An idle client's error (the server restarted) must not end the process: the pool makes a new one.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });

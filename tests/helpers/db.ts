@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import { openDatabase, type Engine, type OpenDatabase } from '../../engine/db/open.js';
 
 const BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/test';
@@ -15,6 +15,9 @@ const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const undo of cleanups.splice(0).reverse()) await undo();
 });
+
+/** A client of the driver, imported when first needed: a test of a server on SQLite never loads it. */
+const client = async (config: ClientConfig): Promise<Client> => new (await import('pg')).default.Client(config);
 
 /**
  * Runs `undo` after the file's tests, before what was made earlier is undone (cleanups run newest first): an app
@@ -28,7 +31,7 @@ export function undoFirst(undo: () => unknown): void {
 /** Whether PostgreSQL answers at TEST_DATABASE_URL; under CI=true its absence is a failure. */
 function postgresAvailable(): Promise<boolean> {
   reachable ??= (async () => {
-    const c = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 1000 });
+    const c = await client({ connectionString: BASE_URL, connectionTimeoutMillis: 1000 });
     c.on('error', () => {});
     try {
       await c.connect();
@@ -43,8 +46,8 @@ function postgresAvailable(): Promise<boolean> {
   return reachable;
 }
 
-async function admin<T>(run: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: BASE_URL });
+async function admin<T>(run: (c: Client) => Promise<T>): Promise<T> {
+  const c = await client({ connectionString: BASE_URL });
   await c.connect();
   try {
     return await run(c);
