@@ -322,9 +322,14 @@ if (process.env.BENCH_COMPARE) {
   // The constant endpoint's catalog with that build's own plans (their fields may differ).
   const otherCatalog = benchCatalogOf(path.join(other, '../..'), 'catalog-before');
   const own = (env?: Record<string, string>) => (env?.CATALOG_DIR === benchCatalog ? { ...env, CATALOG_DIR: otherCatalog } : env);
-  cases.push(
-    ...ours.map((c) => ({ ...c, env: { ...own(c.env), ...apart }, name: c.name.replace(/^ours:/, 'before:'), scriptsDir: other })),
-  );
+  // Each "before:" case right after its own, so a pair runs within a minute of itself (see the paired ratios below).
+  for (const c of ours)
+    cases.splice(cases.indexOf(c) + 1, 0, {
+      ...c,
+      env: { ...own(c.env), ...apart },
+      name: c.name.replace(/^ours:/, 'before:'),
+      scriptsDir: other,
+    });
 }
 
 // BENCH_ONLY (a regular expression) keeps the cases whose names match it, plus bare Express, the reference
@@ -342,8 +347,18 @@ if (process.env.BENCH_ONLY) {
 // is reported: a slow spell of the machine then weighs on every case alike instead of on one of them.
 type Run = { rps: number; p50: number; p99: number; cpuUs: number; non2xx: number };
 const results: Run[][] = cases.map(() => []);
+/** A round's order of the cases: a compared pair runs ours first in even rounds, before first in odd ones. */
+const orderOf = (round: number) =>
+  cases.map((_, i) => {
+    const c = cases[i];
+    if (round % 2 === 0) return i;
+    if (cases[i + 1]?.name === c.name.replace(/^ours:/, 'before:')) return i + 1;
+    if (i > 0 && c.name === cases[i - 1].name.replace(/^ours:/, 'before:')) return i - 1;
+    return i;
+  });
 for (let round = 0; round < runs; round++) {
-  for (const [i, c] of cases.entries()) {
+  for (const i of orderOf(round)) {
+    const c = cases[i];
     const server = await start(c.target, c.env, c.scriptsDir);
     try {
       const base = `http://127.0.0.1:${server.port}`;
@@ -445,6 +460,27 @@ if (envelope && constant)
   console.log(
     `\nengine overhead: the constant endpoint through the whole engine runs at ${pct(constant.rps, envelope.rps)} of bare node:http writing the same envelope (req/s); ${pct(envelope.cpuUs, constant.cpuUs)} by server CPU per request`,
   );
+// A compared pair, round by round: ours against before in the same round, a minute apart. A slow spell of the
+// machine or one slow server process weighs on one round's ratio, not on the median of them.
+const pairs = cases.flatMap((c, i) => {
+  const j = cases.findIndex((o) => o.name === c.name.replace(/^ours:/, 'before:'));
+  return c.name.startsWith('ours:') && j >= 0 ? [[i, j] as const] : [];
+});
+if (pairs.length) {
+  const med = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[Math.floor((s.length - 1) / 2)] + s[Math.ceil((s.length - 1) / 2)]) / 2;
+  };
+  const fmt = (x: number) => x.toFixed(3);
+  console.log('\n| paired by round (ours ÷ before) | req/s: median [min–max] | server CPU µs/req: median [min–max] |');
+  console.log('|---|---:|---:|');
+  for (const [i, j] of pairs) {
+    const rps = results[i].map((r, k) => r.rps / results[j][k].rps);
+    const cpu = results[i].map((r, k) => r.cpuUs / results[j][k].cpuUs);
+    const range = (xs: number[]) => `${fmt(med(xs))} [${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}]`;
+    console.log(`| ${cases[i].name.replace(/^ours: /, '')} | ${range(rps)} | ${Number.isFinite(med(cpu)) ? range(cpu) : '–'} |`);
+  }
+}
 console.log(
   `\nmedia streams: ${mediaStreams} concurrent streams of one ${mediaMb} MB media link, ${Math.round(streams.mbPerS)} MB/s in all; the engine's resident memory ${Math.round(streams.idleMb)} MB idle, ${Math.round(streams.peakMb)} MB at its peak (+${Math.round(streams.peakMb - streams.idleMb)} MB)`,
 );

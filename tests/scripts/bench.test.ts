@@ -10,10 +10,9 @@ import { ROOT } from '../helpers/paths.js';
 const root = ROOT;
 const script = path.join(root, 'dist', 'scripts', 'bench.js');
 
-test('the bench runs every case and tabulates it', async () => {
+/** Runs the bench with `env` over the brief settings; its exit code and everything it printed. */
+async function bench(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does)`);
-  // nginx is a baseline when the machine has it; the bench is not the place to install it for a test.
-  const nginx = ['nginx', '/usr/sbin/nginx'].some((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
@@ -25,6 +24,7 @@ test('the bench runs every case and tabulates it', async () => {
       BENCH_NO_INSTALL: '1',
       BENCH_MEDIA_MB: '4',
       BENCH_MEDIA_STREAMS: '4',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,6 +36,13 @@ test('the bench runs every case and tabulates it', async () => {
     out += c.toString();
   });
   const code = await new Promise<number | null>((r) => child.once('exit', r));
+  return { code, out };
+}
+
+test('the bench runs every case and tabulates it', async () => {
+  // nginx is a baseline when the machine has it; the bench is not the place to install it for a test.
+  const nginx = ['nginx', '/usr/sbin/nginx'].some((bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0);
+  const { code, out } = await bench({});
   expect({ code, out }).toMatchObject({ code: 0 });
 
   const rows = out
@@ -86,4 +93,32 @@ test('the bench runs every case and tabulates it', async () => {
   // Ours run as npm start runs them: its environment words and Node flags, without `node` and the script.
   const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   expect(out).toContain(`ours run as npm start runs them (${start.replace(/ node /, ' ').replace(/ dist\/server\/\S+\.js$/, '')})`);
+}, 300_000);
+
+test('a build compared with BENCH_COMPARE runs each case beside its own, and each pair is given round by round', async () => {
+  // This build against itself: the "before:" rows are the same engine, from the same dist/scripts.
+  const { code, out } = await bench({ BENCH_ONLY: 'constant adapter', BENCH_COMPARE: path.join(root, 'dist', 'scripts') });
+  expect({ code, out }).toMatchObject({ code: 0 });
+  const names = out
+    .split('\n')
+    .filter((l) => /^\| (bare|ours|before)/.test(l))
+    .map((l) => l.split('|')[1].trim());
+  expect(names).toEqual([
+    'bare Express 5 hello',
+    'bare node:http envelope',
+    'ours: constant adapter, in-process store',
+    'before: constant adapter, in-process store',
+  ]);
+  // Two rounds: the median of two ratios is their mean, and lies within their range.
+  const pair = /^\| constant adapter, in-process store \| (\S+) \[(\S+)–(\S+)\] \| (\S+) \[(\S+)–(\S+)\] \|$/m.exec(out);
+  expect(pair).not.toBeNull();
+  const [rps, rpsMin, rpsMax, cpu, cpuMin, cpuMax] = pair!.slice(1).map(Number);
+  for (const [median, min, max] of [
+    [rps, rpsMin, rpsMax],
+    [cpu, cpuMin, cpuMax],
+  ]) {
+    expect(min).toBeGreaterThan(0);
+    expect(median).toBeGreaterThanOrEqual(min - 0.001);
+    expect(median).toBeLessThanOrEqual(max + 0.001);
+  }
 }, 300_000);
