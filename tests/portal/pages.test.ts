@@ -89,6 +89,8 @@ async function check(name: string, open: (p: Page) => Promise<void>, status?: nu
       await p.setViewportSize({ width, height: 900 });
       await screenshot(p, `pages-${name}-${scheme}-${width}`, { fullPage: width === 390 });
     }
+    // Closed once seen (what it watched stays in `opened` for the last check): Chromium keeps no page in the background.
+    await p.close();
   }
 }
 
