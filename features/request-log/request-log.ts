@@ -19,10 +19,13 @@ const MAX_WAITING = 100_000;
 /** Client addresses remembered with what is kept of them (callers come back), forgotten all at once beyond it. */
 const ADDRESSES = 4096;
 
-/** The keys a caller sent, wherever: each is scrubbed from the other values it sent. */
-function presentedKeys(...places: unknown[]): string[] {
+/** The keys a caller sent, in the X-API-Key header, the query or the body: each is scrubbed from the other values it sent. */
+function presentedKeys(header: unknown, query: unknown, body: unknown): string[] {
+  // Nearly every call sends one key, in one place: its list made as such.
+  if (typeof header === 'string' && query === undefined && body === undefined) return [header];
+  if (typeof query === 'string' && header === undefined && body === undefined) return [query];
   const keys: string[] = [];
-  for (const p of places) {
+  for (const p of [header, query, body]) {
     if (typeof p === 'string') keys.push(p);
     else if (Array.isArray(p)) for (const k of p) if (typeof k === 'string') keys.push(k);
   }

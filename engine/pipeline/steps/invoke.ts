@@ -24,7 +24,8 @@ class Invocation {
   private timer: NodeJS.Timeout | undefined;
   private readonly ends: number;
   /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
-  private asking: { upstream: string; at: number } | undefined;
+  private asking: string | undefined;
+  private askedAt = 0;
 
   constructor(
     private readonly call: Call,
@@ -54,24 +55,31 @@ class Invocation {
 
   /** A provider is asked now. */
   ask(upstream: string): void {
-    if (this.keepAttempts) this.asking = { upstream, at: performance.now() };
+    if (!this.keepAttempts) return;
+    this.asking = upstream;
+    this.askedAt = performance.now();
   }
 
   /** The provider asked last answered (no error) or failed: one entry of the call's attempts. */
   tried(err?: unknown): void {
-    const a = this.asking;
-    if (a === undefined || !this.running) return;
+    const upstream = this.asking;
+    if (upstream === undefined || !this.running) return;
     this.asking = undefined;
-    (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, err));
+    this.keep(attemptOf(upstream, performance.now() - this.askedAt, err));
   }
 
   private expire(): void {
     this.running = false;
-    const a = this.asking;
-    if (a) (this.call.attempts ??= []).push(attemptOf(a.upstream, performance.now() - a.at, upstreamTimeout()));
+    if (this.asking !== undefined) this.keep(attemptOf(this.asking, performance.now() - this.askedAt, upstreamTimeout()));
     this.ctx.abort(new Error('deadline'));
     this.ctx.release();
     this.next(upstreamTimeout('The endpoint did not answer in time'));
+  }
+
+  /** One more attempt of the call's (a list of one made as such: most calls ask one provider). */
+  private keep(a: ProviderAttempt): void {
+    if (this.call.attempts === undefined) this.call.attempts = [a];
+    else this.call.attempts.push(a);
   }
 
   answered(outcome: Outcome): void {
