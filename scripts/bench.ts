@@ -347,15 +347,16 @@ if (process.env.BENCH_ONLY) {
 // is reported: a slow spell of the machine then weighs on every case alike instead of on one of them.
 type Run = { rps: number; p50: number; p99: number; cpuUs: number; non2xx: number };
 const results: Run[][] = cases.map(() => []);
-/** A round's order of the cases: a compared pair runs ours first in even rounds, before first in odd ones. */
-const orderOf = (round: number) =>
-  cases.map((_, i) => {
-    const c = cases[i];
-    if (round % 2 === 0) return i;
-    if (cases[i + 1]?.name === c.name.replace(/^ours:/, 'before:')) return i + 1;
-    if (i > 0 && c.name === cases[i - 1].name.replace(/^ours:/, 'before:')) return i - 1;
-    return i;
-  });
+/** Each compared pair: an "ours:" case and its "before:" case, which runs right after it. */
+const pairs = cases.flatMap((c, i) =>
+  c.name.startsWith('ours:') && cases[i + 1]?.name === c.name.replace(/^ours:/, 'before:') ? [[i, i + 1] as const] : [],
+);
+/** A round's order of the cases: in odd rounds, each pair's "before:" case runs first. */
+function orderOf(round: number): number[] {
+  const order = cases.map((_, i) => i);
+  if (round % 2) for (const [i, j] of pairs) [order[i], order[j]] = [j, i];
+  return order;
+}
 for (let round = 0; round < runs; round++) {
   for (const i of orderOf(round)) {
     const c = cases[i];
@@ -462,10 +463,6 @@ if (envelope && constant)
   );
 // A compared pair, round by round: ours against before in the same round, a minute apart. A slow spell of the
 // machine or one slow server process weighs on one round's ratio, not on the median of them.
-const pairs = cases.flatMap((c, i) => {
-  const j = cases.findIndex((o) => o.name === c.name.replace(/^ours:/, 'before:'));
-  return c.name.startsWith('ours:') && j >= 0 ? [[i, j] as const] : [];
-});
 if (pairs.length) {
   const med = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
