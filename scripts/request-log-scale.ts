@@ -196,19 +196,17 @@ function tupleOf(j: number, c: ReturnType<typeof callOf>, id: string, requestId:
     failed ? 'upstream_failed' : c.status === 400 ? 'bad_input' : null,
     (j % 900) + 0.5,
     failed ? null : 'upstream',
-    JSON.stringify([
-      { upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) },
-    ]),
+    [{ upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) }],
     0,
     failed ? 80 : 1200,
     '203.0.113.0',
-    JSON.stringify({ apikey: '[redacted]', q: `query number ${j}` }),
+    { apikey: '[redacted]', q: `query number ${j}` },
     null,
     failed ? 'The upstream service failed' : null,
   ];
 }
 
-const COLUMNS = ['id', 'first_id', 'drop_day', 'owner', 'size', 'keys', 'endpoints', 'codes', 'statuses', 'calls'] as const;
+const COLUMNS = ['id', 'first_id', 'drop_day', 'owner', 'size', 'keys', 'endpoints', 'codes', 'statuses', 'calls', 'request_ids'] as const;
 const valuesOf = (b: RequestLogBatchTable) => [
   b.id,
   b.firstId,
@@ -220,6 +218,7 @@ const valuesOf = (b: RequestLogBatchTable) => [
   b.codes,
   b.statuses,
   b.calls,
+  b.requestIds,
 ];
 
 function progress(engine: string, batches: number) {

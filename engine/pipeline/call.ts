@@ -41,7 +41,7 @@ export interface ProviderAttempt {
   status: number;
   /** Its error code, when it failed. */
   code?: string;
-  /** Milliseconds from its start to its answer or failure. */
+  /** Milliseconds from its start to its answer or failure, to the hundredth. */
   ms: number;
   /** True when its circuit breaker refused the call without asking it. */
   breaker?: boolean;

@@ -3,7 +3,16 @@
 // catalog parameter marks `secret:`) and wherever the caller's own key appears inside another value.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { UploadedFile } from '../../engine/types.js';
+
 import { remembered } from '../../engine/remembered.js';
+
+/** An upload as the log keeps it: never its bytes. */
+export interface KeptUpload {
+  field: string;
+  name: string;
+  type: string;
+  size: number;
+}
 
 /** Each of the parameters, the uploads and the error is cut to this many bytes of JSON. */
 const CAP_BYTES = 8 * 1024;
@@ -41,45 +50,47 @@ function clean(value: unknown, secretParams: ReadonlySet<string>, presented: rea
   return out;
 }
 
-const REDACTED_JSON = JSON.stringify(REDACTED);
-
 /**
- * What clean() and JSON.stringify make of parameters whose values are all strings (a query string's, a form's:
- * nearly every call's), written without the copy; undefined when a value is not a string.
+ * What clean() makes of parameters whose values are all strings (a query string's, a form's: nearly every
+ * call's), made without its recursion; undefined when a value is not a string or the JSON may pass the cap.
  */
-function flatJson(
+function flatParams(
   raw: Record<string, unknown>,
   names: string[],
   secretParams: ReadonlySet<string>,
   presented: readonly string[],
-): string | undefined {
-  let json = '{';
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  // The UTF-16 units of names and values: a unit is at most 6 bytes of JSON (`\u001f`), a pair's quotes,
+  // colon and comma 6 more.
+  let units = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const v = raw[name];
     if (typeof v !== 'string') return undefined;
-    json += `${i ? ',' : ''}${JSON.stringify(name)}:${isSecretName(name, secretParams) ? REDACTED_JSON : JSON.stringify(scrub(v, presented))}`;
+    const kept = isSecretName(name, secretParams) ? REDACTED : scrub(v, presented);
+    out[name] = kept;
+    units += name.length + kept.length + 1;
   }
-  return `${json}}`;
+  return units * 6 + 2 <= CAP_BYTES || fits(JSON.stringify(out), CAP_BYTES) ? out : undefined;
 }
 
 /**
- * The parameters as JSON, redacted and at most CAP_BYTES: over it, the longest values are cut first (their
+ * The parameters redacted, whose JSON is at most CAP_BYTES: over it, the longest values are cut first (their
  * names listed under TRUNCATED, so that Replay in Try it leaves them out), then fields beyond the cap dropped.
  */
 export function keptParams(
   raw: Record<string, unknown> | undefined,
   secretParams: ReadonlySet<string>,
   presented: readonly string[],
-): string | null {
+): Record<string, unknown> | null {
   if (raw === undefined) return null;
   const names = Object.keys(raw);
   if (names.length === 0) return null;
-  const flat = flatJson(raw, names, secretParams, presented);
-  if (flat !== undefined && fits(flat, CAP_BYTES)) return flat;
+  const flat = flatParams(raw, names, secretParams, presented);
+  if (flat !== undefined) return flat;
   const params = clean(raw, secretParams, presented) as Record<string, unknown>;
-  let json = JSON.stringify(params);
-  if (fits(json, CAP_BYTES)) return json;
+  if (fits(JSON.stringify(params), CAP_BYTES)) return params;
   // Each value gets an equal share of the cap; what is longer is cut to it.
   const share = Math.max(32, Math.floor((CAP_BYTES - 512) / names.length / 2));
   const cut: string[] = [];
@@ -92,29 +103,23 @@ export function keptParams(
     } else kept[k] = v;
   }
   kept[TRUNCATED] = cut;
-  json = JSON.stringify(kept);
-  while (Buffer.byteLength(json) > CAP_BYTES && Object.keys(kept).length > 1) {
+  while (Buffer.byteLength(JSON.stringify(kept)) > CAP_BYTES && Object.keys(kept).length > 1) {
     const last = Object.keys(kept)
       .filter((k) => k !== TRUNCATED)
       .pop()!;
     delete kept[last];
     cut.push(last);
-    json = JSON.stringify(kept);
   }
-  return json;
+  return kept;
 }
 
-/** The uploads as name, type and size only (their bytes are never kept), at most CAP_BYTES. */
-export function keptUploads(files: Record<string, UploadedFile> | undefined): string | null {
+/** The uploads as name, type and size only (their bytes are never kept), their JSON at most CAP_BYTES. */
+export function keptUploads(files: Record<string, UploadedFile> | undefined): KeptUpload[] | null {
   const list = files ? Object.values(files) : [];
   if (list.length === 0) return null;
   const items = list.map((f) => ({ field: f.field, name: f.originalName.slice(0, 256), type: f.claimedType.slice(0, 128), size: f.size }));
-  let json = JSON.stringify(items);
-  while (!fits(json, CAP_BYTES) && items.length > 1) {
-    items.pop();
-    json = JSON.stringify(items);
-  }
-  return json;
+  while (!fits(JSON.stringify(items), CAP_BYTES) && items.length > 1) items.pop();
+  return items;
 }
 
 /** A text cut to CAP_BYTES (an error's message), its secrets scrubbed. */

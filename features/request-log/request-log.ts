@@ -5,7 +5,7 @@
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
 import type { Logger } from 'pino';
-import type { Call, ProviderAttempt } from '../../engine/pipeline/call.js';
+import type { Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { CallBatch } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
@@ -19,6 +19,9 @@ const MAX_WAITING = 100_000;
 /** Client addresses remembered with what is kept of them (callers come back), forgotten all at once beyond it. */
 const ADDRESSES = 4096;
 
+/** A number JSON can hold (NaN and the infinities are not JSON). */
+const finite = (n: number) => (Number.isFinite(n) ? n : 0);
+
 /** The keys a caller sent, in the X-API-Key header, the query or the body: each is scrubbed from the other values it sent. */
 function presentedKeys(header: unknown, query: unknown, body: unknown): string[] {
   // Nearly every call sends one key, in one place: its list made as such.
@@ -30,16 +33,6 @@ function presentedKeys(header: unknown, query: unknown, body: unknown): string[]
     else if (Array.isArray(p)) for (const k of p) if (typeof k === 'string') keys.push(k);
   }
   return keys;
-}
-
-/** The providers a call tried as JSON, written by hand: what JSON.stringify gives with each `ms` rounded. */
-export function providersJson(attempts: readonly ProviderAttempt[]): string {
-  let json = '[';
-  for (let i = 0; i < attempts.length; i++) {
-    const a = attempts[i];
-    json += `${i ? ',' : ''}{"upstream":${JSON.stringify(a.upstream)},"status":${a.status}${a.code === undefined ? '' : `,"code":${JSON.stringify(a.code)}`},"ms":${Math.round(a.ms * 100) / 100}${a.breaker === undefined ? '' : `,"breaker":${a.breaker}`}}`;
-  }
-  return `${json}]`;
 }
 
 export interface RequestLogDeps {
@@ -121,11 +114,11 @@ export function createRequestLog(deps: RequestLogDeps) {
         call.method,
         status,
         call.errorCode ?? null,
-        Math.round(call.elapsedMs * 100) / 100,
+        finite(Math.round(call.elapsedMs * 100) / 100),
         call.outcome?.source ?? null,
-        attempts?.length ? providersJson(attempts) : null,
+        attempts?.length ? attempts : null,
         call.outcome?.cached === true ? 1 : 0,
-        call.bytesOut,
+        finite(call.bytesOut),
         addressOf(call.ip),
         keptParams(sent, secrets.get(call.endpoint) ?? none, presented),
         keptUploads(call.input?.files),

@@ -3,6 +3,7 @@
 // `legacy_imports` as 'sqlite-tables'). Identity columns are left to PostgreSQL to number.
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { zstdDecompressSync } from 'node:zlib';
 import type { Db } from '../open.js';
 import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
@@ -24,8 +25,8 @@ const NOT_COPIED = new Set([
 const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
 /** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
 const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
-/** Columns SQLite keeps as the bytes of a text that PostgreSQL keeps as text (the request log's calls). */
-const TEXT_BYTES: Record<string, string> = { request_log_batch: 'calls' };
+/** Columns SQLite keeps compressed (zstd) that PostgreSQL keeps as text (the request log's calls). */
+const ZSTD_TEXT: Record<string, string> = { request_log_batch: 'calls' };
 const CHUNK = 200;
 
 function openFile(file: string): DatabaseSync | undefined {
@@ -76,7 +77,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
       for (const table of tablesOf(from)) {
         const numbered = NUMBERED[table];
         const byDay = BY_DAY[table];
-        const bytes = TEXT_BYTES[table];
+        const bytes = ZSTD_TEXT[table];
         const days = new Set<number>();
         let read = 0;
         let written = 0;
@@ -97,7 +98,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
             const { [numbered]: _dropped, ...rest } = r;
             r = rest;
           }
-          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: Buffer.from(r[bytes]).toString('utf8') };
+          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: zstdDecompressSync(r[bytes]).toString('utf8') };
           if (byDay && !days.has(Number(r[byDay]))) {
             days.add(Number(r[byDay]));
             await makeDayPartition<Database>(trx, table, Number(r[byDay]));

@@ -70,7 +70,9 @@ export const requestLogBatches: Migration = {
           await makeDayPartition(db, 'request_log_batch', b.dropDay);
           made.add(b.dropDay);
         }
-        await db.insertInto('request_log_batch').values(b.row(pg)).execute();
+        // As this version wrote them: the calls' text, no request ids (0012-request-log-compressed adds them).
+        const { requestIds: _, ...row } = b.row(true);
+        await db.insertInto('request_log_batch').values(row).execute();
         if (b.named.length) await db.insertInto('request_log_named').values(b.names()).execute();
       }
     }
@@ -89,11 +91,11 @@ const tupleOf = (r: LogRow): CallTuple => [
   r.code,
   r.ms,
   r.source,
-  r.providers || null,
+  r.providers ? (JSON.parse(r.providers) as object[]) : null,
   r.cached ? 1 : 0,
   r.bytesOut,
   r.ip,
-  r.params,
-  r.uploads,
+  r.params ? (JSON.parse(r.params) as Record<string, unknown>) : null,
+  r.uploads ? (JSON.parse(r.uploads) as object[]) : null,
   r.error,
 ];

@@ -3,8 +3,11 @@
 // recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
 // one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
 // unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
-// SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
-import { remembered } from '../../remembered.js';
+// SQLite deletes by the same column's index. On SQLite a batch's calls are compressed (zstd), as PostgreSQL
+// compresses a long text itself (TOAST); the service's request ids of its calls are kept beside them as
+// bytes, which a look-up by request id searches. Why: docs/decisions/request-log.md.
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { putRequestIdBytes, REQUEST_ID_BYTES } from '../../request-id.js';
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -27,10 +30,15 @@ export interface RequestLogBatchTable {
   codes: string;
   statuses: string;
   /**
-   * JSON: an array of `CallTuple`s, oldest first. Written on SQLite as the bytes of that text (a BLOB: the
-   * batch's buffer as it is, never made a string of the JavaScript heap); PostgreSQL's column is text.
+   * JSON: an array of `CallTuple`s, oldest first. PostgreSQL's column is that text; SQLite's holds it
+   * compressed with zstd (a BLOB: never made a string of the JavaScript heap).
    */
   calls: string | Uint8Array;
+  /**
+   * The request ids the service made for its calls (UUIDv7s), 16 bytes each (engine/request-id.ts), in no
+   * order a reader relies on: what a look-up by such an id searches (callers' own ids: RequestLogNamedTable).
+   */
+  requestIds: Uint8Array;
 }
 
 /**
@@ -86,7 +94,8 @@ export interface LogRow {
 
 /**
  * A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not
- * repeated. The providers, parameters and uploads are JSON texts, embedded in the line as JSON values.
+ * repeated. Its line is JSON.stringify of the tuple: V8 writes it in one go, with the providers, the
+ * parameters and the uploads as the values they are (docs/decisions/request-log.md).
  */
 export type CallTuple = [
   id: string,
@@ -99,45 +108,25 @@ export type CallTuple = [
   code: string | null,
   ms: number,
   source: string | null,
-  providers: string | null,
+  /** The providers tried ({ upstream, status, code?, ms, breaker? }: engine/pipeline/call.ts ProviderAttempt). */
+  providers: readonly object[] | null,
   cached: 0 | 1,
   bytesOut: number,
   ip: string | null,
-  params: string | null,
-  uploads: string | null,
+  params: Record<string, unknown> | null,
+  /** The uploads ({ field, name, type, size }: features/request-log/redact.ts keptUploads). */
+  uploads: readonly object[] | null,
   error: string | null,
 ];
 
 /** The epoch ms a call id starts with. */
 export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
 
-/** Texts JSON writes as they are between two quotes (no escape): what names, ids, codes and addresses are. */
-const PLAIN = /^[\w .:/@+-]*$/;
-const text = (v: string | null) => (v === null ? 'null' : PLAIN.test(v) ? `"${v}"` : JSON.stringify(v));
-/** A number JSON can hold (NaN and the infinities are not JSON). */
-const num = (v: number) => (Number.isFinite(v) ? v : 0);
-
-/** The JSON texts of the few values a call's line repeats (keys, plans, endpoints, codes, providers, addresses). */
-const quoted = remembered(text);
-const once = (v: string | null): string => (v === null ? 'null' : quoted(v));
-
-/** A call's JSON line, written by hand: JSON.stringify of the tuple, with the providers, parameters and uploads embedded. */
-export function lineOf(t: CallTuple): string {
-  return (
-    `[${text(t[0])},${text(t[1])},${once(t[2])},${once(t[3])},${once(t[4])},${once(t[5])},${num(t[6])},${once(t[7])},` +
-    `${num(t[8])},${once(t[9])},${t[10] ?? 'null'},${t[11]},${num(t[12])},${once(t[13])},` +
-    `${t[14] ?? 'null'},${t[15] ?? 'null'},${text(t[16])}]`
-  );
-}
-
-/** A tuple as JSON.parse reads it back: the providers, parameters and uploads as the values they were. */
-type StoredTuple = { [I in keyof CallTuple]: I extends '10' | '14' | '15' ? unknown : CallTuple[I] };
-
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
   const c = b.calls;
-  const text = typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
-  return (JSON.parse(text) as StoredTuple[]).map((t) => ({
+  const text = typeof c === 'string' ? c : zstdDecompressSync(c).toString('utf8');
+  return (JSON.parse(text) as CallTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
     at: atOfId(t[0]),
@@ -168,6 +157,8 @@ const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' '
 /** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
 const spare: Buffer[] = [];
 const BUFFER_BYTES = 128 * 1024;
+/** zstd's fastest level: a batch's lines in about a ninth of their bytes, at a fraction of SQLite's cost for the bytes saved. */
+const ZSTD_FAST = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
 
 /**
  * The calls of one owner and drop day that go into one row: each call one JSON line as it comes, encoded at
@@ -189,6 +180,9 @@ export class CallBatch {
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
   private readonly statuses = new Set<number>();
+  /** The service's request ids of its calls as bytes (RequestLogBatchTable.requestIds). */
+  private readonly requestIds = Buffer.allocUnsafe(BATCH_CALLS * REQUEST_ID_BYTES);
+  private requestIdsUsed = 0;
 
   constructor(
     readonly owner: string | null,
@@ -202,9 +196,11 @@ export class CallBatch {
     return this.size < BATCH_CALLS && (!this.firstId || at - this.firstAt < BATCH_SPAN_MS);
   }
 
-  /** `named`: the call's request id is the caller's own. */
+  /** `named`: the call's request id is the caller's own; otherwise the service made it (a UUIDv7). */
   add(t: CallTuple, named: boolean): void {
     if (named) this.named.push(t[1]);
+    else if (this.requestIdsUsed < this.requestIds.length)
+      this.requestIdsUsed = putRequestIdBytes(this.requestIds, this.requestIdsUsed, t[1]);
     const id = t[0];
     if (!this.firstId || id < this.firstId) {
       this.firstId = id;
@@ -215,7 +211,7 @@ export class CallBatch {
     this.endpoints.add(t[4]);
     if (t[7] !== null) this.codes.add(t[7]);
     this.statuses.add(t[6]);
-    const line = lineOf(t);
+    const line = JSON.stringify(t);
     // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma and one for the closing `]`.
     const need = this.used + 2 + line.length * 3;
     if (need > this.text.length) {
@@ -232,8 +228,8 @@ export class CallBatch {
     return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
   }
 
-  /** `text`: its calls as a string (PostgreSQL's text column) rather than bytes (SQLite). */
-  row(text = false): RequestLogBatchTable {
+  /** `pg`: its calls as PostgreSQL's text column takes them, rather than compressed bytes (SQLite). */
+  row(pg = false): RequestLogBatchTable {
     this.text[this.used] = 0x5d;
     const calls = this.text.subarray(0, this.used + 1);
     return {
@@ -246,7 +242,8 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: text ? calls.toString('utf8') : calls,
+      calls: pg ? calls.toString('utf8') : zstdCompressSync(calls, ZSTD_FAST),
+      requestIds: this.requestIds.subarray(0, this.requestIdsUsed),
     };
   }
 

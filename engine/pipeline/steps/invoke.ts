@@ -182,7 +182,8 @@ function outcomeOf(out: AdapterData | Reply, source: string): Outcome {
 }
 
 /** One provider's try as the request log shows it: a refusal of its breaker is `upstream_unavailable`. */
-function attemptOf(upstream: string, ms: number, err?: unknown): ProviderAttempt {
+function attemptOf(upstream: string, elapsed: number, err?: unknown): ProviderAttempt {
+  const ms = Math.round(elapsed * 100) / 100;
   if (err === undefined) return { upstream, status: 200, ms };
   const e = err instanceof ApiError ? err : undefined;
   const code = e?.code ?? 'internal';

@@ -2,18 +2,20 @@
 // once, in batches that overlap in time, are listed by every filter and cursor exactly as a plain filter and
 // sort of every call would list them; one call is found by its own id and by its request id (the service's
 // UUIDv7, a caller's own id, and a UUIDv7 of a clock far off); and the one-row-a-call table of an earlier
-// version moves into batches with every call kept.
+// version moves into batches with every call kept, compressed on SQLite, its request ids beside them.
+import { zstdDecompressSync } from 'node:zlib';
 import pino from 'pino';
 import type { Call, ProviderAttempt } from '../../../engine/pipeline/call.js';
 import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest, freshDatabase } from '../../helpers/db.js';
-import { createRequestLog, providersJson } from '../../../features/request-log/request-log.js';
+import { createRequestLog } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
 import { makeDayPartition } from '../../../engine/db/partitions.js';
-import { lineOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
+import { CallBatch, callsOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
+import { requestLogCompressed } from '../../../engine/db/migrations/0012-request-log-compressed.js';
 
 const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
 const PLANS = { premium: plan('premium') };
@@ -130,7 +132,7 @@ describeEngines('the request log in batches', (engine, open) => {
     for (const w of writers) await w.close();
   });
 
-  engineTest('a batch reads back the same whether its calls are bytes (SQLite) or text (PostgreSQL; SQLite before)', async () => {
+  engineTest('a batch reads back the same whether its calls are compressed bytes (SQLite) or text (PostgreSQL)', async () => {
     const db = await open();
     const records = new LogRecords(db.db, db.engine);
     const now = Date.UTC(2026, 10, 29, 12);
@@ -149,14 +151,16 @@ describeEngines('the request log in batches', (engine, open) => {
     const before = await read();
     expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
     expect(before.byRequestId).toEqual(ids);
-    const text = typeof stored.calls === 'string' ? stored.calls : Buffer.from(stored.calls).toString('utf8');
+    const text = typeof stored.calls === 'string' ? stored.calls : zstdDecompressSync(stored.calls).toString('utf8');
     expect(JSON.parse(text)).toHaveLength(3);
+    // The service's two request ids are kept as bytes beside the calls; the caller's own one in its index.
+    expect(stored.requestIds).toHaveLength(2 * 16);
     await db.db.updateTable('requestLogBatch').set({ calls: text }).execute();
     expect(await read()).toEqual(before);
     await log.close();
   });
 
-  engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept', async () => {
+  engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept and found by its request id', async () => {
     const db = await open();
     // The table as version 0010 made it, with its calls, beside an empty batch table.
     await oneRowACall.up(db.db, db.engine);
@@ -169,7 +173,8 @@ describeEngines('the request log in batches', (engine, open) => {
         id: `${at.toString(36).padStart(9, '0')}${String(i % 100).padStart(2, '0')}abcdefgh`,
         drop_day: day + 8,
         at,
-        request_id: `req-${i}`,
+        // Random ids (as that version made them) and UUIDv7s (callers' own then, found by their time).
+        request_id: i % 2 ? `req-${i}` : timeOrderedId(at),
         owner: i % 3 === 0 ? null : `acct-${i % 3}`,
         key_id: i % 3 === 0 ? 'free' : `k${i % 2}`,
         plan: 'premium',
@@ -196,6 +201,7 @@ describeEngines('the request log in batches', (engine, open) => {
         .values(rows.slice(i, i + 100))
         .execute();
     await requestLogBatches.up(db.db, db.engine);
+    await requestLogCompressed.up(db.db, db.engine);
 
     const records = new LogRecords(db.db, db.engine);
     const moved = await listAll(records, { limit: 500 });
@@ -227,11 +233,16 @@ describeEngines('the request log in batches', (engine, open) => {
         error: r.error,
       });
     }
-    // The earlier version's own ids were random: each is found through the index of ids without a time.
-    const one = rows[777];
-    expect((await records.list({ owner: one.owner ?? undefined, requestId: one.request_id, limit: 1 })).rows.map((r) => r.id)).toEqual([
-      one.id,
-    ]);
+    // The earlier version's own ids were random: each is found through the index of ids without a time; a
+    // UUIDv7 by its time and the bytes of the ids kept beside the calls.
+    for (const one of [rows[777], rows[778]])
+      expect((await records.list({ owner: one.owner ?? undefined, requestId: one.request_id, limit: 1 })).rows.map((r) => r.id)).toEqual([
+        one.id,
+      ]);
+    if (db.engine === 'sqlite') {
+      const [b] = await db.db.selectFrom('requestLogBatch').select('calls').limit(1).execute();
+      expect(JSON.parse(zstdDecompressSync(b.calls as Uint8Array).toString('utf8'))).not.toHaveLength(0);
+    }
     await expect(
       db.db
         .selectFrom('request_log' as never)
@@ -266,7 +277,19 @@ async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
   }
 }
 
-test('a call written by hand as a JSON line reads back as the tuple it was, whatever its texts hold', () => {
+/** A call's line as a batch holds it, read back as JSON. */
+function lineOf(t: CallTuple): unknown {
+  const batch = new CallBatch('owner', 1);
+  batch.add(t, false);
+  const sqlite = callsOf(batch.row(false));
+  const { calls } = batch.row(true);
+  batch.release();
+  // SQLite's compressed bytes and PostgreSQL's text hold the same calls.
+  expect(sqlite).toEqual(callsOf({ calls, owner: 'owner', dropDay: 1 }));
+  return (JSON.parse(calls as string) as unknown[])[0];
+}
+
+test('a call kept in a batch reads back as the tuple it was, whatever its texts hold', () => {
   const odd = ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak', 'tab\there', 'ünïcödé ✓', '\u0000\u001f', '</script>', ''];
   for (const s of odd) {
     const t: CallTuple = [
@@ -280,58 +303,45 @@ test('a call written by hand as a JSON line reads back as the tuple it was, what
       s,
       1.25,
       s,
-      JSON.stringify([{ upstream: s, status: 502, ms: 3 }]),
+      [{ upstream: s, status: 502, code: s, ms: 3, breaker: true }],
       1,
       12,
       s,
-      JSON.stringify({ q: s }),
-      null,
+      { q: s, [s]: [s] },
+      [{ field: s, name: s, type: s, size: 1 }],
       s,
     ];
-    expect(JSON.parse(lineOf(t))).toEqual([
-      ...t.slice(0, 10),
-      [{ upstream: s, status: 502, ms: 3 }],
-      ...t.slice(11, 14),
-      { q: s },
-      null,
-      s,
-    ]);
-    // A value the line repeats is written once and reused: its second line reads back the same.
-    expect(JSON.parse(lineOf(t))[2]).toBe(s);
+    expect(lineOf(t)).toEqual(t);
+    // As the inspector reads it: the providers, parameters and uploads as JSON texts of the values they were.
+    const [row] = callsOf({ owner: 'o', dropDay: 1, calls: JSON.stringify([t]) });
+    expect([JSON.parse(row.providers!), JSON.parse(row.params!), JSON.parse(row.uploads!)]).toEqual([t[10], t[14], t[15]]);
   }
-  const nulls: CallTuple = [
-    'id',
-    'r',
-    null,
-    null,
-    'e',
-    'GET',
-    200,
-    null,
-    Number.NaN,
-    null,
-    null,
-    0,
-    Number.POSITIVE_INFINITY,
-    null,
-    null,
-    null,
-    null,
-  ];
-  expect(JSON.parse(lineOf(nulls))).toEqual(['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null]);
+  const nulls: CallTuple = ['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null];
+  expect(lineOf(nulls)).toEqual(nulls);
 });
 
-test("the providers' JSON, written by hand, is what JSON.stringify gives of the attempts with their times rounded", () => {
-  const odd = ['binlist', 'with "quotes"', 'ünïcödé ✓', '\u0000', ''];
-  const attempts: ProviderAttempt[] = odd.flatMap((s, i) => [
-    { upstream: s, status: 200, ms: 1.23456 + i },
-    { upstream: s, status: 503, code: s, ms: 0.005, breaker: true },
-    { upstream: s, status: 502, code: 'upstream_error', ms: 12 },
-  ]);
-  for (let n = 1; n <= attempts.length; n++) {
-    const some = attempts.slice(0, n);
-    expect(providersJson(some)).toBe(JSON.stringify(some.map((a) => ({ ...a, ms: Math.round(a.ms * 100) / 100 }))));
-  }
+test("a provider's time is kept to the hundredth, and a call's time and bytes are always numbers", async () => {
+  const t = await freshDatabase('sqlite');
+  const records = new LogRecords(t.db, t.engine);
+  const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'full', log: pino({ level: 'silent' }) });
+  const attempts: ProviderAttempt[] = [{ upstream: 'binlist', status: 502, code: 'upstream_error', ms: 12.34 }];
+  const call = {
+    id: 'req-1',
+    idGiven: true,
+    identity: { status: 'ok', plan: 'premium', keyId: 'k1', accountId: 'acct-a' },
+    req: { headers: {}, body: undefined },
+    query: {},
+    endpoint: 'tools/ccgen',
+    method: 'GET',
+    elapsedMs: Number.NaN,
+    bytesOut: Number.POSITIVE_INFINITY,
+    attempts,
+  } as unknown as Call;
+  log.record(call, 502, Date.now());
+  await log.close();
+  const { rows } = await records.list({ owner: 'acct-a', limit: 5 });
+  expect(rows).toMatchObject([{ requestId: 'req-1', ms: 0, bytesOut: 0, providers: JSON.stringify(attempts) }]);
+  await t.close();
 });
 
 test('the service makes UUIDv7 request ids: its time in the first 48 bits, version 7, the RFC 9562 variant, unique', () => {
