@@ -265,7 +265,7 @@ async function seedPostgres(url: string) {
       )
     ).rows;
     for (const i of indexes) await c.query(`drop index ${i.name}`);
-    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text'];
+    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'bytea'];
     const insert = `insert into request_log_batch (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, n) => `$${n + 1}::${t}[]`).join(', ')})`;
     const STATEMENT = 2000;
     const insertNames =

@@ -3,11 +3,11 @@
 // `legacy_imports` as 'sqlite-tables'). Identity columns are left to PostgreSQL to number.
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { zstdDecompressSync } from 'node:zlib';
 import type { Db } from '../open.js';
 import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
 import { makeDayPartition } from '../partitions.js';
+import { callsText } from '../tables/request-log.js';
 
 const SOURCE = 'sqlite-tables';
 /** The counters' store and the migrations' own tables stay behind. */
@@ -25,7 +25,7 @@ const NOT_COPIED = new Set([
 const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
 /** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
 const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
-/** Columns SQLite keeps compressed (zstd) that PostgreSQL keeps as text (the request log's calls). */
+/** Columns SQLite keeps as bytes, compressed or not, that PostgreSQL keeps as text (the request log's calls). */
 const ZSTD_TEXT: Record<string, string> = { request_log_batch: 'calls' };
 const CHUNK = 200;
 
@@ -98,7 +98,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
             const { [numbered]: _dropped, ...rest } = r;
             r = rest;
           }
-          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: zstdDecompressSync(r[bytes]).toString('utf8') };
+          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: callsText(r[bytes]) };
           if (byDay && !days.has(Number(r[byDay]))) {
             days.add(Number(r[byDay]));
             await makeDayPartition<Database>(trx, table, Number(r[byDay]));

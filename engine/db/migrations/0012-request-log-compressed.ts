@@ -1,13 +1,13 @@
-import { zstdCompressSync } from 'node:zlib';
 import type { Migration } from '../migration.js';
 import { putRequestIdBytes, REQUEST_ID_BYTES, timeOfRequestId } from '../../request-id.js';
+import { callsText, storedCalls } from '../tables/request-log.js';
 
 /** Batches read at a time. */
 const PAGE = 200;
 
 /**
  * The request log's batches keep the service's request ids of their calls as bytes beside the calls
- * (`request_ids`, what a look-up by such an id searches), and on SQLite their calls compressed
+ * (`request_ids`, what a look-up by such an id searches), and on SQLite their calls compressed unless short
  * (engine/db/tables/request-log.ts). The batches written before are given both.
  */
 export const requestLogCompressed: Migration = {
@@ -29,7 +29,7 @@ export const requestLogCompressed: Migration = {
       if (!rows.length) break;
       after = rows[rows.length - 1].id;
       for (const r of rows) {
-        const text = typeof r.calls === 'string' ? r.calls : Buffer.from(r.calls).toString('utf8');
+        const text = callsText(r.calls);
         const calls = JSON.parse(text) as [string, string][];
         // Every UUIDv7 among them (a caller's own one too: a look-up checks what it finds).
         const ids = Buffer.alloc(calls.length * REQUEST_ID_BYTES);
@@ -37,7 +37,7 @@ export const requestLogCompressed: Migration = {
         for (const c of calls) if (timeOfRequestId(c[1]) !== undefined) used = putRequestIdBytes(ids, used, c[1]);
         await db
           .updateTable('request_log_batch')
-          .set({ requestIds: ids.subarray(0, used), ...(pg ? {} : { calls: zstdCompressSync(Buffer.from(text)) }) })
+          .set({ requestIds: ids.subarray(0, used), ...(pg ? {} : { calls: storedCalls(Buffer.from(text)) }) })
           .where('id', '=', r.id)
           .where('dropDay', '=', r.dropDay)
           .execute();

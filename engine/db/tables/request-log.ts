@@ -30,8 +30,8 @@ export interface RequestLogBatchTable {
   codes: string;
   statuses: string;
   /**
-   * JSON: an array of `CallTuple`s, oldest first. PostgreSQL's column is that text; SQLite's holds it
-   * compressed with zstd (a BLOB: never made a string of the JavaScript heap).
+   * JSON: an array of `CallTuple`s, oldest first. PostgreSQL's column is that text; SQLite's holds it as
+   * bytes (a BLOB: never made a string of the JavaScript heap), compressed with zstd unless short (storedCalls).
    */
   calls: string | Uint8Array;
   /**
@@ -122,10 +122,24 @@ export type CallTuple = [
 /** The epoch ms a call id starts with. */
 export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
 
+/** zstd's fastest level: a batch's lines in about a ninth of their bytes, at a fraction of SQLite's cost for the bytes saved. */
+const ZSTD_FAST = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
+/** A batch's JSON shorter than this is stored as it is: zstd saves little of a few calls, and its every read would start a decompressor. */
+const COMPRESS_FROM_BYTES = 4096;
+const OPEN_BRACKET = 0x5b;
+
+/** A batch's JSON as SQLite keeps it: compressed with zstd (whose frames never start with `[`), or as it is when short. */
+export const storedCalls = (json: Buffer): Buffer => (json.length < COMPRESS_FROM_BYTES ? json : zstdCompressSync(json, ZSTD_FAST));
+
+/** A batch's calls as their JSON text, from either engine's column (storedCalls). */
+export function callsText(c: string | Uint8Array): string {
+  if (typeof c === 'string') return c;
+  return (c[0] === OPEN_BRACKET ? Buffer.from(c.buffer, c.byteOffset, c.byteLength) : zstdDecompressSync(c)).toString('utf8');
+}
+
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
-  const c = b.calls;
-  const text = typeof c === 'string' ? c : zstdDecompressSync(c).toString('utf8');
+  const text = callsText(b.calls);
   return (JSON.parse(text) as CallTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
@@ -157,8 +171,6 @@ const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' '
 /** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
 const spare: Buffer[] = [];
 const BUFFER_BYTES = 128 * 1024;
-/** zstd's fastest level: a batch's lines in about a ninth of their bytes, at a fraction of SQLite's cost for the bytes saved. */
-const ZSTD_FAST = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
 
 /**
  * The calls of one owner and drop day that go into one row: each call one JSON line as it comes, encoded at
@@ -242,7 +254,7 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: pg ? calls.toString('utf8') : zstdCompressSync(calls, ZSTD_FAST),
+      calls: pg ? calls.toString('utf8') : storedCalls(calls),
       requestIds: this.requestIds.subarray(0, this.requestIdsUsed),
     };
   }

@@ -6,7 +6,7 @@
 import { zstdDecompressSync } from 'node:zlib';
 import pino from 'pino';
 import type { Call, ProviderAttempt } from '../../../engine/pipeline/call.js';
-import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
+import { putRequestIdBytes, timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest, freshDatabase } from '../../helpers/db.js';
 import { createRequestLog } from '../../../features/request-log/request-log.js';
@@ -151,7 +151,7 @@ describeEngines('the request log in batches', (engine, open) => {
     const before = await read();
     expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
     expect(before.byRequestId).toEqual(ids);
-    const text = typeof stored.calls === 'string' ? stored.calls : zstdDecompressSync(stored.calls).toString('utf8');
+    const text = typeof stored.calls === 'string' ? stored.calls : rawJson(stored.calls);
     expect(JSON.parse(text)).toHaveLength(3);
     // The service's two request ids are kept as bytes beside the calls; the caller's own one in its index.
     expect(stored.requestIds).toHaveLength(2 * 16);
@@ -240,8 +240,10 @@ describeEngines('the request log in batches', (engine, open) => {
         one.id,
       ]);
     if (db.engine === 'sqlite') {
-      const [b] = await db.db.selectFrom('requestLogBatch').select('calls').limit(1).execute();
-      expect(JSON.parse(zstdDecompressSync(b.calls as Uint8Array).toString('utf8'))).not.toHaveLength(0);
+      // Batches of hundreds of calls, compressed.
+      const stored = await db.db.selectFrom('requestLogBatch').select('calls').execute();
+      expect(stored.map((b) => (b.calls as Uint8Array)[0]).filter((first) => first === 0x5b)).toEqual([]);
+      expect(stored.flatMap((b) => JSON.parse(rawJson(b.calls as Uint8Array)) as unknown[])).toHaveLength(1203);
     }
     await expect(
       db.db
@@ -276,6 +278,43 @@ async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
     after = rows[rows.length - 1].id;
   }
 }
+
+/** A batch's calls as SQLite keeps them, read with node:zlib rather than the service's reader: JSON's bytes, or zstd's. */
+const rawJson = (c: Uint8Array) => (c[0] === 0x5b ? Buffer.from(c) : zstdDecompressSync(c)).toString('utf8');
+
+test('on SQLite a batch of many calls is kept compressed with zstd, a batch of a few as its JSON', () => {
+  const t: CallTuple = [
+    'id',
+    'r',
+    'k',
+    'premium',
+    'tools/ccgen',
+    'GET',
+    200,
+    null,
+    1.5,
+    'binlist',
+    null,
+    0,
+    100,
+    null,
+    { bin: '457173' },
+    null,
+    null,
+  ];
+  for (const [calls, compressed] of [
+    [3, false],
+    [100, true],
+  ] as const) {
+    const batch = new CallBatch('owner', 1);
+    for (let i = 0; i < calls; i++) batch.add(t, false);
+    const stored = batch.row(false).calls as Uint8Array;
+    batch.release();
+    expect({ calls, compressed: stored[0] !== 0x5b }).toEqual({ calls, compressed });
+    expect(JSON.parse(rawJson(stored))).toHaveLength(calls);
+    if (compressed) expect(stored.length).toBeLessThan(Buffer.byteLength(JSON.stringify(Array(calls).fill(t))) / 5);
+  }
+});
 
 /** A call's line as a batch holds it, read back as JSON. */
 function lineOf(t: CallTuple): unknown {
@@ -354,6 +393,12 @@ test('the service makes UUIDv7 request ids: its time in the first 48 bits, versi
   expect(new Set(ids).size).toBe(1000);
   expect(timeOfRequestId('0190a7c4-1234-4abc-8def-0123456789ab')).toBeUndefined();
   expect(timeOfRequestId('caller-own-1')).toBeUndefined();
+  // Their bytes as the log keeps them beside a batch's calls: the 32 hexadecimal digits, either case.
+  const bytes = Buffer.alloc(20);
+  for (const id of [...ids.slice(0, 50), ids[0].toUpperCase()]) {
+    expect(putRequestIdBytes(bytes, 2, id)).toBe(18);
+    expect(bytes.subarray(2, 18)).toEqual(Buffer.from(id.replace(/-/g, ''), 'hex'));
+  }
 });
 
 test('a flush asked for while a write is under way writes, once it resolves, every call recorded before it', async () => {
