@@ -55,23 +55,3 @@ const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}
 export function timeOfRequestId(id: string): number | undefined {
   return V7.test(id) ? parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : undefined;
 }
-
-/** The bytes of a UUIDv7 as the request log keeps it. */
-export const REQUEST_ID_BYTES = 16;
-
-/** Each hexadecimal digit's value by its character code. */
-const DIGIT = new Uint8Array(128);
-for (let i = 0; i < 16; i++) DIGIT[i.toString(16).charCodeAt(0)] = DIGIT[i.toString(16).toUpperCase().charCodeAt(0)] = i;
-
-/**
- * Writes a UUID's 16 bytes at `at` of `buf` (its hexadecimal digits read in a loop: no string is made); returns
- * the end. The id is one this service made, or one that timeOfRequestId() knows as a UUIDv7.
- */
-export function putRequestIdBytes(buf: Uint8Array, at: number, id: string): number {
-  // The dashes stand at 8, 13, 18 and 23: each group has an even number of digits, so pairs never straddle one.
-  for (let i = 0; i < 36; i++) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-    buf[at++] = (DIGIT[id.charCodeAt(i) & 127] << 4) | DIGIT[id.charCodeAt(++i) & 127];
-  }
-  return at;
-}

@@ -206,7 +206,7 @@ function tupleOf(j: number, c: ReturnType<typeof callOf>, id: string, requestId:
   ];
 }
 
-const COLUMNS = ['id', 'first_id', 'drop_day', 'owner', 'size', 'keys', 'endpoints', 'codes', 'statuses', 'calls', 'request_ids'] as const;
+const COLUMNS = ['id', 'first_id', 'drop_day', 'owner', 'size', 'keys', 'endpoints', 'codes', 'statuses', 'calls'] as const;
 const valuesOf = (b: RequestLogBatchTable) => [
   b.id,
   b.firstId,
@@ -218,7 +218,6 @@ const valuesOf = (b: RequestLogBatchTable) => [
   b.codes,
   b.statuses,
   b.calls,
-  b.requestIds,
 ];
 
 function progress(engine: string, batches: number) {
@@ -265,7 +264,7 @@ async function seedPostgres(url: string) {
       )
     ).rows;
     for (const i of indexes) await c.query(`drop index ${i.name}`);
-    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'bytea'];
+    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text'];
     const insert = `insert into request_log_batch (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, n) => `$${n + 1}::${t}[]`).join(', ')})`;
     const STATEMENT = 2000;
     const insertNames =

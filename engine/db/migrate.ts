@@ -13,7 +13,6 @@ import { accountCounts } from './migrations/0008-account-counts.js';
 import { twoFactor } from './migrations/0009-two-factor.js';
 import { requestLog } from './migrations/0010-request-log.js';
 import { requestLogBatches } from './migrations/0011-request-log-batches.js';
-import { requestLogCompressed } from './migrations/0012-request-log-compressed.js';
 import type { Engine, Migration } from './migration.js';
 
 /** Every migration, by its name; a new one is added at the end, never renamed or changed once released. */
@@ -29,7 +28,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-two-factor': twoFactor,
   '0010-request-log': requestLog,
   '0011-request-log-batches': requestLogBatches,
-  '0012-request-log-compressed': requestLogCompressed,
 };
 
 /** Runs the migrations this database has not run yet; returns their names. Throws with the one that failed. */

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Engine } from '../../engine/db/open.js';
-import { putRequestIdBytes, REQUEST_ID_BYTES, timeOfRequestId } from '../../engine/request-id.js';
+import { timeOfRequestId } from '../../engine/request-id.js';
 import { dayPartitions, dropDayPartition, makeDayPartition } from '../../engine/db/partitions.js';
 import {
   atOfId,
@@ -157,7 +157,7 @@ export class LogRecords {
 
   /** The batches that may hold a call of the query, newest first (by their newest call). */
   private async *batches(q: LogQuery, byIdTime: boolean): AsyncGenerator<Batch, void, undefined> {
-    const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses', text: string): Expression<SqlBool> =>
+    const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses' | 'calls', text: string): Expression<SqlBool> =>
       this.engine === 'postgres'
         ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0`
         : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
@@ -188,9 +188,6 @@ export class LogRecords {
       const t = made + LONGEST_CALL_MS + BATCH_SPAN_MS;
       newestTo = newestTo === undefined ? t : Math.min(newestTo, t);
     }
-    // A UUIDv7's bytes, as the batches keep the ids the service made (a match found is checked by its text).
-    const requestIdBytes = made === undefined ? undefined : Buffer.alloc(REQUEST_ID_BYTES);
-    if (requestIdBytes) putRequestIdBytes(requestIdBytes, 0, q.requestId!);
     let before: string | undefined;
     for (;;) {
       let s = this.db.selectFrom('requestLogBatch').select(['id', 'owner', 'dropDay', 'calls']);
@@ -205,12 +202,7 @@ export class LogRecords {
       if (q.code !== undefined) s = s.where(has('codes', ` ${q.code} `));
       if (q.status !== undefined) s = s.where(has('statuses', ` ${q.status} `));
       if (q.statusClass !== undefined) s = s.where(has('statuses', ` ${q.statusClass}`));
-      if (requestIdBytes !== undefined)
-        s = s.where(
-          this.engine === 'postgres'
-            ? sql<SqlBool>`position(${requestIdBytes} in request_ids) > 0`
-            : sql<SqlBool>`instr(request_ids, ${requestIdBytes}) > 0`,
-        );
+      if (q.requestId !== undefined) s = s.where(has('calls', JSON.stringify(q.requestId)));
       const rows = await s.orderBy('id', 'desc').limit(READ).execute();
       yield* rows;
       if (rows.length < READ) return;

@@ -7,7 +7,6 @@ import type { Db } from '../open.js';
 import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
 import { makeDayPartition } from '../partitions.js';
-import { callsText } from '../tables/request-log.js';
 
 const SOURCE = 'sqlite-tables';
 /** The counters' store and the migrations' own tables stay behind. */
@@ -25,8 +24,8 @@ const NOT_COPIED = new Set([
 const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
 /** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
 const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
-/** Columns SQLite keeps as bytes, compressed or not, that PostgreSQL keeps as text (the request log's calls). */
-const ZSTD_TEXT: Record<string, string> = { request_log_batch: 'calls' };
+/** Columns SQLite keeps as the bytes of a text that PostgreSQL keeps as text (the request log's calls). */
+const TEXT_BYTES: Record<string, string> = { request_log_batch: 'calls' };
 const CHUNK = 200;
 
 function openFile(file: string): DatabaseSync | undefined {
@@ -77,7 +76,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
       for (const table of tablesOf(from)) {
         const numbered = NUMBERED[table];
         const byDay = BY_DAY[table];
-        const bytes = ZSTD_TEXT[table];
+        const bytes = TEXT_BYTES[table];
         const days = new Set<number>();
         let read = 0;
         let written = 0;
@@ -98,7 +97,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
             const { [numbered]: _dropped, ...rest } = r;
             r = rest;
           }
-          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: callsText(r[bytes]) };
+          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: Buffer.from(r[bytes]).toString('utf8') };
           if (byDay && !days.has(Number(r[byDay]))) {
             days.add(Number(r[byDay]));
             await makeDayPartition<Database>(trx, table, Number(r[byDay]));

@@ -70,9 +70,7 @@ export const requestLogBatches: Migration = {
           await makeDayPartition(db, 'request_log_batch', b.dropDay);
           made.add(b.dropDay);
         }
-        // As this version wrote them: the calls' text, no request ids (0012-request-log-compressed adds them).
-        const { requestIds: _, ...row } = b.row(true);
-        await db.insertInto('request_log_batch').values(row).execute();
+        await db.insertInto('request_log_batch').values(b.row(pg)).execute();
         if (b.named.length) await db.insertInto('request_log_named').values(b.names()).execute();
       }
     }

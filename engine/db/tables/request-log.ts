@@ -3,11 +3,7 @@
 // recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
 // one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
 // unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
-// SQLite deletes by the same column's index. On SQLite a batch's calls are compressed (zstd), as PostgreSQL
-// compresses a long text itself (TOAST); the service's request ids of its calls are kept beside them as
-// bytes, which a look-up by request id searches. Why: docs/decisions/request-log.md.
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
-import { putRequestIdBytes, REQUEST_ID_BYTES } from '../../request-id.js';
+// SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -30,15 +26,10 @@ export interface RequestLogBatchTable {
   codes: string;
   statuses: string;
   /**
-   * JSON: an array of `CallTuple`s, oldest first. PostgreSQL's column is that text; SQLite's holds it as
-   * bytes (a BLOB: never made a string of the JavaScript heap), compressed with zstd unless short (storedCalls).
+   * JSON: an array of `CallTuple`s, oldest first. Written on SQLite as the bytes of that text (a BLOB: the
+   * batch's buffer as it is, never made a string of the JavaScript heap); PostgreSQL's column is text.
    */
   calls: string | Uint8Array;
-  /**
-   * The request ids the service made for its calls (UUIDv7s), 16 bytes each (engine/request-id.ts), in no
-   * order a reader relies on: what a look-up by such an id searches (callers' own ids: RequestLogNamedTable).
-   */
-  requestIds: Uint8Array;
 }
 
 /**
@@ -122,24 +113,10 @@ export type CallTuple = [
 /** The epoch ms a call id starts with. */
 export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
 
-/** zstd's fastest level: a batch's lines in about a ninth of their bytes, at a fraction of SQLite's cost for the bytes saved. */
-const ZSTD_FAST = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
-/** A batch's JSON shorter than this is stored as it is: zstd saves little of a few calls, and its every read would start a decompressor. */
-const COMPRESS_FROM_BYTES = 4096;
-const OPEN_BRACKET = 0x5b;
-
-/** A batch's JSON as SQLite keeps it: compressed with zstd (whose frames never start with `[`), or as it is when short. */
-export const storedCalls = (json: Buffer): Buffer => (json.length < COMPRESS_FROM_BYTES ? json : zstdCompressSync(json, ZSTD_FAST));
-
-/** A batch's calls as their JSON text, from either engine's column (storedCalls). */
-export function callsText(c: string | Uint8Array): string {
-  if (typeof c === 'string') return c;
-  return (c[0] === OPEN_BRACKET ? Buffer.from(c.buffer, c.byteOffset, c.byteLength) : zstdDecompressSync(c)).toString('utf8');
-}
-
 /** The calls of a batch row, oldest first. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
-  const text = callsText(b.calls);
+  const c = b.calls;
+  const text = typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
   return (JSON.parse(text) as CallTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
@@ -192,9 +169,6 @@ export class CallBatch {
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
   private readonly statuses = new Set<number>();
-  /** The service's request ids of its calls as bytes (RequestLogBatchTable.requestIds). */
-  private readonly requestIds = Buffer.allocUnsafe(BATCH_CALLS * REQUEST_ID_BYTES);
-  private requestIdsUsed = 0;
 
   constructor(
     readonly owner: string | null,
@@ -208,11 +182,9 @@ export class CallBatch {
     return this.size < BATCH_CALLS && (!this.firstId || at - this.firstAt < BATCH_SPAN_MS);
   }
 
-  /** `named`: the call's request id is the caller's own; otherwise the service made it (a UUIDv7). */
+  /** `named`: the call's request id is the caller's own. */
   add(t: CallTuple, named: boolean): void {
     if (named) this.named.push(t[1]);
-    else if (this.requestIdsUsed < this.requestIds.length)
-      this.requestIdsUsed = putRequestIdBytes(this.requestIds, this.requestIdsUsed, t[1]);
     const id = t[0];
     if (!this.firstId || id < this.firstId) {
       this.firstId = id;
@@ -240,8 +212,8 @@ export class CallBatch {
     return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
   }
 
-  /** `pg`: its calls as PostgreSQL's text column takes them, rather than compressed bytes (SQLite). */
-  row(pg = false): RequestLogBatchTable {
+  /** `text`: its calls as a string (PostgreSQL's text column) rather than bytes (SQLite). */
+  row(text = false): RequestLogBatchTable {
     this.text[this.used] = 0x5d;
     const calls = this.text.subarray(0, this.used + 1);
     return {
@@ -254,8 +226,7 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: pg ? calls.toString('utf8') : storedCalls(calls),
-      requestIds: this.requestIds.subarray(0, this.requestIdsUsed),
+      calls: text ? calls.toString('utf8') : calls,
     };
   }
 

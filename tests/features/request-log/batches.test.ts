@@ -2,11 +2,10 @@
 // once, in batches that overlap in time, are listed by every filter and cursor exactly as a plain filter and
 // sort of every call would list them; one call is found by its own id and by its request id (the service's
 // UUIDv7, a caller's own id, and a UUIDv7 of a clock far off); and the one-row-a-call table of an earlier
-// version moves into batches with every call kept, compressed on SQLite, its request ids beside them.
-import { zstdDecompressSync } from 'node:zlib';
+// version moves into batches with every call kept.
 import pino from 'pino';
 import type { Call, ProviderAttempt } from '../../../engine/pipeline/call.js';
-import { putRequestIdBytes, timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
+import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
 import type { PlanSpec } from '../../../engine/catalog/load.js';
 import { describeEngines, engineTest, freshDatabase } from '../../helpers/db.js';
 import { createRequestLog } from '../../../features/request-log/request-log.js';
@@ -15,7 +14,6 @@ import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-re
 import { makeDayPartition } from '../../../engine/db/partitions.js';
 import { CallBatch, callsOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
-import { requestLogCompressed } from '../../../engine/db/migrations/0012-request-log-compressed.js';
 
 const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
 const PLANS = { premium: plan('premium') };
@@ -132,7 +130,7 @@ describeEngines('the request log in batches', (engine, open) => {
     for (const w of writers) await w.close();
   });
 
-  engineTest('a batch reads back the same whether its calls are compressed bytes (SQLite) or text (PostgreSQL)', async () => {
+  engineTest('a batch reads back the same whether its calls are bytes (SQLite) or text (PostgreSQL; SQLite before)', async () => {
     const db = await open();
     const records = new LogRecords(db.db, db.engine);
     const now = Date.UTC(2026, 10, 29, 12);
@@ -151,16 +149,14 @@ describeEngines('the request log in batches', (engine, open) => {
     const before = await read();
     expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
     expect(before.byRequestId).toEqual(ids);
-    const text = typeof stored.calls === 'string' ? stored.calls : rawJson(stored.calls);
+    const text = typeof stored.calls === 'string' ? stored.calls : Buffer.from(stored.calls).toString('utf8');
     expect(JSON.parse(text)).toHaveLength(3);
-    // The service's two request ids are kept as bytes beside the calls; the caller's own one in its index.
-    expect(stored.requestIds).toHaveLength(2 * 16);
     await db.db.updateTable('requestLogBatch').set({ calls: text }).execute();
     expect(await read()).toEqual(before);
     await log.close();
   });
 
-  engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept and found by its request id', async () => {
+  engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept', async () => {
     const db = await open();
     // The table as version 0010 made it, with its calls, beside an empty batch table.
     await oneRowACall.up(db.db, db.engine);
@@ -173,8 +169,7 @@ describeEngines('the request log in batches', (engine, open) => {
         id: `${at.toString(36).padStart(9, '0')}${String(i % 100).padStart(2, '0')}abcdefgh`,
         drop_day: day + 8,
         at,
-        // Random ids (as that version made them) and UUIDv7s (callers' own then, found by their time).
-        request_id: i % 2 ? `req-${i}` : timeOrderedId(at),
+        request_id: `req-${i}`,
         owner: i % 3 === 0 ? null : `acct-${i % 3}`,
         key_id: i % 3 === 0 ? 'free' : `k${i % 2}`,
         plan: 'premium',
@@ -201,7 +196,6 @@ describeEngines('the request log in batches', (engine, open) => {
         .values(rows.slice(i, i + 100))
         .execute();
     await requestLogBatches.up(db.db, db.engine);
-    await requestLogCompressed.up(db.db, db.engine);
 
     const records = new LogRecords(db.db, db.engine);
     const moved = await listAll(records, { limit: 500 });
@@ -233,18 +227,11 @@ describeEngines('the request log in batches', (engine, open) => {
         error: r.error,
       });
     }
-    // The earlier version's own ids were random: each is found through the index of ids without a time; a
-    // UUIDv7 by its time and the bytes of the ids kept beside the calls.
-    for (const one of [rows[777], rows[778]])
-      expect((await records.list({ owner: one.owner ?? undefined, requestId: one.request_id, limit: 1 })).rows.map((r) => r.id)).toEqual([
-        one.id,
-      ]);
-    if (db.engine === 'sqlite') {
-      // Batches of hundreds of calls, compressed.
-      const stored = await db.db.selectFrom('requestLogBatch').select('calls').execute();
-      expect(stored.map((b) => (b.calls as Uint8Array)[0]).filter((first) => first === 0x5b)).toEqual([]);
-      expect(stored.flatMap((b) => JSON.parse(rawJson(b.calls as Uint8Array)) as unknown[])).toHaveLength(1203);
-    }
+    // The earlier version's own ids were random: each is found through the index of ids without a time.
+    const one = rows[777];
+    expect((await records.list({ owner: one.owner ?? undefined, requestId: one.request_id, limit: 1 })).rows.map((r) => r.id)).toEqual([
+      one.id,
+    ]);
     await expect(
       db.db
         .selectFrom('request_log' as never)
@@ -279,43 +266,6 @@ async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
   }
 }
 
-/** A batch's calls as SQLite keeps them, read with node:zlib rather than the service's reader: JSON's bytes, or zstd's. */
-const rawJson = (c: Uint8Array) => (c[0] === 0x5b ? Buffer.from(c) : zstdDecompressSync(c)).toString('utf8');
-
-test('on SQLite a batch of many calls is kept compressed with zstd, a batch of a few as its JSON', () => {
-  const t: CallTuple = [
-    'id',
-    'r',
-    'k',
-    'premium',
-    'tools/ccgen',
-    'GET',
-    200,
-    null,
-    1.5,
-    'binlist',
-    null,
-    0,
-    100,
-    null,
-    { bin: '457173' },
-    null,
-    null,
-  ];
-  for (const [calls, compressed] of [
-    [3, false],
-    [100, true],
-  ] as const) {
-    const batch = new CallBatch('owner', 1);
-    for (let i = 0; i < calls; i++) batch.add(t, false);
-    const stored = batch.row(false).calls as Uint8Array;
-    batch.release();
-    expect({ calls, compressed: stored[0] !== 0x5b }).toEqual({ calls, compressed });
-    expect(JSON.parse(rawJson(stored))).toHaveLength(calls);
-    if (compressed) expect(stored.length).toBeLessThan(Buffer.byteLength(JSON.stringify(Array(calls).fill(t))) / 5);
-  }
-});
-
 /** A call's line as a batch holds it, read back as JSON. */
 function lineOf(t: CallTuple): unknown {
   const batch = new CallBatch('owner', 1);
@@ -323,7 +273,7 @@ function lineOf(t: CallTuple): unknown {
   const sqlite = callsOf(batch.row(false));
   const { calls } = batch.row(true);
   batch.release();
-  // SQLite's compressed bytes and PostgreSQL's text hold the same calls.
+  // SQLite's bytes and PostgreSQL's text hold the same calls.
   expect(sqlite).toEqual(callsOf({ calls, owner: 'owner', dropDay: 1 }));
   return (JSON.parse(calls as string) as unknown[])[0];
 }
@@ -359,7 +309,7 @@ test('a call kept in a batch reads back as the tuple it was, whatever its texts 
   expect(lineOf(nulls)).toEqual(nulls);
 });
 
-test("a provider's time is kept to the hundredth, and a call's time and bytes are always numbers", async () => {
+test("a call's time and bytes are kept as numbers whatever they were, and its providers as they were tried", async () => {
   const t = await freshDatabase('sqlite');
   const records = new LogRecords(t.db, t.engine);
   const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'full', log: pino({ level: 'silent' }) });
@@ -393,12 +343,6 @@ test('the service makes UUIDv7 request ids: its time in the first 48 bits, versi
   expect(new Set(ids).size).toBe(1000);
   expect(timeOfRequestId('0190a7c4-1234-4abc-8def-0123456789ab')).toBeUndefined();
   expect(timeOfRequestId('caller-own-1')).toBeUndefined();
-  // Their bytes as the log keeps them beside a batch's calls: the 32 hexadecimal digits, either case.
-  const bytes = Buffer.alloc(20);
-  for (const id of [...ids.slice(0, 50), ids[0].toUpperCase()]) {
-    expect(putRequestIdBytes(bytes, 2, id)).toBe(18);
-    expect(bytes.subarray(2, 18)).toEqual(Buffer.from(id.replace(/-/g, ''), 'hex'));
-  }
 });
 
 test('a flush asked for while a write is under way writes, once it resolves, every call recorded before it', async () => {
