@@ -3,7 +3,6 @@
 // catalog parameter marks `secret:`) and wherever the caller's own key appears inside another value.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { UploadedFile } from '../../engine/types.js';
-
 import { remembered } from '../../engine/remembered.js';
 
 /** An upload as the log keeps it: never its bytes. */
