@@ -28,6 +28,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { createApp } from '../server/app.js';
 import { openDatabase, sqliteFile } from '../engine/db/open.js';
+import { CallFiles } from '../engine/db/call-files.js';
 import { makeDayPartition } from '../engine/db/partitions.js';
 import { CallBatch, type CallTuple, type RequestLogBatchTable, type RequestLogNamedTable } from '../engine/db/tables/request-log.js';
 import { timeOrderedId } from '../engine/request-id.js';
@@ -132,16 +133,16 @@ const made = { batches: 0, accountBatches: 0, accountCalls: 0, largest: 0 };
  * calls within WINDOW_MS of its first, at most 500 (CallBatch.takes), of one drop day. Rows come roughly in
  * time order (as a batch closes).
  */
-function* batchRows(engine: 'sqlite' | 'postgres'): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
+function* batchRows(files: CallFiles | undefined): Generator<{ row: RequestLogBatchTable; names: RequestLogNamedTable[] }> {
   // The open batches by owner; a Map keeps them in the order they were opened, so the oldest come first.
   const open = new Map<string, { batch: CallBatch; firstAt: number }>();
   // Call ids as the log's writer makes them.
   const idOf = callIds();
   const close = (owner: string, batch: CallBatch) => {
     open.delete(owner);
-    // SQLite's rows are written before the next is made (their bytes are the batch's buffer, reused once
-    // released); PostgreSQL's are gathered by the thousand, as text.
-    const row = batch.row(engine === 'postgres');
+    // SQLite's calls go to their day's file as the writer's do; PostgreSQL's rows are gathered by the
+    // thousand, their calls as text.
+    const row = batch.row(files ? files.append(batch.dropDay, [batch.bytes()])[0] : 'text');
     const names = batch.names();
     batch.release();
     made.batches++;
@@ -206,7 +207,21 @@ function tupleOf(j: number, c: ReturnType<typeof callOf>, id: string, requestId:
   ];
 }
 
-const COLUMNS = ['id', 'first_id', 'drop_day', 'owner', 'size', 'keys', 'endpoints', 'codes', 'statuses', 'calls'] as const;
+const COLUMNS = [
+  'id',
+  'first_id',
+  'drop_day',
+  'owner',
+  'size',
+  'keys',
+  'endpoints',
+  'codes',
+  'statuses',
+  'calls',
+  'calls_file',
+  'calls_at',
+  'calls_bytes',
+] as const;
 const valuesOf = (b: RequestLogBatchTable) => [
   b.id,
   b.firstId,
@@ -218,6 +233,9 @@ const valuesOf = (b: RequestLogBatchTable) => [
   b.codes,
   b.statuses,
   b.calls,
+  b.callsFile,
+  b.callsAt,
+  b.callsBytes,
 ];
 
 function progress(engine: string, batches: number) {
@@ -236,7 +254,8 @@ async function seedSqlite(dataDir: string) {
   const insertName = db.prepare('insert into request_log_named (request_id, batch_id, owner, drop_day) values (?, ?, ?, ?)');
   const TRANSACTION = 20_000;
   db.exec('BEGIN');
-  for (const { row: b, names } of batchRows('sqlite')) {
+  const files = new CallFiles(path.join(dataDir, 'request-log'));
+  for (const { row: b, names } of batchRows(files)) {
     insert.run(...valuesOf(b));
     for (const n of names) insertName.run(n.requestId, n.batchId, n.owner, n.dropDay);
     if (made.batches % TRANSACTION === 0) {
@@ -246,6 +265,7 @@ async function seedSqlite(dataDir: string) {
     progress('sqlite', made.batches);
   }
   db.exec('COMMIT');
+  files.close();
   for (const i of indexes) {
     db.exec(i.sql);
     log(`sqlite: index ${i.name} made`);
@@ -264,7 +284,7 @@ async function seedPostgres(url: string) {
       )
     ).rows;
     for (const i of indexes) await c.query(`drop index ${i.name}`);
-    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text'];
+    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'int'];
     const insert = `insert into request_log_batch (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, n) => `$${n + 1}::${t}[]`).join(', ')})`;
     const STATEMENT = 2000;
     const insertNames =
@@ -279,7 +299,7 @@ async function seedPostgres(url: string) {
       columns = COLUMNS.map(() => []);
       named = [[], [], [], []];
     };
-    for (const { row: b, names } of batchRows('postgres')) {
+    for (const { row: b, names } of batchRows(undefined)) {
       valuesOf(b).forEach((v, n) => columns[n].push(v));
       for (const n of names) [n.requestId, n.batchId, n.owner, n.dropDay].forEach((v, k) => named[k].push(v));
       if (columns[0].length === STATEMENT) await send();
@@ -356,7 +376,10 @@ async function seedAccounts(dataDir: string, databaseUrl: string | undefined): P
 
 /** The request log's bytes on disk, its indexes included (SQLite: the whole file, the rest of it small). */
 async function sizeOf(dataDir: string, databaseUrl: string | undefined): Promise<number> {
-  if (!databaseUrl) return fs.statSync(sqliteFile(dataDir)).size;
+  if (!databaseUrl) {
+    const files = path.join(dataDir, 'request-log');
+    return fs.readdirSync(files).reduce((n, f) => n + fs.statSync(path.join(files, f)).size, fs.statSync(sqliteFile(dataDir)).size);
+  }
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
@@ -421,7 +444,7 @@ async function main() {
     log(`seeded ${shape} in ${seedS.toFixed(0)} s`);
     const bytes = await sizeOf(dataDir, databaseUrl);
     const size = `${(bytes / 1024 ** 3).toFixed(2)} GiB, ${Math.round(bytes / ROWS)} bytes a call`;
-    log(`the table with its indexes: ${size}`);
+    log(`the table with its indexes (and on SQLite the calls' files): ${size}`);
 
     const app = await createApp({
       ...process.env,

@@ -232,7 +232,7 @@ export async function createApp(
   let draining = false;
   const usage = createUsage(store, log, (uses) => keys.recordLastUsed(uses));
   const usageDeps = { serviceName: config.serviceName, usage, allowance, keyUse, usageKeys };
-  const logRecords = new LogRecords(database.db, database.engine);
+  const logRecords = new LogRecords(database);
   const requestLog = config.requestLog.on
     ? createRequestLog({ records: logRecords, plans, endpoints: catalog.endpoints, ip: config.requestLog.ip, log })
     : undefined;
@@ -402,6 +402,7 @@ export async function createApp(
       await health.close();
       const usageLost = await usage.close();
       await requestLog?.close();
+      logRecords.close();
       await media.close();
       const windowsLost = await closeMeter();
       blobs.close();

@@ -13,6 +13,7 @@ import { accountCounts } from './migrations/0008-account-counts.js';
 import { twoFactor } from './migrations/0009-two-factor.js';
 import { requestLog } from './migrations/0010-request-log.js';
 import { requestLogBatches } from './migrations/0011-request-log-batches.js';
+import { requestLogCallFiles } from './migrations/0012-request-log-call-files.js';
 import type { Engine, Migration } from './migration.js';
 
 /** Every migration, by its name; a new one is added at the end, never renamed or changed once released. */
@@ -28,6 +29,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-two-factor': twoFactor,
   '0010-request-log': requestLog,
   '0011-request-log-batches': requestLogBatches,
+  '0012-request-log-call-files': requestLogCallFiles,
 };
 
 /** Runs the migrations this database has not run yet; returns their names. Throws with the one that failed. */

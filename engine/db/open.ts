@@ -18,6 +18,8 @@ export interface OpenDatabase {
   engine: Engine;
   /** Where it lives, for logs and messages (a file path, or the URL without its password). */
   where: string;
+  /** SQLite's folder (DATA_DIR): what is kept beside its file, the request log's calls (engine/db/call-files.ts). */
+  dir?: string;
   close(): Promise<void>;
 }
 
@@ -99,7 +101,7 @@ function openSqliteFile(file: string, dataDir: string): OpenDatabase {
     /* not ours to change: keep going */
   }
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(raw), plugins: [new CamelCasePlugin()] });
-  return { db, engine: 'sqlite', where: file, close: () => db.destroy() };
+  return { db, engine: 'sqlite', where: file, dir: dataDir, close: () => db.destroy() };
 }
 
 async function openPostgres(url: string): Promise<OpenDatabase> {

@@ -2,10 +2,13 @@
 // filter newest first with a cursor, one call found by its request id, and old days dropped. A page reads the
 // owner's batches newest first by index, skips by their sets of keys, endpoints, codes and statuses the ones
 // that hold no call the filter asks for, and unpacks the rest. Batches of several writers (instances) may
-// overlap in time, so a call is handed out only once no batch left to read can hold a newer one.
+// overlap in time, so a call is handed out only once no batch left to read can hold a newer one. On SQLite a
+// batch's calls are in a file beside the table (engine/db/call-files.ts), read when the batch is unpacked.
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Db, Engine } from '../../engine/db/open.js';
+import { CallFiles, type CallsPlace } from '../../engine/db/call-files.js';
+import type { Db, Engine, OpenDatabase } from '../../engine/db/open.js';
 import { timeOfRequestId } from '../../engine/request-id.js';
 import { dayPartitions, dropDayPartition, makeDayPartition } from '../../engine/db/partitions.js';
 import {
@@ -71,26 +74,44 @@ export function callIds(): (at: number) => string {
 }
 
 const TABLE = 'request_log_batch';
-type Batch = Pick<RequestLogBatchTable, 'id' | 'owner' | 'dropDay' | 'calls'>;
+/** A batch as read: its calls in the row, or where a file holds them. */
+const READ_COLUMNS = ['id', 'owner', 'dropDay', 'calls', 'callsFile', 'callsAt', 'callsBytes'] as const;
+type Batch = Pick<RequestLogBatchTable, (typeof READ_COLUMNS)[number]>;
+/** Rows in one insert on SQLite (its statements take at most 32,766 values). */
+const ROWS_AT_ONCE = 500;
 
 export class LogRecords {
+  private readonly db: Db;
+  readonly engine: Engine;
   /** PostgreSQL partitions known to exist. */
   private readonly made = new Set<number>();
+  /** SQLite's: the files its batches' calls are in. */
+  private readonly files: CallFiles | undefined;
+  /** Where each batch's calls went, until its row is written (a failed insert does not write them twice). */
+  private readonly placed = new WeakMap<CallBatch, CallsPlace>();
 
-  constructor(
-    private readonly db: Db,
-    readonly engine: Engine,
-  ) {}
+  constructor(database: Pick<OpenDatabase, 'db' | 'engine' | 'dir'>) {
+    this.db = database.db;
+    this.engine = database.engine;
+    if (this.engine === 'sqlite') {
+      if (database.dir === undefined) throw new Error('the request log on SQLite needs the folder of its file');
+      this.files = new CallFiles(path.join(database.dir, 'request-log'));
+    }
+  }
 
-  /** Writes batches, each one row (one statement each, so the pages' reads go between two on SQLite). */
+  /**
+   * Writes batches. SQLite: their calls appended to their days' files first, then their rows in one
+   * transaction. PostgreSQL: a row each, its calls in it.
+   */
   async insert(batches: CallBatch[]): Promise<void> {
+    if (this.files) return this.insertBeside(this.files, batches);
     for (const b of batches) {
-      if (this.engine === 'postgres' && !this.made.has(b.dropDay)) {
+      if (!this.made.has(b.dropDay)) {
         await makeDayPartition(this.db, TABLE, b.dropDay);
         this.made.add(b.dropDay);
       }
       // A batch written before a failure is not written twice: its id is taken.
-      const row = b.row(this.engine === 'postgres');
+      const row = b.row('text');
       if (!b.named.length)
         await this.db
           .insertInto('requestLogBatch')
@@ -111,6 +132,53 @@ export class LogRecords {
             .execute();
         });
     }
+  }
+
+  private async insertBeside(files: CallFiles, batches: CallBatch[]): Promise<void> {
+    const byDay = new Map<number, CallBatch[]>();
+    for (const b of batches)
+      if (!this.placed.has(b)) {
+        const day = byDay.get(b.dropDay);
+        if (day) day.push(b);
+        else byDay.set(b.dropDay, [b]);
+      }
+    for (const [day, list] of byDay) {
+      const places = files.append(
+        day,
+        list.map((b) => b.bytes()),
+      );
+      list.forEach((b, i) => this.placed.set(b, places[i]));
+    }
+    const rows = batches.map((b) => b.row(this.placed.get(b)!));
+    const named = batches.flatMap((b) => b.names());
+    await this.db.transaction().execute(async (t) => {
+      for (let i = 0; i < rows.length; i += ROWS_AT_ONCE)
+        await t
+          .insertInto('requestLogBatch')
+          .values(rows.slice(i, i + ROWS_AT_ONCE))
+          .onConflict((c) => c.doNothing())
+          .execute();
+      for (let i = 0; i < named.length; i += ROWS_AT_ONCE)
+        await t
+          .insertInto('requestLogNamed')
+          .values(named.slice(i, i + ROWS_AT_ONCE))
+          .onConflict((c) => c.doNothing())
+          .execute();
+    });
+    for (const b of batches) this.placed.delete(b);
+  }
+
+  /** A batch's calls, or none when they are gone (its file dropped or lost); `requestId`: none unless they may hold it. */
+  private callsIn(b: Batch, requestId?: string): LogRow[] {
+    const calls =
+      b.callsFile === null ? b.calls : this.files?.read({ file: b.callsFile, at: Number(b.callsAt), bytes: Number(b.callsBytes) });
+    if (calls === undefined) return [];
+    if (requestId !== undefined) {
+      const id = JSON.stringify(requestId);
+      if (!(typeof calls === 'string' ? calls.includes(id) : Buffer.from(calls.buffer, calls.byteOffset, calls.byteLength).includes(id)))
+        return [];
+    }
+    return callsOf({ owner: b.owner, dropDay: b.dropDay, calls });
   }
 
   /** One page, newest first: `limit` rows and whether more follow. */
@@ -138,7 +206,7 @@ export class LogRecords {
     let held: LogRow[] = [];
     let next = await batches.next();
     while (!next.done) {
-      for (const r of callsOf(next.value)) if (wanted(r)) held.push(r);
+      for (const r of this.callsIn(next.value, q.requestId)) if (wanted(r)) held.push(r);
       next = await batches.next();
       const bound = next.done ? '' : next.value.id;
       held.sort((a, b) => (a.id < b.id ? 1 : -1));
@@ -167,12 +235,7 @@ export class LogRecords {
       if (q.owner !== undefined) named = named.where('owner', '=', q.owner);
       const ids = (await named.execute()).map((r) => r.batchId);
       if (!ids.length) return;
-      yield* await this.db
-        .selectFrom('requestLogBatch')
-        .select(['id', 'owner', 'dropDay', 'calls'])
-        .where('id', 'in', ids)
-        .orderBy('id', 'desc')
-        .execute();
+      yield* await this.db.selectFrom('requestLogBatch').select(READ_COLUMNS).where('id', 'in', ids).orderBy('id', 'desc').execute();
       return;
     }
     // Time bounds on the newest call (the index) from bounds on the calls: a batch spans at most BATCH_SPAN_MS.
@@ -190,7 +253,7 @@ export class LogRecords {
     }
     let before: string | undefined;
     for (;;) {
-      let s = this.db.selectFrom('requestLogBatch').select(['id', 'owner', 'dropDay', 'calls']);
+      let s = this.db.selectFrom('requestLogBatch').select(READ_COLUMNS);
       if (q.owner !== undefined) s = s.where('owner', '=', q.owner);
       if (newestFrom !== undefined) s = s.where('id', '>=', idAt(newestFrom));
       if (newestTo !== undefined) s = s.where('id', '<', idAt(newestTo));
@@ -202,7 +265,8 @@ export class LogRecords {
       if (q.code !== undefined) s = s.where(has('codes', ` ${q.code} `));
       if (q.status !== undefined) s = s.where(has('statuses', ` ${q.status} `));
       if (q.statusClass !== undefined) s = s.where(has('statuses', ` ${q.statusClass}`));
-      if (q.requestId !== undefined) s = s.where(has('calls', JSON.stringify(q.requestId)));
+      // SQLite's calls are in files: their batches are searched as they are read (callsIn).
+      if (q.requestId !== undefined && !this.files) s = s.where(has('calls', JSON.stringify(q.requestId)));
       const rows = await s.orderBy('id', 'desc').limit(READ).execute();
       yield* rows;
       if (rows.length < READ) return;
@@ -216,13 +280,13 @@ export class LogRecords {
     if (!Number.isFinite(at)) return undefined;
     const batches = await this.db
       .selectFrom('requestLogBatch')
-      .select(['id', 'owner', 'dropDay', 'calls'])
+      .select(READ_COLUMNS)
       .where('id', '>=', id)
       .where('id', '<', idAt(at + BATCH_SPAN_MS + 1))
       .where('firstId', '<=', id)
       .execute();
     for (const b of batches) {
-      const found = callsOf(b).find((r) => r.id === id);
+      const found = this.callsIn(b).find((r) => r.id === id);
       if (found) return found;
     }
     return undefined;
@@ -230,8 +294,22 @@ export class LogRecords {
 
   /** Deletes every call of an owner (an account deleted by its owner: the calls hold what it sent). */
   async forget(owner: string): Promise<void> {
+    if (this.files) {
+      const inFiles = await this.db
+        .selectFrom('requestLogBatch')
+        .select(['callsFile', 'callsAt', 'callsBytes'])
+        .where('owner', '=', owner)
+        .where('callsFile', 'is not', null)
+        .execute();
+      for (const p of inFiles) this.files.erase({ file: p.callsFile!, at: Number(p.callsAt), bytes: Number(p.callsBytes) });
+    }
     await this.db.deleteFrom('requestLogBatch').where('owner', '=', owner).execute();
     await this.db.deleteFrom('requestLogNamed').where('owner', '=', owner).execute();
+  }
+
+  /** Closes the files it holds open. */
+  close(): void {
+    this.files?.close();
   }
 
   /** Drops the calls whose day has come: whole partitions on PostgreSQL. Answers how many days or batches went. */
@@ -255,7 +333,10 @@ export class LogRecords {
         .executeTakeFirst();
       const n = Number(r.numDeletedRows);
       gone += n;
-      if (n < SWEEP_CHUNK) return gone;
+      if (n < SWEEP_CHUNK) {
+        this.files?.drop(today);
+        return gone;
+      }
       await pause();
     }
   }

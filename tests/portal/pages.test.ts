@@ -274,7 +274,7 @@ describe('in Chromium', () => {
       // The request inspector: the operators' list (the paste above is on it) and one call's page with its
       // providers, the account's own list, and the reference opened by Replay in Try it.
       await t.api.requestLog!.flush();
-      const logged = (await new LogRecords(t.api.database.db, t.api.database.engine).list({ limit: 1 })).rows[0];
+      const logged = (await new LogRecords(t.api.database).list({ limit: 1 })).rows[0];
       await check('admin-requests', signedIn(ADMIN, '/admin/requests'));
       await check('admin-request', signedIn(ADMIN, `/admin/requests/${logged.id}`));
       await check('requests', signedIn(ADMIN, '/dashboard/requests'));

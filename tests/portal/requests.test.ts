@@ -132,7 +132,7 @@ test('an account deleted by its owner takes its calls with it', async () => {
   const fay = await member('fay-log@example.com');
   const id = (await call(fay.key, { bin: '466666' })).headers['x-request-id'];
   await t.api.requestLog!.flush();
-  const rows = async () => (await new LogRecords(t.api.database.db, t.api.database.engine).list({ requestId: id, limit: 5 })).rows;
+  const rows = async () => (await new LogRecords(t.api.database).list({ requestId: id, limit: 5 })).rows;
   expect(await rows()).toHaveLength(1);
   const deleted = await submit(fay.agent, '/account', '/account/delete', { password: PW });
   expect(deleted.status).toBe(303);

@@ -2,7 +2,9 @@
 // (DATABASE_URL): every table is copied as it is, rows already there left alone, once (recorded in
 // `legacy_imports` as 'sqlite-tables'). Identity columns are left to PostgreSQL to number.
 import fs from 'node:fs';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { CallFiles } from '../call-files.js';
 import type { Db } from '../open.js';
 import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
@@ -24,8 +26,24 @@ const NOT_COPIED = new Set([
 const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
 /** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
 const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
-/** Columns SQLite keeps as the bytes of a text that PostgreSQL keeps as text (the request log's calls). */
-const TEXT_BYTES: Record<string, string> = { request_log_batch: 'calls' };
+/**
+ * Rows as PostgreSQL keeps them: the request log's calls in the row, as text (SQLite keeps them in a file
+ * beside the table, or in the row as bytes). Undefined: its calls are gone (their file dropped or lost).
+ */
+const AS_POSTGRES: Record<string, (r: Record<string, unknown>, files: CallFiles) => Record<string, unknown> | undefined> = {
+  request_log_batch(r, files) {
+    let calls = r.calls;
+    if (typeof r.calls_file === 'string') calls = files.read({ file: r.calls_file, at: Number(r.calls_at), bytes: Number(r.calls_bytes) });
+    if (calls === undefined) return undefined;
+    return {
+      ...r,
+      calls: calls instanceof Uint8Array ? Buffer.from(calls).toString('utf8') : calls,
+      calls_file: null,
+      calls_at: null,
+      calls_bytes: null,
+    };
+  },
+};
 const CHUNK = 200;
 
 function openFile(file: string): DatabaseSync | undefined {
@@ -67,6 +85,7 @@ export async function tablesLeftBehind(file: string, to: Db): Promise<string | u
 export async function copySqliteTables(file: string, to: Db): Promise<ImportResult | undefined> {
   const from = openFile(file);
   if (!from) return undefined;
+  const files = new CallFiles(path.join(path.dirname(file), 'request-log'));
   try {
     const before = await to.selectFrom('legacyImports').select('at').where('source', '=', SOURCE).executeTakeFirst();
     if (before) return { source: SOURCE, importedBefore: before.at, counts: {} };
@@ -76,7 +95,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
       for (const table of tablesOf(from)) {
         const numbered = NUMBERED[table];
         const byDay = BY_DAY[table];
-        const bytes = TEXT_BYTES[table];
+        const asPostgres = AS_POSTGRES[table];
         const days = new Set<number>();
         let read = 0;
         let written = 0;
@@ -97,7 +116,11 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
             const { [numbered]: _dropped, ...rest } = r;
             r = rest;
           }
-          if (bytes && r[bytes] instanceof Uint8Array) r = { ...r, [bytes]: Buffer.from(r[bytes]).toString('utf8') };
+          if (asPostgres) {
+            const moved = asPostgres(r, files);
+            if (!moved) continue;
+            r = moved;
+          }
           if (byDay && !days.has(Number(r[byDay]))) {
             days.add(Number(r[byDay]));
             await makeDayPartition<Database>(trx, table, Number(r[byDay]));
@@ -118,6 +141,7 @@ export async function copySqliteTables(file: string, to: Db): Promise<ImportResu
     });
     return { source: SOURCE, counts: counts };
   } finally {
+    files.close();
     from.close();
   }
 }

@@ -3,7 +3,9 @@
 // recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
 // one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
 // unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
-// SQLite deletes by the same column's index. Why batches: docs/decisions/request-log.md.
+// SQLite deletes by the same column's index and keeps the calls themselves in files beside the table, a
+// day's files dropped whole (engine/db/call-files.ts). Why batches: docs/decisions/request-log.md.
+import type { CallsPlace } from '../call-files.js';
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -26,10 +28,15 @@ export interface RequestLogBatchTable {
   codes: string;
   statuses: string;
   /**
-   * JSON: an array of `CallTuple`s, oldest first. Written on SQLite as the bytes of that text (a BLOB: the
-   * batch's buffer as it is, never made a string of the JavaScript heap); PostgreSQL's column is text.
+   * JSON: an array of `CallTuple`s, oldest first; PostgreSQL's column is text. SQLite's writer keeps them in
+   * a file beside the table (the three columns below; this one then empty); rows it wrote before hold the
+   * bytes of that text (a BLOB).
    */
   calls: string | Uint8Array;
+  /** Where the calls are when a file holds them (engine/db/call-files.ts): its name, their offset and length. */
+  callsFile: string | null;
+  callsAt: number | null;
+  callsBytes: number | null;
 }
 
 /**
@@ -212,10 +219,15 @@ export class CallBatch {
     return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
   }
 
-  /** `text`: its calls as a string (PostgreSQL's text column) rather than bytes (SQLite). */
-  row(text = false): RequestLogBatchTable {
+  /** Its calls' JSON, as bytes (a view of its buffer until release()). */
+  bytes(): Buffer {
     this.text[this.used] = 0x5d;
-    const calls = this.text.subarray(0, this.used + 1);
+    return this.text.subarray(0, this.used + 1);
+  }
+
+  /** Its row, with its calls where a file holds them, or in the row as text (PostgreSQL) or bytes. */
+  row(calls: CallsPlace | 'text' | 'bytes'): RequestLogBatchTable {
+    const placed = typeof calls === 'object';
     return {
       id: this.lastId,
       firstId: this.firstId,
@@ -226,7 +238,10 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: text ? calls.toString('utf8') : calls,
+      calls: placed ? '' : calls === 'text' ? this.bytes().toString('utf8') : this.bytes(),
+      callsFile: placed ? calls.file : null,
+      callsAt: placed ? calls.at : null,
+      callsBytes: placed ? calls.bytes : null,
     };
   }
 

@@ -53,7 +53,7 @@ test('SQLite tables are refused beside a DATABASE_URL until `npm run migrate` co
   expect(out.stdout).toMatch(/ {2}request_log_batch: 1 of 1\n/);
   const moved = await testApp({ DATABASE_URL: databaseUrl }, { dataDir });
   try {
-    const calls = await new LogRecords(moved.api.database.db, 'postgres').list({ limit: 10 });
+    const calls = await new LogRecords(moved.api.database).list({ limit: 10 });
     expect(calls.rows.map((r) => [r.requestId, r.endpoint, r.status])).toEqual([[logged.headers['x-request-id'], 'tools/ccgen', 200]]);
     const res = await request(moved.app).get('/api/v1/tools/ccgen').query({ bin: '457173' }).set('X-API-Key', key);
     expect(res.status).toBe(200);

@@ -3,6 +3,8 @@
 // sort of every call would list them; one call is found by its own id and by its request id (the service's
 // UUIDv7, a caller's own id, and a UUIDv7 of a clock far off); and the one-row-a-call table of an earlier
 // version moves into batches with every call kept.
+import fs from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import type { Call, ProviderAttempt } from '../../../engine/pipeline/call.js';
 import { timeOfRequestId, timeOrderedId } from '../../../engine/request-id.js';
@@ -14,6 +16,7 @@ import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-re
 import { makeDayPartition } from '../../../engine/db/partitions.js';
 import { CallBatch, callsOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
+import { requestLogCallFiles } from '../../../engine/db/migrations/0012-request-log-call-files.js';
 
 const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
 const PLANS = { premium: plan('premium') };
@@ -63,7 +66,7 @@ const answered = (
 describeEngines('the request log in batches', (engine, open) => {
   engineTest('every filter and cursor lists what a plain filter of every call lists', async () => {
     const db = await open();
-    const records = new LogRecords(db.db, db.engine);
+    const records = new LogRecords(db);
     let now = Date.UTC(2026, 10, 29, 12);
     const silent = pino({ level: 'silent' });
     const writers = [0, 1].map(() =>
@@ -123,38 +126,70 @@ describeEngines('the request log in batches', (engine, open) => {
     // An account deleted takes its calls and their index with it; the sweep drops both by day.
     await records.forget('acct-a');
     expect((await records.list({ owner: 'acct-a', limit: 1 })).rows).toEqual([]);
+    // On SQLite its calls' bytes are zeroed in their files at once, the other owners' left as they were.
+    const filesText = () =>
+      db.dir === undefined
+        ? ''
+        : callFiles(db.dir)
+            .map((f) => fs.readFileSync(f, 'latin1'))
+            .join('\n');
+    const [a, b] = ['acct-a', 'acct-b'].map((o) => all.filter((r) => r.owner === o).map((r) => JSON.stringify(r.requestId)));
+    if (db.dir !== undefined) {
+      expect(a.filter((id) => filesText().includes(id))).toEqual([]);
+      expect(b.filter((id) => !filesText().includes(id))).toEqual([]);
+    }
     expect(await db.db.selectFrom('requestLogNamed').select('owner').where('owner', '=', 'acct-a').execute()).toEqual([]);
     await records.sweep(Math.floor(now / 86_400_000) + 8);
     expect((await records.list({ limit: 1 })).rows).toEqual([]);
     expect(await db.db.selectFrom('requestLogNamed').select('owner').execute()).toEqual([]);
+    if (db.dir !== undefined) expect(callFiles(db.dir)).toEqual([]);
     for (const w of writers) await w.close();
   });
 
-  engineTest('a batch reads back the same whether its calls are bytes (SQLite) or text (PostgreSQL; SQLite before)', async () => {
-    const db = await open();
-    const records = new LogRecords(db.db, db.engine);
-    const now = Date.UTC(2026, 10, 29, 12);
-    const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: pino({ level: 'silent' }), now: () => now });
-    const ids = [timeOrderedId(now), 'caller-own-1', timeOrderedId(now + 1)];
-    ids.forEach((id, i) => log.record(answered(id, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now + i));
-    await log.flush();
-    const [stored] = await db.db.selectFrom('requestLogBatch').selectAll().execute();
-    expect(typeof stored.calls === 'string').toBe(engine === 'postgres');
-    const read = async () => ({
-      page: (await records.list({ owner: 'acct-a', limit: 10 })).rows,
-      byRequestId: await Promise.all(
-        ids.map(async (requestId) => (await records.list({ owner: 'acct-a', requestId, limit: 1 })).rows[0]?.requestId),
-      ),
-    });
-    const before = await read();
-    expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
-    expect(before.byRequestId).toEqual(ids);
-    const text = typeof stored.calls === 'string' ? stored.calls : Buffer.from(stored.calls).toString('utf8');
-    expect(JSON.parse(text)).toHaveLength(3);
-    await db.db.updateTable('requestLogBatch').set({ calls: text }).execute();
-    expect(await read()).toEqual(before);
-    await log.close();
-  });
+  engineTest(
+    'a batch reads back the same whether its calls are in a file (SQLite), text (PostgreSQL) or bytes in the row (SQLite before)',
+    async () => {
+      const db = await open();
+      const records = new LogRecords(db);
+      const now = Date.UTC(2026, 10, 29, 12);
+      const log = createRequestLog({
+        records,
+        plans: PLANS,
+        endpoints: [],
+        ip: 'truncated',
+        log: pino({ level: 'silent' }),
+        now: () => now,
+      });
+      const ids = [timeOrderedId(now), 'caller-own-1', timeOrderedId(now + 1)];
+      ids.forEach((id, i) => log.record(answered(id, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now + i));
+      await log.flush();
+      const [stored] = await db.db.selectFrom('requestLogBatch').selectAll().execute();
+      expect(stored.callsFile === null).toBe(engine === 'postgres');
+      const read = async () => ({
+        page: (await records.list({ owner: 'acct-a', limit: 10 })).rows,
+        byRequestId: await Promise.all(
+          ids.map(async (requestId) => (await records.list({ owner: 'acct-a', requestId, limit: 1 })).rows[0]?.requestId),
+        ),
+      });
+      const before = await read();
+      expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
+      expect(before.byRequestId).toEqual(ids);
+      const text =
+        stored.callsFile === null
+          ? (stored.calls as string)
+          : fs
+              .readFileSync(path.join(db.dir!, 'request-log', stored.callsFile))
+              .subarray(Number(stored.callsAt), Number(stored.callsAt) + Number(stored.callsBytes))
+              .toString('utf8');
+      expect(JSON.parse(text)).toHaveLength(3);
+      const inRow = engine === 'sqlite' ? [text, Buffer.from(text)] : [text];
+      for (const calls of inRow) {
+        await db.db.updateTable('requestLogBatch').set({ calls, callsFile: null, callsAt: null, callsBytes: null }).execute();
+        expect(await read()).toEqual(before);
+      }
+      await log.close();
+    },
+  );
 
   engineTest('the one-row-a-call table of an earlier version moves into batches, every call kept', async () => {
     const db = await open();
@@ -196,8 +231,9 @@ describeEngines('the request log in batches', (engine, open) => {
         .values(rows.slice(i, i + 100))
         .execute();
     await requestLogBatches.up(db.db, db.engine);
+    await requestLogCallFiles.up(db.db, db.engine);
 
-    const records = new LogRecords(db.db, db.engine);
+    const records = new LogRecords(db);
     const moved = await listAll(records, { limit: 500 });
     expect(moved).toHaveLength(1203);
     const byRequest = new Map(moved.map((r) => [r.requestId, r]));
@@ -266,14 +302,20 @@ async function listAll(records: LogRecords, q: LogQuery): Promise<LogRow[]> {
   }
 }
 
+/** The request log's files of a SQLite database's folder. */
+function callFiles(dir: string): string[] {
+  const files = path.join(dir, 'request-log');
+  return fs.existsSync(files) ? fs.readdirSync(files).map((f) => path.join(files, f)) : [];
+}
+
 /** A call's line as a batch holds it, read back as JSON. */
 function lineOf(t: CallTuple): unknown {
   const batch = new CallBatch('owner', 1);
   batch.add(t, false);
-  const sqlite = callsOf(batch.row(false));
-  const { calls } = batch.row(true);
+  const sqlite = callsOf(batch.row('bytes'));
+  const { calls } = batch.row('text');
   batch.release();
-  // SQLite's bytes and PostgreSQL's text hold the same calls.
+  // Bytes (SQLite's files and rows) and PostgreSQL's text hold the same calls.
   expect(sqlite).toEqual(callsOf({ calls, owner: 'owner', dropDay: 1 }));
   return (JSON.parse(calls as string) as unknown[])[0];
 }
@@ -311,7 +353,7 @@ test('a call kept in a batch reads back as the tuple it was, whatever its texts 
 
 test("a call's time and bytes are kept as numbers whatever they were, and its providers as they were tried", async () => {
   const t = await freshDatabase('sqlite');
-  const records = new LogRecords(t.db, t.engine);
+  const records = new LogRecords(t);
   const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'full', log: pino({ level: 'silent' }) });
   const attempts: ProviderAttempt[] = [{ upstream: 'binlist', status: 502, code: 'upstream_error', ms: 12.34 }];
   const call = {
@@ -347,7 +389,7 @@ test('the service makes UUIDv7 request ids: its time in the first 48 bits, versi
 
 test('a flush asked for while a write is under way writes, once it resolves, every call recorded before it', async () => {
   const db = await freshDatabase('sqlite');
-  const records = new LogRecords(db.db, db.engine);
+  const records = new LogRecords(db);
   const insert = records.insert.bind(records);
   let release: () => void = () => {};
   const held = new Promise<void>((r) => (release = r));

@@ -1,6 +1,7 @@
 // A request log whose store fails (every write rejected) or hangs (a write that never answers) costs the
 // calls it records nothing: they are answered as before and as fast, and what could not be written is
 // written once the store takes writes again.
+import fs from 'node:fs';
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { appForTests, KEYS } from '../../helpers/app.js';
@@ -35,9 +36,32 @@ test('a store that rejects every write: the calls answer, and their rows are wri
   expect(failing).toHaveBeenCalled();
   failing.mockRestore();
   await t.api.requestLog!.flush();
-  const records = new LogRecords(t.api.database.db, t.api.database.engine);
+  const records = new LogRecords(t.api.database);
   const kept = (await records.list({ limit: 100 })).rows.filter((r) => ids.includes(r.requestId));
   expect(kept).toHaveLength(5);
+});
+
+test("a full disk under the calls' files: the calls answer, and are written once, whole, when there is room again", async () => {
+  // One write cut short (the disk filled midway), then none at all.
+  const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  const writev = jest
+    .spyOn(fs, 'writevSync')
+    .mockImplementationOnce(() => 7)
+    .mockImplementation(() => {
+      throw full();
+    });
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await call();
+    expect(res.status).toBe(200);
+    ids.push(res.headers['x-request-id']);
+    await t.api.requestLog!.flush();
+  }
+  expect(writev).toHaveBeenCalledTimes(5);
+  writev.mockRestore();
+  await t.api.requestLog!.flush();
+  const kept = (await new LogRecords(t.api.database).list({ limit: 100 })).rows.filter((r) => ids.includes(r.requestId));
+  expect(kept.map((r) => r.requestId).sort()).toEqual([...ids].sort());
 });
 
 test('a store that never answers: the calls are answered as fast as with a working one', async () => {

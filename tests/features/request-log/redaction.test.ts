@@ -2,6 +2,7 @@
 // secret), a password-like field and a token sent in the query, a JSON body, a form or the headers are read
 // back from the table raw (node:sqlite, not through the code that wrote them) and are not there, while the
 // call's other parameters are. Values are capped at 8 KB; uploads keep name, type and size only.
+import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
@@ -18,7 +19,7 @@ const SECRETS = {
   bearer: 'authorization-header-secret-9',
 };
 
-/** Every batch of the table as the database holds it, its calls' bytes read as the text they are. */
+/** Every batch of the table as the database holds it, its calls read from their file as the text they are. */
 function rawBatches(): Record<string, unknown>[] {
   const db = new DatabaseSync(path.join(t.dataDir, 'uua.sqlite'), { readOnly: true });
   try {
@@ -26,8 +27,10 @@ function rawBatches(): Record<string, unknown>[] {
       .prepare('SELECT * FROM request_log_batch')
       .all()
       .map((b) => {
-        expect(b.calls).toBeInstanceOf(Uint8Array);
-        return { ...b, calls: Buffer.from(b.calls as Uint8Array).toString('utf8') };
+        expect(b.calls_file).toMatch(/^\d+-[0-9a-f]+\.calls$/);
+        const at = Number(b.calls_at);
+        const bytes = fs.readFileSync(path.join(t.dataDir, 'request-log', String(b.calls_file))).subarray(at, at + Number(b.calls_bytes));
+        return { ...b, calls: bytes.toString('utf8') };
       });
   } finally {
     db.close();
@@ -71,7 +74,19 @@ test('keys, upstream_key, passwords and tokens in the query, body and headers ne
   const ours = rows.filter((r) => [get, json, form].some((res) => res.headers['x-request-id'] === r.request_id));
   expect(ours).toHaveLength(3);
   const everything = JSON.stringify(rawBatches());
-  for (const secret of [...Object.values(SECRETS), KEYS.premium, KEYS.enterprise]) expect(everything).not.toContain(secret);
+  // Nor anywhere in the files the calls are in, or the database's own (its write-ahead log included).
+  const files = [
+    ...fs.readdirSync(path.join(t.dataDir, 'request-log')).map((f) => path.join(t.dataDir, 'request-log', f)),
+    ...fs
+      .readdirSync(t.dataDir)
+      .filter((f) => f.startsWith('uua.sqlite'))
+      .map((f) => path.join(t.dataDir, f)),
+  ];
+  const stored = files.map((f) => fs.readFileSync(f, 'latin1')).join('\n');
+  for (const secret of [...Object.values(SECRETS), KEYS.premium, KEYS.enterprise]) {
+    expect(everything).not.toContain(secret);
+    expect(stored).not.toContain(secret);
+  }
   // What is not a secret is kept, and the secrets' places say so.
   const byId = (res: { headers: Record<string, string> }) =>
     JSON.parse(String(ours.find((r) => r.request_id === res.headers['x-request-id'])!.params));

@@ -28,7 +28,7 @@ const answered = (keyId: string, plan: string, id: string) =>
 describeEngines('the request log keeps each plan its days, then drops them whole', (engine, open) => {
   engineTest('Free 1 day, Premium 7, Enterprise 30', async () => {
     const db = await open();
-    const records = new LogRecords(db.db, db.engine);
+    const records = new LogRecords(db);
     let now = Date.UTC(2026, 10, 29, 12);
     const log = createRequestLog({ records, plans: PLANS, endpoints: [], ip: 'truncated', log: pino({ level: 'silent' }), now: () => now });
     for (const p of Object.keys(PLANS)) log.record(answered(`k-${p}`, p, `r-${p}`), 200, now);
@@ -72,7 +72,7 @@ describeEngines('the request log keeps each plan its days, then drops them whole
 
   engineTest('a plan without logDays, and calls of no key, are kept one day', async () => {
     const db = await open();
-    const records = new LogRecords(db.db, db.engine);
+    const records = new LogRecords(db);
     const now = Date.UTC(2026, 10, 29, 12);
     const log = createRequestLog({
       records,
