@@ -1,7 +1,7 @@
 // The request log: every answered API call, recorded off the request path. The call observer hands each
-// call to `record`, which makes it one JSON line at once (parameters redacted and capped: redact.ts) and keeps
-// nothing else of the call; the lines of one owner and retention day go into one batch (a row of the table,
-// engine/db/tables/request-log.ts), and every FLUSH_MS the batches are written (records.ts). A store that fails
+// call to `record`, which makes it a tuple of its batch at once (parameters redacted and capped: redact.ts)
+// and keeps nothing else of the call; the calls of one owner and retention day go into one batch (a row of
+// the table, engine/db/tables/request-log.ts, which encodes them as JSON a few at a time), and every FLUSH_MS the batches are written (records.ts). A store that fails
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
 import type { Logger } from 'pino';
@@ -79,7 +79,7 @@ export function createRequestLog(deps: RequestLogDeps) {
     return kept;
   };
 
-  /** The observer's part: runs as the answer is written, and keeps the call as one JSON line of its batch. */
+  /** The observer's part: runs as the answer is written, and keeps the call as one tuple of its batch. */
   const record = (call: Call, status: number, at: number) => {
     if (held >= MAX_WAITING) {
       dropped++;
@@ -104,6 +104,15 @@ export function createRequestLog(deps: RequestLogDeps) {
     const sent = body ? { ...query, ...body } : query;
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const attempts = call.attempts;
+    const source = call.outcome?.source ?? null;
+    // Nearly every call asks one provider, which answers: its time alone (CallTuple).
+    const one = attempts?.length === 1 ? attempts[0] : undefined;
+    const providers =
+      one && one.status === 200 && one.upstream === source && one.code === undefined && one.breaker === undefined && Number.isFinite(one.ms)
+        ? one.ms
+        : attempts?.length
+          ? attempts
+          : null;
     batch.add(
       [
         idOf(at),
@@ -115,8 +124,8 @@ export function createRequestLog(deps: RequestLogDeps) {
         status,
         call.errorCode ?? null,
         finite(Math.round(call.elapsedMs * 100) / 100),
-        call.outcome?.source ?? null,
-        attempts?.length ? attempts : null,
+        source,
+        providers,
         call.outcome?.cached === true ? 1 : 0,
         finite(call.bytesOut),
         addressOf(call.ip),

@@ -1,7 +1,7 @@
 // The request log (features/request-log/): every API call, what it asked and what it was answered, with its
 // secrets redacted, kept in batches: one row holds the calls of one owner and retention day that one writer
 // recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
-// one JSON line and no index entry; a page of the inspector reads the owner's newest batches by index and
+// a tuple in its batch's JSON and no index entry; a page of the inspector reads the owner's newest batches by index and
 // unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
 // SQLite deletes by the same column's index and keeps the calls themselves in files beside the table, a
 // day's files dropped whole (engine/db/call-files.ts). Why batches: docs/decisions/request-log.md.
@@ -106,8 +106,11 @@ export type CallTuple = [
   code: string | null,
   ms: number,
   source: string | null,
-  /** The providers tried ({ upstream, status, code?, ms, breaker? }: engine/pipeline/call.ts ProviderAttempt). */
-  providers: readonly object[] | null,
+  /**
+   * The providers tried ({ upstream, status, code?, ms, breaker? }: engine/pipeline/call.ts ProviderAttempt);
+   * a number for the most common list, one provider that answered (status 200) and is `source`: its ms.
+   */
+  providers: readonly object[] | number | null,
   cached: 0 | 1,
   bytesOut: number,
   ip: string | null,
@@ -139,7 +142,7 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
     code: t[7],
     ms: t[8],
     source: t[9],
-    providers: t[10] === null ? null : JSON.stringify(t[10]),
+    providers: t[10] === null ? null : JSON.stringify(typeof t[10] === 'number' ? [{ upstream: t[9], status: 200, ms: t[10] }] : t[10]),
     cached: t[11],
     bytesOut: t[12],
     ip: t[13],
@@ -152,14 +155,17 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
 
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
+/** Calls encoded together (CallBatch.encode). */
+const GROUP = 32;
+
 /** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
 const spare: Buffer[] = [];
 const BUFFER_BYTES = 128 * 1024;
 
 /**
- * The calls of one owner and drop day that go into one row: each call one JSON line as it comes, encoded at
- * once into a buffer of the batch's own. Kept as strings until the write, a moment's calls would outlive the
- * young generation's collections and be copied into the old one, whose collections then mark the whole heap.
+ * The calls of one owner and drop day that go into one row: their tuples encoded as JSON, GROUP at a time,
+ * into a buffer of the batch's own. Kept as tuples or strings until the write, a moment's calls would outlive
+ * the young generation's collections and be copied into the old one, whose collections then mark the whole heap.
  */
 export class CallBatch {
   size = 0;
@@ -169,9 +175,11 @@ export class CallBatch {
   private firstAt = 0;
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
   readonly named: string[] = [];
-  /** `[`, the lines written so far with a comma between two, and room for the `]` that row() ends them with. */
+  /** `[` and the calls encoded so far with a comma between two (none at first), and room for the `]` that bytes() ends them with. */
   private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
-  private used = 1;
+  private used = 0;
+  /** Calls added and not encoded yet: GROUP at a time, one JSON.stringify of many tuples costs a fifth less a call than one each. */
+  private pending: CallTuple[] = [];
   private readonly keys = new Set<string>();
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
@@ -180,9 +188,7 @@ export class CallBatch {
   constructor(
     readonly owner: string | null,
     readonly dropDay: number,
-  ) {
-    this.text[0] = 0x5b;
-  }
+  ) {}
 
   /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
   takes(at: number): boolean {
@@ -202,16 +208,27 @@ export class CallBatch {
     this.endpoints.add(t[4]);
     if (t[7] !== null) this.codes.add(t[7]);
     this.statuses.add(t[6]);
-    const line = JSON.stringify(t);
-    // A UTF-16 unit is at most 3 bytes of UTF-8; one more for the comma and one for the closing `]`.
-    const need = this.used + 2 + line.length * 3;
+    this.size++;
+    if (this.pending.push(t) === GROUP) this.encode();
+  }
+
+  /** The pending calls into the buffer, as one JSON text of them whose brackets are the batch's. */
+  private encode(): void {
+    if (!this.pending.length) return;
+    const json = JSON.stringify(this.pending);
+    this.pending = [];
+    // A UTF-16 unit is at most 3 bytes of UTF-8; one byte more for the closing `]`.
+    const need = this.used + json.length * 3 + 1;
     if (need > this.text.length) {
       const bigger = Buffer.allocUnsafe(Math.max(need, this.text.length * 2));
       this.text.copy(bigger, 0, 0, this.used);
       this.text = bigger;
     }
-    if (this.size++) this.text[this.used++] = 0x2c;
-    this.used += this.text.write(line, this.used);
+    const at = this.used;
+    const n = this.text.write(json, at);
+    // Its `[` opens the batch's array or is the comma after the calls before it; its `]` is left out.
+    if (at > 0) this.text[at] = 0x2c;
+    this.used = at + n - 1;
   }
 
   /** Its calls' own request ids, as rows of the index. */
@@ -221,6 +238,8 @@ export class CallBatch {
 
   /** Its calls' JSON, as bytes (a view of its buffer until release()). */
   bytes(): Buffer {
+    this.encode();
+    if (this.used === 0) this.text[this.used++] = 0x5b;
     this.text[this.used] = 0x5d;
     return this.text.subarray(0, this.used + 1);
   }
