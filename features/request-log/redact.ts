@@ -114,7 +114,8 @@ export function keptParams(
 
 /** The uploads as name, type and size only (their bytes are never kept), their JSON at most CAP_BYTES. */
 export function keptUploads(files: Record<string, UploadedFile> | undefined): KeptUpload[] | null {
-  const list = files ? Object.values(files) : [];
+  if (files === undefined) return null;
+  const list = Object.values(files);
   if (list.length === 0) return null;
   const items = list.map((f) => ({ field: f.field, name: f.originalName.slice(0, 256), type: f.claimedType.slice(0, 128), size: f.size }));
   while (!fits(JSON.stringify(items), CAP_BYTES) && items.length > 1) items.pop();

@@ -11,6 +11,7 @@ import { CallBatch } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
 import { callIds, dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
+import { remembered } from '../../engine/remembered.js';
 
 const FLUSH_MS = 100;
 const SWEEP_MS = 3_600_000;
@@ -18,6 +19,12 @@ const SWEEP_MS = 3_600_000;
 const MAX_WAITING = 100_000;
 /** Client addresses remembered with what is kept of them (callers come back), forgotten all at once beyond it. */
 const ADDRESSES = 4096;
+
+/**
+ * The owner of a personal key's calls, made once a key: a string made anew for each call would be hashed anew
+ * by the map of open batches.
+ */
+const keyOwner = remembered((keyId) => `key:${keyId}`);
 
 /** A number JSON can hold (NaN and the infinities are not JSON). */
 const finite = (n: number) => (Number.isFinite(n) ? n : 0);
@@ -89,7 +96,7 @@ export function createRequestLog(deps: RequestLogDeps) {
     const ok = id?.status === 'ok' ? id : undefined;
     const plan = ok?.plan;
     // Whose calls these are: the account's, a personal key's of no account, nobody's for a shared key.
-    const owner = ok?.accountId ?? (ok && plan && plans[plan]?.keyedBy === 'key' ? `key:${ok.keyId}` : null);
+    const owner = ok?.accountId ?? (ok && plan && plans[plan]?.keyedBy === 'key' ? keyOwner(ok.keyId) : null);
     const dropDay = dayOf(at) + retentionDays(plans, plan) + 1;
     let batch = open.get(owner);
     if (!batch || batch.dropDay !== dropDay || !batch.takes(at)) {
@@ -105,11 +112,11 @@ export function createRequestLog(deps: RequestLogDeps) {
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const attempts = call.attempts;
     const source = call.outcome?.source ?? null;
-    // Nearly every call asks one provider, which answers: its time alone (CallTuple).
+    // Nearly every call asks one provider, which answers: its time alone, in hundredths of a ms (CallTuple).
     const one = attempts?.length === 1 ? attempts[0] : undefined;
     const providers =
       one && one.status === 200 && one.upstream === source && one.code === undefined && one.breaker === undefined && Number.isFinite(one.ms)
-        ? one.ms
+        ? Math.round(one.ms * 100)
         : attempts?.length
           ? attempts
           : null;
