@@ -43,6 +43,11 @@ export interface LogQuery {
 
 /** Batches read at a time while a page fills. */
 const READ = 8;
+/**
+ * Batches read at a time in a search by request id on SQLite: every batch of the id's minutes is read from its
+ * file and searched, most of them holding nothing (PostgreSQL's query skips those itself).
+ */
+const SEARCH = 256;
 /** Rows deleted per statement on SQLite: the sweep lets the requests waiting go between two. */
 const SWEEP_CHUNK = 500;
 /** The longest a call may run: a request id's time (UUIDv7) to its answer, which names the call's id. */
@@ -267,9 +272,10 @@ export class LogRecords {
       if (q.statusClass !== undefined) s = s.where(has('statuses', ` ${q.statusClass}`));
       // SQLite's calls are in files: their batches are searched as they are read (callsIn).
       if (q.requestId !== undefined && !this.files) s = s.where(has('calls', JSON.stringify(q.requestId)));
-      const rows = await s.orderBy('id', 'desc').limit(READ).execute();
+      const read = q.requestId !== undefined && this.files ? SEARCH : READ;
+      const rows = await s.orderBy('id', 'desc').limit(read).execute();
       yield* rows;
-      if (rows.length < READ) return;
+      if (rows.length < read) return;
       before = rows[rows.length - 1].id;
     }
   }
