@@ -143,7 +143,8 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
     code: t[7],
     ms: t[8],
     source: t[9],
-    providers: t[10] === null ? null : JSON.stringify(typeof t[10] === 'number' ? [{ upstream: t[9], status: 200, ms: t[10] / 100 }] : t[10]),
+    providers:
+      t[10] === null ? null : JSON.stringify(typeof t[10] === 'number' ? [{ upstream: t[9], status: 200, ms: t[10] / 100 }] : t[10]),
     cached: t[11],
     bytesOut: t[12],
     ip: t[13],
