@@ -21,16 +21,23 @@ async function median(n: number): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(n / 2)];
 }
 
-afterEach(() => jest.restoreAllMocks());
-
-test('a store that rejects every write: the calls answer, and their rows are written once it recovers', async () => {
-  const failing = jest.spyOn(LogRecords.prototype, 'insert').mockRejectedValue(new Error('SQLITE_IOERR: disk I/O error'));
+/** Five calls, each answered; `after` runs after each. Their request ids. */
+async function fiveCalls(after: () => Promise<unknown> = () => Promise.resolve()): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
     const res = await call();
     expect(res.status).toBe(200);
     ids.push(res.headers['x-request-id']);
+    await after();
   }
+  return ids;
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+test('a store that rejects every write: the calls answer, and their rows are written once it recovers', async () => {
+  const failing = jest.spyOn(LogRecords.prototype, 'insert').mockRejectedValue(new Error('SQLITE_IOERR: disk I/O error'));
+  const ids = await fiveCalls();
   await t.api.requestLog!.flush();
   await t.api.requestLog!.flush();
   expect(failing).toHaveBeenCalled();
@@ -50,13 +57,7 @@ test("a full disk under the calls' files: the calls answer, and are written once
     .mockImplementation(() => {
       throw full();
     });
-  const ids: string[] = [];
-  for (let i = 0; i < 5; i++) {
-    const res = await call();
-    expect(res.status).toBe(200);
-    ids.push(res.headers['x-request-id']);
-    await t.api.requestLog!.flush();
-  }
+  const ids = await fiveCalls(() => t.api.requestLog!.flush());
   // Each flush tried (the timer's too, now and then) and failed.
   expect(writev.mock.calls.length).toBeGreaterThanOrEqual(5);
   writev.mockRestore();
