@@ -84,6 +84,10 @@ const READ_COLUMNS = ['id', 'owner', 'dropDay', 'calls', 'callsFile', 'callsAt',
 type Batch = Pick<RequestLogBatchTable, (typeof READ_COLUMNS)[number]>;
 /** Rows in one insert on SQLite (its statements take at most 32,766 values). */
 const ROWS_AT_ONCE = 500;
+/** Rows written ROWS_AT_ONCE at a time. */
+async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_AT_ONCE) await write(rows.slice(i, i + ROWS_AT_ONCE));
+}
 
 export class LogRecords {
   private readonly db: Db;
@@ -157,18 +161,20 @@ export class LogRecords {
     const rows = batches.map((b) => b.row(this.placed.get(b)!));
     const named = batches.flatMap((b) => b.names());
     await this.db.transaction().execute(async (t) => {
-      for (let i = 0; i < rows.length; i += ROWS_AT_ONCE)
-        await t
+      await inChunks(rows, (chunk) =>
+        t
           .insertInto('requestLogBatch')
-          .values(rows.slice(i, i + ROWS_AT_ONCE))
+          .values(chunk)
           .onConflict((c) => c.doNothing())
-          .execute();
-      for (let i = 0; i < named.length; i += ROWS_AT_ONCE)
-        await t
+          .execute(),
+      );
+      await inChunks(named, (chunk) =>
+        t
           .insertInto('requestLogNamed')
-          .values(named.slice(i, i + ROWS_AT_ONCE))
+          .values(chunk)
           .onConflict((c) => c.doNothing())
-          .execute();
+          .execute(),
+      );
     });
     for (const b of batches) this.placed.delete(b);
   }
@@ -211,7 +217,8 @@ export class LogRecords {
     let held: LogRow[] = [];
     let next = await batches.next();
     while (!next.done) {
-      for (const r of this.callsIn(next.value, q.requestId)) if (wanted(r)) held.push(r);
+      // SQLite's query cannot search the calls in their files: they are searched here, before they are unpacked.
+      for (const r of this.callsIn(next.value, this.files && q.requestId)) if (wanted(r)) held.push(r);
       next = await batches.next();
       const bound = next.done ? '' : next.value.id;
       held.sort((a, b) => (a.id < b.id ? 1 : -1));
