@@ -84,6 +84,12 @@ const READ_COLUMNS = ['id', 'owner', 'dropDay', 'calls', 'callsFile', 'callsAt',
 type Batch = Pick<RequestLogBatchTable, (typeof READ_COLUMNS)[number]>;
 /** Rows in one insert on SQLite (its statements take at most 32,766 values). */
 const ROWS_AT_ONCE = 500;
+/** Where a row's calls are in its file. */
+const placeOf = (file: string, r: Pick<RequestLogBatchTable, 'callsAt' | 'callsBytes'>): CallsPlace => ({
+  file,
+  at: Number(r.callsAt),
+  bytes: Number(r.callsBytes),
+});
 /** Rows written ROWS_AT_ONCE at a time. */
 async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_AT_ONCE) await write(rows.slice(i, i + ROWS_AT_ONCE));
@@ -181,8 +187,7 @@ export class LogRecords {
 
   /** A batch's calls, or none when they are gone (its file dropped or lost); `requestId`: none unless they may hold it. */
   private callsIn(b: Batch, requestId?: string): LogRow[] {
-    const calls =
-      b.callsFile === null ? b.calls : this.files?.read({ file: b.callsFile, at: Number(b.callsAt), bytes: Number(b.callsBytes) });
+    const calls = b.callsFile === null ? b.calls : this.files?.read(placeOf(b.callsFile, b));
     if (calls === undefined) return [];
     if (requestId !== undefined) {
       const id = JSON.stringify(requestId);
@@ -314,7 +319,7 @@ export class LogRecords {
         .where('owner', '=', owner)
         .where('callsFile', 'is not', null)
         .execute();
-      for (const p of inFiles) this.files.erase({ file: p.callsFile!, at: Number(p.callsAt), bytes: Number(p.callsBytes) });
+      for (const p of inFiles) this.files.erase(placeOf(p.callsFile!, p));
     }
     await this.db.deleteFrom('requestLogBatch').where('owner', '=', owner).execute();
     await this.db.deleteFrom('requestLogNamed').where('owner', '=', owner).execute();
