@@ -30,11 +30,17 @@ import { createApp } from '../server/app.js';
 import { openDatabase, sqliteFile } from '../engine/db/open.js';
 import { CallFiles } from '../engine/db/call-files.js';
 import { makeDayPartition } from '../engine/db/partitions.js';
-import { CallBatch, type CallTuple, type RequestLogBatchTable, type RequestLogNamedTable } from '../engine/db/tables/request-log.js';
+import {
+  CallBatch,
+  CallClock,
+  type CallRecord,
+  type RequestLogBatchTable,
+  type RequestLogNamedTable,
+} from '../engine/db/tables/request-log.js';
 import { timeOrderedId } from '../engine/request-id.js';
 import { hashKey, newKey } from '../engine/access/keystore.js';
 import { hashPassword } from '../portal/accounts/passwords.js';
-import { callIds, DAY_MS, dayOf } from '../features/request-log/records.js';
+import { DAY_MS, dayOf } from '../features/request-log/records.js';
 import { browser } from './portal-visitor.js';
 
 const { values: opts } = parseArgs({
@@ -137,12 +143,12 @@ function* batchRows(files: CallFiles | undefined): Generator<{ row: RequestLogBa
   // The open batches by owner; a Map keeps them in the order they were opened, so the oldest come first.
   const open = new Map<string, { batch: CallBatch; firstAt: number }>();
   // Call ids as the log's writer makes them.
-  const idOf = callIds();
+  const clock = new CallClock();
   const close = (owner: string, batch: CallBatch) => {
     open.delete(owner);
     // SQLite's calls go to their day's file as the writer's do; PostgreSQL's rows are gathered by the
-    // thousand, their calls as text.
-    const row = batch.row(files ? files.append(batch.dropDay, [batch.bytes()])[0] : 'text');
+    // thousand, their calls in them.
+    const row = batch.row(files ? files.append(batch.dropDay, [batch.bytes()])[0] : 'bytes');
     const names = batch.names();
     batch.release();
     made.batches++;
@@ -172,39 +178,40 @@ function* batchRows(files: CallFiles | undefined): Generator<{ row: RequestLogBa
         o = undefined;
       }
       if (!o) {
-        o = { batch: new CallBatch(c.owner, dropDay), firstAt: c.at };
+        o = { batch: new CallBatch(c.owner, dropDay, clock.tag), firstAt: c.at };
         open.set(c.owner, o);
       }
       const requestId = requestIdOf(j, c.at);
       if (requestIds.has(j)) requestIds.set(j, requestId);
-      o.batch.add(tupleOf(j, c, idOf(c.at), requestId), callersOwn(j));
+      o.batch.add(recordOf(j, c, clock.next(c.at), requestId), callersOwn(j));
     }
   }
   for (const [owner, o] of open) yield close(owner, o.batch);
 }
 
-/** What the log keeps of the j-th call, as the writer's tuple. */
-function tupleOf(j: number, c: ReturnType<typeof callOf>, id: string, requestId: string): CallTuple {
+/** What the log keeps of the j-th call, as the writer hands it to its batch. */
+function recordOf(j: number, c: ReturnType<typeof callOf>, seq: number, requestId: string): CallRecord {
   const failed = c.status >= 500;
-  return [
-    id,
+  return {
+    at: c.at,
+    seq,
     requestId,
-    `key${c.owner.slice(-6)}`,
-    'enterprise',
-    c.endpoint,
-    'GET',
-    c.status,
-    failed ? 'upstream_failed' : c.status === 400 ? 'bad_input' : null,
-    (j % 900) + 0.5,
-    failed ? null : 'upstream',
-    [{ upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) }],
-    0,
-    failed ? 80 : 1200,
-    '203.0.113.0',
-    { apikey: '[redacted]', q: `query number ${j}` },
-    null,
-    failed ? 'The upstream service failed' : null,
-  ];
+    keyId: `key${c.owner.slice(-6)}`,
+    plan: 'enterprise',
+    endpoint: c.endpoint,
+    method: 'GET',
+    status: c.status,
+    code: failed ? 'upstream_failed' : c.status === 400 ? 'bad_input' : null,
+    ms: (j % 900) + 0.5,
+    source: failed ? null : 'upstream',
+    providers: [{ upstream: 'upstream', status: failed ? 502 : 200, ms: (j % 900) + 0.3, ...(failed ? { code: 'upstream_failed' } : {}) }],
+    cached: false,
+    bytesOut: failed ? 80 : 1200,
+    ip: '203.0.113.0',
+    params: { apikey: '[redacted]', q: `query number ${j}` },
+    uploads: null,
+    error: failed ? 'The upstream service failed' : null,
+  };
 }
 
 const COLUMNS = [
@@ -218,6 +225,7 @@ const COLUMNS = [
   'codes',
   'statuses',
   'calls',
+  'calls_bin',
   'calls_file',
   'calls_at',
   'calls_bytes',
@@ -233,6 +241,7 @@ const valuesOf = (b: RequestLogBatchTable) => [
   b.codes,
   b.statuses,
   b.calls,
+  b.callsBin,
   b.callsFile,
   b.callsAt,
   b.callsBytes,
@@ -284,7 +293,7 @@ async function seedPostgres(url: string) {
       )
     ).rows;
     for (const i of indexes) await c.query(`drop index ${i.name}`);
-    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'int'];
+    const types = ['text', 'text', 'int', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'bytea', 'text', 'bigint', 'int'];
     const insert = `insert into request_log_batch (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, n) => `$${n + 1}::${t}[]`).join(', ')})`;
     const STATEMENT = 2000;
     const insertNames =

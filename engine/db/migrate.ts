@@ -14,6 +14,7 @@ import { twoFactor } from './migrations/0009-two-factor.js';
 import { requestLog } from './migrations/0010-request-log.js';
 import { requestLogBatches } from './migrations/0011-request-log-batches.js';
 import { requestLogCallFiles } from './migrations/0012-request-log-call-files.js';
+import { requestLogCallBytes } from './migrations/0013-request-log-call-bytes.js';
 import type { Engine, Migration } from './migration.js';
 
 /** Every migration, by its name; a new one is added at the end, never renamed or changed once released. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-request-log': requestLog,
   '0011-request-log-batches': requestLogBatches,
   '0012-request-log-call-files': requestLogCallFiles,
+  '0013-request-log-call-bytes': requestLogCallBytes,
 };
 
 /** Runs the migrations this database has not run yet; returns their names. Throws with the one that failed. */

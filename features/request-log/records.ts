@@ -4,7 +4,6 @@
 // that hold no call the filter asks for, and unpacks the rest. Batches of several writers (instances) may
 // overlap in time, so a call is handed out only once no batch left to read can hold a newer one. On SQLite a
 // batch's calls are in a file beside the table (engine/db/call-files.ts), read when the batch is unpacked.
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { CallFiles, type CallsPlace } from '../../engine/db/call-files.js';
@@ -15,10 +14,12 @@ import {
   atOfId,
   BATCH_SPAN_MS,
   callsOf,
+  idAt,
   type CallBatch,
   type LogRow,
   type RequestLogBatchTable,
 } from '../../engine/db/tables/request-log.js';
+import { FORMAT, requestIdBytes } from '../../engine/db/tables/request-log-calls.js';
 
 export type { LogRow };
 
@@ -55,32 +56,9 @@ const LONGEST_CALL_MS = 10 * 60_000;
 export const DAY_MS = 86_400_000;
 export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** The first 9 characters of the ids of calls recorded at `ms` (the time order of ids). */
-const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
-
-/**
- * A writer's maker of call ids: the call's time (idAt), its place within the millisecond (2 characters), then
- * the writer's own random tag (unique across instances and restarts), so ids keep the calls' order.
- */
-export function callIds(): (at: number) => string {
-  const tag = crypto.randomBytes(6).toString('base64url');
-  let lastMs = -1;
-  let lastPrefix = '';
-  let seq = 0;
-  return (at) => {
-    if (at === lastMs) seq++;
-    else {
-      seq = 0;
-      lastMs = at;
-      lastPrefix = idAt(at);
-    }
-    return `${lastPrefix}${seq < 36 ? `0${seq.toString(36)}` : Math.min(seq, 1295).toString(36)}${tag}`;
-  };
-}
-
 const TABLE = 'request_log_batch';
 /** A batch as read: its calls in the row, or where a file holds them. */
-const READ_COLUMNS = ['id', 'owner', 'dropDay', 'calls', 'callsFile', 'callsAt', 'callsBytes'] as const;
+const READ_COLUMNS = ['id', 'owner', 'dropDay', 'calls', 'callsBin', 'callsFile', 'callsAt', 'callsBytes'] as const;
 type Batch = Pick<RequestLogBatchTable, (typeof READ_COLUMNS)[number]>;
 /** Rows in one insert on SQLite (its statements take at most 32,766 values). */
 const ROWS_AT_ONCE = 500;
@@ -126,7 +104,7 @@ export class LogRecords {
         this.made.add(b.dropDay);
       }
       // A batch written before a failure is not written twice: its id is taken.
-      const row = b.row('text');
+      const row = b.row('bytes');
       if (!b.named.length)
         await this.db
           .insertInto('requestLogBatch')
@@ -187,12 +165,16 @@ export class LogRecords {
 
   /** A batch's calls, or none when they are gone (its file dropped or lost); `requestId`: none unless they may hold it. */
   private callsIn(b: Batch, requestId?: string): LogRow[] {
-    const calls = b.callsFile === null ? b.calls : this.files?.read(placeOf(b.callsFile, b));
+    const calls = b.callsFile !== null ? this.files?.read(placeOf(b.callsFile, b)) : (b.callsBin ?? b.calls);
     if (calls === undefined) return [];
     if (requestId !== undefined) {
-      const id = JSON.stringify(requestId);
-      if (!(typeof calls === 'string' ? calls.includes(id) : Buffer.from(calls.buffer, calls.byteOffset, calls.byteLength).includes(id)))
-        return [];
+      const found =
+        typeof calls === 'string'
+          ? calls.includes(JSON.stringify(requestId))
+          : Buffer.from(calls.buffer, calls.byteOffset, calls.byteLength).includes(
+              calls[0] === FORMAT ? requestIdBytes(requestId) : JSON.stringify(requestId),
+            );
+      if (!found) return [];
     }
     return callsOf({ owner: b.owner, dropDay: b.dropDay, calls });
   }
@@ -242,7 +224,7 @@ export class LogRecords {
 
   /** The batches that may hold a call of the query, newest first (by their newest call). */
   private async *batches(q: LogQuery, byIdTime: boolean): AsyncGenerator<Batch, void, undefined> {
-    const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses' | 'calls', text: string): Expression<SqlBool> =>
+    const has = (column: 'keys' | 'endpoints' | 'codes' | 'statuses', text: string): Expression<SqlBool> =>
       this.engine === 'postgres'
         ? sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0`
         : sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`;
@@ -283,7 +265,10 @@ export class LogRecords {
       if (q.status !== undefined) s = s.where(has('statuses', ` ${q.status} `));
       if (q.statusClass !== undefined) s = s.where(has('statuses', ` ${q.statusClass}`));
       // SQLite's calls are in files: their batches are searched as they are read (callsIn).
-      if (q.requestId !== undefined && !this.files) s = s.where(has('calls', JSON.stringify(q.requestId)));
+      if (q.requestId !== undefined && !this.files) {
+        const [json, bytes] = [JSON.stringify(q.requestId), requestIdBytes(q.requestId)];
+        s = s.where(sql<SqlBool>`(strpos(calls, ${json}) > 0 or position(${bytes} in calls_bin) > 0)`);
+      }
       const read = q.requestId !== undefined && this.files ? SEARCH : READ;
       const rows = await s.orderBy('id', 'desc').limit(read).execute();
       yield* rows;

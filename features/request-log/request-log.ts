@@ -1,15 +1,16 @@
 // The request log: every answered API call, recorded off the request path. The call observer hands each
-// call to `record`, which makes it a tuple of its batch at once (parameters redacted and capped: redact.ts)
-// and keeps nothing else of the call; the calls of one owner and retention day go into one batch (a row of
-// the table, engine/db/tables/request-log.ts, which encodes them as JSON a few at a time), and every FLUSH_MS the batches are written (records.ts). A store that fails
+// call to `record`, which copies what is kept of it into its batch at once (parameters redacted and capped:
+// redact.ts) and keeps nothing else of the call; the calls of one owner and retention day go into one batch
+// (a row of the table, engine/db/tables/request-log.ts, which holds them as bytes), and every FLUSH_MS the
+// batches are written (records.ts). A store that fails
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
 import type { Logger } from 'pino';
 import type { Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
-import { CallBatch } from '../../engine/db/tables/request-log.js';
+import { CallBatch, CallClock, type CallRecord } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
-import { callIds, dayOf, type LogRecords } from './records.js';
+import { dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
 import { remembered } from '../../engine/remembered.js';
 
@@ -25,9 +26,6 @@ const ADDRESSES = 4096;
  * by the map of open batches.
  */
 const keyOwner = remembered((keyId) => `key:${keyId}`);
-
-/** A number JSON can hold (NaN and the infinities are not JSON). */
-const finite = (n: number) => (Number.isFinite(n) ? n : 0);
 
 /** The keys a caller sent, in the X-API-Key header, the query or the body: each is scrubbed from the other values it sent. */
 function presentedKeys(header: unknown, query: unknown, body: unknown): string[] {
@@ -73,20 +71,41 @@ export function createRequestLog(deps: RequestLogDeps) {
   let held = 0;
   let dropped = 0;
 
-  const idOf = callIds();
+  const clock = new CallClock();
+  // What is kept of a call, filled anew for each: its batch copies it out at once.
+  const kept: CallRecord = {
+    at: 0,
+    seq: 0,
+    requestId: '',
+    keyId: null,
+    plan: null,
+    endpoint: '',
+    method: '',
+    status: 0,
+    code: null,
+    ms: 0,
+    source: null,
+    providers: null,
+    cached: false,
+    bytesOut: 0,
+    ip: null,
+    params: null,
+    uploads: null,
+    error: null,
+  };
 
   const addresses = new Map<string, string | null>();
   const addressOf = (ip: string | undefined): string | null => {
     if (ip === undefined) return null;
-    let kept = addresses.get(ip);
-    if (kept === undefined) {
+    let known = addresses.get(ip);
+    if (known === undefined) {
       if (addresses.size >= ADDRESSES) addresses.clear();
-      addresses.set(ip, (kept = keptAddress(ip, deps.ip)));
+      addresses.set(ip, (known = keptAddress(ip, deps.ip)));
     }
-    return kept;
+    return known;
   };
 
-  /** The observer's part: runs as the answer is written, and keeps the call as one tuple of its batch. */
+  /** The observer's part: runs as the answer is written, and copies what is kept of the call into its batch. */
   const record = (call: Call, status: number, at: number) => {
     if (held >= MAX_WAITING) {
       dropped++;
@@ -101,7 +120,7 @@ export function createRequestLog(deps: RequestLogDeps) {
     let batch = open.get(owner);
     if (!batch || batch.dropDay !== dropDay || !batch.takes(at)) {
       if (batch) waiting.push(batch);
-      batch = new CallBatch(owner, dropDay);
+      batch = new CallBatch(owner, dropDay, clock.tag);
       open.set(owner, batch);
     }
     const raw: unknown = call.req.body;
@@ -112,36 +131,32 @@ export function createRequestLog(deps: RequestLogDeps) {
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const attempts = call.attempts;
     const source = call.outcome?.source ?? null;
-    // Nearly every call asks one provider, which answers: its time alone, in hundredths of a ms (CallTuple).
+    // Nearly every call asks one provider, which answers: its time alone, in hundredths of a ms (CallRecord).
     const one = attempts?.length === 1 ? attempts[0] : undefined;
-    const providers =
+    kept.providers =
       one && one.status === 200 && one.upstream === source && one.code === undefined && one.breaker === undefined && Number.isFinite(one.ms)
         ? Math.round(one.ms * 100)
         : attempts?.length
           ? attempts
           : null;
-    batch.add(
-      [
-        idOf(at),
-        call.id,
-        ok?.keyId ?? null,
-        plan ?? null,
-        call.endpoint,
-        call.method,
-        status,
-        call.errorCode ?? null,
-        finite(Math.round(call.elapsedMs * 100) / 100),
-        source,
-        providers,
-        call.outcome?.cached === true ? 1 : 0,
-        finite(call.bytesOut),
-        addressOf(call.ip),
-        keptParams(sent, secrets.get(call.endpoint) ?? none, presented),
-        keptUploads(call.input?.files),
-        keptText(call.errorMessage, presented),
-      ],
-      call.idGiven,
-    );
+    kept.at = at;
+    kept.seq = clock.next(at);
+    kept.requestId = call.id;
+    kept.keyId = ok?.keyId ?? null;
+    kept.plan = plan ?? null;
+    kept.endpoint = call.endpoint;
+    kept.method = call.method;
+    kept.status = status;
+    kept.code = call.errorCode ?? null;
+    kept.ms = call.elapsedMs;
+    kept.source = source;
+    kept.cached = call.outcome?.cached === true;
+    kept.bytesOut = call.bytesOut;
+    kept.ip = addressOf(call.ip);
+    kept.params = keptParams(sent, secrets.get(call.endpoint) ?? none, presented);
+    kept.uploads = keptUploads(call.input?.files);
+    kept.error = keptText(call.errorMessage, presented);
+    batch.add(kept, call.idGiven);
     held++;
   };
 

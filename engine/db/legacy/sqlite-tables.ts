@@ -9,6 +9,7 @@ import type { Db } from '../open.js';
 import type { Database } from '../tables.js';
 import type { ImportResult } from './import.js';
 import { makeDayPartition } from '../partitions.js';
+import { FORMAT } from '../tables/request-log-calls.js';
 
 const SOURCE = 'sqlite-tables';
 /** The counters' store and the migrations' own tables stay behind. */
@@ -27,17 +28,20 @@ const NUMBERED: Record<string, string> = { webhook_attempts: 'seq' };
 /** Tables PostgreSQL partitions by a day column: each row's partition is made before it is written. */
 const BY_DAY: Record<string, string> = { request_log_batch: 'drop_day' };
 /**
- * Rows as PostgreSQL keeps them: the request log's calls in the row, as text (SQLite keeps them in a file
- * beside the table, or in the row as bytes). Undefined: its calls are gone (their file dropped or lost).
+ * Rows as PostgreSQL keeps them: the request log's calls in the row, their bytes in `calls_bin` and the JSON
+ * of rows written before as text (SQLite keeps them in a file beside the table, or in the row). Undefined:
+ * its calls are gone (their file dropped or lost).
  */
 const AS_POSTGRES: Record<string, (r: Record<string, unknown>, files: CallFiles) => Record<string, unknown> | undefined> = {
   request_log_batch(r, files) {
-    let calls = r.calls;
+    let calls = r.calls_bin ?? r.calls;
     if (typeof r.calls_file === 'string') calls = files.read({ file: r.calls_file, at: Number(r.calls_at), bytes: Number(r.calls_bytes) });
     if (calls === undefined) return undefined;
+    const bytes = calls instanceof Uint8Array && calls[0] === FORMAT;
     return {
       ...r,
-      calls: calls instanceof Uint8Array ? Buffer.from(calls).toString('utf8') : calls,
+      calls: bytes ? '' : calls instanceof Uint8Array ? Buffer.from(calls).toString('utf8') : calls,
+      calls_bin: bytes ? calls : null,
       calls_file: null,
       calls_at: null,
       calls_bytes: null,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from '../migration.js';
 import { makeDayPartition } from '../partitions.js';
 import { timeOfRequestId } from '../../request-id.js';
-import { atOfId, CallBatch, type CallTuple, type LogRow } from '../tables/request-log.js';
+import { atOfId, CallBatch, type CallRecord, type LogRow } from '../tables/request-log.js';
 
 /** Rows of the one-row-a-call table read at a time while they move into batches. */
 const PAGE = 5000;
@@ -59,19 +59,20 @@ export const requestLogBatches: Migration = {
         let batch = open.get(group);
         if (!batch?.takes(atOfId(r.id))) {
           if (batch) full.push(batch);
-          batch = new CallBatch(r.owner, r.dropDay);
+          batch = new CallBatch(r.owner, r.dropDay, '');
           open.set(group, batch);
         }
         // The earlier version's own ids were random UUIDs: like a caller's, they carry no time.
-        batch.add(tupleOf(r), timeOfRequestId(r.requestId) === undefined);
+        batch.add(recordOf(r), timeOfRequestId(r.requestId) === undefined);
       }
       for (const b of [...full, ...open.values()]) {
         if (pg && !made.has(b.dropDay)) {
           await makeDayPartition(db, 'request_log_batch', b.dropDay);
           made.add(b.dropDay);
         }
-        // The columns of 0012 (a file's place of the calls) are not there yet: the calls are in the row.
-        const { callsFile: _f, callsAt: _a, callsBytes: _b, ...row } = b.row(pg ? 'text' : 'bytes');
+        // The columns of 0012 and 0013 (a file's place of the calls, their bytes) are not there yet: the calls
+        // are in the row as JSON.
+        const { callsFile: _f, callsAt: _a, callsBytes: _b, callsBin: _c, ...row } = b.row('json');
         await db.insertInto('request_log_batch').values(row).execute();
         if (b.named.length) await db.insertInto('request_log_named').values(b.names()).execute();
       }
@@ -80,22 +81,25 @@ export const requestLogBatches: Migration = {
   },
 };
 
-const tupleOf = (r: LogRow): CallTuple => [
-  r.id,
-  r.requestId,
-  r.keyId,
-  r.plan,
-  r.endpoint,
-  r.method,
-  r.status,
-  r.code,
-  r.ms,
-  r.source,
-  r.providers ? (JSON.parse(r.providers) as object[]) : null,
-  r.cached ? 1 : 0,
-  r.bytesOut,
-  r.ip,
-  r.params ? (JSON.parse(r.params) as Record<string, unknown>) : null,
-  r.uploads ? (JSON.parse(r.uploads) as object[]) : null,
-  r.error,
-];
+/** An earlier row as a call of a batch: its id kept whole (it names no writer's clock). */
+const recordOf = (r: LogRow): CallRecord => ({
+  at: atOfId(r.id),
+  seq: 0,
+  idTail: r.id.slice(9),
+  requestId: r.requestId,
+  keyId: r.keyId,
+  plan: r.plan,
+  endpoint: r.endpoint,
+  method: r.method,
+  status: r.status,
+  code: r.code,
+  ms: r.ms,
+  source: r.source,
+  providers: r.providers ? (JSON.parse(r.providers) as object[]) : null,
+  cached: r.cached === 1,
+  bytesOut: r.bytesOut,
+  ip: r.ip,
+  params: r.params ? (JSON.parse(r.params) as Record<string, unknown>) : null,
+  uploads: r.uploads ? (JSON.parse(r.uploads) as object[]) : null,
+  error: r.error,
+});

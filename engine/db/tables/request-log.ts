@@ -1,11 +1,15 @@
 // The request log (features/request-log/): every API call, what it asked and what it was answered, with its
 // secrets redacted, kept in batches: one row holds the calls of one owner and retention day that one writer
-// recorded within a moment (at most BATCH_CALLS), as a JSON array of tuples. A call costs the request path
-// a tuple in its batch's JSON and no index entry; a page of the inspector reads the owner's newest batches by index and
-// unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
+// recorded within a moment (at most BATCH_CALLS), as bytes (request-log-calls.ts). A call costs the request
+// path its fields copied into its batch's buffer and no index entry; a page of the inspector reads the owner's
+// newest batches by index and unpacks a few. On PostgreSQL the table is partitioned by `drop_day`, so retention drops whole partitions;
 // SQLite deletes by the same column's index and keeps the calls themselves in files beside the table, a
 // day's files dropped whole (engine/db/call-files.ts). Why batches: docs/decisions/request-log.md.
+import crypto from 'node:crypto';
 import type { CallsPlace } from '../call-files.js';
+import { CallsWriter, FORMAT, readCalls, type CallRecord } from './request-log-calls.js';
+
+export type { CallRecord };
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -28,11 +32,12 @@ export interface RequestLogBatchTable {
   codes: string;
   statuses: string;
   /**
-   * JSON: an array of `CallTuple`s, oldest first; PostgreSQL's column is text. SQLite's writer keeps them in
-   * a file beside the table (the three columns below; this one then empty); rows it wrote before hold the
-   * bytes of that text (a BLOB).
+   * The calls of rows written before, as JSON (a list of tuples, oldest first; SQLite's as its bytes); empty
+   * for the others, whose calls are in `callsBin` (PostgreSQL) or a file beside the table (SQLite).
    */
   calls: string | Uint8Array;
+  /** The calls' bytes (request-log-calls.ts) when the row holds them. */
+  callsBin: Uint8Array | null;
   /** Where the calls are when a file holds them (engine/db/call-files.ts): its name, their offset and length. */
   callsFile: string | null;
   callsAt: number | null;
@@ -90,12 +95,8 @@ export interface LogRow {
   error: string | null;
 }
 
-/**
- * A call in a batch's JSON, in this order; what the batch holds (owner, drop day) and the id's time are not
- * repeated. Its line is JSON.stringify of the tuple: V8 writes it in one go, with the providers, the
- * parameters and the uploads as the values they are (docs/decisions/request-log.md).
- */
-export type CallTuple = [
+/** A call in the JSON of rows written before (a list of these, oldest first). */
+type JsonTuple = [
   id: string,
   requestId: string,
   keyId: string | null,
@@ -106,17 +107,12 @@ export type CallTuple = [
   code: string | null,
   ms: number,
   source: string | null,
-  /**
-   * The providers tried ({ upstream, status, code?, ms, breaker? }: engine/pipeline/call.ts ProviderAttempt);
-   * a number for the most common list, one provider that answered (status 200) and is `source`: its time in
-   * hundredths of a ms (an integer: JSON writes it faster than a fraction).
-   */
+  /** A number: the one provider that answered, `source`, its time in hundredths of a ms. */
   providers: readonly object[] | number | null,
   cached: 0 | 1,
   bytesOut: number,
   ip: string | null,
   params: Record<string, unknown> | null,
-  /** The uploads ({ field, name, type, size }: features/request-log/redact.ts keptUploads). */
   uploads: readonly object[] | null,
   error: string | null,
 ];
@@ -124,11 +120,42 @@ export type CallTuple = [
 /** The epoch ms a call id starts with. */
 export const atOfId = (id: string) => parseInt(id.slice(0, 9), 36);
 
-/** The calls of a batch row, oldest first. */
+/** The first 9 characters of the ids of calls recorded at `ms` (the time order of ids). */
+export const idAt = (ms: number) => Math.max(0, Math.floor(ms)).toString(36).padStart(9, '0');
+
+/**
+ * A call's id: its time (idAt), its place within the millisecond (2 characters), then its writer's random
+ * tag (unique across instances and restarts), so ids keep the calls' order.
+ */
+export const callId = (at: number, seq: number, tag: string) =>
+  `${idAt(at)}${seq < 36 ? `0${seq.toString(36)}` : Math.min(seq, 1295).toString(36)}${tag}`;
+
+/** A writer's clock of call ids: its tag, and each call's place among its calls of the same millisecond. */
+export class CallClock {
+  readonly tag = crypto.randomBytes(6).toString('base64url');
+  private lastMs = -1;
+  private seq = 0;
+
+  next(at: number): number {
+    if (at === this.lastMs) return ++this.seq;
+    this.lastMs = at;
+    return (this.seq = 0);
+  }
+}
+
+/** The calls of a batch row, oldest first: in the calls' own layout (request-log-calls.ts) or JSON. */
 export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropDay'>): LogRow[] {
   const c = b.calls;
+  if (typeof c !== 'string' && c[0] === FORMAT) {
+    const { tag, calls } = readCalls(c);
+    return calls.map((r) => {
+      const id = r.idTail === undefined ? callId(r.at, r.seq, tag) : `${idAt(r.at)}${r.idTail}`;
+      const { seq: _s, idTail: _t, ...rest } = r;
+      return { id, dropDay: b.dropDay, owner: b.owner, statusClass: Math.floor(r.status / 100), ...rest };
+    });
+  }
   const text = typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
-  return (JSON.parse(text) as CallTuple[]).map((t) => ({
+  return (JSON.parse(text) as JsonTuple[]).map((t) => ({
     id: t[0],
     dropDay: b.dropDay,
     at: atOfId(t[0]),
@@ -155,99 +182,120 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
   }));
 }
 
+/** Calls as the JSON of rows written before (what the one-row-a-call table's migration writes). */
+function jsonOf(rows: LogRow[]): string {
+  const parsed = (s: string | null) => (s === null ? null : (JSON.parse(s) as unknown));
+  return JSON.stringify(
+    rows.map((r) => [
+      r.id,
+      r.requestId,
+      r.keyId,
+      r.plan,
+      r.endpoint,
+      r.method,
+      r.status,
+      r.code,
+      r.ms,
+      r.source,
+      parsed(r.providers),
+      r.cached,
+      r.bytesOut,
+      r.ip,
+      parsed(r.params),
+      parsed(r.uploads),
+      r.error,
+    ]),
+  );
+}
+
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
-/** Calls encoded together (CallBatch.encode). */
-const GROUP = 32;
-
-/** Buffers of batches written, kept for the next ones (allocating each anew would tell V8 of external memory churn). */
-const spare: Buffer[] = [];
-const BUFFER_BYTES = 128 * 1024;
-
 /**
- * The calls of one owner and drop day that go into one row: their tuples encoded as JSON, GROUP at a time,
- * into a buffer of the batch's own. Kept as tuples or strings until the write, a moment's calls would outlive
- * the young generation's collections and be copied into the old one, whose collections then mark the whole heap.
+ * The calls of one owner and drop day that go into one row, written into a buffer of the batch's own as they
+ * come (request-log-calls.ts). Kept as objects or texts until the write, a moment's calls would outlive the
+ * young generation's collections and be copied into the old one, whose collections then mark the whole heap.
  */
 export class CallBatch {
   size = 0;
-  firstId = '';
-  lastId = '';
   /** The oldest call's time. */
   private firstAt = 0;
+  // The oldest and newest calls' ids, as their time and place (ids of this writer) or as texts (of others).
+  private first: [at: number, seq: number] | undefined;
+  private last: [at: number, seq: number] | undefined;
+  private firstOther = '';
+  private lastOther = '';
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
   readonly named: string[] = [];
-  /** `[` and the calls encoded so far with a comma between two (none at first), and room for the `]` that bytes() ends them with. */
-  private text = spare.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
-  private used = 0;
-  /** Calls added and not encoded yet: GROUP at a time, one JSON.stringify of many tuples costs a fifth less a call than one each. */
-  private pending: CallTuple[] = [];
+  private readonly writer: CallsWriter;
   private readonly keys = new Set<string>();
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
   private readonly statuses = new Set<number>();
 
+  /** `tag`: its writer's (CallClock). */
   constructor(
     readonly owner: string | null,
     readonly dropDay: number,
-  ) {}
+    private readonly tag: string,
+  ) {
+    this.writer = new CallsWriter(tag);
+  }
 
   /** Whether a call at `at` may join (the batch neither full nor spanning too long). */
   takes(at: number): boolean {
-    return this.size < BATCH_CALLS && (!this.firstId || at - this.firstAt < BATCH_SPAN_MS);
+    return this.size < BATCH_CALLS && (this.size === 0 || at - this.firstAt < BATCH_SPAN_MS);
   }
 
   /** `named`: the call's request id is the caller's own. */
-  add(t: CallTuple, named: boolean): void {
-    if (named) this.named.push(t[1]);
-    const id = t[0];
-    if (!this.firstId || id < this.firstId) {
-      this.firstId = id;
-      this.firstAt = atOfId(id);
+  add(c: CallRecord, named: boolean): void {
+    if (named) this.named.push(c.requestId);
+    if (this.size === 0 || c.at < this.firstAt) this.firstAt = c.at;
+    if (c.idTail !== undefined) {
+      const id = `${idAt(c.at)}${c.idTail}`;
+      if (!this.firstOther || id < this.firstOther) this.firstOther = id;
+      if (id > this.lastOther) this.lastOther = id;
+    } else {
+      const f = this.first;
+      if (!f || c.at < f[0] || (c.at === f[0] && c.seq < f[1])) this.first = [c.at, c.seq];
+      const l = this.last;
+      if (!l || c.at > l[0] || (c.at === l[0] && c.seq > l[1])) this.last = [c.at, c.seq];
     }
-    if (id > this.lastId) this.lastId = id;
-    if (t[2] !== null) this.keys.add(t[2]);
-    this.endpoints.add(t[4]);
-    if (t[7] !== null) this.codes.add(t[7]);
-    this.statuses.add(t[6]);
+    if (c.keyId !== null) this.keys.add(c.keyId);
+    this.endpoints.add(c.endpoint);
+    if (c.code !== null) this.codes.add(c.code);
+    this.statuses.add(c.status);
     this.size++;
-    if (this.pending.push(t) === GROUP) this.encode();
+    this.writer.add(c);
   }
 
-  /** The pending calls into the buffer, as one JSON text of them whose brackets are the batch's. */
-  private encode(): void {
-    if (!this.pending.length) return;
-    const json = JSON.stringify(this.pending);
-    this.pending = [];
-    // A UTF-16 unit is at most 3 bytes of UTF-8; one byte more for the closing `]`.
-    const need = this.used + json.length * 3 + 1;
-    if (need > this.text.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(need, this.text.length * 2));
-      this.text.copy(bigger, 0, 0, this.used);
-      this.text = bigger;
-    }
-    const at = this.used;
-    const n = this.text.write(json, at);
-    // Its `[` opens the batch's array or is the comma after the calls before it; its `]` is left out.
-    if (at > 0) this.text[at] = 0x2c;
-    this.used = at + n - 1;
+  /** The oldest call's id. */
+  get firstId(): string {
+    const mine = this.first && callId(this.first[0], this.first[1], this.tag);
+    return mine === undefined || (this.firstOther && this.firstOther < mine) ? this.firstOther : mine;
+  }
+
+  /** The newest call's id. */
+  get lastId(): string {
+    const mine = this.last && callId(this.last[0], this.last[1], this.tag);
+    return mine === undefined || this.lastOther > mine ? this.lastOther : mine;
   }
 
   /** Its calls' own request ids, as rows of the index. */
   names(): RequestLogNamedTable[] {
-    return this.named.map((requestId) => ({ requestId, batchId: this.lastId, owner: this.owner, dropDay: this.dropDay }));
+    const batchId = this.lastId;
+    return this.named.map((requestId) => ({ requestId, batchId, owner: this.owner, dropDay: this.dropDay }));
   }
 
-  /** Its calls' JSON, as bytes (a view of its buffer until release()). */
+  /** Its calls' bytes (a view of its buffer until release()). */
   bytes(): Buffer {
-    this.encode();
-    if (this.used === 0) this.text[this.used++] = 0x5b;
-    this.text[this.used] = 0x5d;
-    return this.text.subarray(0, this.used + 1);
+    return this.writer.bytes();
   }
 
-  /** Its row, with its calls where a file holds them, or in the row as text (PostgreSQL) or bytes. */
-  row(calls: CallsPlace | 'text' | 'bytes'): RequestLogBatchTable {
+  /**
+   * Its row, its calls where a file holds them (SQLite), in the row as bytes (PostgreSQL), or as the JSON of
+   * rows written before (the migration from the one-row-a-call table, whose engines had no column for bytes yet).
+   */
+  row(calls: CallsPlace | 'bytes' | 'json'): RequestLogBatchTable {
     const placed = typeof calls === 'object';
     return {
       id: this.lastId,
@@ -259,7 +307,8 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: placed ? '' : calls === 'text' ? this.bytes().toString('utf8') : this.bytes(),
+      calls: calls === 'json' ? jsonOf(callsOf({ calls: this.bytes(), owner: this.owner, dropDay: this.dropDay })) : '',
+      callsBin: calls === 'bytes' ? this.bytes() : null,
       callsFile: placed ? calls.file : null,
       callsAt: placed ? calls.at : null,
       callsBytes: placed ? calls.bytes : null,
@@ -268,6 +317,6 @@ export class CallBatch {
 
   /** Once written: its buffer goes to the next batch. */
   release(): void {
-    if (this.text.length === BUFFER_BYTES && spare.length < 16) spare.push(this.text);
+    this.writer.release();
   }
 }

@@ -14,9 +14,11 @@ import { createRequestLog } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
 import { makeDayPartition } from '../../../engine/db/partitions.js';
-import { CallBatch, callsOf, type CallTuple } from '../../../engine/db/tables/request-log.js';
+import { CallBatch, callId, callsOf, idAt, type CallRecord } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
 import { requestLogCallFiles } from '../../../engine/db/migrations/0012-request-log-call-files.js';
+import { requestLogCallBytes } from '../../../engine/db/migrations/0013-request-log-call-bytes.js';
+import { FORMAT, requestIdBytes } from '../../../engine/db/tables/request-log-calls.js';
 
 const plan = (id: string): PlanSpec => ({ id, limit: 10, window: '24h', keyedBy: 'key', description: id, logDays: 7 });
 const PLANS = { premium: plan('premium') };
@@ -133,7 +135,10 @@ describeEngines('the request log in batches', (engine, open) => {
         : callFiles(db.dir)
             .map((f) => fs.readFileSync(f, 'latin1'))
             .join('\n');
-    const [a, b] = ['acct-a', 'acct-b'].map((o) => all.filter((r) => r.owner === o).map((r) => JSON.stringify(r.requestId)));
+    // A request id as the files hold it: its length, then its text.
+    const [a, b] = ['acct-a', 'acct-b'].map((o) =>
+      all.filter((r) => r.owner === o).map((r) => requestIdBytes(r.requestId).toString('latin1')),
+    );
     if (db.dir !== undefined) {
       expect(a.filter((id) => filesText().includes(id))).toEqual([]);
       expect(b.filter((id) => !filesText().includes(id))).toEqual([]);
@@ -147,7 +152,7 @@ describeEngines('the request log in batches', (engine, open) => {
   });
 
   engineTest(
-    'a batch reads back the same whether its calls are in a file (SQLite), text (PostgreSQL) or bytes in the row (SQLite before)',
+    'a batch reads back the same whether its calls are in a file (SQLite), in the row as bytes (PostgreSQL) or as the JSON of rows written before',
     async () => {
       const db = await open();
       const records = new LogRecords(db);
@@ -164,7 +169,7 @@ describeEngines('the request log in batches', (engine, open) => {
       ids.forEach((id, i) => log.record(answered(id, 'acct-a', 'k1', 'tools/ccgen', 200, undefined), 200, now + i));
       await log.flush();
       const [stored] = await db.db.selectFrom('requestLogBatch').selectAll().execute();
-      expect(stored.callsFile === null).toBe(engine === 'postgres');
+      expect([stored.callsFile === null, stored.callsBin === null]).toEqual(engine === 'postgres' ? [true, false] : [false, true]);
       const read = async () => ({
         page: (await records.list({ owner: 'acct-a', limit: 10 })).rows,
         byRequestId: await Promise.all(
@@ -174,17 +179,49 @@ describeEngines('the request log in batches', (engine, open) => {
       const before = await read();
       expect(before.page.map((r) => r.requestId)).toEqual([...ids].reverse());
       expect(before.byRequestId).toEqual(ids);
-      const text =
-        stored.callsFile === null
-          ? (stored.calls as string)
-          : fs
-              .readFileSync(path.join(db.dir!, 'request-log', stored.callsFile))
-              .subarray(Number(stored.callsAt), Number(stored.callsAt) + Number(stored.callsBytes))
-              .toString('utf8');
-      expect(JSON.parse(text)).toHaveLength(3);
-      const inRow = engine === 'sqlite' ? [text, Buffer.from(text)] : [text];
+      const bytes = Buffer.from(
+        stored.callsBin ??
+          fs
+            .readFileSync(path.join(db.dir!, 'request-log', stored.callsFile!))
+            .subarray(Number(stored.callsAt), Number(stored.callsAt) + Number(stored.callsBytes)),
+      );
+      expect(bytes[0]).toBe(FORMAT);
+      // The same calls as the JSON rows of before held them (a list of tuples), in the row as text (and as its
+      // bytes on SQLite), and the bytes in the row.
+      const json = JSON.stringify(
+        before.page
+          .reverse()
+          .map((r) => [
+            r.id,
+            r.requestId,
+            r.keyId,
+            r.plan,
+            r.endpoint,
+            r.method,
+            r.status,
+            r.code,
+            r.ms,
+            r.source,
+            JSON.parse(r.providers!),
+            r.cached,
+            r.bytesOut,
+            r.ip,
+            JSON.parse(r.params!),
+            null,
+            r.error,
+          ]),
+      );
+      before.page.reverse();
+      const inRow: { calls: string | Buffer; callsBin: Buffer | null }[] = [
+        { calls: json, callsBin: null },
+        { calls: '', callsBin: bytes },
+        ...(engine === 'sqlite' ? [{ calls: Buffer.from(json), callsBin: null }] : []),
+      ];
       for (const calls of inRow) {
-        await db.db.updateTable('requestLogBatch').set({ calls, callsFile: null, callsAt: null, callsBytes: null }).execute();
+        await db.db
+          .updateTable('requestLogBatch')
+          .set({ ...calls, callsFile: null, callsAt: null, callsBytes: null })
+          .execute();
         expect(await read()).toEqual(before);
       }
       await log.close();
@@ -232,6 +269,7 @@ describeEngines('the request log in batches', (engine, open) => {
         .execute();
     await requestLogBatches.up(db.db, db.engine);
     await requestLogCallFiles.up(db.db, db.engine);
+    await requestLogCallBytes.up(db.db, db.engine);
 
     const records = new LogRecords(db);
     const moved = await listAll(records, { limit: 500 });
@@ -308,47 +346,152 @@ function callFiles(dir: string): string[] {
   return fs.existsSync(files) ? fs.readdirSync(files).map((f) => path.join(files, f)) : [];
 }
 
-/** A call's line as a batch holds it, read back as JSON. */
-function lineOf(t: CallTuple): unknown {
-  const batch = new CallBatch('owner', 1);
-  batch.add(t, false);
-  const sqlite = callsOf(batch.row('bytes'));
-  const { calls } = batch.row('text');
+/** A call as a batch reads it back: from its bytes (SQLite's files, PostgreSQL's rows) and from their JSON (the rows of before). */
+function readBack(c: CallRecord, named = false): LogRow {
+  const batch = new CallBatch('owner', 1, 'tag12345');
+  batch.add(c, named);
+  const [row] = callsOf({ calls: batch.row('bytes').callsBin!, owner: 'owner', dropDay: 1 });
+  expect(callsOf(batch.row('json'))).toEqual([row]);
   batch.release();
-  // Bytes (SQLite's files and rows) and PostgreSQL's text hold the same calls.
-  expect(sqlite).toEqual(callsOf({ calls, owner: 'owner', dropDay: 1 }));
-  return (JSON.parse(calls as string) as unknown[])[0];
+  return row;
 }
 
-test('a call kept in a batch reads back as the tuple it was, whatever its texts hold', () => {
-  const odd = ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak', 'tab\there', 'ünïcödé ✓', '\u0000\u001f', '</script>', ''];
+test('a call kept in a batch reads back as it was, whatever its texts hold', () => {
+  const odd = ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak', 'tab\there', 'ünïcödé ✓', '\u0000\u001f', '</script>', '', '😀'];
+  const at = Date.UTC(2026, 10, 30, 7, 30);
   for (const s of odd) {
-    const t: CallTuple = [
-      `mid${s}`,
-      s,
-      s,
-      s,
-      s,
-      s,
-      404,
-      s,
-      1.25,
-      s,
-      [{ upstream: s, status: 502, code: s, ms: 3, breaker: true }],
-      1,
-      12,
-      s,
+    const providers = [{ upstream: s, status: 502, code: s, ms: 3, breaker: true }];
+    const uploads = [{ field: s, name: s, type: s, size: 1 }];
+    for (const params of [
       { q: s, [s]: [s] },
-      [{ field: s, name: s, type: s, size: 1 }],
-      s,
-    ];
-    expect(lineOf(t)).toEqual(t);
-    // As the inspector reads it: the providers, parameters and uploads as JSON texts of the values they were.
-    const [row] = callsOf({ owner: 'o', dropDay: 1, calls: JSON.stringify([t]) });
-    expect([JSON.parse(row.providers!), JSON.parse(row.params!), JSON.parse(row.uploads!)]).toEqual([t[10], t[14], t[15]]);
+      { q: s, [`${s}2`]: s, 10: s },
+    ]) {
+      const c: CallRecord = {
+        at,
+        seq: 40,
+        requestId: s,
+        keyId: s,
+        plan: s,
+        endpoint: s,
+        method: s,
+        status: 404,
+        code: s,
+        ms: 1.25,
+        source: s,
+        providers,
+        cached: true,
+        bytesOut: 12,
+        ip: s,
+        params,
+        uploads,
+        error: s,
+      };
+      const { providers: p, params: q, uploads: u, ...row } = readBack(c);
+      expect(row).toEqual({
+        id: callId(at, 40, 'tag12345'),
+        dropDay: 1,
+        owner: 'owner',
+        at,
+        requestId: s,
+        keyId: s,
+        plan: s,
+        endpoint: s,
+        method: s,
+        status: 404,
+        statusClass: 4,
+        code: s,
+        ms: 1.25,
+        source: s,
+        cached: 1,
+        bytesOut: 12,
+        ip: s,
+        error: s,
+      });
+      // The providers, parameters and uploads as JSON texts of the values they were, as JSON.stringify writes them.
+      expect([p, q, u]).toEqual([JSON.stringify(providers), JSON.stringify(params), JSON.stringify(uploads)]);
+    }
   }
-  const nulls: CallTuple = ['id', 'r', null, null, 'e', 'GET', 200, null, 0, null, null, 0, 0, null, null, null, null];
-  expect(lineOf(nulls)).toEqual(nulls);
+  const nulls: CallRecord = {
+    at: 0,
+    seq: 0,
+    requestId: 'r',
+    keyId: null,
+    plan: null,
+    endpoint: 'e',
+    method: 'GET',
+    status: 200,
+    code: null,
+    ms: 0,
+    source: null,
+    providers: null,
+    cached: false,
+    bytesOut: 0,
+    ip: null,
+    params: null,
+    uploads: null,
+    error: null,
+  };
+  expect(readBack(nulls)).toMatchObject({
+    id: callId(0, 0, 'tag12345'),
+    keyId: null,
+    providers: null,
+    params: null,
+    uploads: null,
+    error: null,
+  });
+  // The one provider that answered, kept as its time, reads back whole; a call of another writer keeps its id.
+  expect(readBack({ ...nulls, source: 'binlist', providers: 1234, seq: 0, idTail: 'AbCdEfGh', at: 5e12 })).toMatchObject({
+    id: `${idAt(5e12)}AbCdEfGh`,
+    at: 5e12,
+    providers: JSON.stringify([{ upstream: 'binlist', status: 200, ms: 12.34 }]),
+  });
+});
+
+test("a batch's first and last ids are its oldest and newest calls', in whatever order they came", () => {
+  const batch = new CallBatch(null, 1, 'tagA');
+  const call = (at: number, seq: number, idTail?: string): CallRecord => ({ ...lone, at, seq, ...(idTail && { idTail }) });
+  const lone: CallRecord = {
+    at: 0,
+    seq: 0,
+    requestId: 'r',
+    keyId: null,
+    plan: null,
+    endpoint: 'e',
+    method: 'GET',
+    status: 200,
+    code: null,
+    ms: 0,
+    source: null,
+    providers: null,
+    cached: false,
+    bytesOut: 0,
+    ip: null,
+    params: null,
+    uploads: null,
+    error: null,
+  };
+  for (const [at, seq] of [
+    [2000, 3],
+    [1000, 7],
+    [2000, 40],
+    [1000, 2],
+    [1500, 0],
+  ])
+    batch.add(call(at, seq), false);
+  expect([batch.firstId, batch.lastId]).toEqual([callId(1000, 2, 'tagA'), callId(2000, 40, 'tagA')]);
+  batch.add(call(999, 0, 'zzzzzzzz'), false);
+  batch.add(call(2001, 0, '00000000'), false);
+  expect([batch.firstId, batch.lastId]).toEqual([`${idAt(999)}zzzzzzzz`, `${idAt(2001)}00000000`]);
+  expect(callsOf({ calls: batch.bytes(), owner: null, dropDay: 1 }).map((r) => r.id)).toEqual([
+    callId(2000, 3, 'tagA'),
+    callId(1000, 7, 'tagA'),
+    callId(2000, 40, 'tagA'),
+    callId(1000, 2, 'tagA'),
+    callId(1500, 0, 'tagA'),
+    `${idAt(999)}zzzzzzzz`,
+    `${idAt(2001)}00000000`,
+  ]);
+  batch.release();
 });
 
 test("a call's time and bytes are kept as numbers whatever they were, and its providers as they were tried", async () => {

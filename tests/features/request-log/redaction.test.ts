@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
 import { appForTests, KEYS } from '../../helpers/app.js';
 import { keptParams, REDACTED } from '../../../features/request-log/redact.js';
+import { readCalls } from '../../../engine/db/tables/request-log-calls.js';
 
 const t = appForTests({ UPSTREAM_POLLINATIONS_URL: 'off' });
 
@@ -19,7 +20,7 @@ const SECRETS = {
   bearer: 'authorization-header-secret-9',
 };
 
-/** Every batch of the table as the database holds it, its calls read from their file as the text they are. */
+/** Every batch of the table as the database holds it, its calls read from their file (as bytes, and as latin1 text). */
 function rawBatches(): Record<string, unknown>[] {
   const db = new DatabaseSync(path.join(t.dataDir, 'uua.sqlite'), { readOnly: true });
   try {
@@ -30,24 +31,17 @@ function rawBatches(): Record<string, unknown>[] {
         expect(b.calls_file).toMatch(/^\d+-[0-9a-f]+\.calls$/);
         const at = Number(b.calls_at);
         const bytes = fs.readFileSync(path.join(t.dataDir, 'request-log', String(b.calls_file))).subarray(at, at + Number(b.calls_bytes));
-        return { ...b, calls: bytes.toString('utf8') };
+        return { ...b, bytes, calls: bytes.toString('latin1') };
       });
   } finally {
     db.close();
   }
 }
 
-/** Every call of every batch, read from the batches' JSON by the tuple's places (engine/db/tables/request-log.ts). */
+/** Every call of every batch, read from the batches' bytes by their reader (engine/db/tables/request-log-calls.ts). */
 function rawRows(): Record<string, unknown>[] {
   return rawBatches().flatMap((b) =>
-    (JSON.parse(b.calls as string) as unknown[][]).map((c) => ({
-      request_id: c[1],
-      ip: c[13],
-      // The parameters and uploads are embedded as JSON values.
-      params: c[14] === null ? null : JSON.stringify(c[14]),
-      uploads: c[15] === null ? null : JSON.stringify(c[15]),
-      call: c,
-    })),
+    readCalls(b.bytes as Buffer).calls.map((c) => ({ request_id: c.requestId, ip: c.ip, params: c.params, uploads: c.uploads, call: c })),
   );
 }
 
@@ -73,7 +67,7 @@ test('keys, upstream_key, passwords and tokens in the query, body and headers ne
   const rows = rawRows();
   const ours = rows.filter((r) => [get, json, form].some((res) => res.headers['x-request-id'] === r.request_id));
   expect(ours).toHaveLength(3);
-  const everything = JSON.stringify(rawBatches());
+  const everything = JSON.stringify(rawBatches().map(({ bytes: _, ...b }) => b));
   // Nor anywhere in the files the calls are in, or the database's own (its write-ahead log included).
   const files = [
     ...fs.readdirSync(path.join(t.dataDir, 'request-log')).map((f) => path.join(t.dataDir, 'request-log', f)),
