@@ -115,6 +115,13 @@ export function keptParams(
 /** The uploads as name, type and size only (their bytes are never kept), their JSON at most CAP_BYTES. */
 export function keptUploads(files: Record<string, UploadedFile> | undefined): KeptUpload[] | null {
   if (files === undefined) return null;
+  // Nearly every call sends none (a shared empty object): answered without making a list.
+  let any = false;
+  for (const _ in files) {
+    any = true;
+    break;
+  }
+  if (!any) return null;
   const list = Object.values(files);
   if (list.length === 0) return null;
   const items = list.map((f) => ({ field: f.field, name: f.originalName.slice(0, 256), type: f.claimedType.slice(0, 128), size: f.size }));
