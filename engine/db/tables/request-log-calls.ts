@@ -4,18 +4,25 @@
 // no JSON. Rows written before hold their calls as JSON (a list of tuples, `[` their first byte): both are
 // read. Why: docs/decisions/request-log.md.
 //
-// Layout: FORMAT, the offset of the word list (u32 LE), the calls one after another, then the word list: the
-// writer's tag, the number of words and the words. A call: its time (ms), its place among the writer's calls
-// of that millisecond plus one (0: the rest of its id follows as a text, an id of another writer), request id,
+// Layout: FORMAT, the offset of the trailer (u32 LE), the calls one after another, then the trailer: the
+// writer's tag, the first call's time (epoch ms), the number of words and the words. A call: its time's
+// distance from the first call's (ms, zigzag: a clock set back makes it negative), its place among the
+// writer's calls of that millisecond plus one (0: the rest of its id follows as a text, an id of another writer), request id,
 // key, plan, endpoint, method, status, code, duration (hundredths of a ms), source, FLAGS, the providers,
 // the client address, the parameters, the uploads and the error (the last four as FLAGS say). A text is its
-// UTF-8 length (u16 LE) and its bytes; a word is its number in the list plus one (0: null).
+// UTF-8 length (u16 LE) and its bytes; a word is its number in the list plus one (0: null); a number is an
+// unsigned LEB128 varint.
 
 /** The first byte of a batch's bytes in this layout (JSON's is `[`). */
 export const FORMAT = 0x01;
 const HEAD = 5;
 /** A text's bytes at most (the log caps what it keeps at 8 KB: engine/../redact.ts). */
 const MAX_TEXT = 0xffff;
+/** Texts up to this many characters are copied by hand when they are ASCII (CallsWriter.text). */
+const SHORT = 64;
+/** The fields whose last word a writer remembers: seven, then the parameters' names by their place. */
+const SLOTS = 16;
+const NAMES = 7;
 
 // FLAGS: whether the answer was cached, then how the providers, parameters, uploads and error are kept.
 const CACHED = 1;
@@ -96,23 +103,21 @@ export class CallsWriter {
   private used = HEAD;
   private readonly words = new Map<string, number>();
   private readonly list: string[] = [];
-  private readonly lastWords: (string | undefined)[] = [
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-  ];
-  private readonly lastNumbers = new Uint32Array(8);
+  /** Each field's last word and its number (SLOTS: the key, plan, ..., the parameters' names by place). */
+  private readonly lastWords: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
+  private readonly lastNumbers = new Uint32Array(SLOTS);
+  /** The first call's time: the others' are kept as their distance from it. */
+  private base = -1;
 
   constructor(private readonly tag: string) {}
 
   add(c: CallRecord): void {
     this.room(64);
-    this.uint(c.at);
+    const at = Math.floor(c.at);
+    if (this.base < 0) this.base = at;
+    // Zigzag: a clock set back makes a call older than the first.
+    const d = at - this.base;
+    this.uint(d >= 0 ? d * 2 : -d * 2 - 1);
     if (c.idTail === undefined) this.uint(c.seq + 1);
     else {
       this.uint(0);
@@ -130,11 +135,11 @@ export class CallsWriter {
     this.word(c.source, 5);
     const p = c.providers;
     const params = c.params;
-    const texts = params !== null && allTexts(params);
+    const texts = params === null ? -1 : textsIn(params);
     this.buf[this.used++] =
       (c.cached ? CACHED : 0) |
       (p === null ? 0 : typeof p === 'number' ? PROVIDERS_TIME : PROVIDERS_JSON) |
-      (params === null ? 0 : texts ? PARAMS_TEXTS : PARAMS_JSON) |
+      (params === null ? 0 : texts >= 0 ? PARAMS_TEXTS : PARAMS_JSON) |
       (c.uploads === null ? 0 : UPLOADS) |
       (c.error === null ? 0 : ERROR);
     if (typeof p === 'number') this.uint(whole(p));
@@ -143,13 +148,12 @@ export class CallsWriter {
     this.uint(whole(c.bytesOut));
     this.word(c.ip, 6);
     if (params !== null) {
-      if (texts) {
-        let n = 0;
-        for (const _ in params) n++;
-        this.uint(n);
+      if (texts >= 0) {
+        this.uint(texts);
+        let i = 0;
         for (const name in params) {
           this.room(16);
-          this.word(name, 7);
+          this.word(name, NAMES + Math.min(i++, SLOTS - NAMES - 1));
           this.text(params[name] as string);
         }
       } else this.text(JSON.stringify(params));
@@ -164,7 +168,8 @@ export class CallsWriter {
     this.buf[0] = FORMAT;
     this.buf.writeUInt32LE(end, 1);
     this.text(this.tag);
-    this.room(8);
+    this.room(16);
+    this.uint(Math.max(0, this.base));
     this.uint(this.list.length);
     for (const w of this.list) this.text(w);
     const out = this.buf.subarray(0, this.used);
@@ -189,18 +194,41 @@ export class CallsWriter {
   private uint(n: number): void {
     const b = this.buf;
     let o = this.used;
-    while (n >= 0x80) {
-      b[o++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
+    if (n <= 0x7fffffff)
+      while (n >= 0x80) {
+        b[o++] = (n & 0x7f) | 0x80;
+        n >>>= 7;
+      }
+    else
+      while (n >= 0x80) {
+        b[o++] = (n % 0x80) | 0x80;
+        n = Math.floor(n / 0x80);
+      }
     b[o++] = n;
     this.used = o;
   }
 
   private text(s: string): void {
+    const o = this.used;
+    const b = this.buf;
+    // A short text of ASCII (an id, a query's value: nearly all) is copied here, cheaper than a call of
+    // Buffer's UTF-8 writer; any other goes to the writer.
+    if (s.length <= SHORT && o + 2 + SHORT <= b.length) {
+      let i = 0;
+      for (; i < s.length; i++) {
+        const ch = s.charCodeAt(i);
+        if (ch >= 0x80) break;
+        b[o + 2 + i] = ch;
+      }
+      if (i === s.length) {
+        b[o] = i;
+        b[o + 1] = 0;
+        this.used = o + 2 + i;
+        return;
+      }
+    }
     // A UTF-16 unit is at most 3 bytes of UTF-8.
     this.room(Math.min(s.length * 3, MAX_TEXT) + 2);
-    const o = this.used;
     const n = this.buf.write(s, o + 2, MAX_TEXT, 'utf8');
     this.buf.writeUInt16LE(n, o);
     this.used = o + 2 + n;
@@ -227,10 +255,14 @@ export class CallsWriter {
   }
 }
 
-/** Whether every value is a text (a query string's, a form's: nearly every call's). */
-function allTexts(params: Record<string, unknown>): boolean {
-  for (const name in params) if (typeof params[name] !== 'string') return false;
-  return true;
+/** How many values when every one is a text (a query string's, a form's: nearly every call's), else -1. */
+function textsIn(params: Record<string, unknown>): number {
+  let n = 0;
+  for (const name in params) {
+    if (typeof params[name] !== 'string') return -1;
+    n++;
+  }
+  return n;
 }
 
 /** What a search for a request id looks for in a batch's bytes in this layout (its text, length first). */
@@ -262,6 +294,7 @@ export function readCalls(bytes: Uint8Array): { tag: string; calls: ReadCall[] }
   const end = b.readUInt32LE(1);
   o = end;
   const tag = text();
+  const base = uint();
   const words = Array.from({ length: uint() }, text);
   const word = () => {
     const n = uint();
@@ -270,7 +303,8 @@ export function readCalls(bytes: Uint8Array): { tag: string; calls: ReadCall[] }
   const calls: ReadCall[] = [];
   o = HEAD;
   while (o < end) {
-    const at = uint();
+    const z = uint();
+    const at = base + (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
     const seq = uint();
     const idTail = seq === 0 ? text() : undefined;
     const requestId = text();

@@ -357,7 +357,20 @@ function readBack(c: CallRecord, named = false): LogRow {
 }
 
 test('a call kept in a batch reads back as it was, whatever its texts hold', () => {
-  const odd = ['plain', 'with "quotes"', 'back\\slash', 'line\nbreak', 'tab\there', 'ünïcödé ✓', '\u0000\u001f', '</script>', '', '😀'];
+  const odd = [
+    'plain',
+    'with "quotes"',
+    'back\\slash',
+    'line\nbreak',
+    'tab\there',
+    'ünïcödé ✓',
+    '\u0000\u001f',
+    '</script>',
+    '',
+    '😀',
+    'x'.repeat(100),
+    `${'y'.repeat(60)}é`,
+  ];
   const at = Date.UTC(2026, 10, 30, 7, 30);
   for (const s of odd) {
     const providers = [{ upstream: s, status: 502, code: s, ms: 3, breaker: true }];
@@ -470,26 +483,29 @@ test("a batch's first and last ids are its oldest and newest calls', in whatever
     uploads: null,
     error: null,
   };
+  // Times before the first call's (a clock set back) and far after it are kept as they were.
   for (const [at, seq] of [
     [2000, 3],
     [1000, 7],
     [2000, 40],
     [1000, 2],
     [1500, 0],
+    [2 ** 40, 1],
   ])
     batch.add(call(at, seq), false);
-  expect([batch.firstId, batch.lastId]).toEqual([callId(1000, 2, 'tagA'), callId(2000, 40, 'tagA')]);
+  expect([batch.firstId, batch.lastId]).toEqual([callId(1000, 2, 'tagA'), callId(2 ** 40, 1, 'tagA')]);
   batch.add(call(999, 0, 'zzzzzzzz'), false);
-  batch.add(call(2001, 0, '00000000'), false);
-  expect([batch.firstId, batch.lastId]).toEqual([`${idAt(999)}zzzzzzzz`, `${idAt(2001)}00000000`]);
+  batch.add(call(2 ** 41, 0, '00000000'), false);
+  expect([batch.firstId, batch.lastId]).toEqual([`${idAt(999)}zzzzzzzz`, `${idAt(2 ** 41)}00000000`]);
   expect(callsOf({ calls: batch.bytes(), owner: null, dropDay: 1 }).map((r) => r.id)).toEqual([
     callId(2000, 3, 'tagA'),
     callId(1000, 7, 'tagA'),
     callId(2000, 40, 'tagA'),
     callId(1000, 2, 'tagA'),
     callId(1500, 0, 'tagA'),
+    callId(2 ** 40, 1, 'tagA'),
     `${idAt(999)}zzzzzzzz`,
-    `${idAt(2001)}00000000`,
+    `${idAt(2 ** 41)}00000000`,
   ]);
   batch.release();
 });
