@@ -25,7 +25,22 @@ const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authoriz
 /** Names judged once each (callers send the same few names again and again). */
 const secretByName = remembered((name) => SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_')));
 
-const isSecretName = (name: string, secretParams: ReadonlySet<string>): boolean => secretParams.has(name) || secretByName(name);
+const isSecretName = (name: string, secretParams: ReadonlySet<string>): boolean =>
+  (secretParams.size !== 0 && secretParams.has(name)) || secretByName(name);
+
+/** The names last judged, by their place among a call's parameters (the next call sends the same, made anew). */
+const lastNames: string[] = [];
+const lastVerdicts: boolean[] = [];
+/** secretByName(), asked first of the name last judged at this place. */
+function secretAt(i: number, name: string): boolean {
+  if (lastNames[i] === name) return lastVerdicts[i];
+  const verdict = secretByName(name);
+  if (i < 16) {
+    lastNames[i] = name;
+    lastVerdicts[i] = verdict;
+  }
+  return verdict;
+}
 
 /** Whether a text's UTF-8 form fits `cap` bytes (a character is at most 3 bytes of UTF-8 per UTF-16 unit). */
 const fits = (text: string, cap: number) => text.length * 3 <= cap || Buffer.byteLength(text) <= cap;
@@ -50,27 +65,53 @@ function clean(value: unknown, secretParams: ReadonlySet<string>, presented: rea
 }
 
 /**
- * What clean() makes of parameters whose values are all strings (a query string's, a form's: nearly every
- * call's), made without its recursion; undefined when a value is not a string or the JSON may pass the cap.
+ * What clean() makes of parameters whose values are all texts (a query string's, a form's: nearly every
+ * call's), made without its recursion: their names and kept values in turn into `pairs` (emptied first).
+ * Answers their UTF-16 units, or -1 when a value is not a text.
  */
+function textPairs(raw: Record<string, unknown>, secretParams: ReadonlySet<string>, presented: readonly string[], pairs: string[]): number {
+  pairs.length = 0;
+  let units = 0;
+  let i = 0;
+  for (const name in raw) {
+    const v = raw[name];
+    if (typeof v !== 'string') return -1;
+    const secret = (secretParams.size !== 0 && secretParams.has(name)) || secretAt(i++, name);
+    const kept = secret ? REDACTED : scrub(v, presented);
+    pairs.push(name, kept);
+    units += name.length + kept.length + 1;
+  }
+  return units;
+}
+
+/**
+ * Parameters whose values are all texts and whose JSON is surely within the cap, kept as their names and
+ * values in turn in `pairs` (no object made: the request log copies them as they are); false for any
+ * other, which keptParams() keeps.
+ */
+export function keptTexts(
+  raw: Record<string, unknown> | undefined,
+  secretParams: ReadonlySet<string>,
+  presented: readonly string[],
+  pairs: string[],
+): boolean {
+  if (raw === undefined) return false;
+  const units = textPairs(raw, secretParams, presented, pairs);
+  // A unit is at most 6 bytes of JSON (`\u001f`), a pair's quotes, colon and comma 6 more.
+  return units >= 0 && units * 6 + 2 <= CAP_BYTES;
+}
+
+/** keptTexts() as an object, when its JSON fits the cap; undefined otherwise. */
 function flatParams(
   raw: Record<string, unknown>,
-  names: string[],
   secretParams: ReadonlySet<string>,
   presented: readonly string[],
 ): Record<string, unknown> | undefined {
+  const pairs: string[] = [];
+  const units = textPairs(raw, secretParams, presented, pairs);
+  if (units < 0) return undefined;
   const out: Record<string, unknown> = {};
-  // The UTF-16 units of names and values: a unit is at most 6 bytes of JSON (`\u001f`), a pair's quotes,
-  // colon and comma 6 more.
-  let units = 0;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    const v = raw[name];
-    if (typeof v !== 'string') return undefined;
-    const kept = isSecretName(name, secretParams) ? REDACTED : scrub(v, presented);
-    out[name] = kept;
-    units += name.length + kept.length + 1;
-  }
+  for (let i = 0; i < pairs.length; i += 2) out[pairs[i]] = pairs[i + 1];
   return units * 6 + 2 <= CAP_BYTES || fits(JSON.stringify(out), CAP_BYTES) ? out : undefined;
 }
 
@@ -86,7 +127,7 @@ export function keptParams(
   if (raw === undefined) return null;
   const names = Object.keys(raw);
   if (names.length === 0) return null;
-  const flat = flatParams(raw, names, secretParams, presented);
+  const flat = flatParams(raw, secretParams, presented);
   if (flat !== undefined) return flat;
   const params = clean(raw, secretParams, presented) as Record<string, unknown>;
   if (fits(JSON.stringify(params), CAP_BYTES)) return params;

@@ -9,10 +9,10 @@ import type { Logger } from 'pino';
 import type { Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { CallBatch, CallClock, type CallRecord } from '../../engine/db/tables/request-log.js';
-import { keptAddress, keptParams, keptText, keptUploads } from './redact.js';
+import { keptAddress, keptParams, keptText, keptTexts, keptUploads } from './redact.js';
 import { dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
-import { remembered } from '../../engine/remembered.js';
+import { remembered, rememberedLast } from '../../engine/remembered.js';
 
 const FLUSH_MS = 100;
 const SWEEP_MS = 3_600_000;
@@ -25,7 +25,7 @@ const ADDRESSES = 4096;
  * The owner of a personal key's calls, made once a key: a string made anew for each call would be hashed anew
  * by the map of open batches.
  */
-const keyOwner = remembered((keyId) => `key:${keyId}`);
+const keyOwner = rememberedLast(remembered((keyId) => `key:${keyId}`));
 
 /** The keys a caller sent, in the X-API-Key header, the query or the body: each is scrubbed from the other values it sent. */
 function presentedKeys(header: unknown, query: unknown, body: unknown): string[] {
@@ -72,7 +72,9 @@ export function createRequestLog(deps: RequestLogDeps) {
   let dropped = 0;
 
   const clock = new CallClock();
-  // What is kept of a call, filled anew for each: its batch copies it out at once.
+  // What is kept of a call, filled anew for each (its parameters' names and values in `pairs` when all are
+  // texts): its batch copies it out at once.
+  const pairs: string[] = [];
   const kept: CallRecord = {
     at: 0,
     seq: 0,
@@ -95,7 +97,7 @@ export function createRequestLog(deps: RequestLogDeps) {
   };
 
   const addresses = new Map<string, string | null>();
-  const addressOf = (ip: string | undefined): string | null => {
+  const addressOf = rememberedLast((ip: string | undefined): string | null => {
     if (ip === undefined) return null;
     let known = addresses.get(ip);
     if (known === undefined) {
@@ -103,7 +105,12 @@ export function createRequestLog(deps: RequestLogDeps) {
       addresses.set(ip, (known = keptAddress(ip, deps.ip)));
     }
     return known;
-  };
+  });
+  const secretsOf = rememberedLast((endpoint: string) => secrets.get(endpoint) ?? none);
+  const daysOf = rememberedLast((plan: string | undefined) => retentionDays(plans, plan));
+  // The batch last written to and its owner (a busy owner's calls come in a row), until the batches are written.
+  let lastOwner: string | null | undefined;
+  let lastBatch: CallBatch | undefined;
 
   /** The observer's part: runs as the answer is written, and copies what is kept of the call into its batch. */
   const record = (call: Call, status: number, at: number) => {
@@ -116,13 +123,15 @@ export function createRequestLog(deps: RequestLogDeps) {
     const plan = ok?.plan;
     // Whose calls these are: the account's, a personal key's of no account, nobody's for a shared key.
     const owner = ok?.accountId ?? (ok && plan && plans[plan]?.keyedBy === 'key' ? keyOwner(ok.keyId) : null);
-    const dropDay = dayOf(at) + retentionDays(plans, plan) + 1;
-    let batch = open.get(owner);
+    const dropDay = dayOf(at) + daysOf(plan) + 1;
+    let batch = lastBatch !== undefined && owner === lastOwner ? lastBatch : open.get(owner);
     if (!batch || batch.dropDay !== dropDay || !batch.takes(at)) {
       if (batch) waiting.push(batch);
       batch = new CallBatch(owner, dropDay, clock.tag);
       open.set(owner, batch);
     }
+    lastOwner = owner;
+    lastBatch = batch;
     const raw: unknown = call.req.body;
     const body = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
     // What was sent, the body over the query string, as the parse step reads it.
@@ -153,7 +162,8 @@ export function createRequestLog(deps: RequestLogDeps) {
     kept.cached = call.outcome?.cached === true;
     kept.bytesOut = call.bytesOut;
     kept.ip = addressOf(call.ip);
-    kept.params = keptParams(sent, secrets.get(call.endpoint) ?? none, presented);
+    const secret = secretsOf(call.endpoint);
+    kept.params = keptTexts(sent, secret, presented, pairs) ? (pairs.length ? pairs : null) : keptParams(sent, secret, presented);
     kept.uploads = keptUploads(call.input?.files);
     kept.error = keptText(call.errorMessage, presented);
     batch.add(kept, call.idGiven);
@@ -165,6 +175,7 @@ export function createRequestLog(deps: RequestLogDeps) {
     if (open.size) {
       for (const b of open.values()) waiting.push(b);
       open = new Map();
+      lastBatch = undefined;
     }
     if (held > MAX_WAITING) {
       let over = 0;

@@ -61,7 +61,8 @@ export interface CallRecord {
   cached: boolean;
   bytesOut: number;
   ip: string | null;
-  params: Record<string, unknown> | null;
+  /** The parameters: an object, or texts only as a list of their names and values in turn. */
+  params: Record<string, unknown> | readonly string[] | null;
   /** The uploads ({ field, name, type, size }: features/request-log/redact.ts keptUploads). */
   uploads: readonly object[] | null;
   error: string | null;
@@ -103,9 +104,8 @@ export class CallsWriter {
   private used = HEAD;
   private readonly words = new Map<string, number>();
   private readonly list: string[] = [];
-  /** Each field's last word and its number (SLOTS: the key, plan, ..., the parameters' names by place). */
-  private readonly lastWords: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
-  private readonly lastNumbers = new Uint32Array(SLOTS);
+  /** Each field's last word and its number in turn (SLOTS: the key, plan, ..., the parameters' names by place). */
+  private readonly recent = new Array<string | number | undefined>(SLOTS * 2).fill(undefined);
   /** The first call's time: the others' are kept as their distance from it. */
   private base = -1;
 
@@ -135,7 +135,7 @@ export class CallsWriter {
     this.word(c.source, 5);
     const p = c.providers;
     const params = c.params;
-    const texts = params === null ? -1 : textsIn(params);
+    const texts = params === null ? -1 : Array.isArray(params) ? params.length / 2 : textsIn(params as Record<string, unknown>);
     this.buf[this.used++] =
       (c.cached ? CACHED : 0) |
       (p === null ? 0 : typeof p === 'number' ? PROVIDERS_TIME : PROVIDERS_JSON) |
@@ -150,11 +150,20 @@ export class CallsWriter {
     if (params !== null) {
       if (texts >= 0) {
         this.uint(texts);
-        let i = 0;
-        for (const name in params) {
-          this.room(16);
-          this.word(name, NAMES + Math.min(i++, SLOTS - NAMES - 1));
-          this.text(params[name] as string);
+        if (Array.isArray(params))
+          for (let i = 0; i < params.length; i += 2) {
+            this.room(16);
+            this.word(params[i] as string, NAMES + Math.min(i / 2, SLOTS - NAMES - 1));
+            this.text(params[i + 1] as string);
+          }
+        else {
+          let i = 0;
+          const named = params as Record<string, unknown>;
+          for (const name in named) {
+            this.room(16);
+            this.word(name, NAMES + Math.min(i++, SLOTS - NAMES - 1));
+            this.text(named[name] as string);
+          }
         }
       } else this.text(JSON.stringify(params));
     }
@@ -241,15 +250,16 @@ export class CallsWriter {
       return;
     }
     let n: number | undefined;
-    if (this.lastWords[slot] === s) n = this.lastNumbers[slot];
+    const r = this.recent;
+    if (r[slot * 2] === s) n = r[slot * 2 + 1] as number;
     else {
       n = this.words.get(s);
       if (n === undefined) {
         this.list.push(s);
         this.words.set(s, (n = this.list.length));
       }
-      this.lastWords[slot] = s;
-      this.lastNumbers[slot] = n;
+      r[slot * 2] = s;
+      r[slot * 2 + 1] = n;
     }
     this.uint(n);
   }

@@ -208,6 +208,10 @@ function jsonOf(rows: LogRow[]): string {
   );
 }
 
+/** Places within a millisecond that ids tell apart (callId: two characters of base 36). */
+const PLACES = 2048;
+const idOfKey = (key: number, tag: string) => callId(Math.floor(key / PLACES), key % PLACES, tag);
+
 const within = (set: Set<string>) => (set.size ? ` ${[...set].join(' ')} ` : ' ');
 
 /**
@@ -220,8 +224,9 @@ export class CallBatch {
   /** The oldest call's time. */
   private firstAt = 0;
   // The oldest and newest calls' ids, as their time and place (ids of this writer) or as texts (of others).
-  private first: [at: number, seq: number] | undefined;
-  private last: [at: number, seq: number] | undefined;
+  // (as their time × 2048 + place: a number, compared and kept without making anything).
+  private first = Infinity;
+  private last = -Infinity;
   private firstOther = '';
   private lastOther = '';
   /** The request ids of its calls that are the callers' own (see RequestLogNamedTable). */
@@ -231,6 +236,13 @@ export class CallBatch {
   private readonly endpoints = new Set<string>();
   private readonly codes = new Set<string>();
   private readonly statuses = new Set<number>();
+  /** The last call's values of those sets (none yet: values no call has). */
+  private readonly prev: { keyId?: string | null; endpoint?: string; code?: string | null; status?: number } = {
+    keyId: undefined,
+    endpoint: undefined,
+    code: undefined,
+    status: undefined,
+  };
 
   /** `tag`: its writer's (CallClock). */
   constructor(
@@ -255,28 +267,33 @@ export class CallBatch {
       if (!this.firstOther || id < this.firstOther) this.firstOther = id;
       if (id > this.lastOther) this.lastOther = id;
     } else {
-      const f = this.first;
-      if (!f || c.at < f[0] || (c.at === f[0] && c.seq < f[1])) this.first = [c.at, c.seq];
-      const l = this.last;
-      if (!l || c.at > l[0] || (c.at === l[0] && c.seq > l[1])) this.last = [c.at, c.seq];
+      const key = Math.floor(c.at) * PLACES + Math.min(c.seq, PLACES - 1);
+      if (key < this.first) this.first = key;
+      if (key > this.last) this.last = key;
     }
-    if (c.keyId !== null) this.keys.add(c.keyId);
-    this.endpoints.add(c.endpoint);
-    if (c.code !== null) this.codes.add(c.code);
-    this.statuses.add(c.status);
+    // A set is looked up only for a value other than the call's before (nearly every call's are the same).
+    const prev = this.prev;
+    if (c.keyId !== prev.keyId && c.keyId !== null) this.keys.add(c.keyId);
+    if (c.endpoint !== prev.endpoint) this.endpoints.add(c.endpoint);
+    if (c.code !== prev.code && c.code !== null) this.codes.add(c.code);
+    if (c.status !== prev.status) this.statuses.add(c.status);
+    prev.keyId = c.keyId;
+    prev.endpoint = c.endpoint;
+    prev.code = c.code;
+    prev.status = c.status;
     this.size++;
     this.writer.add(c);
   }
 
   /** The oldest call's id. */
   get firstId(): string {
-    const mine = this.first && callId(this.first[0], this.first[1], this.tag);
+    const mine = this.first === Infinity ? undefined : idOfKey(this.first, this.tag);
     return mine === undefined || (this.firstOther && this.firstOther < mine) ? this.firstOther : mine;
   }
 
   /** The newest call's id. */
   get lastId(): string {
-    const mine = this.last && callId(this.last[0], this.last[1], this.tag);
+    const mine = this.last === -Infinity ? undefined : idOfKey(this.last, this.tag);
     return mine === undefined || this.lastOther > mine ? this.lastOther : mine;
   }
 
