@@ -460,7 +460,7 @@ async function main() {
       DATA_DIR: dataDir,
       REQUEST_LOG: 'on',
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       PUBLIC_URL: 'http://127.0.0.1',
       SIGNIN_LIMIT: '1000000',
       UPSTREAM_POLICIES: 'off',

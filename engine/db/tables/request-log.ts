@@ -325,7 +325,8 @@ export class CallBatch {
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
       calls: calls === 'json' ? jsonOf(callsOf({ calls: this.bytes(), owner: this.owner, dropDay: this.dropDay })) : '',
-      callsBin: calls === 'bytes' ? this.bytes() : null,
+      // A copy: the row may outlive the batch's buffer, which goes to the next batch at release().
+      callsBin: calls === 'bytes' ? Buffer.from(this.bytes()) : null,
       callsFile: placed ? calls.file : null,
       callsAt: placed ? calls.at : null,
       callsBytes: placed ? calls.bytes : null,

@@ -350,9 +350,15 @@ function callFiles(dir: string): string[] {
 function readBack(c: CallRecord, named = false): LogRow {
   const batch = new CallBatch('owner', 1, 'tag12345');
   batch.add(c, named);
-  const [row] = callsOf({ calls: batch.row('bytes').callsBin!, owner: 'owner', dropDay: 1 });
+  const bytes = batch.row('bytes').callsBin!;
+  const [row] = callsOf({ calls: bytes, owner: 'owner', dropDay: 1 });
   expect(callsOf(batch.row('json'))).toEqual([row]);
   batch.release();
+  // Its buffer goes to the next batch: the row's bytes are its own.
+  const next = new CallBatch('other', 1, 'tag67890');
+  next.add({ ...c, requestId: 'another call', endpoint: 'another/endpoint' }, false);
+  expect(callsOf({ calls: bytes, owner: 'owner', dropDay: 1 })).toEqual([row]);
+  next.release();
   return row;
 }
 
