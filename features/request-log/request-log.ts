@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
-import { CallBatch, CallClock, type CallRecord } from '../../engine/db/tables/request-log.js';
+import { blankCall, CallBatch, CallClock } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptTexts, keptUploads } from './redact.js';
 import { dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
@@ -75,26 +75,7 @@ export function createRequestLog(deps: RequestLogDeps) {
   // What is kept of a call, filled anew for each (its parameters' names and values in `pairs` when all are
   // texts): its batch copies it out at once.
   const pairs: string[] = [];
-  const kept: CallRecord = {
-    at: 0,
-    seq: 0,
-    requestId: '',
-    keyId: null,
-    plan: null,
-    endpoint: '',
-    method: '',
-    status: 0,
-    code: null,
-    ms: 0,
-    source: null,
-    providers: null,
-    cached: false,
-    bytesOut: 0,
-    ip: null,
-    params: null,
-    uploads: null,
-    error: null,
-  };
+  const kept = blankCall();
 
   const addresses = new Map<string, string | null>();
   const addressOf = rememberedLast((ip: string | undefined): string | null => {

@@ -69,27 +69,36 @@ export interface CallRecord {
 }
 
 /** A call as read back: its id's parts, and its providers, parameters and uploads as JSON texts. */
-export interface ReadCall {
-  at: number;
-  seq: number;
+export type ReadCall = Omit<CallRecord, 'idTail' | 'providers' | 'params' | 'uploads' | 'cached'> & {
   idTail: string | undefined;
-  requestId: string;
-  keyId: string | null;
-  plan: string | null;
-  endpoint: string;
-  method: string;
-  status: number;
-  code: string | null;
-  ms: number;
-  source: string | null;
   providers: string | null;
-  cached: number;
-  bytesOut: number;
-  ip: string | null;
   params: string | null;
   uploads: string | null;
-  error: string | null;
-}
+  /** 0 or 1. */
+  cached: number;
+};
+
+/** A call with nothing in it yet, to be filled. */
+export const blankCall = (): CallRecord => ({
+  at: 0,
+  seq: 0,
+  requestId: '',
+  keyId: null,
+  plan: null,
+  endpoint: '',
+  method: '',
+  status: 0,
+  code: null,
+  ms: 0,
+  source: null,
+  providers: null,
+  cached: false,
+  bytesOut: 0,
+  ip: null,
+  params: null,
+  uploads: null,
+  error: null,
+});
 
 /** A whole non-negative number, 0 for anything else (NaN and the infinities are not kept). */
 const whole = (n: number) => (n >= 0 && n <= Number.MAX_SAFE_INTEGER ? Math.round(n) : 0);

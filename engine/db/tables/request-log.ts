@@ -7,9 +7,9 @@
 // day's files dropped whole (engine/db/call-files.ts). Why batches: docs/decisions/request-log.md.
 import crypto from 'node:crypto';
 import type { CallsPlace } from '../call-files.js';
-import { CallsWriter, FORMAT, readCalls, type CallRecord } from './request-log-calls.js';
+import { blankCall, CallsWriter, FORMAT, readCalls, type CallRecord } from './request-log-calls.js';
 
-export type { CallRecord };
+export { blankCall, type CallRecord };
 
 /** At most this many calls in one batch: a page reads a few batches whole. */
 const BATCH_CALLS = 500;
@@ -183,7 +183,7 @@ export function callsOf(b: Pick<RequestLogBatchTable, 'calls' | 'owner' | 'dropD
 }
 
 /** Calls as the JSON of rows written before (what the one-row-a-call table's migration writes). */
-function jsonOf(rows: LogRow[]): string {
+function callsAsJson(rows: LogRow[]): string {
   const parsed = (s: string | null) => (s === null ? null : (JSON.parse(s) as unknown));
   return JSON.stringify(
     rows.map((r) => [
@@ -324,7 +324,7 @@ export class CallBatch {
       endpoints: within(this.endpoints),
       codes: within(this.codes),
       statuses: within(new Set([...this.statuses].map(String))),
-      calls: calls === 'json' ? jsonOf(callsOf({ calls: this.bytes(), owner: this.owner, dropDay: this.dropDay })) : '',
+      calls: calls === 'json' ? callsAsJson(callsOf({ calls: this.bytes(), owner: this.owner, dropDay: this.dropDay })) : '',
       // A copy: the row may outlive the batch's buffer, which goes to the next batch at release().
       callsBin: calls === 'bytes' ? Buffer.from(this.bytes()) : null,
       callsFile: placed ? calls.file : null,

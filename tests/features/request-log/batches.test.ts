@@ -14,7 +14,7 @@ import { createRequestLog } from '../../../features/request-log/request-log.js';
 import { LogRecords, type LogQuery, type LogRow } from '../../../features/request-log/records.js';
 import { requestLog as oneRowACall } from '../../../engine/db/migrations/0010-request-log.js';
 import { makeDayPartition } from '../../../engine/db/partitions.js';
-import { CallBatch, callId, callsOf, idAt, type CallRecord } from '../../../engine/db/tables/request-log.js';
+import { blankCall, CallBatch, callId, callsOf, idAt, type CallRecord } from '../../../engine/db/tables/request-log.js';
 import { requestLogBatches } from '../../../engine/db/migrations/0011-request-log-batches.js';
 import { requestLogCallFiles } from '../../../engine/db/migrations/0012-request-log-call-files.js';
 import { requestLogCallBytes } from '../../../engine/db/migrations/0013-request-log-call-bytes.js';
@@ -187,7 +187,8 @@ describeEngines('the request log in batches', (engine, open) => {
       );
       expect(bytes[0]).toBe(FORMAT);
       // The same calls as the JSON rows of before held them (a list of tuples), in the row as text (and as its
-      // bytes on SQLite), and the bytes in the row.
+      // bytes on SQLite), and the bytes in the row. The tuples are written here by hand, apart from the
+      // migration's writer of them, so that one mistake in both cannot pass.
       const json = JSON.stringify(
         before.page
           .reverse()
@@ -430,26 +431,7 @@ test('a call kept in a batch reads back as it was, whatever its texts hold', () 
       expect([p, q, u]).toEqual([JSON.stringify(providers), JSON.stringify(params), JSON.stringify(uploads)]);
     }
   }
-  const nulls: CallRecord = {
-    at: 0,
-    seq: 0,
-    requestId: 'r',
-    keyId: null,
-    plan: null,
-    endpoint: 'e',
-    method: 'GET',
-    status: 200,
-    code: null,
-    ms: 0,
-    source: null,
-    providers: null,
-    cached: false,
-    bytesOut: 0,
-    ip: null,
-    params: null,
-    uploads: null,
-    error: null,
-  };
+  const nulls: CallRecord = { ...blankCall(), requestId: 'r', endpoint: 'e', method: 'GET', status: 200 };
   expect(readBack(nulls)).toMatchObject({
     id: callId(0, 0, 'tag12345'),
     keyId: null,
@@ -469,26 +451,7 @@ test('a call kept in a batch reads back as it was, whatever its texts hold', () 
 test("a batch's first and last ids are its oldest and newest calls', in whatever order they came", () => {
   const batch = new CallBatch(null, 1, 'tagA');
   const call = (at: number, seq: number, idTail?: string): CallRecord => ({ ...lone, at, seq, ...(idTail && { idTail }) });
-  const lone: CallRecord = {
-    at: 0,
-    seq: 0,
-    requestId: 'r',
-    keyId: null,
-    plan: null,
-    endpoint: 'e',
-    method: 'GET',
-    status: 200,
-    code: null,
-    ms: 0,
-    source: null,
-    providers: null,
-    cached: false,
-    bytesOut: 0,
-    ip: null,
-    params: null,
-    uploads: null,
-    error: null,
-  };
+  const lone: CallRecord = { ...blankCall(), requestId: 'r', endpoint: 'e', method: 'GET', status: 200 };
   // Times before the first call's (a clock set back) and far after it are kept as they were.
   for (const [at, seq] of [
     [2000, 3],
