@@ -66,7 +66,13 @@ test('SIGTERM under 20 kept-alive clients: served through DRAIN_DELAY, then 0 an
   const signalled = Date.now();
   // Asked well within DRAIN_DELAY (3 s, room for a loaded machine): a connection still in the listen queue
   // when accepting stops is reset by the kernel, which is no answer of the server's.
-  const health = await fetch(`${server.url}/health`);
+  // The signal reaches the process's loop on its own turn: a request already read may be answered before it,
+  // so /health is asked again (for up to a second) until it says draining.
+  let health = await fetch(`${server.url}/health`);
+  for (let tries = 0; health.status !== 503 && tries < 20; tries++) {
+    await new Promise((r) => setTimeout(r, 50));
+    health = await fetch(`${server.url}/health`);
+  }
   expect(health.status).toBe(503);
   expect(await health.json()).toMatchObject({ status: 'draining' });
   await Promise.all(clients);
