@@ -3,7 +3,7 @@
 // catalog parameter marks `secret:`) and wherever the caller's own key appears inside another value.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { UploadedFile } from '../../engine/types.js';
-import { remembered } from '../../engine/remembered.js';
+import { remembered, rememberedLast } from '../../engine/remembered.js';
 
 /** An upload as the log keeps it: never its bytes. */
 export interface KeptUpload {
@@ -25,22 +25,13 @@ const SECRET_NAME = /(^|_)(apikey|key|token|secret|passwd|pass|pwd|auth|authoriz
 /** Names judged once each (callers send the same few names again and again). */
 const secretByName = remembered((name) => SECRET_NAME.test(name.toLowerCase().replace(/-/g, '_')));
 
-const isSecretName = (name: string, secretParams: ReadonlySet<string>): boolean =>
-  (secretParams.size !== 0 && secretParams.has(name)) || secretByName(name);
+/** secretByName() at each place among a call's parameters, its last answer remembered (the next call sends the same names, made anew). */
+const PLACES = 16;
+const byPlace = Array.from({ length: PLACES }, () => rememberedLast(secretByName));
 
-/** The names last judged, by their place among a call's parameters (the next call sends the same, made anew). */
-const lastNames: string[] = [];
-const lastVerdicts: boolean[] = [];
-/** secretByName(), asked first of the name last judged at this place. */
-function secretAt(i: number, name: string): boolean {
-  if (lastNames[i] === name) return lastVerdicts[i];
-  const verdict = secretByName(name);
-  if (i < 16) {
-    lastNames[i] = name;
-    lastVerdicts[i] = verdict;
-  }
-  return verdict;
-}
+/** `place`: the name's among the call's parameters, when known. */
+const isSecretName = (name: string, secretParams: ReadonlySet<string>, place = PLACES): boolean =>
+  (secretParams.size !== 0 && secretParams.has(name)) || (place < PLACES ? byPlace[place](name) : secretByName(name));
 
 /** Whether a text's UTF-8 form fits `cap` bytes (a character is at most 3 bytes of UTF-8 per UTF-16 unit). */
 const fits = (text: string, cap: number) => text.length * 3 <= cap || Buffer.byteLength(text) <= cap;
@@ -76,8 +67,7 @@ function textPairs(raw: Record<string, unknown>, secretParams: ReadonlySet<strin
   for (const name in raw) {
     const v = raw[name];
     if (typeof v !== 'string') return -1;
-    const secret = (secretParams.size !== 0 && secretParams.has(name)) || secretAt(i++, name);
-    const kept = secret ? REDACTED : scrub(v, presented);
+    const kept = isSecretName(name, secretParams, i++) ? REDACTED : scrub(v, presented);
     pairs.push(name, kept);
     units += name.length + kept.length + 1;
   }

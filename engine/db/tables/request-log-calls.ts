@@ -13,6 +13,8 @@
 // UTF-8 length (u16 LE) and its bytes; a word is its number in the list plus one (0: null); a number is an
 // unsigned LEB128 varint.
 
+import { rememberedLast } from '../../remembered.js';
+
 /** The first byte of a batch's bytes in this layout (JSON's is `[`). */
 export const FORMAT = 0x01;
 const HEAD = 5;
@@ -113,8 +115,8 @@ export class CallsWriter {
   private used = HEAD;
   private readonly words = new Map<string, number>();
   private readonly list: string[] = [];
-  /** Each field's last word and its number in turn (SLOTS: the key, plan, ..., the parameters' names by place). */
-  private readonly recent = new Array<string | number | undefined>(SLOTS * 2).fill(undefined);
+  /** Each field's number of a word, its last answer remembered (SLOTS: the key, plan, ..., the parameters' names by place). */
+  private readonly slots = Array.from({ length: SLOTS }, () => rememberedLast((s: string) => this.numberOf(s)));
   /** The first call's time: the others' are kept as their distance from it. */
   private base = -1;
 
@@ -254,23 +256,18 @@ export class CallsWriter {
 
   /** `slot`: the field's place, whose last word is remembered (a batch's calls nearly all share each). */
   private word(s: string | null, slot: number): void {
-    if (s === null) {
-      this.buf[this.used++] = 0;
-      return;
+    if (s === null) this.buf[this.used++] = 0;
+    else this.uint(this.slots[slot](s));
+  }
+
+  /** A word's number in the list (plus one), added to the list if new. */
+  private numberOf(s: string): number {
+    let n = this.words.get(s);
+    if (n === undefined) {
+      this.list.push(s);
+      this.words.set(s, (n = this.list.length));
     }
-    let n: number | undefined;
-    const r = this.recent;
-    if (r[slot * 2] === s) n = r[slot * 2 + 1] as number;
-    else {
-      n = this.words.get(s);
-      if (n === undefined) {
-        this.list.push(s);
-        this.words.set(s, (n = this.list.length));
-      }
-      r[slot * 2] = s;
-      r[slot * 2 + 1] = n;
-    }
-    this.uint(n);
+    return n;
   }
 }
 

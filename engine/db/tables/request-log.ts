@@ -223,8 +223,8 @@ export class CallBatch {
   size = 0;
   /** The oldest call's time. */
   private firstAt = 0;
-  // The oldest and newest calls' ids, as their time and place (ids of this writer) or as texts (of others).
-  // (as their time × 2048 + place: a number, compared and kept without making anything).
+  // The oldest and newest calls' ids: of this writer as their time × PLACES + place (numbers, compared and
+  // kept without making anything), of others (idTail) as texts.
   private first = Infinity;
   private last = -Infinity;
   private firstOther = '';
