@@ -59,14 +59,24 @@ export class PlanChanges {
    * `trx`: within the transaction of the change it records.
    */
   async record(accountId: string, change: PlanChange, trx: Db = this.db): Promise<string | undefined> {
-    // Sortable by time within one millisecond too: the list's order is the order of the records.
+    // The list is in time order, so a change that follows the account's last one within its millisecond
+    // (or after the clock went back) is placed 1 ms after it: the caller holds the account, so the last
+    // record read here is the one this change follows.
+    const last = await trx
+      .selectFrom('planChanges')
+      .select('at')
+      .where('accountId', '=', accountId)
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const at = last && last.at >= change.at ? new Date(Date.parse(last.at) + 1).toISOString() : change.at;
     const id = `${Date.now().toString(36).padStart(9, '0')}${crypto.randomBytes(8).toString('hex')}`;
     const done = await trx
       .insertInto('planChanges')
       .values({
         id,
         accountId,
-        at: change.at,
+        at,
         fromPlan: change.from,
         toPlan: change.to,
         by: change.by,

@@ -15,7 +15,7 @@ import { DeviceCookies } from '../../portal/auth/device-cookies.js';
 import { UpgradeRequests } from '../../portal/accounts/upgrades.js';
 import { changePlan, PlanChanges } from '../../portal/accounts/plan-changes.js';
 import { mailNotices } from '../../portal/mail/notices.js';
-import { Accounts, normalEmail, type Account } from '../../portal/accounts/accounts.js';
+import { Accounts, normalEmail, type Account, type Plan } from '../../portal/accounts/accounts.js';
 
 const tick = () => new Promise((ok) => setTimeout(ok, 5));
 
@@ -348,6 +348,9 @@ describeEngines('account tables', (_engine, open) => {
           const [older, newer] = [changes.find((c) => c.from === 'premium')!, changes.find((c) => c.from !== 'premium')!];
           expect(older).toBeDefined();
           expect(newer).toMatchObject({ from: older.to, to: older.to === 'enterprise' ? 'free' : 'enterprise' });
+          // Listed newest first, though both came within a millisecond or so.
+          expect(changes).toEqual([newer, older]);
+          expect(newer.at > older.at).toBe(true);
           const now = (await p.accounts.get(a.id))!.plan;
           expect(now).toBe(newer.to);
           expect(announced.filter((e) => e.accountId === a.id).map((e) => e.data)).toEqual(
@@ -365,6 +368,20 @@ describeEngines('account tables', (_engine, open) => {
     },
     60_000,
   );
+
+  engineTest('changes made within one millisecond, or after the clock went back, are listed in the order they were made', async () => {
+    const { db } = await open();
+    const changes = new PlanChanges(db);
+    const at = new Date().toISOString();
+    const before = new Date(Date.parse(at) - 60_000).toISOString();
+    const moves: [Plan, Plan][] = [['free', 'premium'], ['premium', 'enterprise'], ['enterprise', 'free'], ['free', 'premium']];
+    for (const id of ['acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_e']) {
+      for (const [i, [from, to]] of moves.entries()) await changes.record(id, { at: i === 3 ? before : at, from, to, by: 'admin' });
+      const listed = await changes.of(id);
+      expect(listed.map((c) => `${c.from}>${c.to}`)).toEqual(moves.map(([from, to]) => `${from}>${to}`).reverse());
+      expect(listed.map((c) => Date.parse(c.at) - Date.parse(at))).toEqual([3, 2, 1, 0]);
+    }
+  });
 
   engineTest('a change whose transaction fails midway leaves no record and the plan as it was', async () => {
     const { db } = await open();

@@ -256,7 +256,8 @@ describe('status mapping', () => {
       }),
     );
     get = upstreams({
-      s: { url: f.url, timeout: '300ms', retries: 0 },
+      // Time enough for a loaded machine's first connection; /slow is slower still.
+      s: { url: f.url, timeout: '1s', retries: 0 },
       r: { url: f.url, retries: 2 },
       // A 429 without keys holds its whole upstream, and failures open its breaker: these get their own.
       t: { url: f.url, retries: 2 },
