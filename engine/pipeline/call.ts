@@ -76,8 +76,15 @@ export class Call {
   params: Params | undefined;
   /** The answer's content (engine/pipeline/steps/cache.ts, invoke.ts), written by engine/pipeline/steps/envelope.ts. */
   outcome: Outcome | undefined;
-  /** The providers the invoke step asked, in order (undefined for a call answered before it, or from the cache). */
+  /**
+   * The providers the invoke step asked, in order, when any failed or timed out (undefined for a call answered
+   * before it, from the cache, or by the first provider it asked: answeredBy).
+   */
   attempts: ProviderAttempt[] | undefined;
+  /** The provider that answered when it was the only one asked: its upstream (no list made for the common case). */
+  answeredBy: string | undefined;
+  /** answeredBy's time from its start to its answer, in hundredths of a ms. */
+  answeredIn = 0;
   /** The error code of a failed answer (engine/pipeline/respond.ts), for the endpoint's health. */
   errorCode: string | undefined;
   /** The error envelope's message of a failed answer (engine/pipeline/respond.ts). */

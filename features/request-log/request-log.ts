@@ -119,16 +119,17 @@ export function createRequestLog(deps: RequestLogDeps) {
     const query = call.query;
     const sent = body ? { ...query, ...body } : query;
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
-    const attempts = call.attempts;
     const source = call.outcome?.source ?? null;
-    // Nearly every call asks one provider, which answers: its time alone, in hundredths of a ms (CallRecord).
-    const one = attempts?.length === 1 ? attempts[0] : undefined;
+    // Nearly every call asks one provider, which answers and is the source: its time alone (CallRecord).
+    const by = call.answeredBy;
     kept.providers =
-      one && one.status === 200 && one.upstream === source && one.code === undefined && one.breaker === undefined && Number.isFinite(one.ms)
-        ? Math.round(one.ms * 100)
-        : attempts?.length
-          ? attempts
-          : null;
+      by === undefined
+        ? call.attempts?.length
+          ? call.attempts
+          : null
+        : by === source
+          ? call.answeredIn
+          : [{ upstream: by, status: 200, ms: call.answeredIn / 100 }];
     kept.at = at;
     kept.seq = clock.next(at);
     kept.requestId = call.id;

@@ -25,7 +25,9 @@ class Invocation {
   private readonly ends: number;
   /** The provider being asked and since when: what the deadline cuts short is recorded as a timeout. */
   private asking: string | undefined;
-  private askedAt = 0;
+  private askedAt: number;
+  /** How many providers were asked. */
+  private asked = 0;
 
   constructor(
     private readonly call: Call,
@@ -34,7 +36,9 @@ class Invocation {
     ms: number,
     private readonly keepAttempts: boolean,
   ) {
-    this.ends = ctx.deadline = performance.now() + ms;
+    // The first provider is asked as the run starts: its clock's reading is the run's.
+    this.askedAt = performance.now();
+    this.ends = ctx.deadline = this.askedAt + ms;
     armAtTurnEnd(this);
   }
 
@@ -56,16 +60,20 @@ class Invocation {
   /** A provider is asked now. */
   ask(upstream: string): void {
     if (!this.keepAttempts) return;
+    if (this.asked++ > 0) this.askedAt = performance.now();
     this.asking = upstream;
-    this.askedAt = performance.now();
   }
 
-  /** The provider asked last answered (no error) or failed: one entry of the call's attempts. */
+  /** The provider asked last answered (no error) or failed: the call's answeredBy, or an entry of its attempts. */
   tried(err?: unknown): void {
     const upstream = this.asking;
     if (upstream === undefined || !this.running) return;
     this.asking = undefined;
-    this.keep(attemptOf(upstream, performance.now() - this.askedAt, err));
+    const elapsed = performance.now() - this.askedAt;
+    if (err === undefined && this.call.attempts === undefined) {
+      this.call.answeredBy = upstream;
+      this.call.answeredIn = Math.round(elapsed * 100);
+    } else this.keep(attemptOf(upstream, elapsed, err));
   }
 
   private expire(): void {
@@ -76,7 +84,7 @@ class Invocation {
     this.next(upstreamTimeout('The endpoint did not answer in time'));
   }
 
-  /** One more attempt of the call's (a list of one made as such: most calls ask one provider). */
+  /** One more attempt in the call's list (a list of one made as such). */
   private keep(a: ProviderAttempt): void {
     if (this.call.attempts === undefined) this.call.attempts = [a];
     else this.call.attempts.push(a);

@@ -50,6 +50,7 @@ async function endpoint(configs: Record<string, Partial<UpstreamConfig>>, order:
     upstream: upstreams,
     blobs: undefined as never,
     memo: createMemo(),
+    keepAttempts: true,
   });
   const server = http.createServer((req, res) => {
     const call = new Call('test/providers', '/x', null, req, res, { observe: () => {}, trust: () => false });
@@ -58,8 +59,12 @@ async function endpoint(configs: Record<string, Partial<UpstreamConfig>>, order:
     invoke(call, (err) => {
       const o = call.outcome!;
       const e = err as ApiError | undefined;
+      // What the request log is handed of the providers asked.
+      const asked = { answeredBy: call.answeredBy, answeredIn: call.answeredIn, attempts: call.attempts };
       res.end(
-        JSON.stringify(e ? { code: e.code, message: e.message, retryAfter: e.headers['Retry-After'] } : { source: o.source, data: o.data }),
+        JSON.stringify(
+          e ? { code: e.code, message: e.message, retryAfter: e.headers['Retry-After'], asked } : { source: o.source, data: o.data, asked },
+        ),
       );
     });
   });
@@ -77,8 +82,12 @@ test('the first provider answers: the second is never asked; source names the fi
   const a = await upstream(() => ({ json: { from: 'a' } }));
   const b = await upstream(() => ({ json: { from: 'b' } }));
   const call = await endpoint({ a: { url: a.url }, b: { url: b.url } }, ['a', 'b']);
-  expect(await call()).toMatchObject({ source: 'a', data: { from: 'a' } });
+  const r = await call();
+  expect(r).toMatchObject({ source: 'a', data: { from: 'a' } });
   expect(b.calls).toHaveLength(0);
+  // The one provider asked answered: its name and time, no list.
+  expect(r.asked).toEqual({ answeredBy: 'a', answeredIn: expect.any(Number) });
+  expect((r.asked as { answeredIn: number }).answeredIn).toBeGreaterThan(0);
 });
 
 test('failing, then broken: the next provider answers at once once the first one’s breaker is open', async () => {
@@ -108,6 +117,16 @@ test('a provider that is not configured is skipped; a slow one times out and han
   const r = await call();
   expect(r).toMatchObject({ source: 'c', data: { from: 'c' } });
   expect(r.ms).toBeLessThan(3000); // its 150 ms timeout, not its 5 s
+  // Each provider asked, in order, with its answer and time (the slow one's about its 150 ms).
+  expect(r.asked).toEqual({
+    answeredIn: 0,
+    attempts: [
+      { upstream: 'none', status: 503, code: 'not_configured', ms: expect.any(Number) },
+      { upstream: 'slow', status: 504, code: 'upstream_timeout', ms: expect.any(Number) },
+      { upstream: 'c', status: 200, ms: expect.any(Number) },
+    ],
+  });
+  expect((r.asked as { attempts: { ms: number }[] }).attempts[1].ms).toBeGreaterThanOrEqual(140);
 });
 
 test('all failing: the caller hears a 4xx before an outage, and the outage of the last one configured', async () => {

@@ -497,9 +497,20 @@ test("a call's time and bytes are kept as numbers whatever they were, and its pr
     attempts,
   } as unknown as Call;
   log.record(call, 502, Date.now());
+  // The one provider asked answered: kept as its time when it is the source, as a list when the adapter
+  // named another source.
+  const answered = (id: string, source: string) =>
+    ({ ...call, id, attempts: undefined, answeredBy: 'binlist', answeredIn: 1234, outcome: { source } }) as unknown as Call;
+  log.record(answered('req-2', 'binlist'), 200, Date.now());
+  log.record(answered('req-3', 'binlist-mirror'), 200, Date.now());
   await log.close();
   const { rows } = await records.list({ owner: 'acct-a', limit: 5 });
-  expect(rows).toMatchObject([{ requestId: 'req-1', ms: 0, bytesOut: 0, providers: JSON.stringify(attempts) }]);
+  const one = JSON.stringify([{ upstream: 'binlist', status: 200, ms: 12.34 }]);
+  expect(rows).toMatchObject([
+    { requestId: 'req-3', source: 'binlist-mirror', providers: one },
+    { requestId: 'req-2', source: 'binlist', providers: one },
+    { requestId: 'req-1', ms: 0, bytesOut: 0, providers: JSON.stringify(attempts) },
+  ]);
   await t.close();
 });
 
