@@ -374,7 +374,12 @@ describeEngines('account tables', (_engine, open) => {
     const changes = new PlanChanges(db);
     const at = new Date().toISOString();
     const before = new Date(Date.parse(at) - 60_000).toISOString();
-    const moves: [Plan, Plan][] = [['free', 'premium'], ['premium', 'enterprise'], ['enterprise', 'free'], ['free', 'premium']];
+    const moves: [Plan, Plan][] = [
+      ['free', 'premium'],
+      ['premium', 'enterprise'],
+      ['enterprise', 'free'],
+      ['free', 'premium'],
+    ];
     for (const id of ['acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_e']) {
       for (const [i, [from, to]] of moves.entries()) await changes.record(id, { at: i === 3 ? before : at, from, to, by: 'admin' });
       const listed = await changes.of(id);
