@@ -27,11 +27,22 @@ const ADDRESSES = 4096;
  */
 const keyOwner = rememberedLast(remembered((keyId) => `key:${keyId}`));
 
+/** The list presentedKeys() answers for one key: read at once by the redaction and never kept, so made once. */
+const oneKey: string[] = [''];
+
 /** The keys a caller sent, in the X-API-Key header, the query or the body: each is scrubbed from the other values it sent. */
-function presentedKeys(header: unknown, query: unknown, body: unknown): string[] {
-  // Nearly every call sends one key, in one place: its list made as such.
-  if (typeof header === 'string' && query === undefined && body === undefined) return [header];
-  if (typeof query === 'string' && header === undefined && body === undefined) return [query];
+function presentedKeys(header: unknown, query: unknown, body: unknown): readonly string[] {
+  // Nearly every call sends one key, in one place.
+  const only =
+    typeof header === 'string' && query === undefined && body === undefined
+      ? header
+      : typeof query === 'string' && header === undefined && body === undefined
+        ? query
+        : undefined;
+  if (only !== undefined) {
+    oneKey[0] = only;
+    return oneKey;
+  }
   const keys: string[] = [];
   for (const p of [header, query, body]) {
     if (typeof p === 'string') keys.push(p);
