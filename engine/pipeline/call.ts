@@ -47,6 +47,12 @@ export interface ProviderAttempt {
   breaker?: boolean;
 }
 
+/** The providers a call asked, in order, as a list (the one that answered alone included); null for none. */
+export function providersAsked(call: Pick<Call, 'attempts' | 'answeredBy' | 'answeredIn'>): ProviderAttempt[] | null {
+  if (call.answeredBy !== undefined) return [{ upstream: call.answeredBy, status: 200, ms: call.answeredIn / 100 }];
+  return call.attempts?.length ? call.attempts : null;
+}
+
 /** Sees every answered request: the access log and the metrics (server/app.ts). */
 export type CallObserver = (call: Call, status: number) => void;
 

@@ -6,7 +6,7 @@
 // costs the calls nothing: the batches wait, bounded, for the next flush, and beyond the bound the oldest go
 // (logged). Once an hour (and at start) the days whose time has come are dropped.
 import type { Logger } from 'pino';
-import type { Call } from '../../engine/pipeline/call.js';
+import { providersAsked, type Call } from '../../engine/pipeline/call.js';
 import type { EndpointSpec, PlanSpec } from '../../engine/catalog/load.js';
 import { blankCall, CallBatch, CallClock } from '../../engine/db/tables/request-log.js';
 import { keptAddress, keptParams, keptText, keptTexts, keptUploads } from './redact.js';
@@ -132,15 +132,7 @@ export function createRequestLog(deps: RequestLogDeps) {
     const presented = presentedKeys(call.req.headers['x-api-key'], query.apikey, body?.apikey);
     const source = call.outcome?.source ?? null;
     // Nearly every call asks one provider, which answers and is the source: its time alone (CallRecord).
-    const by = call.answeredBy;
-    kept.providers =
-      by === undefined
-        ? call.attempts?.length
-          ? call.attempts
-          : null
-        : by === source
-          ? call.answeredIn
-          : [{ upstream: by, status: 200, ms: call.answeredIn / 100 }];
+    kept.providers = call.answeredBy === source ? call.answeredIn : providersAsked(call);
     kept.at = at;
     kept.seq = clock.next(at);
     kept.requestId = call.id;
