@@ -237,19 +237,26 @@ export async function createApp(
     ? createRequestLog({ records: logRecords, plans, endpoints: catalog.endpoints, ip: config.requestLog.ip, log })
     : undefined;
 
-  // The access log and the metrics see every answered API request (engine/pipeline/call.ts).
+  // The access log, metrics, usage, the request log and the endpoints' health see every answered API request
+  // (engine/pipeline/call.ts): a loop turn's calls at once, each of them for one call after another.
   const logAccess = accessLog(log);
-  const observe: CallObserver = (call, status) => {
-    const ms = call.elapsedMs;
-    const id = call.identity;
-    // One reading of the wall clock for the usage history, the monitor and the log line.
+  const observe: CallObserver = (calls) => {
+    // One reading of the wall clock for the turn's calls: the usage history, the monitor and the log lines.
     const now = Date.now();
-    metrics.observe(call.endpoint, status, ms / 1000, id?.status === 'ok' ? id.plan : undefined);
-    usage.record(call, status, now);
-    requestLog?.record(call, status, now);
+    for (const call of calls) {
+      const id = call.identity;
+      metrics.observe(call.endpoint, call.status, call.elapsedMs / 1000, id?.status === 'ok' ? id.plan : undefined);
+    }
+    for (const call of calls) usage.record(call, call.status, now);
+    if (requestLog) for (const call of calls) requestLog.record(call, call.status, now);
     // A cached answer says nothing of the upstream now.
-    if (!call.outcome?.cached) void health.monitor.record(call.endpoint, status, call.errorCode, ms, call.outcome?.source, now);
-    logAccess(call.id, call.endpoint, call.method, status, Math.round(ms), id?.status === 'ok' ? id.keyId : undefined, now);
+    for (const call of calls)
+      if (!call.outcome?.cached)
+        void health.monitor.record(call.endpoint, call.status, call.errorCode, call.elapsedMs, call.outcome?.source, now);
+    for (const call of calls) {
+      const id = call.identity;
+      logAccess(call.id, call.endpoint, call.method, call.status, Math.round(call.elapsedMs), id?.status === 'ok' ? id.keyId : undefined, now);
+    }
   };
   const identifyStep = identify(identifier);
   const trust = compileTrustProxy(config.trustProxy);

@@ -53,8 +53,11 @@ export function providersAsked(call: Pick<Call, 'attempts' | 'answeredBy' | 'ans
   return call.attempts?.length ? call.attempts : null;
 }
 
-/** Sees every answered request: the access log and the metrics (server/app.ts). */
-export type CallObserver = (call: Call, status: number) => void;
+/**
+ * Sees every answered request (the access log, metrics, usage, the request log: server/app.ts): the calls whose
+ * answers were written in one turn of the event loop, in the order they were given, once they are written.
+ */
+export type CallObserver = (calls: readonly Call[]) => void;
 
 /** What every call of one app shares: who observes answers, and which proxies are trusted (TRUST_PROXY). */
 export interface CallSite {
@@ -102,6 +105,7 @@ export class Call {
   /** The answer's headers as name, value, name, value: written in one go with the answer (engine/pipeline/respond.ts). */
   readonly headers: string[];
   private isAnswered = false;
+  private answerStatus = 0;
   private tookMs: number | undefined;
   private clientIp: string | undefined;
 
@@ -112,7 +116,7 @@ export class Call {
     search: string | null,
     readonly req: ApiRequest,
     readonly res: ServerResponse,
-    private readonly site: CallSite,
+    readonly site: CallSite,
   ) {
     const given = req.headers['x-request-id'];
     this.idGiven = typeof given === 'string' && CALLERS_REQUEST_ID.test(given);
@@ -148,11 +152,16 @@ export class Call {
     return this.isAnswered;
   }
 
-  /** Called once, as the answer is written. */
+  /** The answer's HTTP status once answered (0 before). */
+  get status(): number {
+    return this.answerStatus;
+  }
+
+  /** Called once, as the answer is given: its status, and its time stopped. */
   done(status: number): void {
     if (this.isAnswered) return;
     this.isAnswered = true;
+    this.answerStatus = status;
     this.stopClock();
-    this.site.observe(this, status);
   }
 }

@@ -33,10 +33,13 @@ let leaving: unknown[] = [];
  * has read every socket that was ready, instead of one by one in between those reads: on a busy server
  * the peers are woken once per batch and the same code runs many times in a row (figures, the plain way it
  * stands against and the guard tests: docs/decisions/request-path-tuning.md, "Answers per loop turn"); on
- * an idle one it costs a loop turn. The headers the steps gathered
- * on the call go out in one writeHead. The answer counts as given now: it is logged and counted here.
+ * an idle one it costs a loop turn. The headers the steps gathered on the call go out in one writeHead. The
+ * answer counts as given now (its time stops here); the observers (log, metrics, usage) are told once the
+ * turn's answers are written, all the turn's calls at once, so each runs for one call after another ("Observers
+ * after the answers").
  */
 function answer(call: Call, status: number, contentType: string, payload: string | Buffer) {
+  if (call.answered) return; // one answer a call: the first stands
   call.header('Content-Type', contentType);
   const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   call.bytesOut = bytes;
@@ -59,7 +62,27 @@ function writeLeaving() {
       thrown ??= err as Error;
     }
   }
+  // Then the observers, each site's (one an app) with its calls of the turn, in order.
+  let calls: Call[] = [];
+  for (let i = 0; i < batch.length; i += 3) {
+    const call = batch[i] as Call;
+    if (calls.length && call.site !== calls[0].site) {
+      thrown ??= observe(calls);
+      calls = [];
+    }
+    calls.push(call);
+  }
+  if (calls.length) thrown ??= observe(calls);
   if (thrown !== undefined) throw thrown;
+}
+
+/** The calls' observer told of them; what it threw, if anything (a bug: the turn's other answers still count). */
+function observe(calls: Call[]): Error | undefined {
+  try {
+    calls[0].site.observe(calls);
+  } catch (err) {
+    return err as Error;
+  }
 }
 
 // Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).

@@ -11,6 +11,7 @@ import { testApp, listen, KEYS, type TestApp } from '../../helpers/app.js';
 import { Call } from '../../../engine/pipeline/call.js';
 import { failCall, sendData, sendMedia } from '../../../engine/pipeline/respond.js';
 import { createLogger } from '../../../engine/infra/logger.js';
+import { ApiError } from '../../../engine/errors.js';
 
 const ccgen = '/api/v1/tools/ccgen';
 let t: TestApp;
@@ -94,7 +95,7 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   let refunds = 0;
   const fail = failCall(createLogger('silent'));
   const server = http.createServer((req, res) => {
-    const call = new Call('test/x', '/x', null, req, res, { observe: (_call, status) => seen.push(status), trust: () => false });
+    const call = new Call('test/x', '/x', null, req, res, { observe: (calls) => calls.forEach((c) => seen.push(c.status)), trust: () => false });
     call.refund = () => {
       refunds++;
     };
@@ -113,7 +114,7 @@ test('once answered, a call took what it took: the envelope, log, metrics and us
   const took: number[] = [];
   const server = http.createServer((req, res) => {
     const call = new Call('test/x', '/x', null, req, res, {
-      observe: (c) => {
+      observe: ([c]) => {
         took.push(c.elapsedMs);
         // Later readers (the usage history reads it after the metrics) get the same figure.
         const until = performance.now() + 5;
@@ -140,6 +141,32 @@ test('the answers given in one turn leave together at its end, in the order give
   expect(written).toEqual([]);
   await new Promise((r) => setImmediate(r));
   expect(written).toEqual(['a', 'b', 'c']);
+});
+
+test("the observers are told once the turn's answers are written: each site of its calls together, in the order given", async () => {
+  const events: string[] = [];
+  const told: string[][] = [];
+  const sites = [1, 2].map((n) => ({
+    observe: (calls: readonly Call[]) => {
+      told.push(calls.map((c) => `${n}:${c.endpoint}:${c.status}`));
+      for (const c of calls) events.push(`told ${c.endpoint}`);
+    },
+    trust: () => false,
+  }));
+  const fail = failCall(createLogger('silent'));
+  for (const [name, site] of [['a', 0], ['b', 0], ['c', 1], ['d', 0]] as const) {
+    const res = { headersSent: false, writeHead: () => {}, end: () => events.push(`wrote ${name}`) } as unknown as http.ServerResponse;
+    const req = { headers: {}, method: 'GET' } as unknown as http.IncomingMessage;
+    const call = new Call(name, '/x', null, req, res, sites[site]);
+    if (name === 'b') fail(new ApiError('bad_input', 'no'), call);
+    else sendData(call, 'test', 'embedded', {}, false);
+    // A second answer to a call answered already: neither written nor told.
+    sendData(call, 'test', 'embedded', {}, false);
+  }
+  expect(events).toEqual([]);
+  await new Promise((r) => setImmediate(r));
+  expect(events).toEqual(['wrote a', 'wrote b', 'wrote c', 'wrote d', 'told a', 'told b', 'told c', 'told d']);
+  expect(told).toEqual([['1:a:200', '1:b:400'], ['2:c:200'], ['1:d:200']]);
 });
 
 test('a write that throws (a bug) stops none of the others, then leaves the turn as an uncaught exception', async () => {
