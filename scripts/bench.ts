@@ -173,15 +173,20 @@ function cpuOf(pid: number | undefined): number | undefined {
  * A warm-up, then the timed run; the server's CPU per request is read around the timed run only. The warm-up
  * lasts BENCH_WARMUP seconds (default 3): a server with as much code as ours is still compiling its hot paths
  * after one second (its first timed second ran 15 % slower than the rest), and a long-running server is
- * measured, not a fresh one. Every case gets the same warm-up.
+ * measured, not a fresh one. Every case gets the same warm-up. Several loads given are driven at once, each
+ * with its share of the connections (BENCH_TOGETHER).
  */
-async function drive(opts: Record<string, unknown>, pid: number | undefined) {
-  await autocannon({ ...opts, connections, duration: warmup } as never);
-  const before = cpuOf(pid);
-  const r = await autocannon({ ...opts, connections, duration: seconds } as never);
-  const after = cpuOf(pid);
-  const cpuUs = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : NaN;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx + r.errors };
+async function drive(loads: { opts: Record<string, unknown>; pid: number | undefined }[]): Promise<Run[]> {
+  const share = Math.max(1, Math.round(connections / loads.length));
+  await Promise.all(loads.map((l) => autocannon({ ...l.opts, connections: share, duration: warmup } as never)));
+  const before = loads.map((l) => cpuOf(l.pid));
+  const results = await Promise.all(loads.map((l) => autocannon({ ...l.opts, connections: share, duration: seconds } as never)));
+  return results.map((r, i) => {
+    const after = cpuOf(loads[i].pid);
+    const was = before[i];
+    const cpuUs = was !== undefined && after !== undefined && r.requests.total > 0 ? (after - was) / r.requests.total : NaN;
+    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx + r.errors };
+  });
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uua-bench-'));
@@ -351,31 +356,61 @@ const results: Run[][] = cases.map(() => []);
 const pairs = cases.flatMap((c, i) =>
   c.name.startsWith('ours:') && cases[i + 1]?.name === c.name.replace(/^ours:/, 'before:') ? [[i, i + 1] as const] : [],
 );
+/**
+ * BENCH_TOGETHER=1: each pair's two servers run at once on the server's core, each driven with half the
+ * connections, so a change of the machine's pace (seconds long on a shared host: single rounds a minute
+ * apart ranged from 0.3 to 2.8) falls on both alike. Each row's req/s is then half a core's; the pair's ratio
+ * and each row's CPU per request are what it is for.
+ */
+const together = process.env.BENCH_TOGETHER === '1' && pairs.length > 0;
 /** A round's order of the cases: in odd rounds, each pair's "before:" case runs first. */
 function orderOf(round: number): number[] {
   const order = cases.map((_, i) => i);
   if (round % 2) for (const [i, j] of pairs) [order[i], order[j]] = [j, i];
   return order;
 }
-for (let round = 0; round < runs; round++) {
-  for (const i of orderOf(round)) {
-    const c = cases[i];
-    const server = await start(c.target, c.env, c.scriptsDir);
-    try {
-      const base = `http://127.0.0.1:${server.port}`;
-      // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
-      const target = c.prepare ? await c.prepare(base) : c.path;
-      results[i].push(
-        target.includes('nocache=RANDOM')
-          ? await measureDistinct(base, target.replace('&nocache=RANDOM', ''), server.child.pid)
-          : await drive({ url: `${base}${target}` }, server.child.pid),
-      );
-    } finally {
+/** The autocannon options for a case's path on a running server. */
+function loadOf(base: string, target: string): Record<string, unknown> {
+  if (!target.includes('nocache=RANDOM')) return { url: `${base}${target}` };
+  // "Uncached": distinct ids defeat the response cache, so every request reaches the upstream.
+  const template = target.replace('&nocache=RANDOM', '');
+  let i = 0;
+  const setupRequest = (req: { path: string }) => ({ ...req, path: template.replace('id=pikachu', `id=p${i++}`) });
+  return { url: base, requests: [{ setupRequest }] };
+}
+
+/** The cases given, their servers started, measured at once (one case: alone); then their servers stopped. */
+async function measure(group: Case[]): Promise<Run[]> {
+  const servers: Server[] = [];
+  try {
+    for (const c of group) servers.push(await start(c.target, c.env, c.scriptsDir));
+    const loads = await Promise.all(
+      group.map(async (c, k) => {
+        const base = `http://127.0.0.1:${servers[k].port}`;
+        return { opts: loadOf(base, c.prepare ? await c.prepare(base) : c.path), pid: servers[k].child.pid };
+      }),
+    );
+    return await drive(loads);
+  } finally {
+    for (const server of servers) {
       server.child.kill();
       // Its access log (~60 MB a run) is gone before the kernel writes it back (after ~30 s, while later
       // cases run, on whichever core): deleted first, its pages are dropped unwritten. BENCH_KEEP keeps it.
       if (server.log && !process.env.BENCH_KEEP) fs.rmSync(server.log, { force: true });
     }
+  }
+}
+
+for (let round = 0; round < runs; round++) {
+  for (const i of orderOf(round)) {
+    const pair = together ? pairs.find(([a, b]) => a === i || b === i) : undefined;
+    if (pair) {
+      // Both of a pair at once, on the server's core: each has half of it, whatever the machine's pace.
+      if (i !== pair[0]) continue;
+      const [ours, before] = await measure([cases[pair[0]], cases[pair[1]]]);
+      results[pair[0]].push(ours);
+      results[pair[1]].push(before);
+    } else results[i].push((await measure([cases[i]]))[0]);
   }
 }
 const rows = cases.map((c, i) => {
@@ -428,12 +463,6 @@ async function streamsMemory() {
 const streams = await streamsMemory();
 upstream.child.kill();
 
-function measureDistinct(base: string, pathTemplate: string, pid: number | undefined) {
-  let i = 0;
-  const setupRequest = (req: { path: string }) => ({ ...req, path: pathTemplate.replace('id=pikachu', `id=p${i++}`) });
-  return drive({ url: base, requests: [{ setupRequest }] }, pid);
-}
-
 const express = rows.find((r) => r.name.startsWith('bare Express'))!.rps;
 const nginxRps = rows.find((r) => r.name.startsWith('bare nginx proxy → fake upstream'))?.rps;
 const nginxFileRps = rows.find((r) => r.name.startsWith('bare nginx proxy → fake CDN'))?.rps;
@@ -441,7 +470,7 @@ const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
 console.log(
-  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case, loopback, Node ${process.version}, ${cpus} cores, ${placement}; ours run as npm start runs them (${[...Object.entries(startEnv).map(([k, v]) => `${k}=${v}`), ...startFlags].join(' ')})\n`,
+  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case${together ? ', each compared pair run together on the servers\' core' : ''}, loopback, Node ${process.version}, ${cpus} cores, ${placement}; ours run as npm start runs them (${[...Object.entries(startEnv).map(([k, v]) => `${k}=${v}`), ...startFlags].join(' ')})\n`,
 );
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
