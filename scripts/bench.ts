@@ -470,7 +470,7 @@ const placement = pinned
   ? `load generator on CPU 0, servers on CPU ${serverCpus}, fake upstream${redisPinned ? ' and the local Redis' : ''} on CPU ${upstreamCpus}${upstreamCpus === '0' ? ' (with the load generator: no third core)' : ''}`
   : 'unpinned (no taskset or one core)';
 console.log(
-  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case${together ? ', each compared pair run together on the servers\' core' : ''}, loopback, Node ${process.version}, ${cpus} cores, ${placement}; ours run as npm start runs them (${[...Object.entries(startEnv).map(([k, v]) => `${k}=${v}`), ...startFlags].join(' ')})\n`,
+  `\nautocannon: ${connections} connections, ${warmup} s warm-up and ${seconds} s per run, median of ${runs} interleaved runs per case${together ? ", each compared pair run together on the servers' core" : ''}, loopback, Node ${process.version}, ${cpus} cores, ${placement}; ours run as npm start runs them (${[...Object.entries(startEnv).map(([k, v]) => `${k}=${v}`), ...startFlags].join(' ')})\n`,
 );
 console.log('| case | req/s | p50 ms | p99 ms | server CPU µs/req | vs bare Express | vs nginx proxy | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');

@@ -255,7 +255,15 @@ export async function createApp(
         void health.monitor.record(call.endpoint, call.status, call.errorCode, call.elapsedMs, call.outcome?.source, now);
     for (const call of calls) {
       const id = call.identity;
-      logAccess(call.id, call.endpoint, call.method, call.status, Math.round(call.elapsedMs), id?.status === 'ok' ? id.keyId : undefined, now);
+      logAccess(
+        call.id,
+        call.endpoint,
+        call.method,
+        call.status,
+        Math.round(call.elapsedMs),
+        id?.status === 'ok' ? id.keyId : undefined,
+        now,
+      );
     }
   };
   const identifyStep = identify(identifier);

@@ -123,12 +123,18 @@ test('a build compared with BENCH_COMPARE runs each case beside its own, and eac
   }
 }, 300_000);
 
-test('BENCH_TOGETHER runs each compared pair at once, on the servers\' core, and gives its ratio the same way', async () => {
-  const { code, out } = await bench({ BENCH_ONLY: 'constant adapter', BENCH_COMPARE: path.join(root, 'dist', 'scripts'), BENCH_TOGETHER: '1' });
+test("BENCH_TOGETHER runs each compared pair at once, on the servers' core, and gives its ratio the same way", async () => {
+  const { code, out } = await bench({
+    BENCH_ONLY: 'constant adapter',
+    BENCH_COMPARE: path.join(root, 'dist', 'scripts'),
+    BENCH_TOGETHER: '1',
+  });
   expect({ code, out }).toMatchObject({ code: 0 });
   expect(out).toContain("median of 2 interleaved runs per case, each compared pair run together on the servers' core");
   const rows = out.split('\n').filter((l) => /^\| (ours|before):/.test(l));
   expect(rows).toHaveLength(2);
   for (const row of rows) expect(row.split('|').map((c) => c.trim())[8]).toBe('0');
-  expect(out).toMatch(/^\| constant adapter, in-process store \| \d\.\d{3} \[\d\.\d{3}–\d\.\d{3}\] \| \d\.\d{3} \[\d\.\d{3}–\d\.\d{3}\] \|$/m);
+  expect(out).toMatch(
+    /^\| constant adapter, in-process store \| \d\.\d{3} \[\d\.\d{3}–\d\.\d{3}\] \| \d\.\d{3} \[\d\.\d{3}–\d\.\d{3}\] \|$/m,
+  );
 }, 300_000);

@@ -95,7 +95,10 @@ test('an error after an answer is on its way writes nothing more, refunds nothin
   let refunds = 0;
   const fail = failCall(createLogger('silent'));
   const server = http.createServer((req, res) => {
-    const call = new Call('test/x', '/x', null, req, res, { observe: (calls) => calls.forEach((c) => seen.push(c.status)), trust: () => false });
+    const call = new Call('test/x', '/x', null, req, res, {
+      observe: (calls) => calls.forEach((c) => seen.push(c.status)),
+      trust: () => false,
+    });
     call.refund = () => {
       refunds++;
     };
@@ -154,7 +157,12 @@ test("the observers are told once the turn's answers are written: each site of i
     trust: () => false,
   }));
   const fail = failCall(createLogger('silent'));
-  for (const [name, site] of [['a', 0], ['b', 0], ['c', 1], ['d', 0]] as const) {
+  for (const [name, site] of [
+    ['a', 0],
+    ['b', 0],
+    ['c', 1],
+    ['d', 0],
+  ] as const) {
     const res = { headersSent: false, writeHead: () => {}, end: () => events.push(`wrote ${name}`) } as unknown as http.ServerResponse;
     const req = { headers: {}, method: 'GET' } as unknown as http.IncomingMessage;
     const call = new Call(name, '/x', null, req, res, sites[site]);
