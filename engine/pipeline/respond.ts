@@ -24,7 +24,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   setImmediate(endPage, res, text);
 }
 
-/** The answers given in this turn of the event loop, as call, status, payload, …: one setImmediate writes them
+/** The answers given in this turn of the event loop, as call, payload, … (the status is the call's): one setImmediate writes them
  * all, in order (not an Immediate per answer, each an object and a pass of Node's immediate queue). */
 let leaving: unknown[] = [];
 
@@ -47,16 +47,16 @@ function answer(call: Call, status: number, contentType: string, payload: string
   call.header('Content-Length', String(bytes));
   call.done(status);
   if (leaving.length === 0) setImmediate(writeLeaving);
-  leaving.push(call, status, payload);
+  leaving.push(call, payload);
 }
 
 function writeLeaving() {
   const batch = leaving;
   leaving = [];
   let thrown: Error | undefined;
-  for (let i = 0; i < batch.length; i += 3) {
+  for (let i = 0; i < batch.length; i += 2) {
     try {
-      endCall(batch[i] as Call, batch[i + 1] as number, batch[i + 2] as string | Buffer);
+      endCall(batch[i] as Call, batch[i + 1] as string | Buffer);
     } catch (err) {
       // A bug: the others are written all the same, then it is thrown as before, outside any request.
       thrown ??= err as Error;
@@ -64,7 +64,7 @@ function writeLeaving() {
   }
   // Then the observers, each site's (one an app) with its calls of the turn, in order.
   let calls: Call[] = [];
-  for (let i = 0; i < batch.length; i += 3) {
+  for (let i = 0; i < batch.length; i += 2) {
     const call = batch[i] as Call;
     if (calls.length && call.site !== calls[0].site) {
       thrown ??= observe(calls);
@@ -87,9 +87,9 @@ function observe(calls: Call[]): Error | undefined {
 
 // Node drops the write by itself when the client has gone in the meantime (and the body of a HEAD answer).
 // Nothing else writes an API answer, but a throw here would be outside any request: writeHead only once.
-function endCall(call: Call, status: number, payload: string | Buffer) {
+function endCall(call: Call, payload: string | Buffer) {
   const res = call.res;
-  if (!res.headersSent) res.writeHead(status, call.headers);
+  if (!res.headersSent) res.writeHead(call.status, call.headers);
   res.end(payload);
 }
 
