@@ -298,8 +298,27 @@ export function cacheKeyOf(endpoint: string, names: string[]): (params: Record<s
   return (params) => {
     const pairs: [string, string][] = [];
     for (const k of sorted) if (params[k] !== undefined) pairs.push([k, stringify(params[k])]);
-    return `${endpoint}:${hash('sha256', JSON.stringify(pairs), 'base64url')}`;
+    return `${endpoint}:${hashedText(JSON.stringify(pairs))}`;
   };
+}
+
+/** Texts of keys up to this long have their hashes remembered, this many at a time (about 2.5 MB at most). */
+const SHORT_KEY_TEXT = 256;
+const KEY_TEXTS = 4096;
+const keyHashes = new Map<string, string>();
+
+/**
+ * A key's text hashed: the parameters asked again (every hit) cost a look-up rather than a SHA-256, a call
+ * into the crypto library that cost about 3 % of a cached call's CPU.
+ */
+function hashedText(text: string): string {
+  if (text.length > SHORT_KEY_TEXT) return hash('sha256', text, 'base64url');
+  let h = keyHashes.get(text);
+  if (h === undefined) {
+    if (keyHashes.size >= KEY_TEXTS) keyHashes.clear();
+    keyHashes.set(text, (h = hash('sha256', text, 'base64url')));
+  }
+  return h;
 }
 
 function stringify(v: unknown): string {

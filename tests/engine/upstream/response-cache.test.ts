@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { createClient } from 'redis';
 import { cacheKeyOf, createResponseCache, type CacheRedis } from '../../../engine/upstream/response-cache.js';
@@ -160,6 +160,19 @@ describe('cacheKey', () => {
     expect(keyOf({ q: 'naruto' })).not.toBe(keyOf({ q: 'naruto', page: 1 }));
     // The very string earlier builds made (and keep in Redis): the SHA-256 of [["page","2"],["q","naruto"]].
     expect(keyOf({ q: 'naruto', page: 2, apikey: 'k1' })).toBe('anime/search:gMlDgEUuXa4UXdWbDPr_S-FA85fS0ZE0ebRCEDViOL0');
+  });
+
+  test('a key is the SHA-256 of its text whether its hash was remembered or not: long texts, and past the bound', () => {
+    const keyOf = cacheKeyOf('e', ['q']);
+    const sha = (q: string) => `e:${hash('sha256', JSON.stringify([['q', q]]), 'base64url')}`;
+    const long = 'x'.repeat(300);
+    for (let round = 0; round < 2; round++) {
+      expect(keyOf({ q: long })).toBe(sha(long));
+      // More distinct texts than are remembered at a time: the first ones are hashed again, the same.
+      for (let i = 0; i < 5000; i += 499) expect(keyOf({ q: `p${i}` })).toBe(sha(`p${i}`));
+      for (let i = 0; i < 5000; i++) keyOf({ q: `p${i}` });
+    }
+    expect(keyOf({ q: 'p0' })).toBe(sha('p0'));
   });
 });
 
