@@ -39,7 +39,8 @@ const fits = (text: string, cap: number) => text.length * 3 <= cap || Buffer.byt
 /** `presented`: the keys the caller sent, redacted wherever they appear inside another value. */
 function scrub(value: string, presented: readonly string[]): string {
   let out = value;
-  for (const k of presented) if (k.length >= 8 && out.includes(k)) out = out.split(k).join(REDACTED);
+  // A value shorter than a key cannot hold it (most values): answered without a search.
+  for (const k of presented) if (k.length >= 8 && out.length >= k.length && out.includes(k)) out = out.split(k).join(REDACTED);
   return out;
 }
 
@@ -57,11 +58,11 @@ function clean(value: unknown, secretParams: ReadonlySet<string>, presented: rea
 
 /**
  * What clean() makes of parameters whose values are all texts (a query string's, a form's: nearly every
- * call's), made without its recursion: their names and kept values in turn into `pairs` (emptied first).
- * Answers their UTF-16 units, or -1 when a value is not a text.
+ * call's), made without its recursion: their names and kept values in turn into `pairs`, an empty list
+ * (emptying a list kept from call to call cost more than a new one). Answers their UTF-16 units, or -1 when
+ * a value is not a text.
  */
 function textPairs(raw: Record<string, unknown>, secretParams: ReadonlySet<string>, presented: readonly string[], pairs: string[]): number {
-  pairs.length = 0;
   let units = 0;
   let i = 0;
   for (const name in raw) {
@@ -76,8 +77,8 @@ function textPairs(raw: Record<string, unknown>, secretParams: ReadonlySet<strin
 
 /**
  * Parameters whose values are all texts and whose JSON is surely within the cap, kept as their names and
- * values in turn in `pairs` (no object made: the request log copies them as they are); false for any
- * other, which keptParams() keeps.
+ * values in turn in `pairs`, an empty list (no object made: the request log copies them as they are); false
+ * for any other, which keptParams() keeps.
  */
 export function keptTexts(
   raw: Record<string, unknown> | undefined,

@@ -83,9 +83,7 @@ export function createRequestLog(deps: RequestLogDeps) {
   let dropped = 0;
 
   const clock = new CallClock();
-  // What is kept of a call, filled anew for each (its parameters' names and values in `pairs` when all are
-  // texts): its batch copies it out at once.
-  const pairs: string[] = [];
+  // What is kept of a call, filled anew for each: its batch copies it out at once.
   const kept = blankCall();
 
   const addresses = new Map<string, string | null>();
@@ -148,6 +146,8 @@ export function createRequestLog(deps: RequestLogDeps) {
     kept.bytesOut = call.bytesOut;
     kept.ip = addressOf(call.ip);
     const secret = secretsOf(call.endpoint);
+    // Its parameters' names and values in turn when all are texts: a new list, which costs less than emptying one kept.
+    const pairs: string[] = [];
     kept.params = keptTexts(sent, secret, presented, pairs) ? (pairs.length ? pairs : null) : keptParams(sent, secret, presented);
     kept.uploads = keptUploads(call.input?.files);
     kept.error = keptText(call.errorMessage, presented);
