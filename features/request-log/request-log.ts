@@ -14,7 +14,12 @@ import { dayOf, type LogRecords } from './records.js';
 import { retentionDays } from './retention.js';
 import { remembered, rememberedLast } from '../../engine/remembered.js';
 
-const FLUSH_MS = 100;
+/**
+ * How often the batches are written: a call shows in the inspector within a second. Each write costs the
+ * same whatever it holds (a transaction, a file's write); written every 100 ms, they cost the cheapest calls
+ * about 1–2 % more CPU (a pair of servers loaded at once on one core, 2026-11-30).
+ */
+const FLUSH_MS = 1000;
 const SWEEP_MS = 3_600_000;
 /** Calls held while the store does not take them (a minute of a busy server); beyond it the oldest go. */
 const MAX_WAITING = 100_000;
