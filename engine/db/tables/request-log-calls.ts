@@ -237,7 +237,7 @@ export class CallsWriter {
   private text(s: string): void {
     const o = this.used;
     const b = this.buf;
-    // A short text of ASCII (an id, a query's value: nearly all) is copied here, cheaper than a call of
+    // A short text of ASCII (a query's value, a code: nearly all) is copied here, cheaper than a call of
     // Buffer's UTF-8 writer; any other goes to the writer.
     if (s.length <= SHORT && o + 2 + SHORT <= b.length) {
       let i = 0;
