@@ -302,7 +302,10 @@ export function cacheKeyOf(endpoint: string, names: string[]): (params: Record<s
   };
 }
 
-/** Texts of keys up to this long have their hashes remembered, this many at a time (about 2.5 MB at most). */
+/**
+ * Texts of keys up to this long have their hashes remembered, this many at a time (about 2.5 MB at most):
+ * engine/remembered.ts's memo holds 50,000, which for texts this long could be 27 MB.
+ */
 const SHORT_KEY_TEXT = 256;
 const KEY_TEXTS = 4096;
 const keyHashes = new Map<string, string>();
